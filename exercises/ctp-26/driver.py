@@ -1,0 +1,86 @@
+"""Sandbox side of ctp-26: turns a case (plain data) into anytree nodes and calls the student.
+
+This file runs inside the child process next to the student's code, so it holds nothing
+secret: no reference, no expected values. The helpers it injects look values up by node
+identity (names repeat in the trees) and record every node they are asked about, by its
+preorder index, so the grader can check evaluation discipline from plain data.
+"""
+
+from anytree import Node
+
+
+class Built:
+    """One freshly built tree plus the bookkeeping the instrumented helpers need."""
+
+    def __init__(self, case_input):
+        self.input = case_input
+        self.index_of = {}
+        self.values = []
+        self.nodes = []
+        self.root = self._make(case_input["tree"], None)
+
+    def _make(self, data, parent):
+        node = Node(data["name"], parent=parent)
+        self.index_of[id(node)] = len(self.nodes)
+        self.nodes.append(node)
+        self.values.append(data["value"])
+        for child in data["children"]:
+            self._make(child, node)
+        return node
+
+    def index(self, node, helper):
+        try:
+            return self.index_of[id(node)]
+        except (KeyError, TypeError):
+            raise ValueError(f"{helper}() was given something that is not a node of this tree: {node!r:.80}") from None
+
+
+def build(case_input):
+    return Built(case_input)
+
+
+def helpers(built, trace):
+    """The provided functions, instrumented. `trace` is a dict of lists owned by the harness."""
+
+    def get_value(node):
+        index = built.index(node, "get_value")
+        trace["evaluated"].append(index)
+        return built.values[index]
+
+    def get_next_valid_moves(node):
+        index = built.index(node, "get_next_valid_moves")
+        trace["expanded"].append(index)
+        return node.children
+
+    return {"get_value": get_value, "get_next_valid_moves": get_next_valid_moves}
+
+
+def loading_helpers():
+    """While the file itself runs (its own module-level tests), helpers that need no grader tree."""
+
+    def get_value(node):
+        try:
+            return node.value
+        except AttributeError:
+            raise NameError("get_value is provided by the grader only while grading; "
+                            "define your own to run tests at the bottom of your file") from None
+
+    def get_next_valid_moves(node):
+        return node.children
+
+    return {"get_value": get_value, "get_next_valid_moves": get_next_valid_moves}
+
+
+def call(entry, built):
+    return entry(built.root, built.input["max_depth"], built.input["player_a_moves"])
+
+
+def snapshot(built):
+    """Everything about the tree a student could change: shape, order, names, extra attributes."""
+
+    def describe(node):
+        name = node.name if type(node.name) is str else repr(node.name)
+        extra = sorted(k for k in vars(node) if k != "name" and not k.startswith("_NodeMixin__"))
+        return [name, extra, [describe(child) for child in node.children]]
+
+    return [describe(built.root), [built.index_of.get(id(n)) for n in built.nodes if n.root is not built.root]]

@@ -1,0 +1,24 @@
+"""The Python API for instructors who script: one call grades one submission."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from grader import bank as banks
+from grader import exercise as exercises
+from grader import judge, submissions
+from grader.result import SubmissionResult
+from grader.sandbox import launch
+
+
+def check(path: str | Path, exercise: str = "ctp-26", *, seed: int = banks.PUBLIC_SEED, examples: int | None = None,
+          sandbox: str | None = None, exercises_dir: list[Path] | None = None, shrink: bool = True) -> SubmissionResult:
+    """Grade the submission at ``path`` and return its result (never raises for a bad submission)."""
+    ex = exercises.load(exercise, exercises_dir)
+    bank = banks.build(ex, seed=seed, examples=examples)
+    return judge.grade(submissions.load(path), ex, bank, launch.choose(sandbox), shrink=shrink)
+
+
+def list_exercises(exercises_dir: list[Path] | None = None) -> list[tuple[str, str]]:
+    """(id, one-line summary) for every exercise the grader can find."""
+    return [(ex.id, ex.summary) for ex in exercises.load_all(exercises_dir).values()]

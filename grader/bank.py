@@ -1,0 +1,91 @@
+"""The case bank: every input a submission is asked about, built once per (exercise, seed).
+
+Fixture cases come from data files; random cases come from the exercise's hypothesis
+strategy, driven by a seed so that the same seed always gives the same cases. The bank is
+plain data and is cached on disk, so a student's second check and an instructor's 300th
+submission pay nothing for it. Expected answers are not part of the bank: the judge computes
+them only after a submission has answered.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import dataclass
+
+from grader import __version__, paths
+
+PUBLIC_SEED = 26
+
+
+@dataclass(frozen=True)
+class Case:
+    id: str
+    group: str  # "published", "fixtures", "random", or an exercise's own group name
+    input: dict
+    known: object = None  # the value a fixture file states (used to test the reference)
+    title: str = ""
+
+    def to_request(self) -> dict:
+        return {"id": self.id, "input": self.input}
+
+
+@dataclass
+class Bank:
+    exercise_id: str
+    seed: int
+    examples: int
+    cases: list[Case]
+
+    def group(self, name: str) -> list[Case]:
+        return [c for c in self.cases if c.group == name]
+
+
+def random_inputs(strategy, seed: int, count: int) -> list[dict]:
+    """``count`` distinct inputs drawn by hypothesis from ``strategy``, reproducibly for ``seed``."""
+    from grader.hypothesis_setup import hypothesis, settings
+
+    hyp = hypothesis()
+    drawn: dict[str, dict] = {}
+
+    @hyp.seed(seed)
+    @settings(max_examples=count + count // 2, shrink=False)
+    @hyp.given(strategy)
+    def collect(case_input):
+        drawn.setdefault(json.dumps(case_input, sort_keys=True), case_input)
+
+    collect()
+    return list(drawn.values())[:count]
+
+
+def _cache_path(exercise, seed: int, examples: int):
+    return paths.cache_dir() / "banks" / f"{exercise.id}-{exercise.fingerprint}-v{__version__}-s{seed}-n{examples}.json"
+
+
+def build(exercise, seed: int = PUBLIC_SEED, examples: int | None = None, use_cache: bool = True) -> Bank:
+    examples = exercise.random_examples if examples is None else examples
+    path = _cache_path(exercise, seed, examples)
+    if use_cache and path.is_file():
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            return Bank(exercise.id, seed, examples, [Case(**c) for c in data["cases"]])
+        except (OSError, ValueError, TypeError, KeyError):
+            pass  # a damaged cache entry is rebuilt
+    cases = [Case(**c) for c in exercise.hook("fixture_cases")(exercise.fixtures_path)]
+    if examples > 0:
+        strategy = exercise.hook("strategy")()
+        for i, case_input in enumerate(random_inputs(strategy, seed, examples)):
+            cases.append(Case(id=f"random-{i + 1}", group="random", input=case_input))
+    bank = Bank(exercise.id, seed, examples, cases)
+    if use_cache:
+        _write_atomically(path, {"cases": [c.__dict__ for c in cases]})
+    return bank
+
+
+def _write_atomically(path, data) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        json.dump(data, handle)
+    os.replace(tmp, path)

@@ -1,0 +1,193 @@
+"""The kinds of check an exercise's rubric can name, each a small function over plain data.
+
+A check looks at the child's raw results (answers, traces, mutation flags) and the
+reference's expected values, and returns a ``CheckResult``. Most kinds are a per-case
+predicate, "what is wrong with this case, if anything", which is also what the shrinker
+uses to find the smallest failing input. An exercise adds a kind by defining
+``check_<kind>`` (a per-case predicate) in its hooks; the core needs no change.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from grader.answers import Answer
+from grader.bank import Case
+from grader.result import CheckResult, Counterexample
+
+
+@dataclass
+class Outcome:
+    """One case as the judge sees it: the child's raw result and, afterwards, the reference's."""
+
+    case: Case
+    raw: dict
+    expected: Any = None
+
+    @property
+    def answer(self) -> Answer | None:
+        data = self.raw.get("answer")
+        return Answer.decode(data) if data is not None else None
+
+    def did_not_answer(self, call_timeout: float) -> str | None:
+        if "skipped" in self.raw:
+            return str(self.raw["skipped"])
+        if self.raw.get("timed_out"):
+            return f"timed out after {call_timeout:.1f} s"
+        if self.raw.get("raised"):
+            return f"raised {self.raw['raised']}"
+        if self.raw.get("answer") is None:
+            return "gave no answer"
+        return None
+
+
+Predicate = Callable[[Outcome], "str | None"]
+
+
+def _answers(exercise, call_timeout) -> Predicate:
+    verify = exercise.hook("verify", default_verify)
+
+    def predicate(outcome: Outcome):
+        problem = outcome.did_not_answer(call_timeout)
+        if problem:
+            return problem
+        return verify(outcome.case.input, outcome.expected, outcome.answer)
+
+    return predicate
+
+
+def failure_message(exercise, outcome: Outcome, problem: str, failed: int, total: int, where: str) -> str:
+    call = exercise.hook("call_text")(outcome.case.input)
+    return f"{call}: {problem} (fails on {failed} of {total} {where})"
+
+
+def default_verify(case_input, expected, answer: Answer):
+    if not answer.is_number:
+        return f"returned {answer.show()}, expected {expected!r}"
+    if not answer.equals_number(expected):
+        return f"returned {answer.text}, expected {expected!r}"
+    return None
+
+
+def _numeric(exercise, call_timeout) -> Predicate:
+    def predicate(outcome: Outcome):
+        answer = outcome.answer
+        if answer is not None and not answer.is_number:
+            return f"returned {answer.show()}"
+        return None
+
+    return predicate
+
+
+def _trace(exercise, call_timeout) -> Predicate:
+    violation = exercise.hook("trace_violation")
+
+    def predicate(outcome: Outcome):
+        if "skipped" in outcome.raw or outcome.raw.get("timed_out"):
+            return None
+        return violation(outcome.case.input, outcome.raw.get("trace") or {})
+
+    return predicate
+
+
+def _unchanged(exercise, call_timeout) -> Predicate:
+    def predicate(outcome: Outcome):
+        if outcome.raw.get("mutated"):
+            return "the tree was different after the call (nodes, their order, names or attributes changed)"
+        return None
+
+    return predicate
+
+
+PREDICATES = {"answers": _answers, "numeric": _numeric, "trace": _trace, "unchanged": _unchanged}
+
+
+def predicate_for(spec, exercise) -> Predicate | None:
+    """The per-case predicate of a check, from the core's kinds or the exercise's own hooks."""
+    call_timeout = exercise.limits.call_timeout
+    if spec.kind in PREDICATES:
+        return PREDICATES[spec.kind](exercise, call_timeout)
+    custom = exercise.hook(f"check_{spec.kind.replace('-', '_')}")
+    if custom is not None:
+        return lambda outcome: custom(outcome, spec)
+    return None
+
+
+def describe(exercise, outcome: Outcome, problem: str, shrunk: bool = False) -> Counterexample:
+    answer = outcome.answer
+    return Counterexample(
+        call=exercise.hook("call_text")(outcome.case.input),
+        picture=exercise.hook("picture")(outcome.case.input),
+        expected=outcome.expected,
+        actual=answer.to_plain() if answer is not None else None,
+        input=outcome.case.input,
+        shrunk=shrunk,
+        note=problem,
+    )
+
+
+GROUP_WORDS = {"published": "published cases", "fixtures": "hand-made cases", "random": "random trees"}
+
+
+def per_case_check(spec, exercise, outcomes: list[Outcome], predicate: Predicate) -> tuple[CheckResult, list]:
+    """Runs the predicate over the check's cases; returns the result and the failing outcomes."""
+    chosen = [o for o in outcomes if not spec.groups or o.case.group in spec.groups]
+    failures = []
+    for outcome in chosen:
+        problem = predicate(outcome)
+        if problem:
+            failures.append((outcome, problem))
+    result = CheckResult(spec.name, spec.title, "passed", spec.points, spec.points, hidden=spec.hidden,
+                         total_cases=len(chosen), failed_cases=len(failures))
+    if failures:
+        size = exercise.hook("size", lambda case_input: 0)
+        smallest, problem = min(failures, key=lambda f: size(f[0].case.input))
+        where = " + ".join(GROUP_WORDS.get(g, g) for g in spec.groups) or "cases"
+        result.status = "failed"
+        result.score = 0.0
+        result.message = failure_message(exercise, smallest, problem, len(failures), len(chosen), where)
+        result.counterexample = describe(exercise, smallest, problem)
+    return result, failures
+
+
+def consistency_check(spec, exercise, first: dict[str, Outcome], second: list[dict], failure: str | None) -> CheckResult:
+    """Asking again (after other trees in between) must give exactly the same answers."""
+    result = CheckResult(spec.name, spec.title, "passed", spec.points, spec.points, hidden=spec.hidden,
+                         total_cases=len(second))
+    if failure:
+        result.status, result.score, result.message = "failed", 0.0, f"asking again failed: {failure}"
+        return result
+    for raw in second:
+        before = first.get(raw.get("id"))
+        if before is None:
+            continue
+        again = Outcome(before.case, raw, before.expected)
+        if _same_reply(before.raw, raw):
+            continue
+        result.failed_cases += 1
+        if result.status == "passed":
+            shown_before = _reply_text(before)
+            shown_again = _reply_text(again)
+            result.status, result.score = "failed", 0.0
+            result.message = (f"{exercise.hook('call_text')(before.case.input)} {shown_before} the first time "
+                              f"and {shown_again} when asked again later")
+            result.counterexample = describe(exercise, again, result.message)
+    if result.failed_cases:
+        result.message += f" ({result.failed_cases} of {len(second)} answers changed)"
+    return result
+
+
+def _same_reply(a: dict, b: dict) -> bool:
+    return (a.get("answer"), a.get("raised"), bool(a.get("timed_out"))) == (b.get("answer"), b.get("raised"), bool(b.get("timed_out")))
+
+
+def _reply_text(outcome: Outcome) -> str:
+    problem = outcome.did_not_answer(0)
+    return problem if problem else f"returned {outcome.answer.show()}"
+
+
+def skipped(spec, failed_dependencies: list[str]) -> CheckResult:
+    names = ", ".join(failed_dependencies)
+    return CheckResult(spec.name, spec.title, "skipped", 0.0, spec.points, hidden=spec.hidden,
+                       message=f"skipped: it counts only once {names} pass{'es' if len(failed_dependencies) == 1 else ''}")

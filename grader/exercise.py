@@ -1,0 +1,177 @@
+"""An exercise is a folder of data plus a little code; this module turns it into an object.
+
+The folder holds ``exercise.toml`` (entry point, helpers, rubric, limits), a statement, a
+starter file, ``exercise.py`` (grader-side hooks) and ``driver.py`` (sandbox-side code). The
+reference lives under ``reference/`` and is loaded only here, in the grader's process.
+Adding an exercise means adding a folder: nothing in the core names an exercise.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import tomllib
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from types import ModuleType
+
+from grader import paths
+
+
+class ExerciseError(Exception):
+    """The exercise folder is missing or malformed (an instructor's problem, not a student's)."""
+
+
+@dataclass(frozen=True)
+class CheckSpec:
+    name: str
+    title: str
+    kind: str
+    points: float
+    groups: tuple[str, ...] = ()
+    depends: tuple[str, ...] = ()
+    hidden: bool = False
+    params: dict = field(default_factory=dict, hash=False, compare=False)
+
+
+@dataclass(frozen=True)
+class Limits:
+    call_timeout: float = 1.0
+    submission_timeout: float = 30.0
+    load_timeout: float = 5.0
+    cpu_seconds: int = 30
+    memory_mib: int = 512
+    output_bytes: int = 1 << 20
+
+
+def _load_module(path: Path, name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise ExerciseError(f"cannot load {path}")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+class Exercise:
+    def __init__(self, folder: Path, meta: dict, search_root: Path):
+        self.folder = folder
+        self.meta = meta
+        self.root = search_root
+        self.id: str = meta["id"]
+        self.title: str = meta.get("title", self.id)
+        self.summary: str = meta.get("summary", self.title)
+        self.entry_point: str = meta["entry_point"]
+        self.parameters: list[str] = list(meta.get("parameters", []))
+        self.provided_helpers: list[str] = list(meta.get("provided_helpers", []))
+        self.default_feedback: str = meta.get("default_feedback", "full")
+        self.random_examples: int = int(meta.get("random_examples", 200))
+        self.limits = Limits(**meta.get("limits", {}))
+        self.checks = [
+            CheckSpec(
+                name=c["name"], title=c.get("title", c["name"]), kind=c["kind"], points=float(c.get("points", 0)),
+                groups=tuple(c.get("groups", ())), depends=tuple(c.get("depends", ())), hidden=bool(c.get("hidden", False)),
+                params={k: v for k, v in c.items() if k not in {"name", "title", "kind", "points", "groups", "depends", "hidden"}},
+            )
+            for c in meta.get("checks", [])
+        ]
+        names = [c.name for c in self.checks]
+        for check in self.checks:
+            for dep in check.depends:
+                if dep not in names[: names.index(check.name)]:
+                    raise ExerciseError(f"{self.id}: check {check.name} depends on {dep}, which is not an earlier check")
+
+    @property
+    def max_score(self) -> float:
+        return sum(c.points for c in self.checks)
+
+    def _file(self, key: str, base: Path | None = None) -> Path:
+        value = self.meta.get(key)
+        if not value:
+            raise ExerciseError(f"{self.id}: exercise.toml has no {key!r}")
+        return (base or self.folder) / value
+
+    @property
+    def driver_path(self) -> Path:
+        return self._file("driver")
+
+    @property
+    def statement_path(self) -> Path:
+        return self._file("statement")
+
+    @property
+    def starter_path(self) -> Path:
+        return self._file("starter")
+
+    @property
+    def fixtures_path(self) -> Path:
+        return self._file("fixtures", self.root / "fixtures")
+
+    @cached_property
+    def hooks(self) -> ModuleType:
+        return _load_module(self._file("hooks"), f"_minimax_grader_hooks_{self.id.replace('-', '_')}")
+
+    @cached_property
+    def reference(self) -> ModuleType:
+        return _load_module(self._file("reference", self.root / "reference"), f"_minimax_grader_reference_{self.id.replace('-', '_')}")
+
+    def hook(self, name: str, default=None):
+        return getattr(self.hooks, name, default)
+
+    @cached_property
+    def fingerprint(self) -> str:
+        """Changes whenever anything that shapes the case bank changes, so stale caches are never used."""
+        digest = hashlib.sha256()
+        files = sorted(self.folder.rglob("*")) + sorted(self.fixtures_path.rglob("*"))
+        for path in files:
+            if path.is_file() and "__pycache__" not in path.parts:
+                digest.update(path.name.encode())
+                digest.update(path.read_bytes())
+        return digest.hexdigest()[:16]
+
+
+def _search_roots(extra: list[Path] | None) -> list[Path]:
+    """Each root holds ``exercises/`` (and optionally ``reference/``, ``fixtures/``); extra ones first."""
+    roots = []
+    for folder in extra or []:
+        roots.append(Path(folder))
+    env = os.environ.get("MINIMAX_GRADER_EXERCISES")
+    if env:
+        roots.extend(Path(p) for p in env.split(os.pathsep) if p)
+    roots.append(paths.data_root())
+    return roots
+
+
+def _exercise_folders(root: Path) -> list[Path]:
+    base = root / "exercises" if (root / "exercises").is_dir() else root
+    return sorted(p for p in base.iterdir() if (p / "exercise.toml").is_file()) if base.is_dir() else []
+
+
+def _root_of(folder: Path) -> Path:
+    """The folder that holds exercises/, reference/ and fixtures/ for this exercise."""
+    parent = folder.parent
+    return parent.parent if parent.name == "exercises" else parent
+
+
+def load_all(extra_dirs: list[Path] | None = None) -> dict[str, Exercise]:
+    found: dict[str, Exercise] = {}
+    for root in _search_roots(extra_dirs):
+        for folder in _exercise_folders(root):
+            try:
+                meta = tomllib.loads((folder / "exercise.toml").read_text(encoding="utf-8"))
+            except (OSError, tomllib.TOMLDecodeError) as exc:
+                raise ExerciseError(f"{folder / 'exercise.toml'}: {exc}") from None
+            exercise_id = meta.get("id", folder.name)
+            meta["id"] = exercise_id
+            found.setdefault(exercise_id, Exercise(folder, meta, _root_of(folder)))
+    return found
+
+
+def load(exercise_id: str, extra_dirs: list[Path] | None = None) -> Exercise:
+    exercises = load_all(extra_dirs)
+    if exercise_id not in exercises:
+        known = ", ".join(sorted(exercises)) or "none"
+        raise ExerciseError(f"unknown exercise {exercise_id!r} (known: {known})")
+    return exercises[exercise_id]

@@ -1,0 +1,146 @@
+"""Grading one submission: sandbox answers in, verdicts out, decided here from plain data.
+
+The order matters and is the trust boundary: the child answers every case first; only then
+does this process compute the reference's answers and compare. Checks run in rubric order;
+a check whose dependencies did not pass is skipped, so an answer that is simply wrong can
+never collect points for good behaviour. The first failing property gets its counterexample
+shrunk by hypothesis through the same sandbox session.
+"""
+
+from __future__ import annotations
+
+import time
+
+from grader import __version__
+from grader import checks as kinds
+from grader.bank import Bank
+from grader.checks import Outcome
+from grader.result import CheckResult, SubmissionResult
+from grader.sandbox import launch
+from grader.sandbox.session import SandboxFailure, Session
+from grader.submissions import Submission
+
+CONSISTENCY_SAMPLE = 40
+SHRINK_BUDGET = 4.0
+
+
+def grade(submission: Submission, exercise, bank: Bank, launcher: launch.Launcher | None = None,
+          shrink: bool = True) -> SubmissionResult:
+    launcher = launcher or launch.choose()
+    started = time.monotonic()
+    result = SubmissionResult(
+        submission=submission.display, exercise=exercise.id, status="error", score=0.0,
+        max_score=exercise.max_score, seed=bank.seed, examples=bank.examples,
+        sandbox={"mode": launcher.name, "warning": launcher.warning}, grader_version=__version__,
+    )
+    if submission.problem:
+        result.error = submission.problem
+        return _finish(result, started)
+    session = Session(submission.entry_file, exercise, launcher)
+    try:
+        _grade_in_session(session, exercise, bank, result, shrink)
+    finally:
+        session.close()
+        result.output = {"stdout": session.output.stdout, "stderr": session.output.stderr,
+                         "truncated": session.output.truncated}
+    return _finish(result, started)
+
+
+def _finish(result: SubmissionResult, started: float) -> SubmissionResult:
+    result.duration_seconds = time.monotonic() - started
+    return result
+
+
+def _grade_in_session(session: Session, exercise, bank: Bank, result: SubmissionResult, shrink: bool) -> None:
+    try:
+        loaded = session.open()
+        if not loaded.get("ok"):
+            result.error = str(loaded.get("error") or "the submission could not be loaded")[:400]
+            return
+        first_raw = session.run([c.to_request() for c in bank.cases])
+    except SandboxFailure as failure:
+        result.error = failure.reason
+        return
+
+    again_cases = _consistency_sample(bank)
+    again_failure = None
+    try:
+        again_raw = session.run([c.to_request() for c in again_cases])
+    except SandboxFailure as failure:
+        again_raw, again_failure = [], failure.reason
+
+    # Only now, with every answer in hand, does the reference speak.
+    reference = exercise.reference
+    reference_of = exercise.hook("reference")
+    outcomes = [Outcome(case, raw, reference_of(case.input, reference)) for case, raw in zip(bank.cases, first_raw)]
+    by_id = {o.case.id: o for o in outcomes}
+
+    shrink_targets = []
+    for spec in exercise.checks:
+        failed_deps = [d for d in spec.depends if _status(result.checks, d) != "passed"]
+        if failed_deps:
+            result.checks.append(kinds.skipped(spec, failed_deps))
+            continue
+        if spec.kind == "consistent":
+            result.checks.append(kinds.consistency_check(spec, exercise, by_id, again_raw, again_failure))
+            continue
+        predicate = kinds.predicate_for(spec, exercise)
+        if predicate is None:
+            result.checks.append(CheckResult(spec.name, spec.title, "error", 0.0, spec.points, hidden=spec.hidden,
+                                             message=f"the exercise names an unknown check kind {spec.kind!r}"))
+            continue
+        check, failures = kinds.per_case_check(spec, exercise, outcomes, predicate)
+        result.checks.append(check)
+        if failures:
+            shrink_targets.append((check, predicate, failures))
+
+    shrink_deadline = time.monotonic() + SHRINK_BUDGET
+    for target in shrink_targets if shrink else ():
+        budget = min(shrink_deadline - time.monotonic(), session.budget_left() - 1.0)
+        if budget <= 0 or session.failure is not None:
+            break
+        _shrink_counterexample(session, exercise, bank, *target, budget=budget)
+
+    result.score = round(sum(c.score for c in result.checks), 4)
+    result.status = "passed" if result.score >= result.max_score else "failed"
+
+
+def check_groups(exercise, check: CheckResult):
+    return next((s.groups for s in exercise.checks if s.name == check.name), ())
+
+
+def _status(done: list[CheckResult], name: str) -> str | None:
+    return next((c.status for c in done if c.name == name), None)
+
+
+def _consistency_sample(bank: Bank):
+    """Every fixture case plus some random ones, in reverse order, so other trees come between."""
+    fixed = [c for c in bank.cases if c.group != "random"]
+    return list(reversed(fixed + bank.group("random")[:CONSISTENCY_SAMPLE]))
+
+
+def _shrink_counterexample(session: Session, exercise, bank: Bank, check: CheckResult, predicate, failures,
+                           budget: float) -> None:
+    from grader import shrink
+
+    size = exercise.hook("size", lambda case_input: 0)
+    broken: list[str] = []
+    candidates_of = exercise.hook("shrink_candidates")
+    if candidates_of is not None:
+        start, problem = min(failures, key=lambda f: size(f[0].case.input))
+        outcome, problem = shrink.greedy(start, problem, candidates_of, shrink.make_batch_runner(session, exercise, broken),
+                                         predicate, budget)
+    else:
+        strategy_of = exercise.hook("strategy")
+        if strategy_of is None or not any(o.case.group == "random" for o, _ in failures):
+            return
+        found = shrink.with_hypothesis(strategy_of(), bank.seed, bank.examples, shrink.make_judge(session, exercise, broken),
+                                       predicate, budget)
+        if found is None:
+            return
+        outcome, problem = found
+    current = check.counterexample
+    if current is None or size(outcome.case.input) <= size(current.input):
+        check.counterexample = kinds.describe(exercise, outcome, problem, shrunk=True)
+        where = " + ".join(kinds.GROUP_WORDS.get(g, g) for g in check_groups(exercise, check)) or "cases"
+        check.message = kinds.failure_message(exercise, outcome, problem, check.failed_cases, check.total_cases, where)

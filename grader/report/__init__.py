@@ -1,0 +1,57 @@
+"""Rendering a SubmissionResult for people: terminal text, Markdown and a self-contained HTML page.
+
+All three are jinja2 templates over the same plain dictionary (``result.to_dict()``), so
+what a student reads in the terminal, in a CI summary and in a browser says the same thing.
+Colour in the terminal is an ANSI filter that does nothing unless asked (on a TTY).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+TEMPLATES = Path(__file__).with_name("templates")
+FORMATS = {"text": "report.txt.j2", "md": "report.md.j2", "html": "report.html.j2"}
+ANSI = {"pass": "\033[32m", "fail": "\033[31m", "skip": "\033[33m", "error": "\033[35m", "bold": "\033[1m", "dim": "\033[2m"}
+LABELS = {"passed": "PASS", "failed": "FAIL", "skipped": "SKIP", "error": "ERROR"}
+
+
+@cache
+def _environment(html: bool):
+    import jinja2
+
+    from grader import paths
+
+    try:
+        folder = paths.cache_dir() / "templates"
+        folder.mkdir(parents=True, exist_ok=True)
+        bytecode = jinja2.FileSystemBytecodeCache(str(folder))
+    except OSError:
+        bytecode = None
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=html, trim_blocks=True, lstrip_blocks=True,
+        keep_trailing_newline=True, undefined=jinja2.StrictUndefined, bytecode_cache=bytecode,
+    )
+    env.filters["label"] = lambda status: LABELS.get(status, status.upper())
+    env.filters["points"] = lambda x: f"{x:g}"
+    env.filters["indent_block"] = lambda text, n=4: "\n".join((" " * n + line) if line else line for line in str(text).splitlines())
+    return env
+
+
+def render(result, fmt: str = "text", *, color: bool = False) -> str:
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown report format {fmt!r}")
+    env = _environment(fmt == "html")
+    template = env.get_template(FORMATS[fmt])
+
+    def style(text, name):
+        if not color or name not in ANSI:
+            return text
+        return f"{ANSI[name]}{text}\033[0m"
+
+    data = result.to_dict() if hasattr(result, "to_dict") else result
+    return template.render(r=data, style=style, status_style=_status_style)
+
+
+def _status_style(status: str) -> str:
+    return {"passed": "pass", "failed": "fail", "skipped": "skip", "error": "error"}.get(status, "bold")

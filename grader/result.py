@@ -1,0 +1,97 @@
+"""The result contract: what a grading run says about one submission, as plain data.
+
+These objects are the only thing reports, exports and the gradebook ever see. ``to_dict``
+produces exactly the contract of the design notes (plus a few clearly named extras), with
+keys in a fixed order so that the same run gives byte-identical JSON.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class Counterexample:
+    call: str
+    picture: str
+    expected: Any
+    actual: Any
+    input: dict
+    shrunk: bool = False
+    note: str = ""
+
+    def to_dict(self) -> dict:
+        return {"call": self.call, "tree": self.picture, "expected": self.expected, "actual": self.actual,
+                "shrunk": self.shrunk, "note": self.note, "input": self.input}
+
+
+@dataclass
+class CheckResult:
+    name: str
+    title: str
+    status: str  # passed | failed | error | skipped
+    score: float
+    max_score: float
+    message: str = ""
+    counterexample: Counterexample | None = None
+    hidden: bool = False
+    failed_cases: int = 0
+    total_cases: int = 0
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "title": self.title, "status": self.status, "score": self.score,
+                "max_score": self.max_score, "message": self.message,
+                "counterexample": self.counterexample.to_dict() if self.counterexample else None,
+                "hidden": self.hidden, "failed_cases": self.failed_cases, "total_cases": self.total_cases}
+
+
+@dataclass
+class Mistake:
+    code: str
+    explanation: str
+    question: str = ""
+    evidence: str = ""
+
+    def to_dict(self) -> dict:
+        return {"code": self.code, "explanation": self.explanation, "question": self.question, "evidence": self.evidence}
+
+
+@dataclass
+class SubmissionResult:
+    submission: str
+    exercise: str
+    status: str  # passed | failed | error
+    score: float
+    max_score: float
+    checks: list[CheckResult] = field(default_factory=list)
+    mistakes: list[Mistake] = field(default_factory=list)
+    error: str | None = None
+    seed: int | None = None
+    examples: int | None = None
+    sandbox: dict = field(default_factory=dict)
+    output: dict = field(default_factory=lambda: {"stdout": "", "stderr": "", "truncated": False})
+    duration_seconds: float = 0.0
+    grader_version: str = ""
+
+    @property
+    def passed(self) -> bool:
+        return self.status == "passed"
+
+    def to_dict(self, timings: bool = True) -> dict:
+        data = {
+            "submission": self.submission, "exercise": self.exercise, "status": self.status,
+            "score": self.score, "max_score": self.max_score,
+            "checks": [c.to_dict() for c in self.checks],
+            "mistakes": [m.to_dict() for m in self.mistakes],
+            "error": self.error,
+            "seed": self.seed, "examples": self.examples, "sandbox": self.sandbox,
+            "output": self.output, "grader_version": self.grader_version,
+        }
+        if timings:
+            data["duration_seconds"] = round(self.duration_seconds, 3)
+        return data
+
+    def to_json(self, timings: bool = True) -> str:
+        return json.dumps(self.to_dict(timings), indent=2, ensure_ascii=False)

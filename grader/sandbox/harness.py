@@ -1,0 +1,339 @@
+"""The program that runs inside the sandbox, next to the student's code.
+
+It is started as a plain script (``python -I -S -B harness.py STDOUT_FILE``) and imports only
+the standard library and the exercise's driver, never the grader package: nothing secret is
+reachable from here. It loads the submission, then answers requests that arrive as framed
+JSON on its stdin with exactly one framed JSON reply each on its stdout; both are moved to
+private descriptors at start-up, before any student code runs. Answers are sent as tagged
+plain data; the grader decides every verdict itself.
+"""
+
+import _thread
+import importlib.util
+import inspect
+import json
+import os
+import sys
+import threading
+import time
+import traceback
+
+# Private references taken before any student code runs: patching builtins later changes
+# what the student's code sees, not what the harness uses to describe its answers.
+_type = type
+_repr = repr
+_str = str
+_len = len
+_float_hex = float.hex
+_perf_counter = time.perf_counter
+_json_dumps = json.dumps
+_json_loads = json.loads
+_os_write = os.write
+_os_read = os.read
+_os_exit = os._exit
+
+MAGIC = b"MMG1"
+TRACE_CAP = 20000
+
+
+class Channel:
+    """Framed messages: ``MMG1 <nonce> <seq> <length>\\n<json>`` in both directions."""
+
+    def __init__(self, req_fd, res_fd):
+        self.req_fd = req_fd
+        self.res_fd = res_fd
+        self.nonce = ""
+        self.buffer = b""
+
+    def _read_exact(self, count):
+        while _len(self.buffer) < count:
+            chunk = _os_read(self.req_fd, max(65536, count - _len(self.buffer)))
+            if not chunk:
+                _os_exit(3)
+            self.buffer += chunk
+        data, self.buffer = self.buffer[:count], self.buffer[count:]
+        return data
+
+    def _read_line(self):
+        while b"\n" not in self.buffer:
+            chunk = _os_read(self.req_fd, 65536)
+            if not chunk:
+                _os_exit(3)
+            self.buffer += chunk
+        line, _, self.buffer = self.buffer.partition(b"\n")
+        return line
+
+    def receive(self):
+        header = self._read_line().split(b" ")
+        if _len(header) != 4 or header[0] != MAGIC:
+            _os_exit(4)
+        payload = self._read_exact(int(header[3]))
+        return int(header[2]), _json_loads(payload.decode("utf-8"))
+
+    def send(self, seq, message):
+        payload = _json_dumps(message, allow_nan=False).encode("utf-8")
+        data = b"%s %s %d %d\n" % (MAGIC, self.nonce.encode("ascii"), seq, _len(payload)) + payload
+        while data:
+            written = _os_write(self.res_fd, data)
+            data = data[written:]
+
+
+class Watchdog:
+    """Interrupts the main thread when one call of the student's function runs too long.
+
+    Portable (no SIGALRM): ``_thread.interrupt_main`` raises KeyboardInterrupt in the main
+    thread. A student who swallows it only delays the grader's own wall-clock kill.
+    """
+
+    def __init__(self):
+        self.lock = threading.Condition()
+        self.deadline = None
+        self.fired = False
+        thread = threading.Thread(target=self._run, name="minimax-grader-watchdog", daemon=True)
+        thread.start()
+
+    def arm(self, seconds):
+        with self.lock:
+            self.fired = False
+            self.deadline = _perf_counter() + seconds
+            self.lock.notify()
+
+    def disarm(self):
+        with self.lock:
+            self.deadline = None
+            return self.fired
+
+    def _run(self):
+        with self.lock:
+            while True:
+                if self.deadline is None:
+                    self.lock.wait()
+                    continue
+                remaining = self.deadline - _perf_counter()
+                if remaining > 0:
+                    self.lock.wait(remaining)
+                    continue
+                self.deadline = None
+                self.fired = True
+                _thread.interrupt_main()
+
+
+def describe_exception(exc, submission_files):
+    try:
+        name = _type(exc).__name__
+        text = _str(exc)
+    except BaseException:  # a hostile __str__
+        name, text = "exception", "(unprintable)"
+    where = ""
+    try:
+        for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+            if frame.filename in submission_files:
+                where = f" (line {frame.lineno} of {os.path.basename(frame.filename)})"
+                break
+    except BaseException:
+        pass
+    message = f"{name}: {text}" if text else name
+    return (message[:300] + where)[:400]
+
+
+def encode_answer(value):
+    kind = _type(value)
+    if kind is int:
+        try:
+            _str(value)
+        except ValueError:  # more digits than int->str allows
+            return {"t": "other", "type": "int", "repr": "(an integer too large to print)"}
+        return {"t": "int", "v": value}
+    if kind is float:
+        return {"t": "float", "v": _float_hex(value)}
+    try:
+        type_name = kind.__qualname__
+        if not isinstance(type_name, _str):
+            type_name = "?"
+    except BaseException:
+        type_name = "?"
+    try:
+        text = _repr(value)
+        if _type(text) is not _str:
+            text = "(repr returned a non-string)"
+    except BaseException:
+        text = "(repr raised)"
+    return {"t": "other", "type": type_name[:80], "repr": text[:200]}
+
+
+class Harness:
+    def __init__(self, channel):
+        self.channel = channel
+        self.watchdog = Watchdog()
+        self.driver = None
+        self.module = None
+        self.entry = None
+        self.config = {}
+        self.submission_files = set()
+
+    def load(self, config):
+        self.config = config
+        self.channel.nonce = config["nonce"]
+        apply_limits(config.get("rlimits", {}))
+        sys.path[:0] = config.get("sys_path", [])
+        os.chdir(config.get("workdir", "."))
+        spec = importlib.util.spec_from_file_location("_minimax_grader_driver", config["driver"])
+        self.driver = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(self.driver)
+        return self.load_submission(config)
+
+    def load_submission(self, config):
+        path = config["submission"]
+        folder = os.path.dirname(path)
+        sys.path.insert(0, folder)
+        self.submission_files = {path}
+        spec = importlib.util.spec_from_file_location(config.get("module_name", "solution"), path)
+        module = importlib.util.module_from_spec(spec)
+        for name, helper in self.driver.loading_helpers().items() if hasattr(self.driver, "loading_helpers") else ():
+            module.__dict__[name] = helper
+        sys.modules[spec.name] = module
+        try:
+            spec.loader.exec_module(module)
+        except SyntaxError as exc:
+            return {"ok": False, "error": f"syntax error: {exc.msg} (line {exc.lineno} of {os.path.basename(path)})"}
+        except SystemExit as exc:
+            return {"ok": False, "error": f"the submission called sys.exit({exc.code!r:.40}) while being loaded"}
+        except BaseException as exc:
+            return {"ok": False, "error": f"loading the submission raised {describe_exception(exc, self.submission_files)}"}
+        entry_name = config["entry"]
+        entry = module.__dict__.get(entry_name)
+        if entry is None:
+            return {"ok": False, "error": f"the submission defines no function named {entry_name}"}
+        if not callable(entry):
+            return {"ok": False, "error": f"{entry_name} is not a function (it is a {_type(entry).__name__})"}
+        parameters = config.get("parameters", [])
+        try:
+            signature = inspect.signature(entry)
+            signature.bind(*range(_len(parameters)))
+        except TypeError:
+            shown = ", ".join(signature.parameters)
+            return {"ok": False, "error": (f"{entry_name}({shown}) cannot be called with {_len(parameters)} arguments; "
+                                           f"it must be {entry_name}({', '.join(parameters)})")}
+        except ValueError:
+            pass  # builtins without a signature: let the calls decide
+        self.module = module
+        self.entry = entry
+        return {"ok": True}
+
+    def run_case(self, case):
+        built = self.driver.build(case["input"])
+        before = self.driver.snapshot(built)
+        trace = {"evaluated": [], "expanded": []}
+        for name, helper in self.driver.helpers(built, trace).items():
+            self.module.__dict__[name] = helper
+        result = {"id": case["id"], "answer": None, "raised": None, "timed_out": False}
+        start = _perf_counter()
+        self.watchdog.arm(self.config.get("call_timeout", 1.0))
+        try:
+            answer = self.driver.call(self.entry, built)
+        except BaseException as exc:  # SystemExit and KeyboardInterrupt from the student too
+            if self.watchdog.disarm():
+                result["timed_out"] = True
+            else:
+                result["raised"] = describe_exception(exc, self.submission_files)
+        else:
+            if self.watchdog.disarm():
+                result["timed_out"] = True
+            else:
+                result["answer"] = encode_answer(answer)
+        result["seconds"] = _perf_counter() - start
+        result["trace"] = {key: [i for i in values[:TRACE_CAP]] for key, values in trace.items()}
+        if any(_len(values) > TRACE_CAP for values in trace.values()):
+            result["trace"]["truncated"] = True
+        try:
+            after = self.driver.snapshot(built)
+            result["mutated"] = after != before
+        except BaseException:
+            result["mutated"] = True
+        return result
+
+    def run(self, request):
+        results = []
+        timeouts = 0
+        limit = request.get("stop_after_timeouts", 2)
+        for case in request["cases"]:
+            if timeouts >= limit:
+                results.append({"id": case["id"], "skipped": "not run: earlier calls timed out"})
+                continue
+            while True:
+                try:
+                    result = self.run_case(case)
+                    break
+                except KeyboardInterrupt:  # a late watchdog interrupt landing in harness code
+                    continue
+            if result["timed_out"]:
+                timeouts += 1
+            results.append(result)
+        return {"results": results}
+
+    def serve(self):
+        while True:
+            seq, request = self.channel.receive()
+            op = request.get("op")
+            if op == "init":
+                reply = self.load(request)
+            elif op == "run":
+                reply = self.run(request)
+            elif op == "exit":
+                _os_exit(0)
+            else:
+                reply = {"error": f"unknown request {op!r}"}
+            for stream in (sys.stdout, sys.stderr):
+                try:
+                    stream.flush()
+                except BaseException:
+                    pass
+            while True:
+                try:
+                    self.channel.send(seq, reply)
+                    break
+                except KeyboardInterrupt:
+                    continue
+
+
+def apply_limits(limits):
+    """Lower this process's own limits before any student code runs (POSIX only).
+
+    Soft and hard limits are both lowered, so the student cannot raise them again.
+    """
+    try:
+        import resource
+    except ImportError:  # Windows: the grader's wall-clock timeout is all there is
+        return
+    for name, value in limits.items():
+        key = getattr(resource, name, None)
+        if key is None:
+            continue
+        try:
+            soft, hard = resource.getrlimit(key)
+            value = value if hard == resource.RLIM_INFINITY else min(value, hard)
+            resource.setrlimit(key, (value, value))
+        except (ValueError, OSError):
+            pass
+
+
+def main():
+    """Take the channel off stdin/stdout, so that whatever the student prints lands in a file."""
+    req_fd = os.dup(0)
+    res_fd = os.dup(1)
+    capture = os.open(sys.argv[1], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    os.dup2(capture, 1)
+    os.close(capture)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    channel = Channel(req_fd, res_fd)
+    sys.argv = [sys.argv[0]]
+    try:
+        Harness(channel).serve()
+    finally:
+        _os_exit(5)
+
+
+if __name__ == "__main__":
+    main()

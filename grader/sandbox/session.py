@@ -1,0 +1,309 @@
+"""One submission's conversation with its sandboxed child: load it, ask it to run cases.
+
+The parent trusts nothing the child does: replies must be well-formed frames carrying the
+run's nonce and the request's sequence number, one per request and nothing else; exit codes
+mean nothing; a dead, silent or flooding child ends the session with a one-line reason.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import shutil
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from grader.sandbox import launch
+from grader.sandbox.childlib import child_sys_path
+
+HARNESS = Path(__file__).with_name("harness.py")
+MAGIC = b"MMG1"
+MAX_REPLY = 64 << 20
+KEEP_OUTPUT = 16 << 10
+
+SIGNAL_NAMES = {
+    signal.SIGSEGV: "segmentation fault",
+    signal.SIGABRT: "aborted",
+    signal.SIGKILL: "killed",
+    signal.SIGBUS: "bus error",
+    signal.SIGFPE: "floating-point exception",
+    signal.SIGILL: "illegal instruction",
+}
+
+
+class SandboxFailure(Exception):
+    """The child could not answer; ``reason`` is the one line the student will read."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass
+class Output:
+    stdout: str = ""
+    stderr: str = ""
+    truncated: bool = False
+
+
+class _Reader(threading.Thread):
+    """Drains the reply pipe into a buffer so the parent can wait with a deadline on any OS."""
+
+    def __init__(self, stream):
+        super().__init__(daemon=True, name="minimax-grader-reply-reader")
+        self.stream = stream
+        self.buffer = bytearray()
+        self.closed = False
+        self.overflow = False
+        self.changed = threading.Condition()
+
+    def run(self):
+        fd = self.stream.fileno()
+        while True:
+            try:
+                chunk = os.read(fd, 1 << 16)
+            except OSError:
+                chunk = b""
+            with self.changed:
+                if not chunk:
+                    self.closed = True
+                    self.changed.notify_all()
+                    return
+                if len(self.buffer) < MAX_REPLY:
+                    self.buffer += chunk
+                else:
+                    self.overflow = True
+                self.changed.notify_all()
+
+
+class Session:
+    def __init__(self, submission: Path, exercise, launcher: launch.Launcher | None = None, *, module_name: str = "solution"):
+        self.exercise = exercise
+        self.limits = exercise.limits
+        self.launcher = launcher or launch.choose()
+        self.nonce = secrets.token_hex(8)
+        self.seq = 0
+        self.started = None
+        self.scratch = Path(tempfile.mkdtemp(prefix="minimax-grader-"))
+        self.submission_copy = self._stage(Path(submission))
+        self.module_name = module_name
+        self.process: subprocess.Popen | None = None
+        self.reader: _Reader | None = None
+        self.output = Output()
+        self.failure: str | None = None
+        self._stderr_file = None
+
+    def _stage(self, submission: Path) -> Path:
+        """Copy the submission into the scratch folder: the child never sees the original."""
+        target = self.scratch / "submission"
+        target.mkdir()
+        (self.scratch / "work").mkdir()
+        (self.scratch / "home").mkdir()
+        copy = target / submission.name
+        shutil.copyfile(submission, copy)
+        return copy
+
+    # -- lifecycle ---------------------------------------------------------------------
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def budget_left(self) -> float:
+        return self.limits.submission_timeout - (time.monotonic() - self.started)
+
+    def open(self) -> dict:
+        """Start the child and load the submission; returns the harness's load reply."""
+        self.started = time.monotonic()
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(self.scratch / "home"),
+               "TMPDIR": str(self.scratch / "work"), "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
+        if os.name == "nt":
+            env["SYSTEMROOT"] = os.environ.get("SYSTEMROOT", "")
+        self._stderr_file = open(self.scratch / "stderr.txt", "wb")
+        argv = launch.python_argv() + [str(HARNESS), str(self.scratch / "stdout.txt")]
+        self.process = self.launcher.start(argv, cwd=str(self.scratch / "work"), env=env, stderr=self._stderr_file)
+        self.reader = _Reader(self.process.stdout)
+        self.reader.start()
+        self._watch_output()
+        request = {
+            "op": "init", "nonce": self.nonce, "driver": str(self.exercise.driver_path),
+            "submission": str(self.submission_copy), "module_name": self.module_name,
+            "entry": self.exercise.entry_point, "parameters": self.exercise.parameters,
+            "call_timeout": self.limits.call_timeout, "sys_path": child_sys_path(),
+            "workdir": str(self.scratch / "work"), "rlimits": self.launcher.rlimits(self.limits),
+        }
+        return self.request(request, timeout=min(self.limits.load_timeout, self.budget_left()))
+
+    def run(self, cases: list[dict]) -> list[dict]:
+        reply = self.request({"op": "run", "cases": cases}, timeout=self.budget_left())
+        results = reply.get("results")
+        if not isinstance(results, list) or len(results) != len(cases):
+            self._fail("tampered with the result channel")
+        return results
+
+    def close(self) -> None:
+        if self.process is not None:
+            if self.process.poll() is None and self.failure is None:
+                try:
+                    self._send({"op": "exit"})
+                    self.process.wait(timeout=0.5)
+                except (OSError, subprocess.TimeoutExpired):
+                    pass
+            launch.Launcher.kill(self.process)
+            if self.reader is not None:
+                self.reader.join(timeout=1)
+            for stream in (self.process.stdin, self.process.stdout):
+                try:
+                    stream.close()
+                except OSError:
+                    pass
+            self.process = None
+        if self._stderr_file is not None:
+            self._stderr_file.close()
+            self._stderr_file = None
+            self.output = self._read_output()
+        shutil.rmtree(self.scratch, ignore_errors=True)
+
+    # -- the channel -------------------------------------------------------------------
+
+    def _send(self, message: dict) -> int:
+        self.seq += 1
+        payload = json.dumps(message).encode("utf-8")
+        self.process.stdin.write(b"%s %s %d %d\n" % (MAGIC, self.nonce.encode(), self.seq, len(payload)) + payload)
+        self.process.stdin.flush()
+        return self.seq
+
+    def request(self, message: dict, timeout: float) -> dict:
+        if self.failure:
+            raise SandboxFailure(self.failure)
+        try:
+            seq = self._send(message)
+        except (BrokenPipeError, OSError):
+            self._fail(self._death_reason())
+        return self._receive(seq, max(timeout, 0.01))
+
+    def _receive(self, seq: int, timeout: float) -> dict:
+        deadline = time.monotonic() + timeout
+        reader = self.reader
+        with reader.changed:
+            while True:
+                frame = self._parse(reader.buffer, seq)
+                if frame is not None:
+                    consumed, reply = frame
+                    del reader.buffer[:consumed]
+                    if reader.buffer:
+                        self._fail("tampered with the result channel")
+                    return reply
+                if reader.overflow:
+                    self._fail("tampered with the result channel")
+                if reader.closed:
+                    self._fail(self._death_reason())
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    self._fail(self._timeout_reason())
+                reader.changed.wait(min(remaining, 0.25))
+
+    def _parse(self, buffer: bytearray, seq: int):
+        """A complete, valid frame at the start of the buffer, None if incomplete; else tampering."""
+        newline = buffer.find(b"\n", 0, 200)
+        if newline < 0:
+            if len(buffer) >= 200 or not MAGIC.startswith(bytes(buffer[:4])):
+                self._fail("tampered with the result channel")
+            return None
+        parts = bytes(buffer[:newline]).split(b" ")
+        if len(parts) != 4 or parts[0] != MAGIC or parts[1] != self.nonce.encode() or parts[2] != str(seq).encode():
+            self._fail("tampered with the result channel")
+        try:
+            length = int(parts[3])
+        except ValueError:
+            self._fail("tampered with the result channel")
+        end = newline + 1 + length
+        if len(buffer) < end:
+            return None
+        try:
+            reply = json.loads(bytes(buffer[newline + 1:end]).decode("utf-8"))
+        except (UnicodeDecodeError, ValueError):
+            self._fail("tampered with the result channel")
+        if not isinstance(reply, dict):
+            self._fail("tampered with the result channel")
+        return end, reply
+
+    # -- failures ----------------------------------------------------------------------
+
+    def _fail(self, reason: str):
+        self.failure = reason
+        if self.process is not None:
+            launch.Launcher.kill(self.process)
+        raise SandboxFailure(reason)
+
+    def _timeout_reason(self) -> str:
+        return f"timed out after {self.limits.submission_timeout:.1f} s" if self.budget_left() <= 0.05 else \
+            f"timed out after {time.monotonic() - self.started:.1f} s"
+
+    def _death_reason(self) -> str:
+        process = self.process
+        try:
+            code = process.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            return "stopped answering"
+        if self._output_overflowed():
+            return f"output exceeded {self.limits.output_bytes >> 20} MiB (truncated)"
+        if code < 0:
+            number = -code
+            if number == getattr(signal, "SIGXFSZ", -1):
+                return f"output exceeded {self.limits.output_bytes >> 20} MiB (truncated)"
+            if number == getattr(signal, "SIGXCPU", -1):
+                return f"killed: CPU time limit {self.limits.cpu_seconds} s"
+            name = SIGNAL_NAMES.get(number)
+            if name is None:
+                try:
+                    name = signal.Signals(number).name
+                except ValueError:
+                    name = "unknown"
+            return f"crashed: signal {number} ({name})"
+        return "exited before answering" + (f" (exit code {code})" if code else "")
+
+    def _output_overflowed(self) -> bool:
+        for name in ("stdout.txt", "stderr.txt"):
+            try:
+                if (self.scratch / name).stat().st_size > self.limits.output_bytes:
+                    return True
+            except OSError:
+                pass
+        return False
+
+    def _watch_output(self):
+        """Portable output cap: kill a child whose captured output passes the limit."""
+
+        def watch():
+            while self.process is not None and self.process.poll() is None:
+                if self._output_overflowed():
+                    self.failure = self.failure or f"output exceeded {self.limits.output_bytes >> 20} MiB (truncated)"
+                    launch.Launcher.kill(self.process)
+                    return
+                time.sleep(0.1)
+
+        threading.Thread(target=watch, daemon=True, name="minimax-grader-output-cap").start()
+
+    def _read_output(self) -> Output:
+        out = Output()
+        for name in ("stdout", "stderr"):
+            path = self.scratch / f"{name}.txt"
+            try:
+                size = path.stat().st_size
+                with open(path, "rb") as handle:
+                    data = handle.read(KEEP_OUTPUT)
+            except OSError:
+                continue
+            if size > KEEP_OUTPUT:
+                out.truncated = True
+            setattr(out, name, data.decode("utf-8", errors="replace"))
+        return out

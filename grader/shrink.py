@@ -1,0 +1,120 @@
+"""Finding the smallest input on which a submission is wrong.
+
+Two ways, both driven from the grader's process through the submission's open sandbox:
+
+* ``greedy``: when the exercise knows how to take its inputs apart (``shrink_candidates``),
+  start from the smallest failing case hypothesis generated and keep the first simpler
+  candidate that still fails, round after round. Each round is one request to the child,
+  so a tree shrinks to a handful of nodes in a few dozen milliseconds.
+* ``with_hypothesis``: otherwise hypothesis re-runs the exercise's strategy with the bank's
+  seed and shrinks the failure itself (general, but about 10 ms of engine time per try).
+
+Inputs the submission already answered are looked up, not re-run; when the time budget is
+spent the search stops asking the child and returns the best it has.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Callable
+
+from grader.bank import Case
+from grader.checks import Outcome
+
+
+def greedy(start: Outcome, problem: str, candidates_of, run_batch, predicate, budget: float, max_rounds: int = 200):
+    """Greedy descent from a failing outcome; returns the simplest (outcome, problem) it reached."""
+    deadline = time.monotonic() + budget
+    best = (start, problem)
+    tried: set[str] = {json.dumps(start.case.input, sort_keys=True)}
+    for _ in range(max_rounds):
+        if time.monotonic() > deadline:
+            break
+        fresh = []
+        for candidate in candidates_of(best[0].case.input):
+            key = json.dumps(candidate, sort_keys=True)
+            if key not in tried:
+                tried.add(key)
+                fresh.append(candidate)
+        if not fresh:
+            break
+        outcomes = run_batch(fresh)
+        if outcomes is None:
+            break
+        for outcome in outcomes:
+            found = predicate(outcome)
+            if found:
+                best = (outcome, found)
+                break
+        else:
+            break
+    return best
+
+
+def with_hypothesis(strategy, seed: int, examples: int, judge: Callable[[dict], Outcome | None], predicate, budget: float):
+    """The smallest failing (outcome, problem) hypothesis finds, or None."""
+    from grader.hypothesis_setup import hypothesis, settings
+
+    hyp = hypothesis()
+    seen: dict[str, tuple[Outcome | None, str | None]] = {}
+    deadline = time.monotonic() + budget
+    last: list[tuple[Outcome, str]] = []
+
+    def verdict(case_input):
+        key = json.dumps(case_input, sort_keys=True)
+        if key not in seen:
+            if time.monotonic() > deadline:
+                return None, None
+            outcome = judge(case_input)
+            seen[key] = (outcome, predicate(outcome) if outcome is not None else None)
+        return seen[key]
+
+    @hyp.seed(seed)
+    @settings(max_examples=examples, shrink=True)
+    @hyp.given(strategy)
+    def holds(case_input):
+        outcome, problem = verdict(case_input)
+        if problem:
+            last.append((outcome, problem))
+            raise AssertionError(problem)
+
+    try:
+        holds()
+    except Exception:  # the falsifying example (or a flaky one): either way `last` says what failed
+        pass
+    return last[-1] if last else None
+
+
+def make_batch_runner(session, exercise, failures: list):
+    """Runs inputs through the open sandbox session; the reference answers only afterwards."""
+    from grader.sandbox.session import SandboxFailure
+
+    reference = exercise.reference
+    reference_of = exercise.hook("reference")
+    counter = [0]
+
+    def run_batch(inputs: list[dict]) -> list[Outcome] | None:
+        cases = []
+        for case_input in inputs:
+            counter[0] += 1
+            cases.append(Case(id=f"shrink-{counter[0]}", group="random", input=case_input))
+        try:
+            raws = session.run([case.to_request() for case in cases])
+        except SandboxFailure as failure:
+            failures.append(failure.reason)
+            return None
+        return [Outcome(case, raw, reference_of(case.input, reference)) for case, raw in zip(cases, raws)]
+
+    return run_batch
+
+
+def make_judge(session, exercise, failures: list) -> Callable[[dict], Outcome | None]:
+    """One input at a time, for hypothesis."""
+    run_batch = make_batch_runner(session, exercise, failures)
+
+    def judge(case_input):
+        outcomes = run_batch([case_input])
+        return outcomes[0] if outcomes else None
+
+    return judge
