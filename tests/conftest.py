@@ -1,0 +1,36 @@
+"""Shared test set-up: a private grader cache per test session, and the project's paths."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "fixtures"
+SUBMISSIONS = FIXTURES / "submissions"
+
+# Set before any grader module computes a cache path, and inherited by every subprocess the
+# tests start, so tests never touch the user's real cache and always start from nothing.
+os.environ.setdefault("MINIMAX_GRADER_CACHE", tempfile.mkdtemp(prefix="minimax-grader-test-cache-"))
+
+
+@pytest.fixture(scope="session")
+def root() -> Path:
+    return ROOT
+
+
+@pytest.fixture(scope="session")
+def ctp26():
+    from grader import exercise
+
+    return exercise.load("ctp-26")
+
+
+@pytest.fixture(scope="session")
+def ctp26_bank(ctp26):
+    from grader import bank
+
+    return bank.build(ctp26)
