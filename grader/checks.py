@@ -51,7 +51,8 @@ def _answers(exercise, call_timeout) -> Predicate:
     def predicate(outcome: Outcome):
         problem = outcome.did_not_answer(call_timeout)
         if problem:
-            return problem
+            # Say what the call should have given, so a crash reads as "expected vs actual" too.
+            return problem if "skipped" in outcome.raw else f"{problem}, expected {outcome.expected!r}"
         return verify(outcome.case.input, outcome.expected, outcome.answer)
 
     return predicate
@@ -120,7 +121,8 @@ def describe(exercise, outcome: Outcome, problem: str, shrunk: bool = False) -> 
         call=exercise.hook("call_text")(outcome.case.input),
         picture=exercise.hook("picture")(outcome.case.input),
         expected=outcome.expected,
-        actual=answer.to_plain() if answer is not None else None,
+        # No answer (it raised or timed out) is shown as what happened, never as a None it did not return.
+        actual=answer.to_plain() if answer is not None else outcome.did_not_answer(exercise.limits.call_timeout),
         input=outcome.case.input,
         shrunk=shrunk,
         note=problem,
