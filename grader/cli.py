@@ -13,7 +13,9 @@ from pathlib import Path
 
 import click
 
-FORMATS = ["text", "json", "md", "html"]
+FORMATS = ["text", "json", "md", "html", "junit", "gradescope"]
+# Formats meant for programs: on stdout, Actions annotations must not be mixed into them.
+MACHINE_FORMATS = {"json", "junit", "gradescope"}
 
 
 def _exercises_dirs(values) -> list[Path]:
@@ -79,6 +81,14 @@ def check(path, exercise_id, fmt, seed, examples, sandbox, exercises_dir, output
         raise click.UsageError(str(exc)) from None
     if fmt == "json":
         text = result.to_json() + "\n"
+    elif fmt == "junit":
+        from grader.export.junit import to_junit
+
+        text = to_junit(result)
+    elif fmt == "gradescope":
+        from grader.export import gradescope
+
+        text = gradescope.to_json(result)
     else:
         color = output is None and fmt == "text" and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
         text = report.render(result, fmt, color=color)
@@ -86,6 +96,11 @@ def check(path, exercise_id, fmt, seed, examples, sandbox, exercises_dir, output
         output.write_text(text, encoding="utf-8")
     else:
         click.echo(text, nl=False)
+    from grader import github_actions
+
+    if github_actions.active():
+        stream = sys.stderr if output is None and fmt in MACHINE_FORMATS else sys.stdout
+        github_actions.publish(result, path, stream, exercises_dir=extra)
     sys.exit(0 if result.passed else 1)
 
 

@@ -1,0 +1,36 @@
+"""One check's feedback as plain text: the words a student reads wherever the check failed.
+
+JUnit failures, Gradescope test output, pytest failure reports and Actions annotations all
+show the same few lines (message, smallest counterexample, likely mistakes), so they live here
+once instead of drifting apart in every exporter.
+"""
+
+from __future__ import annotations
+
+from grader.result import CheckResult, SubmissionResult
+
+LABELS = {"passed": "PASS", "failed": "FAIL", "skipped": "SKIP", "error": "ERROR"}
+
+
+def check_text(result: SubmissionResult, check: CheckResult, *, mistakes: bool = True, markdown: bool = False) -> str:
+    """What went wrong with ``check`` (empty for a passed check without a message)."""
+    lines: list[str] = []
+    if check.message:
+        lines.append(check.message)
+    cx = check.counterexample
+    if cx is not None:
+        lead = "Smallest tree" if cx.shrunk else "A tree"
+        lines += ["", f"{lead} on which it goes wrong, {cx.call}:"]
+        lines += ["```text", cx.picture, "```"] if markdown else ["    " + line for line in cx.picture.splitlines()]
+        lines.append(f"expected: {cx.expected!r}    yours: {cx.actual!r}")
+    if mistakes and check.status in ("failed", "error") and result.mistakes:
+        lines += ["", "Likely mistake" + ("s:" if len(result.mistakes) > 1 else ":")]
+        for m in result.mistakes:
+            hint = f" Ask yourself: {m.question}" if m.question else ""
+            lines.append(f"- {m.code}: {m.explanation}{hint}")
+    return "\n".join(lines).strip("\n")
+
+
+def error_text(result: SubmissionResult) -> str:
+    """Why a submission could not be graded at all."""
+    return f"the submission could not be graded: {result.error}"

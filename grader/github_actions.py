@@ -1,0 +1,119 @@
+"""Running inside GitHub Actions: say the result where Actions and Classroom look for it.
+
+When ``GITHUB_ACTIONS=true``, ``check`` also
+  * appends the Markdown report to ``$GITHUB_STEP_SUMMARY`` (the run's summary page),
+  * prints one ``::error`` workflow command per failed check, pointing at the submission file
+    and the line of the graded function, so the failure shows up on the file in the diff,
+  * writes ``result=<base64 JSON>`` to ``$GITHUB_OUTPUT`` in the shape of GitHub Classroom's
+    autograding runners, so the Classroom reporter step can show and record the points.
+Nothing here can make grading fail: an unwritable file only costs a warning.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+from pathlib import Path
+from typing import Mapping, TextIO
+
+from grader.feedback import check_text, error_text
+from grader.result import SubmissionResult
+
+
+def active(env: Mapping[str, str] | None = None) -> bool:
+    env = os.environ if env is None else env
+    return env.get("GITHUB_ACTIONS", "").lower() == "true"
+
+
+def publish(result: SubmissionResult, submission: Path, stream: TextIO, *, exercises_dir: list[Path] | None = None,
+            env: Mapping[str, str] | None = None) -> None:
+    env = os.environ if env is None else env
+    from grader import report
+    from grader.export import classroom
+
+    entry_point = _entry_point(result.exercise, exercises_dir)
+    _append(env.get("GITHUB_STEP_SUMMARY"), report.render(result, "md") + "\n", stream)
+    file = _annotated_file(submission, env)
+    line = _definition_line(submission, entry_point)
+    for command in annotations(result, file, line):
+        print(command, file=stream)
+    _append(env.get("GITHUB_OUTPUT"), f"result={classroom.encode(result)}\n", stream)
+
+
+def annotations(result: SubmissionResult, file: str, line: int | None = None) -> list[str]:
+    where = {"file": file}
+    if line:
+        where["line"] = str(line)
+    if result.status == "error":
+        return [_command("error", {**where, "title": "minimax-grader: not graded"}, error_text(result))]
+    commands = []
+    for check in result.checks:
+        if check.status in ("failed", "error"):
+            title = f"minimax-grader {check.name} ({check.score:g}/{check.max_score:g})"
+            commands.append(_command("error", {**where, "title": title}, check_text(result, check)))
+    return commands
+
+
+def _command(kind: str, properties: dict[str, str], message: str) -> str:
+    props = ",".join(f"{key}={_escape_property(value)}" for key, value in properties.items())
+    return f"::{kind} {props}::{_escape_data(message)}"
+
+
+def _escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def _annotated_file(submission: Path, env: Mapping[str, str]) -> str:
+    """The path as GitHub wants it: relative to the checked-out workspace when possible."""
+    path = _entry_file(submission)
+    workspace = env.get("GITHUB_WORKSPACE")
+    try:
+        base = Path(workspace).resolve() if workspace else Path.cwd().resolve()
+        return path.resolve().relative_to(base).as_posix()
+    except (ValueError, OSError):
+        return path.as_posix()
+
+
+def _entry_file(submission: Path) -> Path:
+    if submission.is_dir():
+        from grader import submissions
+
+        return submissions.load(submission).entry_file or submission
+    return submission
+
+
+def _definition_line(submission: Path, entry_point: str | None) -> int | None:
+    """The line where the graded function is defined, read with ast (the code is not run)."""
+    if not entry_point:
+        return None
+    try:
+        tree = ast.parse(_entry_file(submission).read_bytes())
+    except (OSError, SyntaxError, ValueError, RecursionError):
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name == entry_point:
+            return node.lineno
+    return None
+
+
+def _entry_point(exercise_id: str, exercises_dir: list[Path] | None) -> str | None:
+    from grader import exercise
+
+    try:
+        return exercise.load(exercise_id, exercises_dir).entry_point
+    except Exception:  # an annotation without a line is still an annotation
+        return None
+
+
+def _append(path: str | None, text: str, stream: TextIO) -> None:
+    if not path:
+        return
+    try:
+        with open(path, "a", encoding="utf-8") as handle:
+            handle.write(text)
+    except OSError as exc:
+        print(f"::warning::minimax-grader could not write {_escape_data(path)}: {_escape_data(str(exc))}", file=stream)
