@@ -122,11 +122,17 @@ def describe(exercise, outcome: Outcome, problem: str, shrunk: bool = False) -> 
         picture=exercise.hook("picture")(outcome.case.input),
         expected=outcome.expected,
         # No answer (it raised or timed out) is shown as what happened, never as a None it did not return.
-        actual=answer.to_plain() if answer is not None else outcome.did_not_answer(exercise.limits.call_timeout),
+        actual=show_answer(exercise, answer) if answer is not None else outcome.did_not_answer(exercise.limits.call_timeout),
         input=outcome.case.input,
         shrunk=shrunk,
         note=problem,
     )
+
+
+def show_answer(exercise, answer: Answer):
+    """How a counterexample shows the answer: the exercise's ``show_answer`` hook, else as a number."""
+    custom = exercise.hook("show_answer")
+    return custom(answer) if custom is not None else answer.to_plain()
 
 
 GROUP_WORDS = {"published": "published cases", "fixtures": "hand-made cases", "random": "random trees"}

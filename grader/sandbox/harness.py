@@ -136,7 +136,42 @@ def describe_exception(exc, submission_files):
     return (message[:300] + where)[:400]
 
 
+ANSWER_DEPTH = 8          # nesting levels of lists/tuples/dicts an answer may have
+ANSWER_ITEMS = 256        # scalars and containers in one answer, all levels together
+ANSWER_TEXT = 200         # characters of a string (or of a repr) that are sent
+
+_list = list
+_tuple = tuple
+_dict = dict
+_bool = bool
+_NoneType = type(None)
+_dict_items = dict.items
+_isinstance = isinstance
+
+
+class _TooBig(Exception):
+    """An answer with more items or nesting than the caps allow; it is then sent as a summary."""
+
+
 def encode_answer(value):
+    """The student's answer as tagged plain data, judged by exact type and never by its methods.
+
+    Only exact built-in types are looked inside (``type(x) is list``, never a subclass), so no
+    student code runs while encoding: iterating a real list or dict, or reading a real str,
+    calls nothing of theirs. Everything else becomes ``other`` with its type name and a short
+    repr; an answer nested too deep or with too many items becomes ``other`` too.
+    """
+    budget = [ANSWER_ITEMS]
+    try:
+        return _encode(value, 0, budget)
+    except _TooBig:
+        return {"t": "other", "type": _type_name(_type(value)), "repr": _summary(value)}
+
+
+def _encode(value, depth, budget):
+    budget[0] -= 1
+    if budget[0] < 0 or depth > ANSWER_DEPTH:
+        raise _TooBig
     kind = _type(value)
     if kind is int:
         try:
@@ -146,19 +181,53 @@ def encode_answer(value):
         return {"t": "int", "v": value}
     if kind is float:
         return {"t": "float", "v": _float_hex(value)}
+    if kind is _bool:
+        return {"t": "bool", "v": True if value is True else False}
+    if kind is _NoneType:
+        return {"t": "none"}
+    if kind is _str:
+        if _len(value) > ANSWER_TEXT:
+            return {"t": "other", "type": "str", "repr": _repr(value[:ANSWER_TEXT]) + "..."}
+        return {"t": "str", "v": value}
+    if kind is _list or kind is _tuple:
+        return {"t": "list" if kind is _list else "tuple", "v": [_encode(item, depth + 1, budget) for item in value]}
+    if kind is _dict:
+        pairs = []
+        for key, item in _dict_items(value):
+            if _type(key) is not _str:
+                return _other(value, kind)
+            pairs.append([key, _encode(item, depth + 1, budget)])
+        return {"t": "dict", "v": pairs}
+    return _other(value, kind)
+
+
+def _type_name(kind):
     try:
         type_name = kind.__qualname__
-        if not isinstance(type_name, _str):
+        if _type(type_name) is not _str:
             type_name = "?"
     except BaseException:
         type_name = "?"
+    return type_name[:80]
+
+
+def _other(value, kind):
     try:
         text = _repr(value)
         if _type(text) is not _str:
             text = "(repr returned a non-string)"
     except BaseException:
         text = "(repr raised)"
-    return {"t": "other", "type": type_name[:80], "repr": text[:200]}
+    return {"t": "other", "type": _type_name(kind), "repr": text[:ANSWER_TEXT]}
+
+
+def _summary(value):
+    """Words for an answer too large to send, without calling its repr (it may be huge)."""
+    kind = _type(value)
+    if kind is _list or kind is _tuple or kind is _dict:
+        count = _len(value)
+        return f"(a {kind.__name__} too large or too deeply nested to show, {count} item{'' if count == 1 else 's'} at the top)"
+    return "(too large to show)"
 
 
 class Harness:
