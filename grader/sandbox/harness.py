@@ -246,9 +246,10 @@ class Harness:
         apply_limits(config.get("rlimits", {}))
         sys.path[:0] = config.get("sys_path", [])
         os.chdir(config.get("workdir", "."))
-        spec = importlib.util.spec_from_file_location("_minimax_grader_driver", config["driver"])
-        self.driver = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(self.driver)
+        if self.driver is None:  # a warm fork server (zygote.py) hands over its driver already loaded
+            spec = importlib.util.spec_from_file_location("_minimax_grader_driver", config["driver"])
+            self.driver = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(self.driver)
         return self.load_submission(config)
 
     def load_submission(self, config):
@@ -289,9 +290,13 @@ class Harness:
         self.entry = entry
         return {"ok": True}
 
-    def run_case(self, case):
+    def prepare(self, case):
+        """A fresh tree for the case and its state before the call (zygote.py hands over prebuilt ones)."""
         built = self.driver.build(case["input"])
-        before = self.driver.snapshot(built)
+        return built, self.driver.snapshot(built)
+
+    def run_case(self, case):
+        built, before = self.prepare(case)
         trace = {"evaluated": [], "expanded": []}
         for name, helper in self.driver.helpers(built, trace).items():
             self.module.__dict__[name] = helper
