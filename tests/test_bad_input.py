@@ -1,0 +1,159 @@
+"""Submissions that cannot be graded normally get one clear line, and never crash the grader.
+
+Each fixture under ``fixtures/submissions/bad/`` is one way a student's file goes wrong
+before or while minimax runs. The ones that cannot be graded at all end as ``error`` with a
+one-line reason; the ones that load but misbehave in every call end as ``failed`` with a
+check message naming what happened. The loops are cut short by lowering the limits through
+the ``MINIMAX_GRADER_<LIMIT>`` environment overrides, so the suite waits seconds, not minutes.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BAD = Path(__file__).resolve().parent.parent / "fixtures" / "submissions" / "bad"
+
+# Short limits, applied to every case here: a correct call takes milliseconds.
+FAST_LIMITS = {"MINIMAX_GRADER_LOAD_TIMEOUT": "1.5", "MINIMAX_GRADER_CALL_TIMEOUT": "0.3",
+               "MINIMAX_GRADER_SUBMISSION_TIMEOUT": "3"}
+
+# file, status, words the one line must contain
+CASES = [
+    ("syntax_error.py", "error", ["syntax error", "line 4"]),
+    ("no_minimax.py", "error", ["no function named minimax"]),
+    ("wrong_parameters.py", "error", ["minimax(node, max_depth)", "3 arguments"]),
+    ("empty.py", "error", ["empty.py is empty"]),
+    ("not_utf8.py", "error", ["not valid UTF-8"]),
+    ("raises_at_import.py", "error", ["raised KeyError", "line 4 of raises_at_import.py"]),
+    ("loops_at_import.py", "error", ["timed out after 1.5 s"]),
+    ("minimax_raises.py", "failed", ["raised IndexError", "expected"]),
+    ("minimax_loops.py", "failed", ["timed out after 0.3 s", "expected"]),
+    ("minimax_swallows_interrupt.py", "error", ["timed out after 3.0 s"]),
+]
+
+
+@pytest.fixture
+def fast_limits(monkeypatch):
+    for name, value in FAST_LIMITS.items():
+        monkeypatch.setenv(name, value)
+
+
+def _one_line(result) -> str:
+    """The line that names the cause: the error, or the first failing check's message."""
+    if result.status == "error":
+        return result.error
+    return next(c.message for c in result.checks if c.status in ("failed", "error"))
+
+
+def test_every_bad_fixture_is_covered():
+    assert {p.name for p in BAD.iterdir()} == {name for name, _, _ in CASES}
+
+
+@pytest.mark.parametrize(("name", "status", "words"), CASES, ids=[c[0] for c in CASES])
+def test_bad_submission_gets_one_clear_line(fast_limits, name, status, words):
+    from grader import api
+
+    result = api.check(BAD / name, "ctp-26", examples=20)
+    line = _one_line(result)
+    assert result.status == status, (result.status, result.error)
+    assert result.score == 0.0 and not result.passed
+    assert line and "\n" not in line and len(line) < 300
+    for word in words:
+        assert word in line
+    assert "Traceback" not in line
+    if status == "error":
+        assert result.checks == []
+        assert result.to_dict()["error"] == line
+    else:
+        assert result.error is None
+
+
+def test_folder_without_python_file(tmp_path):
+    from grader import api
+
+    (tmp_path / "notes.txt").write_text("my minimax is in my head\n")
+    result = api.check(tmp_path, "ctp-26")
+    assert result.status == "error"
+    assert result.error == f"the folder {tmp_path} contains no Python file"
+
+
+def test_missing_path(tmp_path):
+    from grader import api
+
+    missing = tmp_path / "nowhere" / "solution.py"
+    result = api.check(missing, "ctp-26")
+    assert result.status == "error"
+    assert result.error == f"no such file or folder: {missing}"
+
+
+def test_not_a_python_file(tmp_path):
+    from grader import api
+
+    text = tmp_path / "solution.txt"
+    text.write_text("def minimax(node, max_depth, player_a_moves):\n    return 0\n")
+    result = api.check(text, "ctp-26")
+    assert result.status == "error" and "not a Python file" in result.error
+
+
+def _cli(*args, env_extra=None, cwd=None):
+    env = {**os.environ, **FAST_LIMITS, **(env_extra or {})}
+    return subprocess.run([sys.executable, "-m", "grader", "check", *map(str, args)], capture_output=True, text=True,
+                          env=env, cwd=cwd, timeout=120)
+
+
+@pytest.mark.parametrize(("target", "words"), [
+    ("syntax_error.py", "syntax error"),
+    ("not_utf8.py", "not valid UTF-8"),
+    ("raises_at_import.py", "raised KeyError"),
+    ("loops_at_import.py", "timed out"),
+    ("minimax_raises.py", "raised IndexError"),
+    ("<missing>", "no such file or folder"),
+    ("<empty folder>", "contains no Python file"),
+])
+def test_cli_never_crashes_on_bad_input(tmp_path, target, words):
+    if target == "<missing>":
+        path = tmp_path / "missing.py"
+    elif target == "<empty folder>":
+        path = tmp_path / "empty-folder"
+        path.mkdir()
+    else:
+        path = BAD / target
+    run = _cli(path, "--exercise", "ctp-26", "--examples", "20")
+    assert run.returncode == 1, run.stderr
+    assert "Traceback" not in run.stderr and "Traceback" not in run.stdout
+    assert words in run.stdout
+    assert ("FAILED" if target == "minimax_raises.py" else "ERROR") in run.stdout
+
+
+def test_cli_json_for_bad_input_has_the_error_line():
+    import json
+
+    run = _cli(BAD / "empty.py", "--format", "json")
+    assert run.returncode == 1 and "Traceback" not in run.stderr
+    data = json.loads(run.stdout)
+    assert data["status"] == "error" and data["error"] == "empty.py is empty" and data["checks"] == []
+
+
+def test_limits_come_from_the_exercise_unless_overridden(monkeypatch, ctp26):
+    from grader import exercise
+
+    for name in FAST_LIMITS:
+        monkeypatch.delenv(name, raising=False)
+    assert exercise.load("ctp-26").limits.submission_timeout == 30.0
+    monkeypatch.setenv("MINIMAX_GRADER_SUBMISSION_TIMEOUT", "2.5")
+    monkeypatch.setenv("MINIMAX_GRADER_MEMORY_MIB", "256")
+    limits = exercise.load("ctp-26").limits
+    assert limits.submission_timeout == 2.5 and limits.memory_mib == 256 and type(limits.memory_mib) is int
+    assert limits.call_timeout == ctp26.limits.call_timeout
+
+
+@pytest.mark.parametrize("value", ["soon", "0", "-1"])
+def test_a_bad_limit_override_is_a_usage_error(value):
+    run = _cli(BAD / "empty.py", env_extra={"MINIMAX_GRADER_SUBMISSION_TIMEOUT": value})
+    assert run.returncode == 2
+    assert "MINIMAX_GRADER_SUBMISSION_TIMEOUT" in run.stderr and "Traceback" not in run.stderr
