@@ -29,20 +29,20 @@ def guess_exercise(path: Path, extra_dirs: list[Path]) -> str:
     known = exercises.load_all(extra_dirs)
     if len(known) == 1:
         return next(iter(known))
-    entry = path
-    if path.is_dir():
-        files = sorted(path.glob("*.py"))
-        entry = files[0] if files else path
+    from grader.submissions import python_files
+
+    files = python_files(path) if path.is_dir() else [path]  # a folder: every module of it
     defined: dict[str, list[str]] = {}
-    try:
-        tree = ast.parse(entry.read_bytes())
-        for node in ast.walk(tree):
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                defined.setdefault(node.name, [a.arg for a in node.args.args])
-            elif isinstance(node, ast.ClassDef):
-                defined.setdefault(node.name, [])
-    except (OSError, SyntaxError, ValueError, RecursionError):
-        pass
+    for entry in files:
+        try:
+            tree = ast.parse(entry.read_bytes())
+            for node in ast.walk(tree):
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    defined.setdefault(node.name, [a.arg for a in node.args.args])
+                elif isinstance(node, ast.ClassDef):
+                    defined.setdefault(node.name, [])
+        except (OSError, SyntaxError, ValueError, RecursionError):
+            pass
     exact = [ex.id for ex in known.values() if defined.get(ex.entry_point) == ex.parameters]
     if len(exact) == 1:
         return exact[0]
@@ -65,7 +65,8 @@ def cli():
 @click.option("--seed", type=int, default=None, help="Seed for the random trees (default: the public seed).")
 @click.option("--examples", type=click.IntRange(0, 100000), default=None, help="How many random trees (default: the exercise's, at least 200).")
 @click.option("--sandbox", type=click.Choice(["auto", "posix", "spawn"]), default=None, help="Force a sandbox kind (default: the best available).")
-@click.option("--exercises-dir", multiple=True, type=click.Path(file_okay=False, path_type=Path), help="An extra folder of exercises.")
+@click.option("--exercises-dir", multiple=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="An extra folder of exercises (also: exercises-dir in [tool.minimax-grader] of ./pyproject.toml).")
 @click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), help="Write the report to a file instead of stdout.")
 def check(path, exercise_id, fmt, seed, examples, sandbox, exercises_dir, output):
     """Grade one submission (a .py file or a folder) and print a report."""
@@ -105,12 +106,18 @@ def check(path, exercise_id, fmt, seed, examples, sandbox, exercises_dir, output
 
 
 @cli.command("exercises")
-@click.option("--exercises-dir", multiple=True, type=click.Path(file_okay=False, path_type=Path), help="An extra folder of exercises.")
+@click.option("--exercises-dir", multiple=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="An extra folder of exercises (also: exercises-dir in [tool.minimax-grader] of ./pyproject.toml).")
 def list_exercises(exercises_dir):
     """List the exercises, one line each."""
     from grader import api
+    from grader.exercise import ExerciseError
 
-    for exercise_id, summary in sorted(api.list_exercises(_exercises_dirs(exercises_dir))):
+    try:
+        found = api.list_exercises(_exercises_dirs(exercises_dir))
+    except ExerciseError as exc:
+        raise click.UsageError(str(exc)) from None
+    for exercise_id, summary in sorted(found):
         click.echo(f"{exercise_id:<16} {summary}")
 
 

@@ -17,7 +17,7 @@ from functools import cached_property
 from pathlib import Path
 from types import ModuleType
 
-from grader import paths
+from grader import config, paths
 
 
 class ExerciseError(Exception):
@@ -84,6 +84,21 @@ def _load_module(path: Path, name: str) -> ModuleType:
     return module
 
 
+def _parts(meta: dict) -> list[dict]:
+    """``[[parts]]``: the pieces a submission may hand in separately, each a module and the names it defines.
+
+    A part a student leaves out is supplied by the exercise's ``provided`` file of the same
+    module name, and its checks are not graded. Exercises without parts are one piece.
+    """
+    parts = []
+    for raw in meta.get("parts", []):
+        if not isinstance(raw, dict) or not raw.get("name") or not raw.get("defines"):
+            raise ExerciseError(f"{meta.get('id')}: every [[parts]] needs a name and the names it defines")
+        parts.append({"name": str(raw["name"]), "module": str(raw.get("module", raw["name"])),
+                      "defines": [str(n) for n in raw["defines"]], "title": str(raw.get("title", raw["name"]))})
+    return parts
+
+
 class Exercise:
     def __init__(self, folder: Path, meta: dict, search_root: Path):
         self.folder = folder
@@ -98,6 +113,7 @@ class Exercise:
         self.default_feedback: str = meta.get("default_feedback", "full")
         self.random_examples: int = int(meta.get("random_examples", 200))
         self.limits = load_limits(meta.get("limits", {}))
+        self.parts: list[dict] = _parts(meta)
         self.checks = [
             CheckSpec(
                 name=c["name"], title=c.get("title", c["name"]), kind=c["kind"], points=float(c.get("points", 0)),
@@ -116,11 +132,21 @@ class Exercise:
     def max_score(self) -> float:
         return sum(c.points for c in self.checks)
 
-    def _file(self, key: str, base: Path | None = None) -> Path:
+    def _file(self, key: str, shared: str | None = None) -> Path:
+        """Where a file named in exercise.toml lives.
+
+        Plain keys are relative to the exercise folder. The reference and the fixtures may
+        also sit in a ``reference/`` or ``fixtures/`` folder inside the exercise folder, or
+        beside it in the root (the package's own layout): an instructor's folder of
+        exercises can use whichever layout it likes. The first that exists wins.
+        """
         value = self.meta.get(key)
         if not value:
             raise ExerciseError(f"{self.id}: exercise.toml has no {key!r}")
-        return (base or self.folder) / value
+        if shared is None:
+            return self.folder / value
+        candidates = [self.folder / value, self.folder / shared / value, self.root / shared / value]
+        return next((path for path in candidates if path.exists()), candidates[-1])
 
     @property
     def driver_path(self) -> Path:
@@ -135,8 +161,13 @@ class Exercise:
         return self._file("starter")
 
     @property
+    def provided_dir(self) -> Path | None:
+        """Sandbox-side files that stand in for the parts a student did not hand in (if any)."""
+        return self._file("provided") if self.meta.get("provided") else None
+
+    @property
     def fixtures_path(self) -> Path:
-        return self._file("fixtures", self.root / "fixtures")
+        return self._file("fixtures", "fixtures")
 
     @cached_property
     def hooks(self) -> ModuleType:
@@ -144,7 +175,7 @@ class Exercise:
 
     @cached_property
     def reference(self) -> ModuleType:
-        return _load_module(self._file("reference", self.root / "reference"), f"_minimax_grader_reference_{self.id.replace('-', '_')}")
+        return _load_module(self._file("reference", "reference"), f"_minimax_grader_reference_{self.id.replace('-', '_')}")
 
     def hook(self, name: str, default=None):
         return getattr(self.hooks, name, default)
@@ -162,18 +193,33 @@ class Exercise:
 
 
 def _search_roots(extra: list[Path] | None) -> list[Path]:
-    """Each root holds ``exercises/`` (and optionally ``reference/``, ``fixtures/``); extra ones first."""
+    """Every folder the exercises may come from, the first to name an id winning.
+
+    In order: folders given on the command line or to the API, ``MINIMAX_GRADER_EXERCISES``,
+    the ``exercises-dir`` of ``[tool.minimax-grader]`` in the current folder's pyproject.toml,
+    and last the grader's built-in exercises. This is the only place that list is made, so
+    every door (check, grade, exercises, the API, the pytest plugin) sees the same exercises.
+    """
     roots = []
     for folder in extra or []:
         roots.append(Path(folder))
     env = os.environ.get("MINIMAX_GRADER_EXERCISES")
     if env:
         roots.extend(Path(p) for p in env.split(os.pathsep) if p)
+    try:
+        roots.extend(config.exercises_dirs())
+    except config.ConfigError as exc:
+        raise ExerciseError(str(exc)) from None
+    for folder in roots:
+        if not folder.is_dir():
+            raise ExerciseError(f"the exercises folder {folder} does not exist")
     roots.append(paths.data_root())
     return roots
 
 
 def _exercise_folders(root: Path) -> list[Path]:
+    if (root / "exercise.toml").is_file():  # the folder of one exercise
+        return [root]
     base = root / "exercises" if (root / "exercises").is_dir() else root
     return sorted(p for p in base.iterdir() if (p / "exercise.toml").is_file()) if base.is_dir() else []
 

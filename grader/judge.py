@@ -13,6 +13,7 @@ import time
 
 from grader import __version__
 from grader import checks as kinds
+from grader import parts
 from grader.bank import Bank
 from grader.checks import Outcome
 from grader.result import CheckResult, SubmissionResult
@@ -37,7 +38,7 @@ def grade(submission: Submission, exercise, bank: Bank, launcher: launch.Launche
         result.error = submission.problem
         return _finish(result, started)
     # A launcher may speak a richer protocol (the warm fork server does): it names its own Session.
-    session = (getattr(launcher, "session_class", None) or Session)(submission.entry_file, exercise, launcher)
+    session = (getattr(launcher, "session_class", None) or Session)(submission, exercise, launcher)
     try:
         _grade_in_session(session, exercise, bank, result, shrink)
     finally:
@@ -58,6 +59,12 @@ def _grade_in_session(session: Session, exercise, bank: Bank, result: Submission
         if not loaded.get("ok"):
             result.error = str(loaded.get("error") or "the submission could not be loaded")[:400]
             return
+        if exercise.parts:
+            result.parts = parts.from_reply(loaded, exercise)
+            if not result.parts["graded"]:  # never a 0/0 "pass"
+                result.error = "the submission defines none of the parts of this exercise"
+                return
+            result.max_score = parts.graded_max_score(exercise, result.parts)
         first_raw = session.run([c.to_request() for c in bank.cases])
     except SandboxFailure as failure:
         result.error = failure.reason
@@ -78,6 +85,10 @@ def _grade_in_session(session: Session, exercise, bank: Bank, result: Submission
 
     shrink_targets = []
     for spec in exercise.checks:
+        left_out = parts.not_graded(spec, result.parts)
+        if left_out is not None:
+            result.checks.append(left_out)
+            continue
         failed_deps = [d for d in spec.depends if _status(result.checks, d) != "passed"]
         if failed_deps:
             result.checks.append(kinds.skipped(spec, failed_deps))

@@ -68,6 +68,7 @@ class SubmissionResult:
     checks: list[CheckResult] = field(default_factory=list)
     mistakes: list[Mistake] = field(default_factory=list)
     error: str | None = None
+    parts: dict | None = None  # multi-part exercises: which parts were graded, which supplied
     seed: int | None = None
     examples: int | None = None
     sandbox: dict = field(default_factory=dict)
@@ -86,6 +87,7 @@ class SubmissionResult:
             "checks": [c.to_dict() for c in self.checks],
             "mistakes": [m.to_dict() for m in self.mistakes],
             "error": self.error,
+            "parts": self.parts,
             "seed": self.seed, "examples": self.examples, "sandbox": self.sandbox,
             "output": self.output, "grader_version": self.grader_version,
         }

@@ -1,18 +1,23 @@
 """Turning a path on disk into a Submission, and saying in one line why it cannot be one.
 
-Nothing here runs student code. The checks are the ones a parent can make safely from
-bytes: the path exists, there is a Python file, it is not empty, not too large, valid UTF-8
-and parses (the parse is a courtesy for a clear message; the sandbox would find it too).
+A submission is one ``.py`` file or a folder of them. A folder's top-level Python files are
+all part of it (students split an exercise into modules that import each other by name);
+test files are left out, since they are the student's, not the solution. Nothing here runs
+student code. The checks are the ones a parent can make safely from bytes: the path exists,
+there are Python files, none is empty, too large, not UTF-8 or unparsable (the parse is a
+courtesy for a clear message; the sandbox would find it too).
 """
 
 from __future__ import annotations
 
 import ast
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 MAX_SOURCE_BYTES = 1 << 20
+MAX_FILES = 40
+PREFERRED_ENTRIES = ("solution.py", "minimax.py", "submission.py", "main.py")
 
 
 @dataclass
@@ -22,17 +27,32 @@ class Submission:
     entry_file: Path | None = None
     sha256: str = ""
     problem: str | None = None
+    files: list[Path] = field(default_factory=list)  # every file the sandbox gets, entry_file among them
 
     @property
     def id(self) -> str:
         return self.path.stem if self.path.suffix == ".py" else self.path.name
 
+    @property
+    def is_folder(self) -> bool:
+        return self.path.is_dir()
 
-def _pick_entry(folder: Path) -> Path | None:
-    files = sorted(p for p in folder.iterdir() if p.suffix == ".py" and p.is_file() and not p.name.startswith("test_"))
+
+def is_test_file(path: Path) -> bool:
+    """The student's own tests: kept out, so that ``import pytest`` in them breaks nothing."""
+    name = path.name
+    return name.startswith("test_") or name.endswith("_test.py") or name == "conftest.py"
+
+
+def python_files(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.iterdir()
+                  if p.suffix == ".py" and p.is_file() and not p.name.startswith(".") and not is_test_file(p))
+
+
+def _pick_entry(files: list[Path]) -> Path | None:
     if not files:
         return None
-    for preferred in ("solution.py", "minimax.py", "submission.py", "main.py"):
+    for preferred in PREFERRED_ENTRIES:
         for path in files:
             if path.name == preferred:
                 return path
@@ -46,31 +66,41 @@ def load(path: str | Path) -> Submission:
         submission.problem = f"no such file or folder: {path}"
         return submission
     if path.is_dir():
-        entry = _pick_entry(path)
-        if entry is None:
+        files = python_files(path)
+        if not files:
             submission.problem = f"the folder {path} contains no Python file"
+            return submission
+        if len(files) > MAX_FILES:
+            submission.problem = f"the folder {path} holds {len(files)} Python files; at most {MAX_FILES} are graded"
             return submission
     elif path.suffix != ".py":
         submission.problem = f"{path.name} is not a Python file (.py)"
         return submission
     else:
-        entry = path
-    submission.entry_file = entry
-    try:
-        data = entry.read_bytes()
-    except OSError as exc:
-        submission.problem = f"cannot read {entry.name}: {exc.strerror or exc}"
-        return submission
-    submission.sha256 = hashlib.sha256(data).hexdigest()
-    submission.problem = _source_problem(entry.name, data)
+        files = [path]
+    submission.entry_file = _pick_entry(files)
+    submission.files = files
+    digest = hashlib.sha256()
+    for file in files:
+        try:
+            data = file.read_bytes()
+        except OSError as exc:
+            submission.problem = f"cannot read {file.name}: {exc.strerror or exc}"
+            return submission
+        if len(files) > 1:  # a one-file submission keeps the plain hash of its bytes
+            digest.update(file.name.encode() + b"\0" + str(len(data)).encode() + b"\0")
+        digest.update(data)
+        submission.problem = submission.problem or _source_problem(file.name, data, allow_empty=len(files) > 1)
+    submission.sha256 = digest.hexdigest()
     return submission
 
 
-def _source_problem(name: str, data: bytes) -> str | None:
+def _source_problem(name: str, data: bytes, allow_empty: bool = False) -> str | None:
+    """Why these bytes cannot be graded; an empty file is fine beside others (an ``__init__.py``)."""
     if len(data) > MAX_SOURCE_BYTES:
         return f"{name} is larger than {MAX_SOURCE_BYTES >> 10} KiB; is it really a solution?"
     if not data.strip():
-        return f"{name} is empty"
+        return None if allow_empty else f"{name} is empty"
     if b"\x00" in data:
         return f"{name} is not a text file (it contains NUL bytes)"
     try:

@@ -236,6 +236,7 @@ class Harness:
         self.watchdog = Watchdog()
         self.driver = None
         self.module = None
+        self.modules = []
         self.entry = None
         self.config = {}
         self.submission_files = set()
@@ -253,25 +254,56 @@ class Harness:
         return self.load_submission(config)
 
     def load_submission(self, config):
-        path = config["submission"]
-        folder = os.path.dirname(path)
-        sys.path.insert(0, folder)
-        self.submission_files = {path}
-        spec = importlib.util.spec_from_file_location(config.get("module_name", "solution"), path)
-        module = importlib.util.module_from_spec(spec)
-        for name, helper in self.driver.loading_helpers().items() if hasattr(self.driver, "loading_helpers") else ():
-            module.__dict__[name] = helper
-        sys.modules[spec.name] = module
-        try:
-            spec.loader.exec_module(module)
-        except SyntaxError as exc:
-            return {"ok": False, "error": f"syntax error: {exc.msg} (line {exc.lineno} of {os.path.basename(path)})"}
-        except SystemExit as exc:
-            return {"ok": False, "error": f"the submission called sys.exit({exc.code!r:.40}) while being loaded"}
-        except BaseException as exc:
-            return {"ok": False, "error": f"loading the submission raised {describe_exception(exc, self.submission_files)}"}
+        """Load every file of the submission as a module of its own name, then find what to call.
+
+        The submission's folder comes first on ``sys.path`` and the exercise's provided
+        files second, so a student's modules import each other by name and, where a part is
+        missing, get the grader's stand-in instead. For exercises made of parts, each part is
+        graded when the student defines it and supplied otherwise; the reply says which.
+        """
+        entry_path = config["submission"]
+        files = [entry_path] + [f for f in config.get("submission_files") or () if f != entry_path]
+        sys.path.insert(0, os.path.dirname(entry_path))
+        provided = config.get("provided")
+        if provided:
+            sys.path.insert(1, provided)
+        self.submission_files = set(files)
+        loading = self.driver.loading_helpers() if hasattr(self.driver, "loading_helpers") else {}
+        modules = []
+        for path in files:
+            name = _module_name(path, config.get("module_name", "solution") if path == entry_path else None)
+            module = sys.modules.get(name)
+            if module is None or getattr(module, "__file__", None) != path:  # not yet imported by a sibling
+                spec = importlib.util.spec_from_file_location(name, path)
+                module = importlib.util.module_from_spec(spec)
+                for helper_name, helper in loading.items():
+                    module.__dict__[helper_name] = helper
+                sys.modules[name] = module
+                problem = _run_module(spec, module, path, self.submission_files)
+                if problem:
+                    return {"ok": False, "error": problem}
+            modules.append(module)
+        self.modules = modules
+        namespace = {}
+        for module in reversed(modules):  # the entry file's names win
+            namespace.update(module.__dict__)
+        reply = {"ok": True}
+        parts = config.get("parts") or []
+        if parts:
+            chosen = _choose_parts(parts, modules, provided, self.submission_files)
+            if "error" in chosen:
+                return {"ok": False, "error": chosen["error"]}
+            namespace.update(chosen["names"])
+            reply["parts"] = chosen["report"]
+        if hasattr(self.driver, "resolve"):
+            try:
+                self.entry = self.driver.resolve(namespace)
+            except (LookupError, TypeError, ValueError) as exc:
+                return {"ok": False, "error": _str(exc)[:400]}
+            self.module = modules[0]
+            return reply
         entry_name = config["entry"]
-        entry = module.__dict__.get(entry_name)
+        entry = namespace.get(entry_name)
         if entry is None:
             return {"ok": False, "error": f"the submission defines no function named {entry_name}"}
         if not callable(entry):
@@ -286,9 +318,10 @@ class Harness:
                                            f"it must be {entry_name}({', '.join(parameters)})")}
         except ValueError:
             pass  # builtins without a signature: let the calls decide
-        self.module = module
+        # The provided helpers go into the module that defines the function, whichever file that is.
+        self.module = next((m for m in modules if m.__dict__.get(entry_name) is entry), modules[0])
         self.entry = entry
-        return {"ok": True}
+        return reply
 
     def prepare(self, case):
         """A fresh tree for the case and its state before the call (zygote.py hands over prebuilt ones)."""
@@ -368,6 +401,94 @@ class Harness:
                     break
                 except KeyboardInterrupt:
                     continue
+
+
+def _module_name(path, fallback):
+    """A file's module name is its own, unless that would shadow a module already in use."""
+    stem = os.path.splitext(os.path.basename(path))[0]
+    taken = stem in sys.modules and getattr(sys.modules[stem], "__file__", None) != path
+    if stem.isidentifier() and not taken and stem not in sys.stdlib_module_names:
+        return stem
+    return fallback or "_submission_" + "".join(c if c.isalnum() else "_" for c in stem)
+
+
+def _run_module(spec, module, path, submission_files):
+    """Execute one file of the submission; a one-line reason when that fails."""
+    try:
+        spec.loader.exec_module(module)
+    except SyntaxError as exc:
+        where = os.path.basename(exc.filename or path)
+        return f"syntax error: {exc.msg} (line {exc.lineno} of {where})"
+    except SystemExit as exc:
+        return f"the submission called sys.exit({exc.code!r:.40}) while being loaded"
+    except BaseException as exc:
+        return f"loading the submission raised {describe_exception(exc, submission_files)}"
+    return None
+
+
+def _choose_parts(parts, modules, provided, submission_files):
+    """For each part: the student's names when they define them all, the provided file's when none.
+
+    A name counts as the student's only when it is not the very object a provided module
+    holds (``from minimax_helpers import *`` copies the stand-in's names into the student's
+    module). Defining some of a part's names but not all is an error worth a clear line.
+    """
+    def from_provided(module):
+        location = getattr(module, "__file__", None)
+        return bool(provided) and _type(location) is _str and location not in submission_files \
+            and os.path.dirname(location) == provided
+
+    stand_ins = [m for m in list(sys.modules.values()) if from_provided(m)]
+    names, report = {}, {"graded": [], "supplied": []}
+    for part in parts:
+        mine = {}
+        for wanted in part["defines"]:
+            for module in modules:
+                if wanted in module.__dict__:
+                    value = module.__dict__[wanted]
+                    if not any(stand_in.__dict__.get(wanted) is value for stand_in in stand_ins):
+                        mine[wanted] = value
+                        break
+        if _len(mine) == _len(part["defines"]):
+            names.update(mine)
+            report["graded"].append(part["name"])
+            continue
+        if mine:
+            missing = [n for n in part["defines"] if n not in mine]
+            return {"error": (f"{part['title']} is incomplete: the submission defines {', '.join(mine)} "
+                              f"but not {', '.join(missing)}; hand in the whole part or leave it out")}
+        try:
+            stand_in = _load_provided(part["module"], provided)
+        except BaseException as exc:  # the stand-in imports a student module that fails, say
+            return {"error": f"the grader's own {part['title']} could not run beside the submission: "
+                             f"{describe_exception(exc, submission_files)}"}
+        if stand_in is None:
+            return {"error": f"the submission defines none of {', '.join(part['defines'])} ({part['title']})"}
+        for wanted in part["defines"]:
+            names[wanted] = stand_in.__dict__.get(wanted)
+        report["supplied"].append(part["name"])
+    if not report["graded"]:
+        every = ", ".join(n for part in parts for n in part["defines"])
+        return {"error": f"the submission defines none of the parts of this exercise ({every})"}
+    return {"names": names, "report": report}
+
+
+def _load_provided(module_name, provided):
+    """The exercise's stand-in for a part, under its own name unless a student module has that name."""
+    if not provided:
+        return None
+    path = os.path.join(provided, module_name + ".py")
+    if not os.path.isfile(path):
+        return None
+    current = sys.modules.get(module_name)
+    if current is not None and getattr(current, "__file__", None) == path:
+        return current
+    name = module_name if current is None else "_provided_" + module_name
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
 
 
 def apply_limits(limits):

@@ -19,10 +19,12 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from grader.sandbox import launch
+from grader.sandbox import launch, staging
 from grader.sandbox.childlib import child_sys_path
 
 HARNESS = Path(__file__).with_name("harness.py")
+GUARD = Path(__file__).with_name("guard.py")  # loaded by the harness from its own folder
+TAMPERED = "tampered with the result channel"
 MAGIC = b"MMG1"
 MAX_REPLY = 64 << 20
 KEEP_OUTPUT = 16 << 10
@@ -83,7 +85,8 @@ class _Reader(threading.Thread):
 
 
 class Session:
-    def __init__(self, submission: Path, exercise, launcher: launch.Launcher | None = None, *, module_name: str = "solution"):
+    def __init__(self, submission, exercise, launcher: launch.Launcher | None = None, *, module_name: str = "solution"):
+        """``submission``: a Submission (all its files are staged) or the path of one file."""
         self.exercise = exercise
         self.limits = exercise.limits
         self.launcher = launcher or launch.choose()
@@ -91,23 +94,22 @@ class Session:
         self.seq = 0
         self.started = None
         self.scratch = Path(tempfile.mkdtemp(prefix="minimax-grader-"))
-        self.submission_copy = self._stage(Path(submission))
+        self.staged = self._stage(submission)
+        self.submission_copy = self.staged.entry
         self.module_name = module_name
         self.process: subprocess.Popen | None = None
         self.reader: _Reader | None = None
         self.output = Output()
         self.failure: str | None = None
+        self.violation: str | None = None  # tampering anywhere disqualifies the whole submission
+        self.fields: dict = {}
         self._stderr_file = None
 
-    def _stage(self, submission: Path) -> Path:
+    def _stage(self, submission) -> staging.Staged:
         """Copy the submission into the scratch folder: the child never sees the original."""
-        target = self.scratch / "submission"
-        target.mkdir()
         (self.scratch / "work").mkdir()
         (self.scratch / "home").mkdir()
-        copy = target / submission.name
-        shutil.copyfile(submission, copy)
-        return copy
+        return staging.stage(submission, self.exercise, self.scratch)
 
     # -- lifecycle ---------------------------------------------------------------------
 
@@ -128,11 +130,9 @@ class Session:
         if os.name == "nt":
             env["SYSTEMROOT"] = os.environ.get("SYSTEMROOT", "")
         self._stderr_file = open(self.scratch / "stderr.txt", "wb")
-        argv = launch.python_argv() + [str(HARNESS), str(self.scratch / "stdout.txt")]
-        self.process = self.launcher.start(argv, cwd=str(self.scratch / "work"), env=env, stderr=self._stderr_file)
-        self.reader = _Reader(self.process.stdout)
-        self.reader.start()
-        self._watch_output()
+        stdout_file = self.scratch / "stdout.txt"
+        os.close(os.open(stdout_file, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600))  # bwrap binds it
+        self.fields = self.launcher.prepare(self.scratch)
         request = {
             "op": "init", "nonce": self.nonce, "driver": str(self.exercise.driver_path),
             "submission": str(self.submission_copy), "module_name": self.module_name,
@@ -140,13 +140,41 @@ class Session:
             "call_timeout": self.limits.call_timeout, "sys_path": child_sys_path(),
             "workdir": str(self.scratch / "work"), "rlimits": self.launcher.rlimits(self.limits),
         }
-        return self.request(request, timeout=min(self.limits.load_timeout, self.budget_left()))
+        request.update(staging.init_fields(self.staged, self.exercise))
+        request.update(self.fields)
+        argv = self.launcher.python_argv() + [str(HARNESS), str(stdout_file)]
+        extra = {"view": self._view(request, stdout_file)} if getattr(self.launcher, "wants_view", False) else {}
+        self.process = self.launcher.start(argv, cwd=str(self.scratch / "work"), env=env, stderr=self._stderr_file,
+                                           **extra)
+        self.reader = _Reader(self.process.stdout)
+        self.reader.start()
+        self._watch_output()
+        reply = self.request(request, timeout=min(self.limits.load_timeout, self.budget_left()))
+        self._check_fatal(reply)
+        return reply
+
+    def _view(self, request: dict, stdout_file: Path) -> launch.View:
+        """Everything the child must see; for bwrap, the whole of its world."""
+        readonly = [str(HARNESS), str(GUARD), str(self.exercise.driver_path), str(self.submission_copy.parent)]
+        readonly += [p for p in request.get("sys_path", []) if os.path.isdir(p)]
+        provided = request.get("provided")
+        if provided:
+            readonly.append(str(provided))
+        return launch.View(readonly=list(dict.fromkeys(readonly)), outputs=[str(stdout_file)],
+                           scratch_root=str(self.scratch),
+                           scratch_dirs=[str(self.scratch / "work"), str(self.scratch / "home")])
+
+    def _check_fatal(self, reply: dict) -> None:
+        """The harness saw the memory limit hit (a MemoryError, caught or not, in student code)."""
+        if reply.get("fatal") == "memory":
+            self._fail(f"killed: memory limit {self.limits.memory_mib} MiB")
 
     def run(self, cases: list[dict]) -> list[dict]:
         reply = self.request({"op": "run", "cases": cases}, timeout=self.budget_left())
+        self._check_fatal(reply)
         results = reply.get("results")
         if not isinstance(results, list) or len(results) != len(cases):
-            self._fail("tampered with the result channel")
+            self._fail(TAMPERED)
         return results
 
     def close(self) -> None:
@@ -157,9 +185,12 @@ class Session:
                     self.process.wait(timeout=0.5)
                 except (OSError, subprocess.TimeoutExpired):
                     pass
-            launch.Launcher.kill(self.process)
+            self.launcher.terminate(self.process, self.fields)
             if self.reader is not None:
                 self.reader.join(timeout=1)
+                if self.reader.buffer and self.failure is None:
+                    # Bytes after the last reply: a thread or a grandchild wrote on the channel.
+                    self.failure = self.violation = TAMPERED
             for stream in (self.process.stdin, self.process.stdout):
                 try:
                     stream.close()
@@ -200,10 +231,10 @@ class Session:
                     consumed, reply = frame
                     del reader.buffer[:consumed]
                     if reader.buffer:
-                        self._fail("tampered with the result channel")
+                        self._fail(TAMPERED)
                     return reply
                 if reader.overflow:
-                    self._fail("tampered with the result channel")
+                    self._fail(TAMPERED)
                 if reader.closed:
                     self._fail(self._death_reason())
                 remaining = deadline - time.monotonic()
@@ -216,32 +247,34 @@ class Session:
         newline = buffer.find(b"\n", 0, 200)
         if newline < 0:
             if len(buffer) >= 200 or not MAGIC.startswith(bytes(buffer[:4])):
-                self._fail("tampered with the result channel")
+                self._fail(TAMPERED)
             return None
         parts = bytes(buffer[:newline]).split(b" ")
         if len(parts) != 4 or parts[0] != MAGIC or parts[1] != self.nonce.encode() or parts[2] != str(seq).encode():
-            self._fail("tampered with the result channel")
+            self._fail(TAMPERED)
         try:
             length = int(parts[3])
         except ValueError:
-            self._fail("tampered with the result channel")
+            self._fail(TAMPERED)
         end = newline + 1 + length
         if len(buffer) < end:
             return None
         try:
             reply = json.loads(bytes(buffer[newline + 1:end]).decode("utf-8"))
         except (UnicodeDecodeError, ValueError):
-            self._fail("tampered with the result channel")
+            self._fail(TAMPERED)
         if not isinstance(reply, dict):
-            self._fail("tampered with the result channel")
+            self._fail(TAMPERED)
         return end, reply
 
     # -- failures ----------------------------------------------------------------------
 
     def _fail(self, reason: str):
         self.failure = reason
+        if reason == TAMPERED:
+            self.violation = reason
         if self.process is not None:
-            launch.Launcher.kill(self.process)
+            self.launcher.terminate(self.process, self.fields)
         raise SandboxFailure(reason)
 
     def _timeout_reason(self) -> str:
@@ -256,6 +289,10 @@ class Session:
             return "stopped answering"
         if self._output_overflowed():
             return f"output exceeded {self.limits.output_bytes >> 20} MiB (truncated)"
+        if code > 128 and getattr(self.launcher, "signal_in_exit_code", False):
+            code = 128 - code  # bwrap reports a child killed by signal N as exit code 128 + N
+        if code == -signal.SIGKILL and time.monotonic() - self.started >= self.limits.cpu_seconds:
+            return f"killed: CPU time limit {self.limits.cpu_seconds} s"  # the kernel's hard limit
         if code < 0:
             number = -code
             if number == getattr(signal, "SIGXFSZ", -1):
@@ -287,7 +324,7 @@ class Session:
             while self.process is not None and self.process.poll() is None:
                 if self._output_overflowed():
                     self.failure = self.failure or f"output exceeded {self.limits.output_bytes >> 20} MiB (truncated)"
-                    launch.Launcher.kill(self.process)
+                    self.launcher.terminate(self.process, self.fields)
                     return
                 time.sleep(0.1)
 

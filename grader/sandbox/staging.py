@@ -1,0 +1,53 @@
+"""What the child gets to see: copies of the submission's files and the exercise's provided parts.
+
+The child never reads the student's original folder (it could hold anything: other
+students' work, a results file) nor the exercise folder (the hooks and the reference's
+neighbours). Only the files that make up the submission are copied into a private scratch
+folder, and, for exercises made of parts, the grader's own files that stand in for the parts
+a student did not hand in. The copies keep their names, because a student's modules import
+each other by name (``from gamestate import *``).
+"""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass
+class Staged:
+    entry: Path                 # the copy of the file the harness treats as the main one
+    files: list[Path] = field(default_factory=list)  # copies of every submitted file
+    provided: Path | None = None  # copies of the exercise's stand-in parts, or None
+
+
+def stage(submission, exercise, scratch: Path) -> Staged:
+    """Copy ``submission`` (a Submission, or the path of one file) into ``scratch/submission``."""
+    target = scratch / "submission"
+    target.mkdir()
+    files = list(getattr(submission, "files", None) or [Path(submission)])
+    entry = Path(getattr(submission, "entry_file", None) or files[0])
+    copies = []
+    for path in files:
+        copy = target / path.name
+        shutil.copyfile(path, copy)
+        copies.append(copy)
+    staged = Staged(entry=target / entry.name, files=copies)
+    provided = getattr(exercise, "provided_dir", None)
+    if provided is not None:
+        staged.provided = scratch / "provided"
+        staged.provided.mkdir()
+        for path in sorted(Path(provided).glob("*.py")):
+            shutil.copyfile(path, staged.provided / path.name)
+    return staged
+
+
+def init_fields(staged: Staged, exercise) -> dict:
+    """The part of the harness's init request that says what to load."""
+    return {
+        "submission": str(staged.entry),
+        "submission_files": [str(p) for p in staged.files],
+        "provided": str(staged.provided) if staged.provided else None,
+        "parts": list(getattr(exercise, "parts", None) or []),
+    }
