@@ -1,0 +1,265 @@
+"""pytest plugin: a student's plain ``pytest`` runs the grader, one test item per rubric check.
+
+Activated by a ``[tool.minimax-grader]`` table in the project's ``pyproject.toml``::
+
+    [tool.minimax-grader]
+    exercise = "ctp-26"
+    submission = "solution.py"
+
+or by ``--minimax-exercise`` / ``--minimax-submission`` on the command line (which override
+the table). The items hang off the submission file (``solution.py::published-cases``), so
+``-k``, ``-x``, ``--junitxml`` and ``-q`` work as for any test. The submission is graded once,
+through the same sandbox as ``minimax-grader check``, when the first item runs; the student's
+file is never imported into the pytest process.
+
+This module is loaded by every pytest run in an environment where the grader is installed, so
+at import and configure time it only reads one small TOML file at most, and imports nothing of
+the grader until a project has asked for it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+TABLE = "minimax-grader"
+STATE_KEY = pytest.StashKey["Settings | None"]()
+
+
+@dataclass
+class Settings:
+    exercise: str | None
+    submission: Path
+    seed: int | None = None
+    examples: int | None = None
+    sandbox: str | None = None
+    exercises_dir: list[Path] = field(default_factory=list)
+    source: str = ""
+    checks: list = field(default_factory=list)
+    result: object = None  # the SubmissionResult, once graded
+
+
+def pytest_addoption(parser):
+    group = parser.getgroup("minimax-grader", "minimax-grader (grade a submission as test items)")
+    group.addoption("--minimax-exercise", metavar="ID", help="exercise id; overrides [tool.minimax-grader] exercise")
+    group.addoption("--minimax-submission", metavar="PATH",
+                    help="the file or folder to grade; overrides [tool.minimax-grader] submission")
+    group.addoption("--minimax-seed", type=int, metavar="N", help="seed for the random cases (default: the public seed)")
+    group.addoption("--minimax-examples", type=int, metavar="N", help="how many random cases")
+    group.addoption("--minimax-sandbox", choices=["auto", "posix", "spawn"], help="force a sandbox kind")
+    group.addoption("--minimax-exercises-dir", action="append", default=[], metavar="DIR", help="an extra folder of exercises")
+
+
+def pytest_configure(config):
+    config.stash[STATE_KEY] = _settings(config)
+    settings = config.stash[STATE_KEY]
+    if settings is None:
+        return
+    if not settings.submission.exists():
+        raise pytest.UsageError(f"minimax-grader: the submission {settings.submission} does not exist ({settings.source})")
+    _load_exercise(settings)
+    _make_sure_it_is_collected(config, settings)
+
+
+def _load_exercise(settings: Settings) -> None:
+    """Fail early, as a usage error, for an unknown exercise; the rubric gives the item names."""
+    from grader import exercise as exercises
+    from grader.exercise import ExerciseError
+
+    try:
+        if settings.exercise is None:
+            from grader.cli import guess_exercise
+
+            settings.exercise = guess_exercise(settings.submission, settings.exercises_dir)
+        settings.checks = list(exercises.load(settings.exercise, settings.exercises_dir or None).checks)
+    except ExerciseError as exc:
+        raise pytest.UsageError(f"minimax-grader: {exc}") from None
+    except Exception as exc:  # click's UsageError from the guess
+        raise pytest.UsageError(f"minimax-grader: {getattr(exc, 'message', None) or exc}") from None
+
+
+def pytest_report_header(config):
+    settings = config.stash.get(STATE_KEY, None)
+    if settings is not None:
+        return f"minimax-grader: grading {settings.submission} as {settings.exercise or '(guessed exercise)'} ({settings.source})"
+    return None
+
+
+def pytest_collect_file(file_path: Path, parent):
+    settings = parent.config.stash.get(STATE_KEY, None)
+    if settings is None or file_path != _anchor(settings):
+        return None
+    return SubmissionFile.from_parent(parent, path=file_path)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_pycollect_makemodule(module_path: Path, parent):
+    """Never let pytest's Python collector import the student's file (named on the command line
+    or called test_*.py): student code only ever runs in the grader's sandbox."""
+    settings = parent.config.stash.get(STATE_KEY, None)
+    if settings is not None and module_path == _anchor(settings):
+        return _NotImported.from_parent(parent, path=module_path)
+    return None
+
+
+class _NotImported(pytest.File):
+    def collect(self):
+        return []
+
+
+# --- settings ------------------------------------------------------------------------------
+
+
+def _settings(config) -> Settings | None:
+    option = config.option
+    table, table_dir, pyproject = _table(config)
+    exercise = option.minimax_exercise or table.get("exercise")
+    submission = option.minimax_submission
+    base = Path(config.invocation_params.dir)
+    source = "command line"
+    if submission is None and table.get("submission"):
+        submission, base, source = table["submission"], table_dir, f"[tool.{TABLE}] in {pyproject}"
+    if exercise is None and submission is None:
+        return None  # not a grader project: stay out of the way
+    if submission is None:
+        raise pytest.UsageError(f"minimax-grader: which file should be graded? Set submission in [tool.{TABLE}] "
+                                "or pass --minimax-submission")
+    path = Path(submission)
+    path = (path if path.is_absolute() else base / path).resolve()
+
+    def pick(name, kind):
+        value = getattr(option, f"minimax_{name}")
+        if value is None and name in table:
+            value = table[name]
+            if not isinstance(value, kind):
+                raise pytest.UsageError(f"minimax-grader: [tool.{TABLE}] {name} should be a {kind.__name__}")
+        return value
+
+    dirs = [Path(d) for d in option.minimax_exercises_dir]
+    dirs += [(table_dir / d).resolve() for d in table.get("exercises_dir", [])] if not dirs else []
+    return Settings(exercise=exercise, submission=path, seed=pick("seed", int), examples=pick("examples", int),
+                    sandbox=pick("sandbox", str), exercises_dir=dirs, source=source)
+
+
+def _table(config) -> tuple[dict, Path, Path | None]:
+    """The ``[tool.minimax-grader]`` table of the nearest pyproject.toml, or an empty one."""
+    for folder in _candidate_dirs(config):
+        pyproject = folder / "pyproject.toml"
+        try:
+            text = pyproject.read_text(encoding="utf-8")
+        except OSError:
+            continue
+        if TABLE not in text:  # the common case costs one read and no parsing
+            return {}, folder, pyproject
+        import tomllib
+
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise pytest.UsageError(f"minimax-grader: cannot read {pyproject}: {exc}") from None
+        table = data.get("tool", {}).get(TABLE, {})
+        if not isinstance(table, dict):
+            raise pytest.UsageError(f"minimax-grader: [tool.{TABLE}] in {pyproject} should be a table")
+        return table, folder, pyproject
+    return {}, Path(config.invocation_params.dir), None
+
+
+def _candidate_dirs(config):
+    seen = set()
+    inipath = getattr(config, "inipath", None)
+    starts = ([Path(inipath).parent] if inipath and Path(inipath).name == "pyproject.toml" else [])
+    starts += [Path(config.rootpath), Path(config.invocation_params.dir)]
+    for start in starts:
+        for folder in (start, *start.parents):
+            if folder in seen:
+                break
+            seen.add(folder)
+            yield folder
+
+
+def _anchor(settings: Settings) -> Path:
+    """The file the items hang off: the submission, or a folder submission's entry file."""
+    if settings.submission.is_dir():
+        from grader import submissions
+
+        return (submissions.load(settings.submission).entry_file or settings.submission / "__init__.py").resolve()
+    return settings.submission
+
+
+def _make_sure_it_is_collected(config, settings: Settings) -> None:
+    """Add the submission to what pytest collects unless an argument already covers it."""
+    anchor = _anchor(settings)
+    for arg in config.args:
+        path = Path(config.invocation_params.dir, arg.split("::")[0]).resolve()
+        if anchor == path or path in anchor.parents:
+            return
+    if config.args and getattr(config, "args_source", None) == pytest.Config.ArgsSource.ARGS:
+        return  # the user named other tests explicitly: run just those
+    config.args.append(str(anchor))
+
+
+# --- collection and running ----------------------------------------------------------------
+
+
+class SubmissionFile(pytest.File):
+    def collect(self):
+        settings = self.config.stash[STATE_KEY]
+        for spec in settings.checks:
+            yield CheckItem.from_parent(self, name=spec.name, title=spec.title, points=spec.points)
+
+    def graded(self):
+        """Grade once for all items (checks depend on each other, so always all of them)."""
+        settings = self.config.stash[STATE_KEY]
+        if settings.result is None:
+            from grader import api, bank
+
+            try:
+                settings.result = api.check(settings.submission, settings.exercise,
+                                            seed=bank.PUBLIC_SEED if settings.seed is None else settings.seed,
+                                            examples=settings.examples, sandbox=settings.sandbox,
+                                            exercises_dir=settings.exercises_dir or None)
+            except Exception as exc:  # the grader itself broke: every item says so, none retries
+                settings.result = exc
+        if isinstance(settings.result, Exception):
+            raise settings.result
+        return settings.result
+
+
+class CheckFailed(Exception):
+    """Carries the grader's feedback for one check to ``repr_failure``."""
+
+
+class CheckItem(pytest.Item):
+    def __init__(self, *, title: str, points: float, **kwargs):
+        super().__init__(**kwargs)
+        self.title = title
+        self.points = points
+        self.user_properties.append(("max_score", points))
+
+    def runtest(self):
+        from grader.feedback import LABELS, check_text, error_text
+
+        result = self.parent.graded()
+        if result.status == "error" and not result.checks:
+            raise CheckFailed(f"ERROR {self.name}: {error_text(result)}")
+        check = next((c for c in result.checks if c.name == self.name), None)
+        if check is None:
+            raise CheckFailed(f"ERROR {self.name}: the grader reported no result for this check")
+        self.user_properties.append(("score", check.score))
+        if check.status == "passed":
+            return
+        if check.status == "skipped":
+            pytest.skip(check.message or "skipped")
+        label = LABELS.get(check.status, check.status.upper())
+        body = check_text(result, check)
+        raise CheckFailed(f"{label} {self.name} ({check.score:g}/{check.max_score:g}): {self.title}\n\n{body}".rstrip())
+
+    def repr_failure(self, excinfo, style=None):
+        if isinstance(excinfo.value, CheckFailed):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo, style=style)
+
+    def reportinfo(self):
+        return self.path, None, f"minimax-grader check {self.name}"

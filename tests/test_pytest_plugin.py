@@ -1,0 +1,131 @@
+"""The pytest plugin, exercised the way a student meets it: a real ``pytest`` in a real repository."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CORRECT = ROOT / "fixtures/submissions/ctp-26/correct/published_style.py"
+BUGGY = ROOT / "fixtures/submissions/ctp-26/buggy/always_max.py"
+CHECKS = ["published-cases", "fixture-trees", "random-trees", "evaluation-discipline", "tree-unchanged",
+          "consistent-answers", "returns-a-number"]
+
+TABLE = '[project]\nname = "homework"\nversion = "0"\n\n[tool.minimax-grader]\nexercise = "ctp-26"\nsubmission = "solution.py"\n'
+
+
+def student_repo(tmp_path: Path, solution: Path, pyproject: str = TABLE, name: str = "solution.py") -> Path:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "pyproject.toml").write_text(pyproject, encoding="utf-8")
+    shutil.copy(solution, repo / name)
+    return repo
+
+
+def run_pytest(repo: Path, *args: str) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "GITHUB_"))}
+    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-rA", *args], cwd=repo, env=env,
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_a_correct_solution_is_green_with_one_item_per_check(tmp_path):
+    repo = student_repo(tmp_path, CORRECT)
+    run = run_pytest(repo, "--junitxml", "report.xml")
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "7 passed" in run.stdout
+    assert "minimax-grader: grading" in run.stdout  # the header says what is being graded
+    cases = ET.parse(repo / "report.xml").getroot().iter("testcase")
+    assert [c.get("name") for c in cases] == CHECKS
+
+
+def test_a_buggy_solution_is_red_and_the_failure_shows_the_counterexample(tmp_path):
+    repo = student_repo(tmp_path, BUGGY)
+    run = run_pytest(repo, "--junitxml", "report.xml")
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "3 failed, 4 skipped" in run.stdout
+    assert "FAILED solution.py::published-cases" in run.stdout
+    # The grader's feedback is the failure text: the call, the smallest tree, expected vs yours.
+    assert "Smallest tree on which it goes wrong, minimax(root, 2, True)" in run.stdout
+    assert "└── Move 4 [value 1, A to move]" in run.stdout
+    assert "expected: 0    yours: 1" in run.stdout
+    # A check whose prerequisites failed is a pytest skip, with the grader's reason.
+    assert "SKIPPED" in run.stdout and "counts only once published-cases, fixture-trees pass" in run.stdout
+    root = ET.parse(repo / "report.xml").getroot()
+    failures = {c.get("name"): c.find("failure") for c in root.iter("testcase")}
+    assert failures["published-cases"] is not None and "yours: 1" in failures["published-cases"].get("message", "") + (failures["published-cases"].text or "")
+    assert failures["tree-unchanged"] is None
+
+
+def test_k_and_x_and_q_behave_as_usual(tmp_path):
+    repo = student_repo(tmp_path, BUGGY)
+    picked = run_pytest(repo, "-k", "random", "-q")
+    assert picked.returncode == 1
+    assert "1 failed, 6 deselected" in picked.stdout
+    assert "FAILED solution.py::random-trees" in picked.stdout
+    first = run_pytest(repo, "-x")
+    assert first.returncode == 1
+    assert "1 failed" in first.stdout and "stopping after 1 failures" in first.stdout
+
+
+def test_command_line_options_override_the_table(tmp_path):
+    repo = student_repo(tmp_path, CORRECT)
+    shutil.copy(BUGGY, repo / "other.py")
+    run = run_pytest(repo, "--minimax-submission", "other.py", "--minimax-examples", "20")
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "FAILED other.py::published-cases" in run.stdout
+    unknown = run_pytest(repo, "--minimax-exercise", "no-such-exercise")
+    assert unknown.returncode == 4  # a usage error, not a test failure
+    assert "no-such-exercise" in unknown.stdout + unknown.stderr
+
+
+def test_without_a_table_or_option_the_plugin_is_inert(tmp_path):
+    repo = tmp_path / "plain"
+    repo.mkdir()
+    (repo / "pyproject.toml").write_text('[project]\nname = "plain"\nversion = "0"\n', encoding="utf-8")
+    shutil.copy(BUGGY, repo / "solution.py")
+    (repo / "test_plain.py").write_text(
+        "import sys\n\n"
+        "def test_no_grader_was_loaded():\n"
+        "    loaded = sorted(m for m in sys.modules if m.startswith('grader.') and m != 'grader.pytest_plugin')\n"
+        "    assert loaded == []\n", encoding="utf-8")
+    run = run_pytest(repo)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "minimax-grader-" in run.stdout  # registered through the pytest11 entry point...
+    assert "1 passed" in run.stdout  # ...but it collected nothing and imported nothing of the grader
+
+
+def test_the_student_file_is_never_imported_by_pytest(tmp_path):
+    # Named like a test module and named on the command line: pytest's own collector would
+    # import it; the plugin must keep it out, so that student code only runs in the sandbox.
+    hostile = tmp_path / "test_solution.py"
+    hostile.write_text("import sys\nif '_pytest' in sys.modules:\n    raise SystemExit('imported inside pytest')\n"
+                       + CORRECT.read_text(encoding="utf-8"), encoding="utf-8")
+    repo = student_repo(tmp_path, hostile, TABLE.replace('"solution.py"', '"test_solution.py"'), name="test_solution.py")
+    run = run_pytest(repo, "test_solution.py")
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "7 passed" in run.stdout
+
+
+def test_the_submission_is_collected_even_when_testpaths_point_elsewhere(tmp_path):
+    repo = student_repo(tmp_path, CORRECT, TABLE + '\n[tool.pytest.ini_options]\ntestpaths = ["tests"]\n')
+    (repo / "tests").mkdir()
+    (repo / "tests/test_mine.py").write_text("def test_mine():\n    pass\n", encoding="utf-8")
+    run = run_pytest(repo)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "8 passed" in run.stdout
+    only_mine = run_pytest(repo, "tests/test_mine.py")
+    assert "1 passed" in only_mine.stdout  # naming tests explicitly runs just those
+
+
+@pytest.mark.parametrize("missing", ["ghost.py"])
+def test_a_missing_submission_is_a_usage_error(tmp_path, missing):
+    repo = student_repo(tmp_path, CORRECT, TABLE.replace("solution.py", missing))
+    run = run_pytest(repo)
+    assert run.returncode == 4
+    assert "ghost.py does not exist" in run.stderr
