@@ -23,10 +23,11 @@ from grader.submissions import Submission
 
 CONSISTENCY_SAMPLE = 40
 SHRINK_BUDGET = 4.0
+DIAGNOSIS_BUDGET = 2.0
 
 
 def grade(submission: Submission, exercise, bank: Bank, launcher: launch.Launcher | None = None,
-          shrink: bool = True) -> SubmissionResult:
+          shrink: bool = True, diagnose: bool = True) -> SubmissionResult:
     launcher = launcher or launch.choose()
     started = time.monotonic()
     result = SubmissionResult(
@@ -40,7 +41,7 @@ def grade(submission: Submission, exercise, bank: Bank, launcher: launch.Launche
     # A launcher may speak a richer protocol (the warm fork server does): it names its own Session.
     session = (getattr(launcher, "session_class", None) or Session)(submission, exercise, launcher)
     try:
-        _grade_in_session(session, exercise, bank, result, shrink)
+        _grade_in_session(session, exercise, bank, result, shrink, diagnose)
     finally:
         session.close()
         result.output = {"stdout": session.output.stdout, "stderr": session.output.stderr,
@@ -53,7 +54,8 @@ def _finish(result: SubmissionResult, started: float) -> SubmissionResult:
     return result
 
 
-def _grade_in_session(session: Session, exercise, bank: Bank, result: SubmissionResult, shrink: bool) -> None:
+def _grade_in_session(session: Session, exercise, bank: Bank, result: SubmissionResult, shrink: bool,
+                      diagnose: bool = True) -> None:
     try:
         loaded = session.open()
         if not loaded.get("ok"):
@@ -70,10 +72,11 @@ def _grade_in_session(session: Session, exercise, bank: Bank, result: Submission
         result.error = failure.reason
         return
 
-    again_cases = _consistency_sample(bank)
+    # Asking again costs a second pass over every fixed case: only when the rubric has a check for it.
+    again_cases = _consistency_sample(bank) if any(s.kind == "consistent" for s in exercise.checks) else []
     again_failure = None
     try:
-        again_raw = session.run([c.to_request() for c in again_cases])
+        again_raw = session.run([c.to_request() for c in again_cases]) if again_cases else []
     except SandboxFailure as failure:
         again_raw, again_failure = [], failure.reason
 
@@ -115,6 +118,20 @@ def _grade_in_session(session: Session, exercise, bank: Bank, result: Submission
 
     result.score = round(sum(c.score for c in result.checks), 4)
     result.status = "passed" if result.score >= result.max_score else "failed"
+    if diagnose and result.status == "failed":
+        _diagnose(session, exercise, outcomes, again_raw, result)
+
+
+def _diagnose(session: Session, exercise, outcomes, again_raw, result: SubmissionResult) -> None:
+    """Name the mistake and localise it, while the sandbox is still open for a few more questions."""
+    from grader import diagnose
+
+    budget = min(DIAGNOSIS_BUDGET, session.budget_left() - 1.0)
+    usable = session if budget > 0 and session.failure is None else None
+    result.mistakes, where = diagnose.diagnose(exercise, outcomes, result.checks, again_raw, usable, max(budget, 0.0))
+    for check in result.checks:
+        if check.name in where and check.counterexample is not None:
+            check.counterexample.localisation = where[check.name]
 
 
 def check_groups(exercise, check: CheckResult):

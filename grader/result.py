@@ -21,10 +21,12 @@ class Counterexample:
     input: dict
     shrunk: bool = False
     note: str = ""
+    # Where the student's value first goes wrong: {"node", "depth", "expected", "actual", "children", "text"}.
+    localisation: dict | None = None
 
     def to_dict(self) -> dict:
         return {"call": self.call, "tree": self.picture, "expected": self.expected, "actual": self.actual,
-                "shrunk": self.shrunk, "note": self.note, "input": self.input}
+                "shrunk": self.shrunk, "note": self.note, "input": self.input, "localisation": self.localisation}
 
 
 @dataclass
@@ -53,9 +55,11 @@ class Mistake:
     explanation: str
     question: str = ""
     evidence: str = ""
+    checks: list[str] = field(default_factory=list)  # the failing checks this mistake explains
 
     def to_dict(self) -> dict:
-        return {"code": self.code, "explanation": self.explanation, "question": self.question, "evidence": self.evidence}
+        return {"code": self.code, "explanation": self.explanation, "question": self.question, "evidence": self.evidence,
+                "checks": list(self.checks)}
 
 
 @dataclass

@@ -1,0 +1,519 @@
+"""Naming the likely mistake behind a failing submission, and the first node where it goes wrong.
+
+"Expected 3, got 8" says that an answer is wrong, not why. An exercise can list its known
+mistakes (``mistakes = "mistakes.py"`` in exercise.toml) as wrong versions of its reference,
+one or more per mistake code. The student's answers on the whole case bank are matched
+against each model: a model that gives the student's answer on every case it is compared on,
+and explains at least one wrong answer, names the mistake. Mistakes that leave the value
+right (changing the tree, evaluating internal nodes) or that no single model can predict
+(state kept between calls, hard-coded answers) are read from the behaviour checks, from
+rules the exercise adds, and from one small probe through the still-open sandbox.
+
+It never guesses: a passing submission gets nothing; when no model or rule fits, it says so
+and shows what it saw; when several fit equally, all of them are shown.
+
+Localisation: when the failing counterexample is small (it has been shrunk), the student's
+function is asked about every node of it as a question of its own (the depth left and the
+player to move there, from the exercise's ``subproblems``). The deepest node whose children
+the student values correctly but whose own value is wrong is where the mistake first shows.
+
+The module knows no exercise: everything tree-shaped comes from the exercise's mistakes module.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from grader.result import Mistake
+
+NO_KNOWN_MISTAKE = "no-known-mistake"
+LOCALISE_MAX_NODES = 60  # a shrunk counterexample is a handful of nodes; an unshrunk one may be large
+MAX_LOCALISED = 3
+
+
+@dataclass(frozen=True)
+class Model:
+    """One wrong version of the reference.
+
+    ``answer`` takes a case input (plain data) and returns what the mistaken solution would
+    return, or raises what it would raise. ``scope`` says which of the student's replies it
+    must agree with: ``"replied"`` every answer and every exception, ``"answered"`` only the
+    cases where a number came back (for mistakes that say nothing about crashes).
+    """
+
+    code: str
+    answer: Callable[[dict], Any]
+    explanation: str = ""
+    question: str = ""
+    scope: str = "replied"
+
+
+@dataclass(frozen=True)
+class Finding:
+    code: str
+    evidence: str
+    explanation: str = ""
+    question: str = ""
+    checks: tuple[str, ...] = ()
+
+
+# Texts for the codes the core itself can name, used when an exercise does not word them.
+GENERIC = {
+    "wrong-return-type": ("The function must return a number; yours returned something else.",
+                          "What type does the caller expect back?"),
+    "mutates-tree": ("Your function changes the input it was given.",
+                     "Could the caller use its input again, unchanged, after the call?"),
+    "board-not-restored": ("Your function leaves the board different from how it found it.",
+                           "Is every move you try undone before you return?"),
+    "state-across-calls": ("Your function remembers something from one call to the next, so an answer "
+                           "depends on what was asked before.",
+                           "What does your code keep between calls, and is it still right for the next input?"),
+    "hardcoded-answer": ("Your function gives the published examples' answers whatever it is asked: it "
+                         "does not compute them from its input.",
+                         "What would it return for an input you have never seen?"),
+    NO_KNOWN_MISTAKE: ("None of the mistakes this grader knows gives your answers, so it cannot name one; "
+                       "here is what it saw instead.",
+                       "On the smallest failing input, which step of your code first gives a different "
+                       "value from the one you would work out by hand?"),
+}
+# Check kinds whose failure is a mistake in every exercise (an exercise may rename or add).
+KIND_CODES = {"unchanged": "mutates-tree", "numeric": "wrong-return-type", "consistent": "state-across-calls"}
+INDEPENDENT_KINDS = {"unchanged", "numeric", "consistent"}
+
+
+# -- the exercise's mistakes module ---------------------------------------------------------
+
+_loaded: dict[str, Any] = {}
+
+
+def mistakes_of(exercise):
+    """The exercise's mistakes module, or None; loaded once per exercise folder."""
+    name = exercise.meta.get("mistakes")
+    if not name:
+        return None
+    path = exercise.folder / name
+    key = str(path)
+    if key not in _loaded:
+        from grader.exercise import _load_module
+
+        _loaded[key] = _load_module(path, f"_minimax_grader_mistakes_{exercise.id.replace('-', '_')}")
+    return _loaded[key]
+
+
+# -- facts: the student's replies as the diagnosis reads them --------------------------------
+
+class Facts:
+    """Everything the judge knows about one submission, in the shape rules want to ask about."""
+
+    def __init__(self, exercise, outcomes, checks, again_raw=()):
+        from grader import checks as kinds
+
+        self.exercise = exercise
+        self.outcomes = list(outcomes)
+        self.checks = checks
+        self.again = {raw.get("id"): raw for raw in again_raw if isinstance(raw, dict)}
+        self._verify = exercise.hook("verify", kinds.default_verify)
+        self._replies: dict[int, tuple | None] = {}
+        self._wrong: dict[int, bool] = {}
+        self.published_answers = {o.expected for o in self.outcomes
+                                  if o.case.group == "published" and type(o.expected) in (int, float)}
+
+    def reply(self, outcome) -> tuple | None:
+        """("number", value) | ("raised", text) | ("other", text), or None when no reply counts (timeouts)."""
+        key = id(outcome)
+        if key not in self._replies:
+            self._replies[key] = _reply(outcome)
+        return self._replies[key]
+
+    def is_wrong(self, outcome) -> bool:
+        key = id(outcome)
+        if key not in self._wrong:
+            reply = self.reply(outcome)
+            if reply is None:
+                wrong = False
+            elif reply[0] == "raised":
+                wrong = True
+            else:
+                wrong = self._verify(outcome.case.input, outcome.expected, outcome.answer) is not None
+            self._wrong[key] = wrong
+        return self._wrong[key]
+
+    @staticmethod
+    def key(data) -> str:
+        return json.dumps(data, sort_keys=True)
+
+    def call(self, outcome) -> str:
+        return self.exercise.hook("call_text", lambda case_input: "the call")(outcome.case.input)
+
+    def size(self, outcome) -> int:
+        return self.exercise.hook("size", lambda case_input: 0)(outcome.case.input)
+
+
+def _reply(outcome):
+    raw = outcome.raw
+    if not isinstance(raw, dict) or "skipped" in raw or raw.get("timed_out"):
+        return None
+    if raw.get("raised"):
+        return ("raised", str(raw["raised"]))
+    answer = outcome.answer
+    if answer is None:
+        return None
+    if answer.is_number:
+        return ("number", answer.value)
+    return ("other", answer.show())
+
+
+def _did(reply) -> str:
+    """What the student's code did, as a verb phrase: "returned 8", "raised ValueError: ..."."""
+    if reply is None:
+        return "gave no answer in time"
+    kind, value = reply
+    if kind == "raised":
+        return f"raised {value}"
+    if kind == "number":
+        return f"returned {value!r}"
+    return f"returned {value}"
+
+
+def _yours(reply) -> str:
+    if reply is not None and reply[0] == "number":
+        return f"your code says {reply[1]!r}"
+    return f"your code {_did(reply)}"
+
+
+def _prediction(model: Model, case_input):
+    try:
+        value = model.answer(case_input)
+    except Exception as exc:  # the model's own crash is its prediction (e.g. choosing among no moves)
+        return ("raised", type(exc).__name__)
+    if type(value) in (int, float):
+        return ("number", value)
+    return ("other", repr(value))
+
+
+def _same_number(a, b) -> bool:
+    if isinstance(a, float) and math.isnan(a) or isinstance(b, float) and math.isnan(b):
+        return False
+    if math.isinf(a) or math.isinf(b):
+        return a == b
+    return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9)
+
+
+def _agrees(prediction, reply) -> bool:
+    if prediction[0] != reply[0]:
+        return False
+    if reply[0] == "number":
+        return _same_number(prediction[1], reply[1])
+    return True
+
+
+# -- matching models ------------------------------------------------------------------------
+
+@dataclass
+class Fit:
+    model: Model
+    compared: int
+    explained: int
+    example: Any = None  # a wrong outcome this model predicts
+
+
+def fitting_models(models, facts: Facts) -> list[Fit]:
+    """Models that agree with every reply in their scope and explain at least one wrong answer.
+
+    Wrong answers come first, smallest first, so a model that does not fit usually fails on
+    its first comparison: the cost is about one full pass per model that fits.
+    """
+    wrong = sorted((o for o in facts.outcomes if facts.is_wrong(o)), key=facts.size)
+    right = [o for o in facts.outcomes if not facts.is_wrong(o) and facts.reply(o) is not None]
+    fits = []
+    for model in models:
+        compared = explained = 0
+        example = None
+        for outcome in wrong + right:
+            reply = facts.reply(outcome)
+            if model.scope == "answered" and reply[0] != "number":
+                continue
+            if not _agrees(_prediction(model, outcome.case.input), reply):
+                break
+            compared += 1
+            if facts.is_wrong(outcome):
+                explained += 1
+                example = example or outcome
+        else:
+            if explained:
+                fits.append(Fit(model, compared, explained, example))
+    return fits
+
+
+def _model_finding(fit: Fit, facts: Facts, failing: tuple[str, ...]) -> Finding:
+    example = fit.example
+    shown = f"{facts.call(example)}: {_did(facts.reply(example))}, the right answer is {example.expected!r}"
+    evidence = (f"this mistake gives exactly your answers on all {fit.compared} cases it was compared on, "
+                f"including the {fit.explained} where they are wrong (for example {shown})")
+    return Finding(fit.model.code, evidence, fit.model.explanation, fit.model.question, failing)
+
+
+# -- behaviour ------------------------------------------------------------------------------
+
+def _check_codes(exercise, module) -> dict[str, dict]:
+    """check name -> {"code", "even_if_skipped"}: the exercise's table over the core's defaults by kind."""
+    table = {}
+    for spec in exercise.checks:
+        if spec.kind in KIND_CODES:
+            table[spec.name] = {"code": KIND_CODES[spec.kind], "even_if_skipped": spec.kind in INDEPENDENT_KINDS}
+    for name, entry in (getattr(module, "CHECK_CODES", None) or {}).items():
+        table[name] = dict(entry) if isinstance(entry, dict) else {"code": entry, "even_if_skipped": False}
+    return table
+
+
+def behaviour_findings(exercise, module, facts: Facts) -> list[Finding]:
+    """Mistakes that a check names: from checks that failed, or from raw results when the check was skipped."""
+    from grader import checks as kinds
+
+    found = []
+    results = {c.name: c for c in facts.checks}
+    table = _check_codes(exercise, module)
+    for spec in exercise.checks:
+        entry = table.get(spec.name)
+        result = results.get(spec.name)
+        if entry is None or result is None:
+            continue
+        evidence = None
+        if result.status == "failed":
+            evidence = result.message
+        elif result.status == "skipped" and entry.get("even_if_skipped"):
+            evidence = _look_for(spec, exercise, facts, kinds)
+        if evidence:
+            found.append(Finding(entry["code"], evidence, checks=(spec.name,)))
+    return found
+
+
+def _look_for(spec, exercise, facts: Facts, kinds) -> str | None:
+    """What a skipped check would have found, read from the replies already in hand."""
+    if spec.kind == "consistent":
+        changed = [o for o in facts.outcomes if o.case.id in facts.again
+                   and not kinds._same_reply(o.raw, facts.again[o.case.id])]
+        if not changed:
+            return None
+        first = changed[0]
+        again = type(first)(first.case, facts.again[first.case.id], first.expected)
+        return (f"{facts.call(first)}: {_did(facts.reply(first))} the first time and "
+                f"{_did(facts.reply(again))} when asked again later ({len(changed)} answers changed)")
+    predicate = kinds.predicate_for(spec, exercise)
+    if predicate is None:
+        return None
+    failures = [(o, p) for o in facts.outcomes for p in [predicate(o)] if p]
+    if not failures:
+        return None
+    outcome, problem = min(failures, key=lambda f: facts.size(f[0]))
+    return f"{facts.call(outcome)}: {problem} (on {len(failures)} of {len(facts.outcomes)} cases)"
+
+
+def hardcoded_finding(facts: Facts) -> Finding | None:
+    """Right on every published case, and every answer anywhere is one of the published answers."""
+    published = [o for o in facts.outcomes if o.case.group == "published"]
+    if not published or not facts.published_answers or any(facts.is_wrong(o) for o in published):
+        return None
+    replies = [facts.reply(o) for o in facts.outcomes]
+    if any(r is None or r[0] != "number" or r[1] not in facts.published_answers for r in replies):
+        return None
+    wrong = [o for o in facts.outcomes if facts.is_wrong(o)]
+    if not wrong:
+        return None
+    answers = ", ".join(repr(v) for v in sorted(facts.published_answers))
+    return Finding("hardcoded-answer",
+                   f"every one of your {len(replies)} answers is {answers}, the published examples' answer; "
+                   f"that is wrong on {len(wrong)} of the other trees")
+
+
+def state_finding(module, facts: Facts, run_batch, start) -> Finding | None:
+    """Ask the exercise's three-question probe; different answers to the last two mean memory."""
+    probe = getattr(module, "state_probe", None)
+    if probe is None or start is None:
+        return None
+    inputs, what = probe(start.case.input)
+    outcomes = run_batch(inputs)
+    if not outcomes or len(outcomes) != 3:
+        return None
+    replies = [facts.reply(o) for o in outcomes]
+    if any(r is None or r[0] != "number" for r in replies):
+        return None
+    first, second, third = replies
+    if _same_number(second[1], third[1]):
+        return None
+    answers = ", ".join(repr(r[1]) for r in replies)
+    right = ", ".join(repr(o.expected) for o in outcomes)
+    return Finding("state-across-calls",
+                   f"asked {what}, your code answered {answers} (right: {right}); the last two questions differ "
+                   f"only in names, so your answer depended on what was asked before")
+
+
+# -- localisation ---------------------------------------------------------------------------
+
+def localise(module, facts: Facts, case_input, run_batch) -> tuple[dict | None, list]:
+    """The deepest node whose children are right and whose own value is wrong, and the outcomes asked."""
+    plan = getattr(module, "subproblems", None)
+    explain = getattr(module, "explain_node", None)
+    if plan is None or explain is None:
+        return None, []
+    entries = plan(case_input)
+    if not entries or len(entries) > LOCALISE_MAX_NODES:
+        return None, []
+    outcomes = run_batch([e["input"] for e in entries])
+    if not outcomes:
+        return None, []
+    right = [facts.reply(o) is not None and not facts.is_wrong(o) for o in outcomes]
+    candidates = [i for i, e in enumerate(entries)
+                  if facts.reply(outcomes[i]) is not None and not right[i] and all(right[c] for c in e["children"])]
+    if not candidates:
+        return None, outcomes
+    at = max(candidates, key=lambda i: (entries[i]["depth"], -i))
+    entry, outcome = entries[at], outcomes[at]
+    children = [outcomes[c].expected for c in entry["children"]]
+    reply = facts.reply(outcome)
+    return {
+        "node": entry["id"], "depth": entry["depth"], "expected": outcome.expected,
+        "actual": reply[1] if reply[0] == "number" else _did(reply),
+        "children": children,
+        "text": explain(entry, outcome.expected, children, _yours(reply)),
+    }, outcomes
+
+
+def _reproduces(root_outcome, counterexample, facts: Facts) -> bool:
+    """Asked the counterexample again (as the root of the localisation), the student is wrong again, the same way."""
+    reply = facts.reply(root_outcome)
+    if reply is None or not facts.is_wrong(root_outcome):
+        return False
+    if reply[0] == "number" and type(counterexample.actual) in (int, float):
+        return _same_number(reply[1], counterexample.actual)
+    return True
+
+
+# -- putting it together --------------------------------------------------------------------
+
+def diagnose(exercise, outcomes, checks, again_raw=(), session=None, budget: float = 2.0) -> tuple[list[Mistake], dict]:
+    """The mistakes of a failing submission, and localisations by check name.
+
+    ``session`` is the submission's open sandbox (None: no probes, no localisation).
+    """
+    module = mistakes_of(exercise)
+    facts = Facts(exercise, outcomes, checks, again_raw)
+    deadline = time.monotonic() + budget
+    failing_answer_checks = [c for c in checks if c.status == "failed" and _kind(exercise, c.name) == "answers"]
+    failing_names = tuple(c.name for c in failing_answer_checks)
+
+    run_batch = _runner(session, exercise, deadline)
+    localisations: dict[str, dict] = {}
+    extra: list = []
+    roots: dict[str, tuple] = {}
+    if module is not None and session is not None:
+        seen: dict[str, tuple] = {}
+        for check in failing_answer_checks:
+            example = check.counterexample
+            if example is None or example.input is None:
+                continue
+            key = Facts.key(example.input)
+            if key not in seen and len(seen) < MAX_LOCALISED:
+                found, asked = localise(module, facts, example.input, run_batch)
+                seen[key] = (found, asked[0] if asked else None, example)
+                extra.extend(asked)
+            if key in seen:
+                roots[check.name] = seen[key]
+    # The localisation's questions are cases like any other: more evidence for the models.
+    facts.outcomes.extend(extra)
+
+    findings: list[Finding] = []
+    wrong = [o for o in facts.outcomes if facts.is_wrong(o)]
+    behaviour = behaviour_findings(exercise, module, facts)
+    stateful = any(f.code == "state-across-calls" for f in behaviour)
+    if wrong and module is not None:
+        seen_codes = set()
+        for fit in fitting_models(getattr(module, "MODELS", ()), facts):
+            if fit.model.code not in seen_codes:
+                seen_codes.add(fit.model.code)
+                findings.append(_model_finding(fit, facts, failing_names))
+    if wrong and not findings:
+        # No single model: rules over many answers at once, then (if still nothing) the state probe.
+        candidates = [hardcoded_finding(facts)]
+        if module is not None:
+            candidates.extend(getattr(module, "rules", lambda f: [])(facts))
+        findings.extend(f for f in candidates if f is not None)
+        # Answers that change when asked again explain wrong answers too: they depend on history.
+        findings.extend(f for f in behaviour if f.code == "state-across-calls")
+        if not findings and session is not None and module is not None and time.monotonic() < deadline:
+            state = state_finding(module, facts, run_batch, min(wrong, key=facts.size))
+            if state is not None:
+                findings.append(state)
+                stateful = True
+    explained = bool(findings)
+    for finding in behaviour:
+        if finding.code not in {f.code for f in findings}:
+            findings.append(finding)
+    if wrong and not explained and all(facts.reply(o)[0] == "other" for o in wrong):
+        explained = any(f.code == "wrong-return-type" for f in findings)  # the only thing wrong is the type
+
+    # Localise only a function that answers like a function: no memory, and the same answer again.
+    for name, (found, root_outcome, example) in roots.items():
+        if found is not None and not stateful and root_outcome is not None and _reproduces(root_outcome, example, facts):
+            localisations[name] = found
+
+    if wrong and not explained or not findings:
+        findings.append(_unknown(facts, wrong, checks, localisations))
+    return [_mistake(f, module, wrong_checks=failing_names) for f in findings], localisations
+
+
+def _unknown(facts: Facts, wrong, checks, localisations) -> Finding:
+    seen = []
+    if wrong:
+        smallest = min(wrong, key=facts.size)
+        seen.append(f"wrong on {len(wrong)} of {len(facts.outcomes)} cases, the smallest {facts.call(smallest)}: "
+                    f"{_did(facts.reply(smallest))}, the right answer is {smallest.expected!r}")
+    for check in checks:
+        if check.status == "failed" and check.message and (not wrong or check.counterexample is None):
+            seen.append(f"{check.name}: {check.message}")
+    for text in list(localisations.values())[:1]:
+        seen.append(text["text"])
+    return Finding(NO_KNOWN_MISTAKE, "; ".join(seen) or "a check failed that no known mistake explains",
+                   checks=tuple(c.name for c in checks if c.status == "failed"))
+
+
+def _mistake(finding: Finding, module, wrong_checks) -> Mistake:
+    text, question = (getattr(module, "CODES", {}) or {}).get(finding.code) or GENERIC.get(finding.code, ("", ""))
+    checks = finding.checks or (wrong_checks if finding.code != NO_KNOWN_MISTAKE else ())
+    return Mistake(finding.code, finding.explanation or text, finding.question or question, finding.evidence,
+                   checks=list(checks))
+
+
+def _kind(exercise, name: str) -> str | None:
+    return next((s.kind for s in exercise.checks if s.name == name), None)
+
+
+def _runner(session, exercise, deadline):
+    if session is None:
+        return lambda inputs: None
+    from grader.shrink import make_batch_runner
+
+    failures: list[str] = []
+    run = make_batch_runner(session, exercise, failures)
+
+    def run_batch(inputs):
+        if failures or time.monotonic() > deadline or session.budget_left() < 1.0:
+            return None
+        return run(inputs)
+
+    return run_batch
+
+
+def mistake_counts(results) -> dict[str, int]:
+    """How many submissions show each mistake code (for a class summary); takes results or their dicts."""
+    counts: dict[str, int] = {}
+    for result in results:
+        data = result.to_dict() if hasattr(result, "to_dict") else result
+        for code in {m.get("code") for m in data.get("mistakes") or []}:
+            if code:
+                counts[code] = counts.get(code, 0) + 1
+    return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
