@@ -161,6 +161,11 @@ class Exercise:
         return self._file("starter")
 
     @property
+    def driver_files(self) -> list[Path]:
+        """Other sandbox-side files the driver loads (``driver_files``): the sandbox must let it read them."""
+        return [(self.folder / name).resolve() for name in self.meta.get("driver_files", [])]
+
+    @property
     def provided_dir(self) -> Path | None:
         """Sandbox-side files that stand in for the parts a student did not hand in (if any)."""
         return self._file("provided") if self.meta.get("provided") else None

@@ -156,6 +156,7 @@ class Session:
     def _view(self, request: dict, stdout_file: Path) -> launch.View:
         """Everything the child must see; for bwrap, the whole of its world."""
         readonly = [str(HARNESS), str(GUARD), str(self.exercise.driver_path), str(self.submission_copy.parent)]
+        readonly += [str(p) for p in getattr(self.exercise, "driver_files", [])]  # what the driver itself imports
         readonly += [p for p in request.get("sys_path", []) if os.path.isdir(p)]
         provided = request.get("provided")
         if provided:

@@ -1,0 +1,124 @@
+"""Grader side of alphabeta: ctp-26's trees and pictures, plus the two pruning checks.
+
+The trees (fixtures format, random strategy, shrinking, pictures) are ctp-26's, loaded from
+the sibling folder. What is new is the judgement of the search itself: the nodes whose
+value the student asked for (the driver records them) must be exactly the nodes the
+reference alpha-beta asks for, searching the moves left to right and pruning only on a
+strict inequality. Too few is over-pruning, too many is under-pruning; each is its own
+check, and each names the nodes.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+from pathlib import Path
+
+
+def _sibling_hooks():
+    path = Path(__file__).resolve().parent.parent / "ctp-26" / "exercise.py"
+    spec = importlib.util.spec_from_file_location("_minimax_grader_hooks_ctp_26_trees", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_trees = _sibling_hooks()
+
+fixture_cases = _trees.fixture_cases
+strategy = _trees.strategy
+size = _trees.size
+picture = _trees.picture
+shrink_candidates = _trees.shrink_candidates
+PlainTree = _trees.PlainTree
+
+
+def call_text(case_input):
+    return f"alphabeta(root, {case_input['max_depth']}, -inf, inf, {case_input['player_a_moves']})"
+
+
+_reference = []  # the reference module, as the judge hands it to reference() before any check runs
+
+
+def reference(case_input, module):
+    if not _reference:
+        _reference.append(module)
+    return module.alphabeta(case_input["tree"], case_input["max_depth"], -math.inf, math.inf,
+                            case_input["player_a_moves"], PlainTree)
+
+
+class _Recording(PlainTree):
+    """The provided helpers over plain data, noting which nodes the reference evaluates."""
+
+    def __init__(self):
+        self.asked = []
+
+    def value(self, node):
+        self.asked.append(id(node))
+        return node["value"]
+
+
+def reference_evaluated(case_input, module) -> set[int]:
+    """Preorder indices of the nodes the reference alpha-beta evaluates (the driver's numbering)."""
+    game = _Recording()
+    module.alphabeta(case_input["tree"], case_input["max_depth"], -math.inf, math.inf, case_input["player_a_moves"], game)
+    index = {id(node): i for i, (node, _) in enumerate(_trees.preorder(case_input["tree"]))}
+    return {index[key] for key in game.asked}
+
+
+def _reference_module():
+    return _reference[0]
+
+
+def _student_evaluated(outcome):
+    """The student's evaluated nodes, or None when the case says nothing about pruning."""
+    raw = outcome.raw
+    if "skipped" in raw or raw.get("timed_out") or raw.get("raised") or raw.get("answer") is None:
+        return None  # the value checks already report a call that did not answer
+    trace = raw.get("trace") or {}
+    return trace.get("evaluated") or [], bool(trace.get("truncated"))
+
+
+def _named(case_input, indices, limit=6):
+    paths = _trees.node_paths(case_input["tree"])
+    shown = [paths[i] for i in sorted(indices)[:limit]]
+    more = len(indices) - len(shown)
+    return ", ".join(shown) + (f" and {more} more" if more > 0 else "")
+
+
+def check_under_pruning(outcome, spec):
+    """Every node the student evaluated must be one that alpha-beta cannot prune."""
+    seen = _student_evaluated(outcome)
+    if seen is None:
+        return None
+    evaluated, truncated = seen
+    case_input = outcome.case.input
+    nodes = _trees.preorder(case_input["tree"])
+    if truncated or any(type(i) is not int or not 0 <= i < len(nodes) for i in evaluated):
+        return "asked get_value about far more nodes than the tree has"
+    internal = sorted(i for i in set(evaluated)
+                      if nodes[i][0]["children"] and nodes[i][1] < case_input["max_depth"])
+    if internal:
+        return (f"called get_value on {_named(case_input, internal)}, which has moves above the depth limit: "
+                f"its value must come from its children")
+    extra = set(evaluated) - reference_evaluated(case_input, _reference_module())
+    if extra:
+        return (f"evaluated {_named(case_input, extra)}, which alpha-beta never needs to look at "
+                f"(under-pruning: a branch is cut as soon as a value goes strictly past the other player's bound)")
+    return None
+
+
+def check_over_pruning(outcome, spec):
+    """Every node alpha-beta must evaluate (left to right, no pruning on equality) must be evaluated."""
+    seen = _student_evaluated(outcome)
+    if seen is None:
+        return None
+    evaluated, truncated = seen
+    if truncated:
+        return None
+    case_input = outcome.case.input
+    missing = reference_evaluated(case_input, _reference_module()) - set(evaluated)
+    if missing:
+        return (f"never evaluated {_named(case_input, missing)}, which alpha-beta must look at "
+                f"(over-pruning: a value equal to the bound does not prune, and moves are searched left to right)")
+    return None
