@@ -64,7 +64,7 @@ def cli():
 @click.option("--format", "-f", "fmt", type=click.Choice(FORMATS), default="text", show_default=True, help="Report format.")
 @click.option("--seed", type=int, default=None, help="Seed for the random trees (default: the public seed).")
 @click.option("--examples", type=click.IntRange(0, 100000), default=None, help="How many random trees (default: the exercise's, at least 200).")
-@click.option("--sandbox", type=click.Choice(["auto", "posix", "spawn"]), default=None, help="Force a sandbox kind (default: the best available).")
+@click.option("--sandbox", type=click.Choice(["auto", "bwrap", "posix", "spawn"]), default=None, help="Force a sandbox kind (default: the best available).")
 @click.option("--exercises-dir", multiple=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
               help="An extra folder of exercises (also: exercises-dir in [tool.minimax-grader] of ./pyproject.toml).")
 @click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), help="Write the report to a file instead of stdout.")

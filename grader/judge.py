@@ -46,7 +46,18 @@ def grade(submission: Submission, exercise, bank: Bank, launcher: launch.Launche
         session.close()
         result.output = {"stdout": session.output.stdout, "stderr": session.output.stderr,
                          "truncated": session.output.truncated}
+    if getattr(session, "violation", None):  # tampering at any point, even after the last reply
+        _disqualify(result, session.violation)
     return _finish(result, started)
+
+
+def _disqualify(result: SubmissionResult, reason: str) -> None:
+    """No points at all: answers that came with a tampered channel cannot be trusted."""
+    result.status, result.score, result.error = "error", 0.0, reason
+    for check in result.checks:
+        check.score = 0.0
+        if check.status == "passed":
+            check.status, check.message = "error", reason
 
 
 def _finish(result: SubmissionResult, started: float) -> SubmissionResult:

@@ -31,6 +31,21 @@ _json_loads = json.loads
 _os_write = os.write
 _os_read = os.read
 _os_exit = os._exit
+_isinstance_early = isinstance
+_builtins_dict = __builtins__.__dict__ if _type(__builtins__) is not dict else __builtins__
+_pristine_builtins = dict(_builtins_dict)
+
+
+def _restore_builtins():
+    """Undo the student's patches to builtins before harness code (and json, traceback) runs again.
+
+    Key by key, never emptying the dict, and without comparing values (a planted object's
+    ``__eq__`` would run): the student's code gets pristine builtins again on its next call.
+    """
+    for key, value in _pristine_builtins.items():
+        _builtins_dict[key] = value
+    for key in [k for k in _builtins_dict if k not in _pristine_builtins]:
+        del _builtins_dict[key]
 
 MAGIC = b"MMG1"
 TRACE_CAP = 20000
@@ -118,7 +133,12 @@ class Watchdog:
                 _thread.interrupt_main()
 
 
+_memory_exhausted = [False]  # set when student code ran out of memory; the reply then says only that
+
+
 def describe_exception(exc, submission_files):
+    if _isinstance_early(exc, MemoryError):
+        _memory_exhausted[0] = True
     try:
         name = _type(exc).__name__
         text = _str(exc)
@@ -244,13 +264,14 @@ class Harness:
     def load(self, config):
         self.config = config
         self.channel.nonce = config["nonce"]
-        apply_limits(config.get("rlimits", {}))
+        apply_limits(config.get("rlimits", {}), config.get("nproc_shared", False))
         sys.path[:0] = config.get("sys_path", [])
         os.chdir(config.get("workdir", "."))
         if self.driver is None:  # a warm fork server (zygote.py) hands over its driver already loaded
             spec = importlib.util.spec_from_file_location("_minimax_grader_driver", config["driver"])
             self.driver = importlib.util.module_from_spec(spec)
             spec.loader.exec_module(self.driver)
+        lock_down(config)
         return self.load_submission(config)
 
     def load_submission(self, config):
@@ -339,11 +360,13 @@ class Harness:
         try:
             answer = self.driver.call(self.entry, built)
         except BaseException as exc:  # SystemExit and KeyboardInterrupt from the student too
+            _restore_builtins()
             if self.watchdog.disarm():
                 result["timed_out"] = True
             else:
                 result["raised"] = describe_exception(exc, self.submission_files)
         else:
+            _restore_builtins()
             if self.watchdog.disarm():
                 result["timed_out"] = True
             else:
@@ -382,14 +405,22 @@ class Harness:
         while True:
             seq, request = self.channel.receive()
             op = request.get("op")
-            if op == "init":
-                reply = self.load(request)
-            elif op == "run":
-                reply = self.run(request)
-            elif op == "exit":
-                _os_exit(0)
-            else:
-                reply = {"error": f"unknown request {op!r}"}
+            try:
+                if op == "init":
+                    reply = self.load(request)
+                elif op == "run":
+                    reply = self.run(request)
+                elif op == "exit":
+                    _os_exit(0)
+                else:
+                    reply = {"error": f"unknown request {op!r}"}
+            except BaseException as exc:  # student code broke something the harness relies on
+                _restore_builtins()
+                reply = {"ok": False, "error": "the submission broke the grader's harness (patched builtins or "
+                                               f"modules?): {describe_exception(exc, self.submission_files)}"}
+            _restore_builtins()
+            if _memory_exhausted[0]:
+                reply = {"fatal": "memory"}
             for stream in (sys.stdout, sys.stderr):
                 try:
                     stream.flush()
@@ -433,15 +464,17 @@ def _choose_parts(parts, modules, provided, submission_files):
     holds (``from minimax_helpers import *`` copies the stand-in's names into the student's
     module). Defining some of a part's names but not all is an error worth a clear line.
     """
-    def from_provided(module):
-        location = getattr(module, "__file__", None)
-        return bool(provided) and _type(location) is _str and location not in submission_files \
-            and os.path.dirname(location) == provided
+    def stand_ins_of(part):
+        """The provided module(s) for this part already imported (by a student's import or ours)."""
+        if not provided:
+            return []
+        path = os.path.join(provided, part["module"] + ".py")
+        return [m for m in list(sys.modules.values()) if getattr(m, "__file__", None) == path]
 
-    stand_ins = [m for m in list(sys.modules.values()) if from_provided(m)]
     names, report = {}, {"graded": [], "supplied": []}
     for part in parts:
         mine = {}
+        stand_ins = stand_ins_of(part)
         for wanted in part["defines"]:
             for module in modules:
                 if wanted in module.__dict__:
@@ -491,10 +524,13 @@ def _load_provided(module_name, provided):
     return module
 
 
-def apply_limits(limits):
+def apply_limits(limits, nproc_shared=False):
     """Lower this process's own limits before any student code runs (POSIX only).
 
-    Soft and hard limits are both lowered, so the student cannot raise them again.
+    Soft and hard limits are both lowered, so the student cannot raise them again; the CPU
+    limit keeps one second between them, so the kernel first sends SIGXCPU (a clear verdict)
+    and kills only a process that ignores it. When the uid is shared with the grader (no
+    root, no bwrap), the process limit counts on top of what that uid already runs.
     """
     try:
         import resource
@@ -504,12 +540,34 @@ def apply_limits(limits):
         key = getattr(resource, name, None)
         if key is None:
             continue
+        if name == "RLIMIT_NPROC" and nproc_shared:
+            value += _guard().tasks_of(os.getuid())
         try:
             soft, hard = resource.getrlimit(key)
-            value = value if hard == resource.RLIM_INFINITY else min(value, hard)
-            resource.setrlimit(key, (value, value))
+            top = value + 1 if name == "RLIMIT_CPU" else value
+            if hard != resource.RLIM_INFINITY:
+                value, top = min(value, hard), min(top, hard)
+            resource.setrlimit(key, (value, top))
         except (ValueError, OSError):
             pass
+
+
+def _guard():
+    """guard.py, loaded from this folder by path: the grader package is not importable here."""
+    module = sys.modules.get("_minimax_grader_guard")
+    if module is None:
+        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "guard.py")
+        spec = importlib.util.spec_from_file_location("_minimax_grader_guard", path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        sys.modules["_minimax_grader_guard"] = module
+    return module
+
+
+def lock_down(config):
+    """Drop to the session's uid, refuse sockets and signals to others: the last step before student code."""
+    if config.get("identity") or config.get("preload") or config.get("rlimits"):
+        _guard().lock_down(config)
 
 
 def main():

@@ -1,10 +1,17 @@
 """How the child process is started: the one seam for everything platform-specific.
 
-``posix`` (Linux, macOS): a new session (so the whole process group can be killed) and
-resource limits the child lowers on itself before loading student code. ``spawn``: the
-portable fallback (Windows, or forced with ``MINIMAX_GRADER_SANDBOX=spawn``): a plain child
-process, no resource limits, only the grader's wall-clock timeout. Everything else (channel,
-capture, timeouts, verdicts) is the same for every launcher.
+``bwrap`` (Linux with bubblewrap that can start here): the child sees a read-only system, its
+own scratch as the only writable place, no network and its own process ids; see bwrap.py.
+``posix`` (Linux, macOS, or where bwrap is missing): a new session (so the whole process
+group can be killed) and resource limits the child lowers on itself before loading student
+code; as root the child also drops to a throw-away uid. ``spawn``: the portable fallback
+(Windows, or forced with ``MINIMAX_GRADER_SANDBOX=spawn``): a plain child process, no
+resource limits, only the grader's wall-clock timeout. Everything else (channel, capture,
+timeouts, verdicts) is the same for every launcher.
+
+A launcher sees the session through a ``View``: which host paths the child must read, which
+capture files it writes and which folders are its scratch. Launchers that do not build a
+filesystem view (posix, spawn, a fork server) simply ignore it.
 """
 
 from __future__ import annotations
@@ -14,6 +21,16 @@ import signal
 import subprocess
 import sys
 from dataclasses import dataclass, field
+
+
+@dataclass
+class View:
+    """The paths one child needs: read-only inputs, capture files it writes, scratch folders."""
+
+    readonly: list[str] = field(default_factory=list)
+    outputs: list[str] = field(default_factory=list)
+    scratch_root: str = ""
+    scratch_dirs: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -32,9 +49,29 @@ class Launcher:
             "RLIMIT_FSIZE": int(limits.output_bytes) + (64 << 10),
             "RLIMIT_NOFILE": 64,
             "RLIMIT_CORE": 0,
+            "RLIMIT_NPROC": NPROC,
         }
 
-    def start(self, argv: list[str], *, cwd: str, env: dict, stderr) -> subprocess.Popen:
+    def prepare(self, scratch) -> dict:
+        """Host-side set-up of one session's scratch; returns extra fields for the init request."""
+        if not self.isolated:
+            return {}
+        from grader.sandbox import identity
+
+        return identity.prepare(scratch)
+
+    def python_argv(self) -> list[str]:
+        return python_argv()
+
+    def terminate(self, process: subprocess.Popen, fields: dict | None = None) -> None:
+        """Kill the child, its process group and (posix as root) anything left under its uid."""
+        self.kill(process)
+        if self.isolated and fields:
+            from grader.sandbox import identity
+
+            identity.reap(fields)
+
+    def start(self, argv: list[str], *, cwd: str, env: dict, stderr, view: View | None = None) -> subprocess.Popen:
         kwargs = {}
         if os.name == "posix":
             kwargs["start_new_session"] = True
@@ -68,13 +105,38 @@ SPAWN_WARNING = (
 )
 
 
+NPROC = 32  # tasks (processes and threads) the child's uid may have: a fork bomb stops here
+
+_warned: set[str] = set()
+
+
+def warn_once(text: str) -> None:
+    """Say it loudly on stderr, once per grader process (the JSON carries it on every result)."""
+    if text not in _warned:
+        _warned.add(text)
+        print(f"minimax-grader: WARNING: {text}", file=sys.stderr, flush=True)
+
+
 def choose(requested: str | None = None) -> Launcher:
     requested = requested or os.environ.get("MINIMAX_GRADER_SANDBOX") or "auto"
     if requested == "spawn" or (requested == "auto" and os.name != "posix"):
+        warn_once(SPAWN_WARNING)
         return Launcher("spawn", isolated=False, warning=SPAWN_WARNING)
-    if requested in ("auto", "posix"):
-        return Launcher("posix", isolated=True)
-    raise ValueError(f"unknown sandbox {requested!r} (choose auto, posix or spawn)")
+    if requested not in ("auto", "bwrap", "posix"):
+        raise ValueError(f"unknown sandbox {requested!r} (choose auto, bwrap, posix or spawn)")
+    from grader.sandbox import bwrap
+
+    if requested == "posix":
+        problem = "it was switched off (sandbox 'posix' requested)"
+    elif not sys.platform.startswith("linux"):
+        problem = "bubblewrap runs on Linux only"
+    else:
+        problem = bwrap.problem()
+        if problem is None:
+            return bwrap.BwrapLauncher()
+    warning = bwrap.fallback_warning(problem)
+    warn_once(warning)
+    return Launcher("posix", isolated=True, warning=warning)
 
 
 def python_argv() -> list[str]:

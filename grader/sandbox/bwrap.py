@@ -1,0 +1,187 @@
+"""The bubblewrap launcher: the child sees only what it needs, and nothing it can break.
+
+Inside, the child finds a read-only system (``/usr`` and its symlinks, a few files of
+``/etc``, the Python installation with every site-packages folder emptied), read-only copies
+of its inputs at their usual paths (harness, driver, the child's library folder, the staged
+submission) and a small private tmpfs as its scratch, the only writable place besides its
+two capture files. Everything else is absent: the checkout with ``reference/`` and the
+grader package, other submissions, the output folder, the gradebook, ``$HOME``. It also gets
+no network, its own pid namespace (its /proc shows only itself), a new session, and dies
+with the grader. Paths keep their host names, so requests need no translation.
+
+As root, bwrap runs without a user namespace and lets the harness keep only CAP_SETUID and
+CAP_SETGID, which it uses to drop to the session's own uid (see identity.py): limits such as
+RLIMIT_NPROC bind again. As an ordinary user, bwrap maps the child to ``nobody`` in a user
+namespace of its own, which also gives it a process count of its own.
+
+Whether bwrap works is found out once per process by starting it for real (containers
+without user namespaces refuse); where it does not, the grader falls back to the posix
+launcher and says so.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import site
+import subprocess
+import sys
+import sysconfig
+from functools import cache
+from pathlib import Path
+
+from grader.sandbox import identity, launch
+
+SCRATCH_BYTES = 64 << 20
+SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+ETC_FILES = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/localtime", "/etc/alternatives")
+
+
+def executable() -> str:
+    """The real interpreter (a venv's python is a symlink plus a pyvenv.cfg we do not bind)."""
+    base = getattr(sys, "_base_executable", None) or sys.executable
+    return os.path.realpath(base)
+
+
+@cache
+def python_roots() -> tuple[str, ...]:
+    """Host folders the interpreter needs: its installation and its standard library."""
+    paths = sysconfig.get_paths()
+    roots = {os.path.realpath(sys.base_prefix), os.path.realpath(sys.base_exec_prefix),
+             os.path.realpath(paths["stdlib"]), os.path.realpath(paths["platstdlib"]),
+             os.path.dirname(executable())}
+    roots = sorted(r for r in roots if r and os.path.isdir(r))
+    return tuple(r for r in roots if not any(r.startswith(other.rstrip("/") + "/") for other in roots))
+
+
+@cache
+def hidden_paths() -> tuple[str, ...]:
+    """Folders inside the bound system that must look empty: installed packages, the grader."""
+    from grader import paths
+
+    candidates = set()
+    try:
+        candidates.update(site.getsitepackages())
+    except AttributeError:
+        pass
+    candidates.add(site.getusersitepackages() if hasattr(site, "getusersitepackages") else "")
+    candidates.update(sysconfig.get_paths().get(k, "") for k in ("purelib", "platlib"))
+    candidates.update([str(paths.PACKAGE_DIR), str(paths.data_root() / "reference")])
+    for root in python_roots() + ("/usr",):
+        for pattern in ("lib*/python3*/site-packages", "lib*/python3*/dist-packages", "lib/python3/dist-packages",
+                        "local/lib/python3*/dist-packages", "local/lib/python3*/site-packages"):
+            candidates.update(str(p) for p in Path(root).glob(pattern))
+    bound = python_roots() + SYSTEM_DIRS
+    found = set()
+    for candidate in candidates:
+        if not candidate or not os.path.isdir(candidate):
+            continue
+        real = os.path.realpath(candidate)
+        if any(real == b or real.startswith(b.rstrip("/") + "/") for b in bound):
+            found.add(real)
+    return tuple(sorted(found))
+
+
+def _system_args() -> list[str]:
+    args = []
+    for path in SYSTEM_DIRS:
+        if os.path.islink(path):
+            args += ["--symlink", os.readlink(path), path]
+        elif os.path.isdir(path):
+            args += ["--ro-bind", path, path]
+    for path in ETC_FILES:
+        args += ["--ro-bind-try", path, path]
+    for root in python_roots():
+        if not any(root == d or root.startswith(d + "/") for d in SYSTEM_DIRS if not os.path.islink(d)):
+            args += ["--ro-bind", root, root]
+    for path in hidden_paths():
+        args += ["--tmpfs", path, "--remount-ro", path]
+    return args
+
+
+def _namespace_args() -> list[str]:
+    common = ["--die-with-parent", "--new-session", "--proc", "/proc", "--dev", "/dev"]
+    if identity.is_root():
+        # No user namespace: the harness (still root, with only these two capabilities) drops
+        # to the session's uid itself, which is what makes RLIMIT_NPROC count.
+        return ["--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
+                "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"] + common
+    return ["--unshare-all", "--uid", str(identity.NOBODY), "--gid", str(identity.NOBODY), "--disable-userns"] + common
+
+
+def _parent_dirs(destinations: list[str]) -> list[str]:
+    """Folders bwrap would create on its own, copying the host's mode (a 0700 /root, say)."""
+    skip = [d for d in SYSTEM_DIRS if not os.path.islink(d)]
+    found = set()
+    for path in destinations:
+        for parent in Path(path).parents:
+            text = str(parent)
+            if text != "/" and not any(text == d or text.startswith(d + "/") for d in skip):
+                found.add(text)
+    return sorted(found, key=lambda p: (p.count("/"), p))
+
+
+def command(view: launch.View, argv: list[str], cwd: str) -> list[str]:
+    destinations = list(python_roots()) + view.readonly + view.outputs + ([view.scratch_root] if view.scratch_root else [])
+    args = ["bwrap"] + _namespace_args()
+    for folder in _parent_dirs(destinations):
+        if not (view.scratch_root and (folder + "/").startswith(view.scratch_root.rstrip("/") + "/")):
+            args += ["--perms", "0755", "--dir", folder]
+    args += _system_args()
+    if view.scratch_root:
+        args += ["--size", str(SCRATCH_BYTES), "--perms", "0711", "--tmpfs", view.scratch_root]
+    for path in view.readonly:
+        args += ["--ro-bind", path, path]
+    for path in view.outputs:
+        args += ["--bind", path, path]
+    for path in view.scratch_dirs:
+        args += ["--perms", "01777", "--dir", path]
+    args += ["--chdir", cwd, "--"]
+    return args + argv
+
+
+class BwrapLauncher(launch.Launcher):
+    wants_view = True           # the session describes the child's world; bwrap builds it
+    signal_in_exit_code = True  # a child killed by signal N comes back as exit code 128 + N
+
+    def __init__(self):
+        super().__init__("bwrap", isolated=True)
+
+    def prepare(self, scratch) -> dict:
+        # The scratch the child writes is bwrap's tmpfs, so there is nothing on the host to hand over.
+        return identity.prepare(scratch, chown=False) if identity.is_root() else {}
+
+    def python_argv(self) -> list[str]:
+        return [executable(), "-I", "-S", "-B"]
+
+    def terminate(self, process, fields=None) -> None:
+        self.kill(process)  # the pid namespace dies with its first process: nothing can linger
+
+    def start(self, argv, *, cwd, env, stderr, view=None):
+        view = view or launch.View()
+        return subprocess.Popen(
+            command(view, argv, cwd), cwd=cwd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=stderr, close_fds=True, start_new_session=True,
+        )
+
+
+@cache
+def problem() -> str | None:
+    """None if bwrap can start a sandboxed Python here, else why not (checked once per process)."""
+    if shutil.which("bwrap") is None:
+        return "bwrap is not installed (Debian/Ubuntu package: bubblewrap)"
+    argv = [executable(), "-I", "-S", "-B", "-c", "import json, sys; sys.exit(0)"]
+    try:
+        done = subprocess.run(command(launch.View(), argv, "/"), stdin=subprocess.DEVNULL, capture_output=True,
+                              timeout=20)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"bwrap could not be started ({exc})"
+    if done.returncode != 0:
+        last = (done.stderr.decode("utf-8", "replace").strip().splitlines() or ["no message"])[-1]
+        return f"bwrap cannot start a sandbox here: {last[:200]}"
+    return None
+
+
+def fallback_warning(problem_text: str) -> str:
+    return (f"not using the bubblewrap sandbox: {problem_text}. Student code runs as a plain child process with "
+            "resource limits only: it can read files this machine lets it read, and reach the network")

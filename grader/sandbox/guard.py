@@ -1,0 +1,159 @@
+"""The child's last steps before student code runs: become nobody, and give up what is left.
+
+Loaded by the harness (a plain script under ``python -I -S``) from its own folder, so it may
+use only the standard library. In order: import the modules a stranger uid could no longer
+read (only when the grader asks), drop to the session's uid (when started as root), forbid
+regaining privileges, and install a small seccomp filter that refuses sockets, tracing other
+processes and signalling anything but the child itself. The filter matters most where
+bubblewrap is missing: it is then the only thing between student code and the network or the
+grader's other children; under bubblewrap it is a second fence.
+"""
+
+import os
+import struct
+import sys
+
+PR_SET_NO_NEW_PRIVS = 38
+PR_SET_SECCOMP = 22
+SECCOMP_MODE_FILTER = 2
+RET_ALLOW = 0x7FFF0000
+RET_EPERM = 0x00050000 | 1
+LD_ABS_W = 0x20
+JEQ_K = 0x15
+JGE_K = 0x35
+RET_K = 0x06
+
+# (audit arch, x32 bit to refuse, denied, kill, tkill, tgkill)
+ARCHES = {
+    "x86_64": (0xC000003E, 0x40000000, {
+        "ptrace": 101, "process_vm_readv": 310, "process_vm_writev": 311, "socket": 41, "socketpair": 53,
+        "pidfd_send_signal": 424, "pidfd_getfd": 438}, 62, 200, 234),
+    "aarch64": (0xC00000B7, None, {
+        "ptrace": 117, "process_vm_readv": 270, "process_vm_writev": 271, "socket": 198, "socketpair": 199,
+        "pidfd_send_signal": 424, "pidfd_getfd": 438}, 129, 130, 131),
+}
+
+
+def lock_down(config):
+    """Everything below is best effort except the uid drop, which must succeed or the child stops."""
+    for name in config.get("preload") or ():
+        try:
+            __import__(name)
+        except BaseException:
+            pass
+    identity = config.get("identity")
+    if identity:
+        drop(int(identity["uid"]), int(identity["gid"]))
+    try:
+        install_filter(os.getpid())
+    except BaseException:
+        pass
+
+
+def drop(uid, gid):
+    os.setgroups([])
+    os.setgid(gid)
+    os.setuid(uid)
+    if os.getuid() != uid or os.geteuid() != uid or os.getgid() != gid:
+        raise SystemExit("could not drop privileges")
+
+
+def _libc():
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong]
+    return ctypes, libc
+
+
+def _assemble(program):
+    """Instructions with symbolic jump targets, into BPF (jumps are forward offsets)."""
+    labels, position = {}, 0
+    for item in program:
+        if item[0] == "label":
+            labels[item[1]] = position
+        else:
+            position += 1
+    code, position = [], 0
+    for item in program:
+        if item[0] == "label":
+            continue
+        op = item[0]
+        if op == "ld":
+            code.append(struct.pack("HBBI", LD_ABS_W, 0, 0, item[1]))
+        elif op == "ret":
+            code.append(struct.pack("HBBI", RET_K, 0, 0, item[1]))
+        else:  # ("jeq" | "jge", k, label if true, label if false or None for the next one)
+            jt = labels[item[2]] - position - 1 if item[2] else 0
+            jf = labels[item[3]] - position - 1 if item[3] else 0
+            if not (0 <= jt < 256 and 0 <= jf < 256):
+                raise ValueError("a jump backwards or too far")
+            code.append(struct.pack("HBBI", JEQ_K if op == "jeq" else JGE_K, jt, jf, item[1] & 0xFFFFFFFF))
+        position += 1
+    return b"".join(code)
+
+
+def filter_program(pid, machine=None):
+    machine = machine or os.uname().machine
+    if machine not in ARCHES:
+        return None
+    arch, x32, denied, kill, tkill, tgkill = ARCHES[machine]
+    program = [("ld", 4), ("jeq", arch, None, "allow"), ("ld", 0)]
+    if x32:
+        program.append(("jge", x32, "deny", None))
+    for number in denied.values():
+        program.append(("jeq", number, "deny", None))
+    program += [("jeq", kill, "kill", None), ("jeq", tgkill, "tgkill", None), ("jeq", tkill, "tkill", None),
+                ("label", "allow"), ("ret", RET_ALLOW),
+                # BPF jumps only forward: each signal check ends at the shared "mine"/"deny" pair.
+                ("label", "kill"), ("ld", 16), ("jeq", 0, "mine", None), ("jeq", pid, "mine", None),
+                ("jeq", -pid, "mine", "deny"),
+                ("label", "tgkill"), ("ld", 16), ("jeq", pid, "mine", "deny"),
+                ("label", "tkill"), ("ld", 16), ("jeq", pid, "mine", "deny"),
+                ("label", "mine"), ("ret", RET_ALLOW),
+                ("label", "deny"), ("ret", RET_EPERM)]
+    return _assemble(program)
+
+
+def install_filter(pid):
+    if not sys.platform.startswith("linux"):
+        return False
+    code = filter_program(pid)
+    if code is None:
+        return False
+    ctypes, libc = _libc()
+    if libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+        return False
+    buffer = ctypes.create_string_buffer(code, len(code))
+
+    class Program(ctypes.Structure):
+        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+    program = Program(len(code) // 8, ctypes.addressof(buffer))
+    return libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.addressof(program), 0, 0) == 0
+
+
+def tasks_of(uid):
+    """How many processes and threads this uid runs now (RLIMIT_NPROC counts them all)."""
+    total = 0
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return 0
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/status", "rb") as handle:
+                status = handle.read()
+        except OSError:
+            continue
+        owner = threads = None
+        for line in status.splitlines():
+            if line.startswith(b"Uid:"):
+                owner = int(line.split()[1])
+            elif line.startswith(b"Threads:"):
+                threads = int(line.split()[1])
+        if owner == uid:
+            total += threads or 1
+    return total

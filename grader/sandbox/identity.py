@@ -1,0 +1,134 @@
+"""Who the child is: a throw-away uid when the grader runs as root, so limits bite.
+
+Root ignores RLIMIT_NPROC and may signal, trace or read anything, so a child started by root
+drops to a uid of its own before any student code runs. The uid is picked at random from a
+large unused range for every session: a fork bomb then counts only its own processes, and two
+children can neither signal nor trace each other. Because the uid is the session's alone,
+whatever survives the process-group kill (a grandchild that called ``setsid``) can be found
+and killed by uid afterwards. Without root nothing can be dropped; the child then counts its
+process limit on top of what the grader's user already runs.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import signal
+import sys
+from functools import cache
+from pathlib import Path
+
+NOBODY = 65534
+UID_BASE = 3_000_000
+UID_SPAN = 1 << 20
+
+# Standard-library modules a child loads before it drops its uid, used only when the Python
+# installation is not readable by others (a pyenv under a private /root): after the drop
+# these stay importable, anything else from the standard library does not.
+PRELOAD = (
+    "math", "cmath", "random", "functools", "itertools", "collections", "collections.abc", "operator",
+    "heapq", "bisect", "copy", "typing", "dataclasses", "enum", "abc", "re", "json", "string", "statistics",
+    "fractions", "decimal", "numbers", "contextlib", "weakref", "types", "array", "struct", "textwrap",
+    "pprint", "warnings", "signal", "socket", "subprocess", "glob", "shutil", "pathlib", "tempfile",
+    "inspect", "gc", "ctypes", "time", "threading", "traceback", "io",
+)
+
+
+def is_root() -> bool:
+    return os.name == "posix" and os.geteuid() == 0
+
+
+@cache
+def _full_uid_map() -> bool:
+    """Whether uids far above 65535 exist here (not so in many user-namespaced containers)."""
+    try:
+        for line in Path("/proc/self/uid_map").read_text().splitlines():
+            inside, _outside, count = (int(x) for x in line.split())
+            if inside <= UID_BASE and inside + count >= UID_BASE + UID_SPAN:
+                return True
+    except (OSError, ValueError):
+        pass
+    return False
+
+
+def pick_uid() -> int:
+    if _full_uid_map():
+        return UID_BASE + secrets.randbelow(UID_SPAN)
+    return NOBODY
+
+
+@cache
+def python_readable_by_others() -> bool:
+    """Can a stranger uid read the standard library (every folder above it traversable)?"""
+    import sysconfig
+
+    path = Path(sysconfig.get_paths()["stdlib"]).resolve()
+    for folder in [path, *path.parents]:
+        try:
+            if not folder.stat().st_mode & 0o001:
+                return False
+        except OSError:
+            return False
+    return bool(path.stat().st_mode & 0o004)
+
+
+def prepare(scratch: Path, *, chown: bool = True) -> dict:
+    """Fields of the init request that say whom the child becomes; hands it its scratch."""
+    if os.name != "posix":
+        return {}
+    if not is_root():
+        return {"nproc_shared": True}
+    uid = pick_uid()
+    fields = {"identity": {"uid": uid, "gid": uid}}
+    if chown:
+        _hand_over(Path(scratch), uid)
+        if not python_readable_by_others():
+            fields["preload"] = list(PRELOAD)
+    return fields
+
+
+def _hand_over(scratch: Path, uid: int) -> None:
+    """Scratch for the child's uid alone: its own work and home, its submission read-only."""
+    os.chmod(scratch, 0o711)
+    for name in ("work", "home"):
+        folder = scratch / name
+        if folder.is_dir():
+            os.chown(folder, uid, uid)
+            os.chmod(folder, 0o700)
+    for name in ("submission", "provided"):
+        folder = scratch / name
+        if not folder.is_dir():
+            continue
+        for path in [folder, *folder.rglob("*")]:
+            os.chown(path, 0, uid, follow_symlinks=False)
+            os.chmod(path, 0o750 if path.is_dir() else 0o640)
+
+
+def reap(fields: dict) -> None:
+    """Kill every process still running under the session's uid (posix as root only)."""
+    ident = fields.get("identity")
+    if not ident or not is_root() or ident.get("uid") in (None, 0, NOBODY):
+        return
+    uid, gid = int(ident["uid"]), int(ident["gid"])
+    try:
+        pid = os.fork()
+    except OSError:
+        return
+    if pid == 0:  # only system calls from here: no locks, nothing that another thread might hold
+        try:
+            os.setgroups([])
+            os.setgid(gid)
+            os.setuid(uid)
+            os.kill(-1, signal.SIGKILL)  # everything this uid may signal: the session's leftovers
+        except BaseException:
+            pass
+        os._exit(0)
+    try:
+        os.waitpid(pid, 0)
+    except ChildProcessError:
+        pass
+
+
+if __name__ == "__main__":  # pragma: no cover - a quick look at what this machine allows
+    print({"root": is_root(), "full_uid_map": _full_uid_map(), "python_readable": python_readable_by_others()},
+          file=sys.stderr)
