@@ -137,8 +137,14 @@ def _settings(config) -> Settings | None:
                 raise pytest.UsageError(f"minimax-grader: [tool.{TABLE}] {name} should be a {kind.__name__}")
         return value
 
-    dirs = [Path(d) for d in option.minimax_exercises_dir]
-    dirs += [(table_dir / d).resolve() for d in table.get("exercises_dir", [])] if not dirs else []
+    dirs = [Path(d).resolve() for d in option.minimax_exercises_dir]
+    if not dirs and "exercises-dir" in table:
+        from grader import config as project_config  # the one reader of the table's exercises-dir
+
+        try:
+            dirs = project_config.exercises_dirs(table_dir)
+        except project_config.ConfigError as exc:
+            raise pytest.UsageError(f"minimax-grader: {exc}") from None
     return Settings(exercise=exercise, submission=path, seed=pick("seed", int), examples=pick("examples", int),
                     sandbox=pick("sandbox", str), exercises_dir=dirs, source=source)
 

@@ -1,0 +1,151 @@
+"""The Gradescope autograder zip: built for real, unpacked, set up and run in a temporary root."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import os
+import site
+import stat
+import subprocess
+import sys
+import sysconfig
+import zipfile
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from grader.export import gradescope
+
+ROOT = Path(__file__).resolve().parent.parent
+SUBMISSIONS = ROOT / "fixtures/submissions/ctp-26"
+
+
+def grader(*args, cwd=None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "grader", *args], capture_output=True, text=True, timeout=300, cwd=cwd)
+
+
+@pytest.fixture(scope="module")
+def bundle(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("bundle") / "autograder.zip"
+    run = grader("gradescope-bundle", "--exercise", "ctp-26", "--out", str(out))
+    assert run.returncode == 0, run.stderr
+    return out
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory, bundle):
+    """An autograder root after setup.sh: the bundle in source/, the grader in its own venv.
+
+    setup.sh runs for real (minus apt-get). So that it needs no package index here, the venv
+    is prepared to see this interpreter's packages (the grader's dependencies) behind its own:
+    the grader itself must then come from the bundled wheel.
+    """
+    root = tmp_path_factory.mktemp("autograder")
+    source = root / "source"
+    with zipfile.ZipFile(bundle) as archive:
+        archive.extractall(source)
+    for name in ("setup.sh", "run_autograder"):
+        (source / name).chmod(0o755)  # zipfile does not restore modes; Gradescope's unpacking does
+    venv = root / "minimax-grader-venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
+    venv_site = Path(subprocess.run([str(venv / "bin/python"), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                                    capture_output=True, text=True, check=True).stdout.strip())
+    outer = [p for p in {*site.getsitepackages(), sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
+             if Path(p).is_dir()]
+    venv_site.mkdir(parents=True, exist_ok=True)
+    (venv_site / "zz_outer_site.pth").write_text("\n".join(outer) + "\n", encoding="utf-8")
+    env = {**os.environ, "AUTOGRADER_ROOT": str(root), "MINIMAX_GRADER_SKIP_APT": "1",
+           "MINIMAX_GRADER_SETUP_PYTHON": sys.executable}
+    setup = subprocess.run(["bash", str(source / "setup.sh")], env=env, capture_output=True, text=True, timeout=600,
+                           cwd=source)
+    assert setup.returncode == 0, setup.stdout + setup.stderr
+    where = subprocess.run([str(venv / "bin/python"), "-c", "import grader; print(grader.__file__)"],
+                           capture_output=True, text=True, check=True, cwd=root).stdout.strip()
+    assert Path(where).is_relative_to(venv), f"the venv imports the grader from {where}, not from the bundled wheel"
+    return root
+
+
+def run_autograder(root: Path, submission: Path, **extra_env) -> dict:
+    folder = root / "submission"
+    if folder.exists():
+        for old in folder.iterdir():
+            old.unlink()
+    folder.mkdir(exist_ok=True)
+    (folder / "solution.py").write_bytes(submission.read_bytes())
+    env = {**os.environ, "AUTOGRADER_ROOT": str(root), **extra_env}
+    run = subprocess.run(["bash", str(root / "source/run_autograder")], env=env, capture_output=True, text=True,
+                         timeout=300, cwd=root)
+    assert run.returncode == 0, run.stdout + run.stderr
+    results = json.loads((root / "results/results.json").read_text(encoding="utf-8"))
+    jsonschema.validate(results, gradescope.schema())
+    return results
+
+
+def test_the_zip_has_the_scripts_at_its_top_level(bundle):
+    with zipfile.ZipFile(bundle) as archive:
+        names = archive.namelist()
+        modes = {info.filename: info.external_attr >> 16 for info in archive.infolist()}
+        setup_sh = archive.read("setup.sh").decode()
+        runner = archive.read("run_autograder").decode()
+    assert {"setup.sh", "run_autograder"} <= set(names)
+    assert all(modes[name] & stat.S_IXUSR for name in ("setup.sh", "run_autograder"))
+    wheels = [n for n in names if n.startswith("wheels/") and n.endswith(".whl")]
+    assert len(wheels) == 1
+    assert setup_sh.startswith("#!/usr/bin/env bash") and runner.startswith("#!/usr/bin/env bash")
+    # setup.sh installs the bundled wheel (no index needs to know minimax-grader) into a venv,
+    # after fetching bubblewrap and a new enough Python with apt.
+    assert '"$SOURCE"/wheels/*.whl' in setup_sh and "-m venv" in setup_sh
+    assert "apt-get install -y -qq bubblewrap" in setup_sh and "python3.11" in setup_sh
+    assert 'ROOT="${AUTOGRADER_ROOT:-/autograder}"' in setup_sh and 'ROOT="${AUTOGRADER_ROOT:-/autograder}"' in runner
+    assert '"$ROOT/submission" --exercise ctp-26 --format gradescope' in runner
+    for script in ("setup.sh", "run_autograder"):
+        check = subprocess.run(["bash", "-n", "/dev/stdin"], input=(setup_sh if script == "setup.sh" else runner),
+                               capture_output=True, text=True)
+        assert check.returncode == 0, f"{script}: {check.stderr}"
+
+
+def test_the_bundled_wheel_is_complete_and_its_record_is_right(bundle, tmp_path):
+    with zipfile.ZipFile(bundle) as archive:
+        name = next(n for n in archive.namelist() if n.endswith(".whl"))
+        (tmp_path / "grader.whl").write_bytes(archive.read(name))
+    with zipfile.ZipFile(tmp_path / "grader.whl") as wheel:
+        names = set(wheel.namelist())
+        record = next(n for n in names if n.endswith(".dist-info/RECORD"))
+        for line in wheel.read(record).decode().splitlines():
+            path, digest, size = line.rsplit(",", 2)
+            if path == record:
+                continue
+            data = wheel.read(path)
+            expected = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+            assert digest == f"sha256={expected}" and int(size) == len(data), path
+        entry_points = wheel.read(record.replace("RECORD", "entry_points.txt")).decode()
+    assert "grader/cli.py" in names and "grader/export/gradescope.schema.json" in names
+    assert "grader/_data/exercises/ctp-26/exercise.toml" in names
+    assert any(n.startswith("grader/_data/reference/") for n in names)
+    assert not any("__pycache__" in n for n in names)
+    assert "minimax-grader = grader.cli:main" in entry_points
+
+
+def test_run_autograder_grades_a_buggy_and_a_correct_submission(installed):
+    buggy = run_autograder(installed, SUBMISSIONS / "buggy/always_max.py")
+    assert buggy["score"] == 0
+    assert [t["name"] for t in buggy["tests"]][:3] == ["published-cases", "fixture-trees", "random-trees"]
+    assert buggy["tests"][0]["status"] == "failed" and "yours: 1" in buggy["tests"][0]["output"]
+    correct = run_autograder(installed, SUBMISSIONS / "correct/negamax.py")
+    assert correct["score"] == 10
+    assert all(t["status"] == "passed" for t in correct["tests"])
+
+
+def test_run_autograder_leaves_a_result_even_when_the_grader_cannot_start(installed):
+    results = run_autograder(installed, SUBMISSIONS / "correct/negamax.py", MINIMAX_GRADER_PYTHON="/bin/false")
+    assert results["score"] == 0
+    assert "could not grade" in results["output"]
+
+
+def test_an_unknown_exercise_is_refused_at_build_time(tmp_path):
+    run = grader("gradescope-bundle", "--exercise", "no-such-exercise", "--out", str(tmp_path / "x.zip"))
+    assert run.returncode == 2
+    assert not (tmp_path / "x.zip").exists()
