@@ -7,6 +7,7 @@ not be graded), 2 a usage error (bad option, unknown exercise).
 from __future__ import annotations
 
 import ast
+import json
 import os
 import sys
 from pathlib import Path
@@ -68,9 +69,14 @@ def cli():
 @click.option("--exercises-dir", multiple=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
               help="An extra folder of exercises (also: exercises-dir in [tool.minimax-grader] of ./pyproject.toml).")
 @click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), help="Write the report to a file instead of stdout.")
-def check(path, exercise_id, fmt, seed, examples, sandbox, exercises_dir, output):
+@click.option("--feedback", "feedback_level", type=click.Choice(["score", "hints", "full"]), default=None,
+              help="How much the report shows: score (pass/fail per check), hints (+ the likely mistake and a question), "
+                   "full (+ counterexamples and where it goes wrong). Default: the exercise's, else full.")
+@click.option("--instructor", is_flag=True, help="Report for the instructor: always full, hidden checks shown.")
+def check(path, exercise_id, fmt, seed, examples, sandbox, exercises_dir, output, feedback_level, instructor):
     """Grade one submission (a .py file or a folder) and print a report."""
-    from grader import api, bank, report
+    from grader import api, bank, feedback_levels, report
+    from grader import exercise as exercises
     from grader.exercise import ExerciseError
 
     extra = _exercises_dirs(exercises_dir)
@@ -78,10 +84,14 @@ def check(path, exercise_id, fmt, seed, examples, sandbox, exercises_dir, output
         exercise_id = exercise_id or guess_exercise(path, extra)
         result = api.check(path, exercise_id, seed=bank.PUBLIC_SEED if seed is None else seed, examples=examples,
                            sandbox=sandbox, exercises_dir=extra)
-    except ExerciseError as exc:
+        audience = "instructor" if instructor else "student"
+        level = feedback_levels.resolve(feedback_level, exercises.load(exercise_id, extra).default_feedback, audience)
+    except (ExerciseError, ValueError) as exc:
         raise click.UsageError(str(exc)) from None
+    # The level shapes what is shown, never what was judged.
+    shown = feedback_levels.view(result.to_dict(), level, audience)
     if fmt == "json":
-        text = result.to_json() + "\n"
+        text = json.dumps(shown, indent=2, ensure_ascii=False) + "\n"
     elif fmt == "junit":
         from grader.export.junit import to_junit
 
@@ -92,7 +102,7 @@ def check(path, exercise_id, fmt, seed, examples, sandbox, exercises_dir, output
         text = gradescope.to_json(result)
     else:
         color = output is None and fmt == "text" and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
-        text = report.render(result, fmt, color=color)
+        text = report.render(shown, fmt, color=color)
     if output:
         output.write_text(text, encoding="utf-8")
     else:

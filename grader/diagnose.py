@@ -400,6 +400,8 @@ def diagnose(exercise, outcomes, checks, again_raw=(), session=None, budget: flo
 
     ``session`` is the submission's open sandbox (None: no probes, no localisation).
     """
+    if not any(c.status in ("failed", "error") for c in checks):
+        return [], {}  # nothing is wrong, so there is nothing to name
     module = mistakes_of(exercise)
     facts = Facts(exercise, outcomes, checks, again_raw)
     deadline = time.monotonic() + budget
