@@ -1,0 +1,150 @@
+"""Sandbox side of best-move: game states as the student's code sees them, and the five helpers.
+
+Runs in the child next to the student's code; holds nothing secret. Both game families go
+through the same ``State`` and the same helpers: a game tree (moves are the labels of a
+node's branches, ints or names) and tic-tac-toe (moves are ``(row, col)`` tuples, ``board``
+a list of lists the student can see). The helpers check what they are given, so an illegal
+move, a move for the wrong player or something that is not a state fails loudly at the
+point where it happens.
+"""
+
+PLAYER_1, PLAYER_2 = 1, 2
+LINES = [[(r, 0), (r, 1), (r, 2)] for r in range(3)] + [[(0, c), (1, c), (2, c)] for c in range(3)]
+LINES += [[(0, 0), (1, 1), (2, 2)], [(0, 2), (1, 1), (2, 0)]]
+
+
+class State:
+    """A position and whose turn it is. ``board`` is set for tic-tac-toe only."""
+
+    __slots__ = ("game", "node", "board", "to_move")
+
+    def __init__(self, game, node, board, to_move):
+        self.game = game
+        self.node = node
+        self.board = board
+        self.to_move = to_move
+
+    def __repr__(self):
+        if self.game == "tictactoe":
+            rows = "/".join("".join(".OX"[v] if v in (0, 1, 2) else "?" for v in row) for row in self.board)
+            return f"State({rows}, player {self.to_move} to move)"
+        return f"State(node {self.node}, player {self.to_move} to move)"
+
+
+class Built:
+    """One case: the tree's nodes in preorder (tree games), the root state, the player."""
+
+    def __init__(self, case_input):
+        self.input = case_input
+        self.player = case_input["player"]
+        self.nodes = []
+        if case_input["game"] == "tree":
+            self._number(case_input["tree"])
+            self.root = State("tree", 0, None, self.player)
+        else:
+            self.root = State("tictactoe", None, [list(row) for row in case_input["board"]], self.player)
+
+    def _number(self, node):
+        index = len(self.nodes)
+        entry = {"value": node["value"], "moves": []}
+        self.nodes.append(entry)
+        for label, child in node["moves"]:
+            entry["moves"].append((label, self._number(child)))
+        return index
+
+
+def _winner(board):
+    for line in LINES:
+        marks = [board[r][c] for r, c in line]
+        if marks[0] in (PLAYER_1, PLAYER_2) and marks[0] == marks[1] == marks[2]:
+            return marks[0]
+    return 0
+
+
+def _legal(built, state):
+    if state.game == "tree":
+        return [label for label, _ in built.nodes[state.node]["moves"]]
+    if _winner(state.board):
+        return []
+    return [(r, c) for r in range(3) for c in range(3) if state.board[r][c] == 0]
+
+
+def _same_move(a, b):
+    return type(a) is type(b) and a == b
+
+
+def helpers(built, trace):
+    def check_state(state, helper):
+        if type(state) is not State:
+            raise TypeError(f"{helper}() needs a game state (as given to best_move or returned by apply), "
+                            f"not {type(state).__name__}")
+
+    def check_player(player, helper):
+        if type(player) is not int or player not in (PLAYER_1, PLAYER_2):
+            raise ValueError(f"{helper}(): players are 1 and 2, not {player!r:.40}")
+
+    def generate_valid_moves(player, state):
+        check_state(state, "generate_valid_moves")
+        check_player(player, "generate_valid_moves")
+        if player != state.to_move:
+            raise ValueError(f"generate_valid_moves({player}, state): it is player {state.to_move}'s turn in this state")
+        return _legal(built, state)
+
+    def apply(state, move):
+        check_state(state, "apply")
+        legal = _legal(built, state)
+        if not any(_same_move(move, m) for m in legal):
+            raise ValueError(f"apply(state, {move!r:.40}): not a legal move in this state (legal: {legal!r:.120})")
+        nxt = PLAYER_1 if state.to_move == PLAYER_2 else PLAYER_2
+        if state.game == "tree":
+            child = next(index for label, index in built.nodes[state.node]["moves"] if _same_move(label, move))
+            return State("tree", child, None, nxt)
+        board = [list(row) for row in state.board]
+        board[move[0]][move[1]] = state.to_move
+        return State("tictactoe", None, board, nxt)
+
+    def is_terminal(state):
+        check_state(state, "is_terminal")
+        return not _legal(built, state)
+
+    def evaluate(state):
+        check_state(state, "evaluate")
+        if state.game == "tree":
+            return built.nodes[state.node]["value"]
+        return {PLAYER_2: +1, PLAYER_1: -1, 0: 0}[_winner(state.board)]
+
+    def next_player(player):
+        check_player(player, "next_player")
+        return PLAYER_1 if player == PLAYER_2 else PLAYER_2
+
+    return {"generate_valid_moves": generate_valid_moves, "apply": apply, "is_terminal": is_terminal,
+            "evaluate": evaluate, "next_player": next_player}
+
+
+def build(case_input):
+    return Built(case_input)
+
+
+def loading_helpers():
+    """While the file itself runs: the players' numbers (the helpers need a case, so they come later)."""
+    return {"PLAYER_1": PLAYER_1, "PLAYER_2": PLAYER_2}
+
+
+def call(entry, built):
+    return entry(built.player, built.root)
+
+
+def snapshot(built):
+    """The root state as the student could change it: its fields, and every cell of its board."""
+    state = built.root
+
+    def cell(value):
+        return [type(value).__name__, value if type(value) is int else None]
+
+    try:
+        board = state.board
+        shown = None if board is None else [[cell(v) for v in row] if type(row) is list else ["row"] for row in board] \
+            if type(board) is list else ["board", type(board).__name__]
+        return [state.game, state.node, state.to_move if type(state.to_move) is int else repr(state.to_move), shown]
+    except AttributeError:
+        return ["fields removed"]
