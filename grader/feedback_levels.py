@@ -63,8 +63,8 @@ def view(data: dict, level: str = "full", audience: str = "student") -> dict:
             mistake["checks"] = [name for name in mistake.get("checks") or () if name not in hidden]
             mistakes.append(mistake)
     out["mistakes"] = mistakes
-    if student and level != "full" and isinstance(out.get("output"), dict):
-        # What the code printed can spell out the trees it was asked about.
+    if student and (level != "full" or hidden) and isinstance(out.get("output"), dict):
+        # What the code printed can spell out the trees it was asked about, hidden ones included.
         out["output"] = {**out["output"], "stdout": "", "stderr": ""}
     out["feedback"] = {"level": level, "audience": audience}
     return out
