@@ -126,7 +126,7 @@ class Facts:
         """("number", value) | ("raised", text) | ("other", text), or None when no reply counts (timeouts)."""
         key = id(outcome)
         if key not in self._replies:
-            self._replies[key] = _reply(outcome)
+            self._replies[key] = _reply(outcome, self.exercise)
         return self._replies[key]
 
     def is_wrong(self, outcome) -> bool:
@@ -153,7 +153,7 @@ class Facts:
         return self.exercise.hook("size", lambda case_input: 0)(outcome.case.input)
 
 
-def _reply(outcome):
+def _reply(outcome, exercise=None):
     raw = outcome.raw
     if not isinstance(raw, dict) or "skipped" in raw or raw.get("timed_out"):
         return None
@@ -164,7 +164,8 @@ def _reply(outcome):
         return None
     if answer.is_number:
         return ("number", answer.value)
-    return ("other", answer.show())
+    custom = exercise.hook("show_answer") if exercise is not None else None
+    return ("other", str(custom(answer)) if custom is not None else answer.show())
 
 
 def _did(reply) -> str:
