@@ -126,6 +126,7 @@ def describe(exercise, outcome: Outcome, problem: str, shrunk: bool = False) -> 
         input=outcome.case.input,
         shrunk=shrunk,
         note=problem,
+        noun=str(exercise.meta.get("input_noun", "tree")),
     )
 
 

@@ -50,6 +50,10 @@ def guess_exercise(path: Path, extra_dirs: list[Path]) -> str:
     named = [ex.id for ex in known.values() if ex.entry_point in defined]
     if len(named) == 1:
         return named[0]
+    if not named:  # a submission of some parts only: the exercise whose parts it defines
+        by_parts = [ex.id for ex in known.values() if any(n in defined for part in ex.parts for n in part["defines"])]
+        if len(by_parts) == 1:
+            return by_parts[0]
     raise click.UsageError(f"cannot tell which exercise {path} is for; pass --exercise (one of: {', '.join(sorted(known))})")
 
 

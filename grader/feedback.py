@@ -19,7 +19,7 @@ def check_text(result: SubmissionResult, check: CheckResult, *, mistakes: bool =
         lines.append(check.message)
     cx = check.counterexample
     if cx is not None:
-        lead = "Smallest tree" if cx.shrunk else "A tree"
+        lead = ("Smallest " if cx.shrunk else "A ") + cx.noun
         lines += ["", f"{lead} on which it goes wrong, {cx.call}:"]
         lines += ["```text", cx.picture, "```"] if markdown else ["    " + line for line in cx.picture.splitlines()]
         lines.append(f"expected: {cx.expected!r}    yours: {cx.actual!r}")

@@ -36,5 +36,4 @@ def from_reply(loaded: dict, exercise) -> dict:
     known = [p["name"] for p in exercise.parts]
     raw = loaded.get("parts") if isinstance(loaded.get("parts"), dict) else {}
     graded = [n for n in known if n in (raw.get("graded") or [])]
-    return {"graded": graded, "supplied": [n for n in known if n not in graded],
-            "titles": {p["name"]: p["title"] for p in exercise.parts}}
+    return {"graded": graded, "supplied": [n for n in known if n not in graded]}

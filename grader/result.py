@@ -23,10 +23,12 @@ class Counterexample:
     note: str = ""
     # Where the student's value first goes wrong: {"node", "depth", "expected", "actual", "children", "text"}.
     localisation: dict | None = None
+    noun: str = "tree"  # what the picture shows, in the exercise's words ("tree", "position", "board")
 
     def to_dict(self) -> dict:
         return {"call": self.call, "tree": self.picture, "expected": self.expected, "actual": self.actual,
-                "shrunk": self.shrunk, "note": self.note, "input": self.input, "localisation": self.localisation}
+                "shrunk": self.shrunk, "note": self.note, "input": self.input, "localisation": self.localisation,
+                "noun": self.noun}
 
 
 @dataclass

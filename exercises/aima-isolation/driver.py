@@ -1,0 +1,109 @@
+"""Sandbox side of aima-isolation: plays a case's moves and asks one part of the submission.
+
+A case is plain data: which question (``kind``) and the moves that lead from the empty board
+to the position it is about. Questions about the rules use the submission's GameState (or
+the stand-in, when the submission has none); questions about the helpers and the decision
+get positions built with the grader's own GameState, so each part is judged on its own:
+wrong rules never make right helpers look wrong. Answers go back as they came (the harness
+encodes exact types); only the no-mutation question is answered with plain data made here.
+"""
+
+import importlib.util
+import os
+
+_here = os.path.dirname(os.path.abspath(__file__))
+_spec = importlib.util.spec_from_file_location("_minimax_grader_isolation_rules", os.path.join(_here, "provided", "gamestate.py"))
+_rules = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_rules)
+
+NAMES = ("GameState", "terminal_test", "min_value", "max_value", "minimax_decision")
+
+
+def resolve(namespace):
+    """What the calls need: the five names of the exercise, the student's or the stand-ins'."""
+    missing = [name for name in NAMES if not callable(namespace.get(name))]
+    if missing:
+        raise LookupError(f"the submission defines no {', '.join(missing)}")
+    return {name: namespace[name] for name in NAMES}
+
+
+def build(case_input):
+    return case_input
+
+
+def helpers(built, trace):
+    return {}
+
+
+def snapshot(built):
+    return None
+
+
+def _grader_position(moves):
+    state = _rules.GameState()
+    for move in moves:
+        state = state.forecast_move(tuple(move))
+    return state
+
+
+def _student_position(entry, moves):
+    state = entry["GameState"]()
+    for move in moves:
+        state = state.forecast_move(tuple(move))
+    return state
+
+
+def call(entry, built):
+    kind, moves = built["kind"], built["moves"]
+    if kind == "rules":
+        return _student_position(entry, moves).get_legal_moves()
+    if kind == "forecast":
+        return _forecast_report(entry, moves)
+    if kind == "published":
+        return entry["min_value"](entry["GameState"]())
+    state = _grader_position(moves)
+    if kind == "terminal":
+        return entry["terminal_test"](state)
+    if kind == "min":
+        return entry["min_value"](state)
+    if kind == "max":
+        return entry["max_value"](state)
+    if kind == "decision":
+        return entry["minimax_decision"](state)
+    raise ValueError(f"unknown question {kind!r}")
+
+
+def _plain(value, depth=0):
+    """A state's attributes as plain data, to see whether forecast_move changed them."""
+    if depth > 6:
+        return "..."
+    kind = type(value)
+    if kind in (int, float, str, bool, type(None)):
+        return value
+    if kind in (list, tuple):
+        return [kind.__name__] + [_plain(v, depth + 1) for v in value]
+    if kind in (set, frozenset):
+        return ["set"] + sorted((_plain(v, depth + 1) for v in value), key=repr)
+    if kind is dict:
+        return ["dict"] + sorted(([repr(k), _plain(v, depth + 1)] for k, v in value.items()), key=repr)
+    attributes = getattr(value, "__dict__", None)
+    if type(attributes) is dict:
+        return [kind.__name__] + [[k, _plain(v, depth + 1)] for k, v in sorted(attributes.items())]
+    return repr(value)
+
+
+def _forecast_report(entry, moves):
+    """Forecast every legal move from the position; say whether the position itself changed."""
+    state = _student_position(entry, moves)
+    before = _plain(state)
+    legal_before = repr(sorted(state.get_legal_moves(), key=repr))
+    problems = []
+    for move in _grader_position(moves).get_legal_moves():
+        following = state.forecast_move(move)
+        if following is state:
+            problems.append(f"forecast_move({move}) returned the same object instead of a new state")
+            break
+        if _plain(state) != before or repr(sorted(state.get_legal_moves(), key=repr)) != legal_before:
+            problems.append(f"forecast_move({move}) changed the state it was called on")
+            break
+    return problems

@@ -1,0 +1,156 @@
+"""aima-isolation: the reference against hand-checked facts, and every sample's verdict.
+
+Samples are single files and folders of the mini-project's modules; the folders hand in some
+parts only, so these tests also pin which parts were graded and which the grader supplied,
+and that checks of a supplied part cost nothing and earn nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "fixtures" / "submissions" / "aima-isolation"
+KNOWN = json.loads((ROOT / "fixtures" / "isolation" / "known.json").read_text(encoding="utf-8"))
+EXPECTED = tomllib.loads((SAMPLES / "expected.toml").read_text(encoding="utf-8"))
+CORRECT = sorted(k for k, v in EXPECTED.items() if v["status"] == "passed")
+BUGGY = sorted(k for k, v in EXPECTED.items() if v["status"] != "passed")
+PARTS = ["gamestate", "minimax_helpers", "minimax"]
+
+
+@pytest.fixture(scope="module")
+def isolation():
+    from grader import exercise
+
+    return exercise.load("aima-isolation")
+
+
+@pytest.fixture(scope="module")
+def graded():
+    from grader import api
+
+    results = {}
+
+    def result_of(relative: str):
+        if relative not in results:
+            results[relative] = api.check(SAMPLES / relative, "aima-isolation")
+        return results[relative]
+
+    return result_of
+
+
+def test_reference_agrees_with_the_hand_checked_facts(isolation):
+    ref = isolation.reference
+    assert len(ref.reachable()) == KNOWN["reachable_positions"]
+    assert ref.min_value(ref.State()) == KNOWN["min_value_empty_board"]
+    assert sorted(ref.best_moves(ref.State())) == [tuple(m) for m in KNOWN["winning_first_moves"]]
+    for position in KNOWN["positions"]:
+        state = ref.play(position["moves"])
+        assert sorted(ref.legal_moves(state)) == [tuple(m) for m in position["legal"]], position
+        assert state.to_move + 1 == position["to_move"]
+
+
+def test_the_bank_asks_every_part_about_every_reachable_position(isolation):
+    from grader import bank
+
+    cases = bank.build(isolation, use_cache=False).cases
+    by_group = {}
+    for case in cases:
+        by_group.setdefault(case.group, []).append(case)
+    for group in ("rules", "forecast", "terminal", "min", "max"):
+        assert len(by_group[group]) == 155
+    assert len(by_group["decision"]) == 121  # the non-terminal positions
+    assert len(by_group["published"]) == 1
+    assert len({c.id for c in cases}) == len(cases)
+
+
+def test_the_first_legal_move_is_right_on_the_empty_board_only_by_luck(isolation):
+    """Why the decision is graded everywhere: the stand-in's first move from the empty board wins."""
+    ref = isolation.reference
+    assert ref.legal_moves(ref.State())[0] in ref.best_moves(ref.State())
+
+
+def test_picture_draws_a_board(isolation):
+    text = isolation.hook("picture")({"kind": "rules", "moves": [[0, 0], [1, 1]]})
+    assert text.splitlines()[1:3] == ["y=0   1    .    . ", "y=1   .    2    # "]
+    assert "player 1 to move" in text
+
+
+def test_every_sample_is_pinned():
+    on_disk = {f"{p.parent.name}/{p.name}" for p in SAMPLES.glob("*/*") if p.suffix == ".py" or p.is_dir()}
+    assert on_disk == set(EXPECTED)
+    assert len(CORRECT) >= 4 and len(BUGGY) >= 8
+    assert len({EXPECTED[k]["mistake"] for k in BUGGY}) >= 8  # a multi-file sample may repeat a mistake
+
+
+@pytest.mark.parametrize("relative", CORRECT)
+def test_correct_sample_gets_full_score(graded, relative):
+    result = graded(relative)
+    assert result.error is None
+    assert result.status == "passed", [(c.name, c.status, c.message) for c in result.checks]
+    supplied = EXPECTED[relative].get("supplied", [])
+    assert result.parts == {"graded": [p for p in PARTS if p not in supplied], "supplied": supplied}
+    assert result.score == result.max_score == (10.0 if not supplied else result.max_score)
+    assert result.max_score <= 10.0
+
+
+@pytest.mark.parametrize("relative", BUGGY)
+def test_buggy_sample_fails_exactly_the_pinned_checks(graded, relative):
+    result = graded(relative)
+    expected = EXPECTED[relative]
+    assert result.status == expected["status"]
+    if expected["status"] == "error":
+        assert expected["error"] in result.error
+        return
+    assert result.error is None
+    failed = sorted(c.name for c in result.checks if c.status == "failed")
+    assert failed == sorted(expected["fails"]), [(c.name, c.message) for c in result.checks]
+    assert result.parts["supplied"] == expected.get("supplied", [])
+
+
+def test_first_legal_move_fails_with_a_board_and_the_best_moves(graded):
+    check = next(c for c in graded("buggy/first_legal_move.py").checks if c.name == "best-decision")
+    assert check.status == "failed" and "not a best move" in check.message
+    picture = check.counterexample.picture
+    assert "y=0" in picture and "y=1" in picture and "#" in picture
+    assert check.counterexample.noun == "position"
+
+
+def test_supplied_parts_are_skipped_and_leave_the_maximum(graded):
+    result = graded("correct/helpers_only")
+    by_name = {c.name: c for c in result.checks}
+    for name in ("legal-moves", "moves-are-a-list", "forecast-is-pure", "best-decision"):
+        assert by_name[name].status == "skipped" and by_name[name].max_score == 0
+        assert "supplied" in by_name[name].message
+    assert result.max_score == 4.0 == result.score
+
+
+def test_single_file_and_three_files_grade_alike(graded):
+    one = graded("correct/one_file_textbook.py")
+    three = graded("correct/three_files")
+    assert [(c.name, c.status, c.score) for c in one.checks] == [(c.name, c.status, c.score) for c in three.checks]
+
+
+def test_report_and_json_say_which_parts_were_supplied(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "grader", "check", str(SAMPLES / "correct" / "only_gamestate")],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "parts graded: gamestate; supplied by the grader (not graded): minimax_helpers, minimax" in done.stdout
+    done = subprocess.run([sys.executable, "-m", "grader", "check", "-f", "json", "-e", "aima-isolation",
+                           str(SAMPLES / "correct" / "only_gamestate")], capture_output=True, text=True, timeout=120)
+    data = json.loads(done.stdout)
+    assert data["parts"] == {"graded": ["gamestate"], "supplied": ["minimax_helpers", "minimax"]}
+
+
+def test_a_folder_with_no_part_is_an_error(tmp_path):
+    from grader import api
+
+    (tmp_path / "notes.py").write_text("x = 1\n", encoding="utf-8")
+    result = api.check(tmp_path, "aima-isolation")
+    assert result.status == "error" and "none of the parts" in result.error
