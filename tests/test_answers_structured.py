@@ -1,0 +1,94 @@
+"""Structured answers: what the sandbox sends for a returned value, and what the grader makes of it.
+
+The child encodes with exact types only (``type(x) is list``), never calling the answer's own
+methods; the parent decodes into ``Answer`` and compares with exact types all the way down.
+The harness is a plain script, so it is loaded from its file as the child loads it.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+from grader.answers import Answer
+
+HARNESS = Path(__file__).resolve().parent.parent / "grader" / "sandbox" / "harness.py"
+
+
+@pytest.fixture(scope="module")
+def harness():
+    spec = importlib.util.spec_from_file_location("_test_harness", HARNESS)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def roundtrip(harness, value) -> Answer:
+    """Through JSON, as over the pipe."""
+    return Answer.decode(json.loads(json.dumps(harness.encode_answer(value), allow_nan=False)))
+
+
+def test_a_list_of_three_ints_keeps_its_shape(harness):
+    answer = roundtrip(harness, [0, 2, 1])
+    assert answer.kind == "list" and answer.is_sequence_of(("int",), 3)
+    assert answer.same_as([0, 2, 1]) and not answer.same_as((0, 2, 1)) and not answer.same_as([0, 2, 1.0])
+    assert answer.describe() == "[0, 2, 1]" and answer.plain() == [0, 2, 1]
+
+
+def test_exact_types_all_the_way_down(harness):
+    assert not roundtrip(harness, [1, 1, True]).same_as([1, 1, 1])  # True is not 1
+    assert roundtrip(harness, [1, 1, True]).items[2].kind == "bool"
+    assert roundtrip(harness, (1, 2)).kind == "tuple" and roundtrip(harness, (1, 2)).same_as((1, 2))
+    assert roundtrip(harness, (1,)).describe() == "(1,)"
+    assert roundtrip(harness, None).kind == "none"
+    nested = roundtrip(harness, {"move": ("a", [None, 2.5])})
+    assert nested.kind == "dict" and nested.same_as({"move": ("a", [None, 2.5])})
+    assert nested.plain() == {"move": ["a", [None, 2.5]]}
+
+
+def test_anything_else_is_other_and_never_equal(harness):
+    class Sneaky(list):
+        def __eq__(self, other):
+            return True
+
+    class Loud:
+        def __repr__(self):
+            raise RuntimeError("no")
+
+    for value in (Sneaky([0, 2, 1]), {1: 2}, {"k": Sneaky()}, [Loud()]):
+        answer = roundtrip(harness, value)
+        assert not answer.same_as([0, 2, 1]) and not answer.is_plain
+    assert roundtrip(harness, Sneaky([0, 2, 1])).type_name.endswith("Sneaky")
+    assert roundtrip(harness, [Loud()]).items[0].text == "(repr raised)"
+
+
+def test_size_and_depth_are_capped_without_calling_repr(harness):
+    deep = [1]
+    for _ in range(50):
+        deep = [deep]
+    loop = [1]
+    loop.append(loop)
+    for value in (list(range(100000)), deep, loop):
+        encoded = harness.encode_answer(value)
+        assert encoded["t"] == "other" and "too large" in encoded["repr"]
+        assert len(json.dumps(encoded)) < 400
+    long_text = harness.encode_answer("x" * 10000)
+    assert long_text["t"] == "other" and len(long_text["repr"]) < 300
+
+
+def test_numbers_are_decoded_as_before(harness):
+    """ctp-26's contract: ints and floats exact, NaN equal to nothing, non-numbers described as such."""
+    assert roundtrip(harness, 7).equals_number(7) and roundtrip(harness, 7.0).equals_number(7)
+    assert not roundtrip(harness, float("nan")).equals_number(float("nan"))
+    assert roundtrip(harness, True).show() == "True (a bool, not a number)"
+    assert roundtrip(harness, "7").show() == "'7' (a str, not a number)"
+    assert roundtrip(harness, "7").to_plain() == "'7' (a str, not a number)"
+    assert roundtrip(harness, 2 ** 20000).kind == "other"
+
+
+def test_garbage_from_the_pipe_decodes_to_other():
+    for data in (None, [], {"t": "list", "v": "no"}, {"t": "dict", "v": [[1, {"t": "none"}]]}, {"t": "int", "v": "7"}):
+        assert Answer.decode(data).kind == "other"

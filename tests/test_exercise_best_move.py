@@ -1,0 +1,164 @@
+"""The best-move exercise: one set of helpers over game trees and tic-tac-toe, and every sample's verdict.
+
+Samples are graded once each through ``grader.api.check``; any best move is right (ties
+accepted), a move must come back exactly as the helpers gave it, and a tic-tac-toe
+counterexample is drawn as a 3x3 board.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import tomllib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "fixtures" / "submissions" / "best-move"
+EXPECTED = tomllib.loads((SAMPLES / "expected.toml").read_text(encoding="utf-8"))
+CORRECT = sorted(k for k, v in EXPECTED.items() if v["status"] == "passed")
+BUGGY = sorted(k for k, v in EXPECTED.items() if v["status"] != "passed")
+
+
+@pytest.fixture(scope="module")
+def best_move():
+    from grader import exercise
+
+    return exercise.load("best-move")
+
+
+@pytest.fixture(scope="module")
+def bm_bank(best_move):
+    from grader import bank
+
+    return bank.build(best_move)
+
+
+@pytest.fixture(scope="module")
+def driver(best_move):
+    spec = importlib.util.spec_from_file_location("_test_best_move_driver", best_move.driver_path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def graded():
+    from grader import api
+
+    results = {}
+
+    def result_of(relative):
+        if relative not in results:
+            results[relative] = api.check(SAMPLES / relative, "best-move")
+        return results[relative]
+
+    return result_of
+
+
+def is_board_picture(picture: str) -> bool:
+    lines = picture.splitlines()
+    return sum(line.count(" | ") == 2 for line in lines) == 3 and sum("---+---+---" in line for line in lines) == 2
+
+
+# -- reference, bank, helpers -----------------------------------------------------------------
+
+def test_reference_agrees_with_every_hand_made_game(best_move, bm_bank):
+    fixtures = bm_bank.group("fixtures")
+    assert {c.input["game"] for c in fixtures} == {"tree", "tictactoe"}
+    for case in fixtures:
+        expected = best_move.hook("reference")(case.input, best_move.reference)
+        assert {"value": expected["value"], "best moves": expected["best moves"]} == case.known, case.id
+
+
+def test_bank_has_random_trees_and_tictactoe_positions(best_move, bm_bank):
+    trees, positions = bm_bank.group("random"), bm_bank.group("tictactoe")
+    assert len(trees) == best_move.random_examples and len(positions) == 60
+    for case in trees:
+        assert case.input["game"] == "tree" and case.input["tree"]["moves"], "the root always has a move"
+        labels = [label for label, _ in case.input["tree"]["moves"]]
+        assert len(set(map(repr, labels))) == len(labels)
+    assert any(isinstance(c.input["tree"]["moves"][0][0], str) for c in trees)
+    assert any(isinstance(c.input["tree"]["moves"][0][0], int) for c in trees)
+    for case in positions:
+        free = sum(v == 0 for row in case.input["board"] for v in row)
+        assert 2 <= free <= 5 and case.input["player"] in (1, 2)
+
+
+def test_one_set_of_helpers_for_both_games(driver):
+    tree = {"value": 0, "moves": [["a", {"value": 3, "moves": []}], [4, {"value": -1, "moves": []}]]}
+    for case, move in (({"game": "tree", "tree": tree, "player": 2}, "a"),
+                       ({"game": "tictactoe", "board": [[2, 2, 0], [1, 1, 0], [0, 0, 0]], "player": 2}, (0, 2))):
+        built = driver.build(case)
+        h = driver.helpers(built, {"evaluated": [], "expanded": []})
+        before = driver.snapshot(built)
+        assert move in h["generate_valid_moves"](2, built.root)
+        after = h["apply"](built.root, move)
+        assert after is not built.root and driver.snapshot(built) == before, "apply leaves the state alone"
+        assert h["is_terminal"](after) and h["evaluate"](after) in (3, 1)
+        assert h["next_player"](2) == 1 and h["next_player"](1) == 2
+        with pytest.raises(ValueError, match="turn"):
+            h["generate_valid_moves"](1, built.root)
+        with pytest.raises(ValueError, match="not a legal move"):
+            h["apply"](built.root, "nowhere")
+    built = driver.build({"game": "tictactoe", "board": [[0] * 3] * 3, "player": 1})
+    h = driver.helpers(built, {"evaluated": [], "expanded": []})
+    with pytest.raises(ValueError, match="not a legal move"):
+        h["apply"](built.root, [0, 0])  # a list is not the tuple move
+
+
+def test_shrinking_makes_games_smaller(best_move, bm_bank):
+    size, candidates_of = best_move.hook("size"), best_move.hook("shrink_candidates")
+    for case in bm_bank.group("random")[:20] + bm_bank.group("tictactoe")[:5]:
+        for candidate in candidates_of(case.input):
+            assert size(candidate) <= size(case.input)
+
+
+# -- the samples ------------------------------------------------------------------------------
+
+def test_every_sample_is_pinned():
+    on_disk = {f"{p.parent.name}/{p.name}" for p in SAMPLES.glob("*/*.py")}
+    assert on_disk == set(EXPECTED)
+    assert len(CORRECT) >= 4 and len(BUGGY) >= 8
+    assert len({EXPECTED[k]["mistake"] for k in BUGGY}) == len(BUGGY), "each buggy sample is a different mistake"
+
+
+@pytest.mark.parametrize("relative", CORRECT)
+def test_correct_sample_gets_full_score(graded, relative):
+    result = graded(relative)
+    assert result.error is None
+    assert result.status == "passed", [(c.name, c.status, c.message) for c in result.checks]
+    assert result.score == result.max_score == 10.0
+
+
+@pytest.mark.parametrize("relative", BUGGY)
+def test_buggy_sample_fails_with_a_counterexample(graded, best_move, relative):
+    data = graded(relative).to_dict()
+    assert data["status"] == "failed" and data["error"] is None
+    first = next(c for c in data["checks"] if c["status"] == "failed")
+    counterexample = first["counterexample"]
+    assert counterexample is not None and counterexample["call"].startswith("best_move(")
+    assert first["message"].startswith(counterexample["call"] + ": ")
+    assert counterexample["tree"] == best_move.hook("picture")(counterexample["input"])
+    if counterexample["input"]["game"] == "tictactoe":
+        assert is_board_picture(counterexample["tree"])
+    else:
+        assert counterexample["tree"].startswith("root: player ")
+
+
+def test_tictactoe_counterexample_is_a_board(graded):
+    checks = {c.name: c for c in graded("buggy/min_max_swapped.py").checks}
+    shown = checks["tictactoe-positions"].counterexample
+    assert shown is not None and is_board_picture(shown.picture)
+    assert "[[" not in shown.picture
+
+
+def test_mutating_the_state_is_caught_even_with_right_moves(graded):
+    checks = {c.name: c for c in graded("buggy/advances_turn.py").checks}
+    assert all(checks[n].status == "passed" for n in ("legal-move", "hand-made-games", "random-trees", "tictactoe-positions"))
+    assert checks["state-unchanged"].status == "failed" and "use apply" in checks["state-unchanged"].message
+
+
+def test_returning_the_value_instead_of_the_move_is_an_illegal_move(graded):
+    legal = next(c for c in graded("buggy/returns_rank.py").checks if c.name == "legal-move")
+    assert legal.status == "failed" and "not a legal move" in legal.message

@@ -1,0 +1,158 @@
+"""The tic-tac-toe exercise: its reference, its bank, and the verdict of every sample submission.
+
+Samples are graded once each through ``grader.api.check`` (the door every other door uses);
+correct ones in many styles must get full marks, buggy ones must fail with a counterexample
+drawn as a 3x3 board, not as nested lists.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "fixtures" / "submissions" / "tictactoe"
+EXPECTED = tomllib.loads((SAMPLES / "expected.toml").read_text(encoding="utf-8"))
+CORRECT = sorted(k for k, v in EXPECTED.items() if v["status"] == "passed")
+BUGGY = sorted(k for k, v in EXPECTED.items() if v["status"] != "passed")
+
+
+@pytest.fixture(scope="module")
+def tictactoe():
+    from grader import exercise
+
+    return exercise.load("tictactoe")
+
+
+@pytest.fixture(scope="module")
+def ttt_bank(tictactoe):
+    from grader import bank
+
+    return bank.build(tictactoe)
+
+
+@pytest.fixture(scope="module")
+def graded():
+    from grader import api
+
+    results = {}
+
+    def result_of(relative):
+        if relative not in results:
+            results[relative] = api.check(SAMPLES / relative, "tictactoe")
+        return results[relative]
+
+    return result_of
+
+
+def is_board_picture(picture: str) -> bool:
+    """Three rows of three cells separated by bars, with ruled lines between them."""
+    lines = picture.splitlines()
+    rows = [line for line in lines if line.count(" | ") == 2]
+    return len(rows) == 3 and sum("---+---+---" in line for line in lines) == 2 and "[[" not in picture
+
+
+# -- the reference and the bank -------------------------------------------------------------
+
+def test_reference_agrees_with_every_hand_made_position(tictactoe, ttt_bank):
+    fixtures = ttt_bank.group("fixtures")
+    assert len(fixtures) >= 10
+    for case in fixtures:
+        assert tictactoe.hook("reference")(case.input, tictactoe.reference) == case.known, case.id
+
+
+def test_reference_knows_the_published_facts(tictactoe):
+    ref = tictactoe.reference
+    empty = ((0, 0, 0),) * 3
+    assert ref.value(empty, ref.MAX) == 0 and ref.value(empty, ref.MIN) == 0  # perfect play draws
+    # Legal play with X (here MAX) always starting reaches 5478 distinct boards, a well-known count.
+    seen, frontier = set(), [empty]
+    while frontier:
+        board = frontier.pop()
+        if board in seen:
+            continue
+        seen.add(board)
+        if not ref.game_over(board):
+            player = ref.MAX if sum(v != 0 for row in board for v in row) % 2 == 0 else ref.MIN
+            frontier.extend(ref.play(board, cell, player) for cell in ref.empty_cells(board))
+    assert len(seen) == 5478
+    assert ref.minimax([[1, 1, 0], [-1, -1, 0], [0, 0, 0]], ref.MAX) == [0, 2, 1]
+    assert ref.minimax([[1, 1, 1], [-1, -1, 0], [0, 0, 0]], ref.MIN) == [-1, -1, 1]
+
+
+def test_bank_covers_finished_and_endgame_positions_with_both_players(tictactoe, ttt_bank):
+    finished, endgame, random_ = ttt_bank.group("finished"), ttt_bank.group("endgame"), ttt_bank.group("random")
+    assert len(finished) == 479  # one in four of the 1916 finished positions
+    assert len(endgame) == 1836  # every unfinished position with one or two free cells, each side to move
+    assert {c.input["player"] for c in endgame} == {1, -1}
+    assert len(random_) == tictactoe.random_examples
+    ref = tictactoe.reference
+    for case in endgame + random_:
+        board = ref.key(case.input["board"])
+        marks = sum(v == 1 for row in board for v in row) - sum(v == -1 for row in board for v in row)
+        assert marks in (-1, 0, 1) and (marks == 0 or case.input["player"] == -marks)
+    assert all(ref.game_over(ref.key(c.input["board"])) for c in finished)
+
+
+def test_shrinking_moves_towards_fewer_free_cells(tictactoe):
+    case = {"board": [[1, 0, 0], [0, -1, 0], [0, 0, 1]], "player": -1}
+    size = tictactoe.hook("size")
+    candidates = tictactoe.hook("shrink_candidates")(case)
+    assert len(candidates) == 6 and all(size(c) < size(case) for c in candidates)
+
+
+def test_picture_is_a_board_with_whose_turn(tictactoe):
+    picture = tictactoe.hook("picture")({"board": [[1, -1, 0], [0, 1, 0], [0, 0, -1]], "player": 1})
+    assert is_board_picture(picture)
+    assert "X | O | ." in picture and "X (MAX, +1) to move" in picture
+
+
+# -- the samples ----------------------------------------------------------------------------
+
+def test_every_sample_is_pinned():
+    on_disk = {f"{p.parent.name}/{p.name}" for p in SAMPLES.glob("*/*.py")}
+    assert on_disk == set(EXPECTED)
+    assert len(CORRECT) >= 4 and len(BUGGY) >= 8
+    assert len({EXPECTED[k]["mistake"] for k in BUGGY}) == len(BUGGY), "each buggy sample is a different mistake"
+
+
+@pytest.mark.parametrize("relative", CORRECT)
+def test_correct_sample_gets_full_score(graded, relative):
+    result = graded(relative)
+    assert result.error is None
+    assert result.status == "passed", [(c.name, c.status, c.message) for c in result.checks]
+    assert result.score == result.max_score == 10.0
+
+
+@pytest.mark.parametrize("relative", BUGGY)
+def test_buggy_sample_fails_with_a_board_as_counterexample(graded, tictactoe, relative):
+    data = graded(relative).to_dict()
+    assert data["status"] == "failed" and data["error"] is None
+    first = next(c for c in data["checks"] if c["status"] == "failed")
+    counterexample = first["counterexample"]
+    assert counterexample is not None
+    assert counterexample["call"].startswith("minimax(board, ")
+    assert first["message"].startswith(counterexample["call"] + ": ")
+    assert is_board_picture(counterexample["tree"]), counterexample["tree"]
+    assert counterexample["tree"] == tictactoe.hook("picture")(counterexample["input"])
+
+
+def test_ties_are_never_decided_for_the_student(graded):
+    """Two samples with opposite tie-breaks (first and last best move) both pass."""
+    assert graded("correct/published_style.py").passed and graded("correct/last_best_move.py").passed
+
+
+def test_wrong_move_with_right_score_fails_only_the_move_checks(graded):
+    checks = {c.name: c for c in graded("buggy/move_updated_always.py").checks}
+    assert checks["scores"].status == "passed"
+    assert checks["optimal-moves"].status == "failed"
+    assert "not an optimal move" in checks["optimal-moves"].message or "already taken" in checks["optimal-moves"].message
+
+
+def test_a_bare_score_on_a_finished_game_is_reported_as_such(graded):
+    checks = {c.name: c for c in graded("buggy/returns_bare_score.py").checks}
+    finished = checks["finished-games"]
+    assert finished.status == "failed"
+    assert "must return a list [row, col, score]" in finished.message or "raised" in finished.message
