@@ -1,0 +1,164 @@
+"""The README's worked example, built for real: an instructor's own exercise outside the package.
+
+The instructor copies ctp-26 into a folder of their own, renames the provided helpers to
+``score(node)`` and ``moves(node)``, keeps the reference and the fixtures inside the exercise
+folder, and grades through the command line with ``--exercises-dir`` or with the same key in
+``[tool.minimax-grader]`` of their pyproject.toml. Every step below is one the README shows.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+CORRECT = '''\
+def minimax(node, max_depth, player_a_moves):
+    children = moves(node)
+    if max_depth == 0 or not children:
+        return score(node)
+    values = [minimax(child, max_depth - 1, not player_a_moves) for child in children]
+    return max(values) if player_a_moves else min(values)
+'''
+
+BUGGY = '''\
+def minimax(node, max_depth, player_a_moves):
+    children = moves(node)
+    if max_depth == 0 or not children:
+        return score(node)
+    return max(minimax(child, max_depth - 1, not player_a_moves) for child in children)
+'''
+
+OLD_NAMES = '''\
+def minimax(node, max_depth, player_a_moves):
+    children = get_next_valid_moves(node)
+    if max_depth == 0 or not children:
+        return get_value(node)
+    values = [minimax(child, max_depth - 1, not player_a_moves) for child in children]
+    return max(values) if player_a_moves else min(values)
+'''
+
+
+def build_worked_example(base: Path) -> Path:
+    """The README's steps: copy ctp-26 with its reference and fixtures, then rename two helpers."""
+    from grader import paths
+
+    target = base / "my-exercises" / "ctp-26-scores"
+    shutil.copytree(paths.exercises_dir() / "ctp-26", target, ignore=shutil.ignore_patterns("__pycache__"))
+    (target / "reference").mkdir()
+    shutil.copy(paths.reference_dir() / "ctp_26.py", target / "reference")
+    shutil.copytree(paths.fixtures_dir() / "trees" / "ctp-26", target / "fixtures" / "trees" / "ctp-26")
+
+    toml = (target / "exercise.toml").read_text(encoding="utf-8")
+    toml = toml.replace('id = "ctp-26"', 'id = "ctp-26-scores"')
+    toml = toml.replace('provided_helpers = ["get_value", "get_next_valid_moves"]', 'provided_helpers = ["score", "moves"]')
+    toml = toml.replace('summary = "', 'summary = "(renamed helpers: score, moves) ', 1)
+    assert 'id = "ctp-26-scores"' in toml and '["score", "moves"]' in toml
+    (target / "exercise.toml").write_text(toml, encoding="utf-8")
+
+    driver = (target / "driver.py").read_text(encoding="utf-8")
+    old = 'return {"get_value": get_value, "get_next_valid_moves": get_next_valid_moves}'
+    assert driver.count(old) == 2
+    driver = driver.replace(old, 'return {"score": get_value, "moves": get_next_valid_moves}')
+    (target / "driver.py").write_text(driver, encoding="utf-8")
+    return base / "my-exercises"
+
+
+@pytest.fixture(scope="module")
+def example(tmp_path_factory):
+    base = tmp_path_factory.mktemp("instructor")
+    folder = build_worked_example(base)
+    for name, text in (("correct.py", CORRECT), ("always_max.py", BUGGY), ("old_names.py", OLD_NAMES)):
+        (base / name).write_text(text, encoding="utf-8")
+    return base, folder
+
+
+def grader(*args, cwd: Path) -> subprocess.CompletedProcess:
+    env = {**os.environ}
+    return subprocess.run([sys.executable, "-m", "grader", *map(str, args)], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=180)
+
+
+def test_the_exercise_is_listed_beside_the_built_in_ones(example):
+    base, folder = example
+    done = grader("exercises", "--exercises-dir", folder, cwd=base)
+    assert done.returncode == 0, done.stderr
+    ids = [line.split()[0] for line in done.stdout.splitlines()]
+    assert "ctp-26-scores" in ids and "ctp-26" in ids
+
+
+def test_correct_and_buggy_submissions_through_the_cli(example):
+    base, folder = example
+    done = grader("check", "--exercises-dir", folder, "--exercise", "ctp-26-scores", "-f", "json", base / "correct.py", cwd=base)
+    assert done.returncode == 0, done.stdout + done.stderr
+    data = json.loads(done.stdout)
+    assert data["exercise"] == "ctp-26-scores" and data["status"] == "passed" and data["score"] == data["max_score"]
+
+    done = grader("check", "--exercises-dir", folder, "--exercise", "ctp-26-scores", base / "always_max.py", cwd=base)
+    assert done.returncode == 1
+    assert "FAILED" in done.stdout and "published-cases" in done.stdout
+
+
+def test_the_old_helper_names_no_longer_exist(example):
+    base, folder = example
+    done = grader("check", "--exercises-dir", folder, "--exercise", "ctp-26-scores", "-f", "json", base / "old_names.py", cwd=base)
+    assert done.returncode == 1
+    data = json.loads(done.stdout)
+    assert data["status"] == "failed"
+    assert "get_next_valid_moves" in json.dumps(data["checks"])
+
+
+def test_the_pyproject_table_works_like_the_option(example):
+    base, folder = example
+    (base / "pyproject.toml").write_text('[tool.minimax-grader]\nexercises-dir = "my-exercises"\n', encoding="utf-8")
+    try:
+        done = grader("check", "--exercise", "ctp-26-scores", base / "correct.py", cwd=base)
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert "PASSED" in done.stdout
+        done = grader("exercises", cwd=base)
+        assert "ctp-26-scores" in done.stdout
+    finally:
+        (base / "pyproject.toml").unlink()
+
+
+def test_a_missing_folder_is_a_usage_error(example, tmp_path):
+    base, _ = example
+    done = grader("exercises", "--exercises-dir", base / "nowhere", cwd=base)
+    assert done.returncode == 2 and "does not exist" in done.stderr
+    (tmp_path / "pyproject.toml").write_text('[tool.minimax-grader]\nexercises-dir = "gone"\n', encoding="utf-8")
+    done = grader("exercises", cwd=tmp_path)
+    assert done.returncode == 2 and "does not exist" in done.stderr
+
+
+def test_config_reader_resolves_paths_against_the_pyproject_folder(tmp_path):
+    from grader import config
+
+    assert config.exercises_dirs(tmp_path) == []
+    (tmp_path / "pyproject.toml").write_text('[tool.minimax-grader]\nexercises-dir = ["a", "b/c"]\n', encoding="utf-8")
+    assert config.exercises_dirs(tmp_path) == [(tmp_path / "a").resolve(), (tmp_path / "b" / "c").resolve()]
+    (tmp_path / "pyproject.toml").write_text('[tool.minimax-grader]\nexercises-dir = 3\n', encoding="utf-8")
+    with pytest.raises(config.ConfigError):
+        config.exercises_dirs(tmp_path)
+
+
+def test_reference_and_fixtures_may_sit_beside_the_exercise_folders(tmp_path):
+    """The other layout: DIR/<id>/exercise.toml with DIR/reference and DIR/fixtures shared."""
+    from grader import exercise, paths
+
+    folder = tmp_path / "course"
+    shutil.copytree(paths.exercises_dir() / "ctp-26", folder / "ctp-26-shared", ignore=shutil.ignore_patterns("__pycache__"))
+    toml = (folder / "ctp-26-shared" / "exercise.toml").read_text(encoding="utf-8").replace('id = "ctp-26"', 'id = "ctp-26-shared"')
+    (folder / "ctp-26-shared" / "exercise.toml").write_text(toml, encoding="utf-8")
+    (folder / "reference").mkdir()
+    shutil.copy(paths.reference_dir() / "ctp_26.py", folder / "reference")
+    shutil.copytree(paths.fixtures_dir() / "trees" / "ctp-26", folder / "fixtures" / "trees" / "ctp-26")
+    found = exercise.load("ctp-26-shared", [folder])
+    assert found.reference.__file__ == str(folder / "reference" / "ctp_26.py")
+    assert found.fixtures_path == folder / "fixtures" / "trees" / "ctp-26"
