@@ -226,11 +226,22 @@ class SubmissionFile(pytest.File):
                                             seed=bank.PUBLIC_SEED if settings.seed is None else settings.seed,
                                             examples=settings.examples, sandbox=settings.sandbox,
                                             exercises_dir=settings.exercises_dir or None)
+                settings.result = _as_student_sees_it(settings.result, settings)
             except Exception as exc:  # the grader itself broke: every item says so, none retries
                 settings.result = exc
         if isinstance(settings.result, Exception):
             raise settings.result
         return settings.result
+
+
+def _as_student_sees_it(result, settings: Settings):
+    """The exercise's feedback level, as ``minimax-grader check`` applies it for a student."""
+    from grader import exercise as exercises
+    from grader import feedback_levels
+    from grader.export.shown import result_from_dict
+
+    default = exercises.load(settings.exercise, settings.exercises_dir or None).default_feedback
+    return result_from_dict(feedback_levels.view(result.to_dict(), feedback_levels.resolve(None, default), "student"))
 
 
 class CheckFailed(Exception):
