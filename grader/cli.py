@@ -94,16 +94,19 @@ def check(path, exercise_id, fmt, seed, examples, sandbox, exercises_dir, output
         raise click.UsageError(str(exc)) from None
     # The level shapes what is shown, never what was judged.
     shown = feedback_levels.view(result.to_dict(), level, audience)
+    from grader.export.shown import result_from_dict
+
+    visible = result_from_dict(shown)  # the same view as objects: exports never show more than the report
     if fmt == "json":
         text = json.dumps(shown, indent=2, ensure_ascii=False) + "\n"
     elif fmt == "junit":
         from grader.export.junit import to_junit
 
-        text = to_junit(result)
+        text = to_junit(visible)
     elif fmt == "gradescope":
         from grader.export import gradescope
 
-        text = gradescope.to_json(result)
+        text = gradescope.to_json(visible)
     else:
         color = output is None and fmt == "text" and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
         text = report.render(shown, fmt, color=color)
@@ -115,7 +118,7 @@ def check(path, exercise_id, fmt, seed, examples, sandbox, exercises_dir, output
 
     if github_actions.active():
         stream = sys.stderr if output is None and fmt in MACHINE_FORMATS else sys.stdout
-        github_actions.publish(result, path, stream, exercises_dir=extra)
+        github_actions.publish(visible, path, stream, exercises_dir=extra)
     sys.exit(0 if result.passed else 1)
 
 
