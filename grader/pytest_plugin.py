@@ -19,7 +19,6 @@ the grader until a project has asked for it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
@@ -28,17 +27,16 @@ TABLE = "minimax-grader"
 STATE_KEY = pytest.StashKey["Settings | None"]()
 
 
-@dataclass
 class Settings:
-    exercise: str | None
-    submission: Path
-    seed: int | None = None
-    examples: int | None = None
-    sandbox: str | None = None
-    exercises_dir: list[Path] = field(default_factory=list)
-    source: str = ""
-    checks: list = field(default_factory=list)
-    result: object = None  # the SubmissionResult, once graded
+    """What to grade and how, once a project has asked for it (a plain class: no dataclass
+    machinery to build at import, since this module loads in every pytest run)."""
+
+    def __init__(self, exercise: str | None, submission: Path, seed: int | None = None, examples: int | None = None,
+                 sandbox: str | None = None, exercises_dir: list[Path] | None = None, source: str = ""):
+        self.exercise, self.submission, self.seed, self.examples = exercise, submission, seed, examples
+        self.sandbox, self.exercises_dir, self.source = sandbox, exercises_dir or [], source
+        self.checks: list = []
+        self.result = None  # the SubmissionResult once graded (or the exception grading raised)
 
 
 def pytest_addoption(parser):
