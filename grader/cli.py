@@ -208,5 +208,33 @@ def grade(paths, exercise_id, out, jobs, seed, sandbox, exercises_dir):
     sys.exit(3 if outcome.failures else 0)
 
 
+@cli.command("grade")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--exercise", "-e", "exercise_id", required=True, help="Exercise id (see `minimax-grader exercises`).")
+@click.option("--out", "-o", "out", required=True, type=click.Path(file_okay=False, path_type=Path),
+              help="Output folder: gradebook, results.json, grades.csv, reports/, summary.html.")
+@click.option("--jobs", "-j", type=click.IntRange(1, 256), default=None, help="Parallel workers (default: one per core).")
+@click.option("--seed", type=int, default=None,
+              help="The instructor's seed (default: the one in the gradebook, else a fresh secret one).")
+@click.option("--sandbox", type=click.Choice(["auto", "bwrap", "posix", "spawn"]), default=None, help="Force a sandbox kind.")
+@click.option("--exercises-dir", multiple=True, type=click.Path(file_okay=False, path_type=Path), help="An extra folder of exercises.")
+def grade(paths, exercise_id, out, jobs, seed, sandbox, exercises_dir):
+    """Grade a whole class (files, folders, zips, Gradescope or GitHub Classroom layouts) in parallel.
+
+    Exits 0 when every submission was graded, whatever the scores; 3 when the grader itself failed.
+    """
+    from grader import batch
+    from grader.exercise import ExerciseError
+
+    try:
+        outcome = batch.grade(list(paths), exercise_id, out, jobs=jobs, seed=seed,
+                              exercises_dirs=_exercises_dirs(exercises_dir), sandbox=sandbox, progress=batch.make_progress())
+    except ExerciseError as exc:
+        raise click.UsageError(str(exc)) from None
+    for failure in outcome.failures:
+        click.echo(f"minimax-grader: {failure}", err=True)
+    sys.exit(3 if outcome.failures else 0)
+
+
 def main():
     cli(prog_name="minimax-grader")

@@ -1,0 +1,369 @@
+"""Finding every student's submission in whatever an instructor downloaded.
+
+Accepted shapes, mixed freely: a folder of ``.py`` files (one per student); a folder of
+per-student folders (several modules each); ``.zip`` archives (a whole class, or one per
+student); a Gradescope export (``submission_metadata.yml`` beside ``submission_NNN/``
+folders); a GitHub Classroom clone (one repository folder per student, named
+``<assignment>-<user>``). Student ids come from file and folder names (Gradescope: from the
+metadata when it names the student).
+
+Nothing is trusted: archives are unpacked by hand under caps on member count, member size,
+total size and compression ratio, and a member whose path would land outside its folder
+(absolute, ``..``, a link) spoils that archive; a link that leads out of the folder being
+graded spoils that submission. Each problem becomes one ``Found`` with a one-line
+``problem`` for that student, and discovery goes on with the rest.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import shutil
+import stat
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+MAX_MEMBERS = 500          # files in one archive
+MAX_MEMBER_BYTES = 4 << 20  # one unpacked file
+MAX_TOTAL_BYTES = 64 << 20  # one unpacked archive
+MAX_RATIO = 200             # unpacked/packed bytes of a member larger than RATIO_FLOOR
+RATIO_FLOOR = 1 << 20
+MAX_NESTING = 2             # a class archive may hold per-student archives, no deeper
+
+IGNORED = {"__MACOSX", "__pycache__", ".git", ".github", ".DS_Store", ".idea", ".vscode", "node_modules", ".venv", "venv"}
+GRADESCOPE_METADATA = "submission_metadata.yml"
+
+
+@dataclass
+class Found:
+    student: str
+    path: Path | None          # a .py file or a folder to grade; None when there is a problem
+    display: str               # what reports call it: the path as the instructor knows it
+    problem: str | None = None
+
+
+class ArchiveError(Exception):
+    """An archive that cannot be unpacked safely; the message is the student's one line."""
+
+
+# -- entry point -------------------------------------------------------------------------
+
+
+def discover(paths: list[Path], staging: Path) -> list[Found]:
+    """Every submission under ``paths``; archives are unpacked below ``staging``."""
+    found: list[Found] = []
+    for path in paths:
+        path = Path(path)
+        if path.is_symlink() and not path.exists():
+            found.append(Found(_student_of(path), None, str(path), f"{path.name} is a broken link"))
+        elif path.is_file() and path.suffix.lower() == ".zip":
+            found.extend(_class_archive(path, staging, str(path)))
+        elif path.is_dir():
+            found.extend(_class_folder(path, root=path.resolve(), staging=staging, shown=str(path)))
+        elif path.is_file():
+            found.append(_single_file(path, path.parent.resolve(), str(path)))
+        else:
+            found.append(Found(_student_of(path), None, str(path), f"no such file or folder: {path}"))
+    return _unique_ids(found)
+
+
+# -- folders -------------------------------------------------------------------------------
+
+
+def _class_folder(folder: Path, root: Path, staging: Path, shown: str, depth: int = 0) -> list[Found]:
+    if (folder / GRADESCOPE_METADATA).is_file():
+        return _gradescope(folder, root, staging, shown, depth)
+    entries = sorted(p for p in folder.iterdir() if p.name not in IGNORED and not p.name.startswith("."))
+    repos = [p for p in entries if p.is_dir() and not p.is_symlink() and (p / ".git").exists()]
+    prefix = _common_prefix([p.name for p in repos]) if len(repos) > 1 else ""
+    found = []
+    for entry in entries:
+        display = f"{shown}/{entry.name}"
+        if entry.is_symlink() and not _inside(entry, root):
+            found.append(Found(_student_of(entry), None, display, f"{entry.name} is a link that leads outside {shown}"))
+        elif entry.is_dir():
+            student = entry.name[len(prefix):] if entry in repos and prefix else entry.name
+            found.append(_student_folder(entry, student, root, display))
+        elif entry.suffix.lower() == ".zip" and entry.is_file():
+            if depth >= MAX_NESTING:
+                found.append(Found(_student_of(entry), None, display, f"{entry.name}: archives nested too deeply"))
+            else:
+                found.append(_student_archive(entry, staging, display, depth + 1))
+        elif entry.suffix == ".py" and entry.is_file():
+            found.append(_single_file(entry, root, display))
+        # anything else (a README, a spreadsheet the LMS added) is not a submission
+    return found
+
+
+def _single_file(path: Path, root: Path, display: str) -> Found:
+    student = _student_of(path)
+    if path.is_symlink() and not _inside(path, root):
+        return Found(student, None, display, f"{path.name} is a link that leads outside the folder being graded")
+    if path.suffix != ".py":
+        return Found(student, None, display, f"{path.name} is not a Python file (.py)")
+    return Found(student, path, display)
+
+
+def _student_folder(folder: Path, student: str, root: Path, display: str) -> Found:
+    """A student's folder: its own Python files, or the first folder below it that has some."""
+    for path in _walk(folder):
+        if path.is_symlink() and not _inside(path, root):
+            return Found(student, None, display, f"{path.relative_to(folder)} is a link that leads outside the folder being graded")
+    target = _code_folder(folder)
+    if target is None:
+        return Found(student, None, display, f"the folder {display} contains no Python file")
+    shown = display if target == folder else f"{display}/{target.relative_to(folder).as_posix()}"
+    return Found(student, target, shown)
+
+
+def _code_folder(folder: Path) -> Path | None:
+    """Where the solution lives: the folder itself if it has Python files, else the shallowest subfolder that has."""
+    from grader.submissions import python_files
+
+    queue = [folder]
+    while queue:
+        current = queue.pop(0)
+        try:
+            if python_files(current):
+                return current
+            queue.extend(sorted(p for p in current.iterdir() if p.is_dir() and not p.is_symlink()
+                                and p.name not in IGNORED and not p.name.startswith(".") and p.name not in ("tests", "test")))
+        except OSError:
+            continue
+    return None
+
+
+def _walk(folder: Path):
+    for dirpath, dirnames, filenames in os.walk(folder, followlinks=False):
+        dirnames[:] = [d for d in dirnames if d not in IGNORED]
+        base = Path(dirpath)
+        for name in dirnames + filenames:
+            yield base / name
+
+
+def _inside(path: Path, root: Path) -> bool:
+    try:
+        return path.resolve().is_relative_to(root)
+    except (OSError, RuntimeError):  # a loop of links
+        return False
+
+
+# -- Gradescope ------------------------------------------------------------------------------
+
+
+def _gradescope(folder: Path, root: Path, staging: Path, shown: str, depth: int) -> list[Found]:
+    names = gradescope_students(folder / GRADESCOPE_METADATA)
+    found = []
+    for entry in sorted(p for p in folder.iterdir() if p.name not in IGNORED and not p.name.startswith(".")):
+        if entry.name == GRADESCOPE_METADATA:
+            continue
+        display = f"{shown}/{entry.name}"
+        key = entry.stem if entry.suffix.lower() == ".zip" else entry.name
+        student = names.get(key) or key
+        if entry.is_symlink() and not _inside(entry, root):
+            found.append(Found(student, None, display, f"{entry.name} is a link that leads outside {shown}"))
+        elif entry.is_dir():
+            found.append(_student_folder(entry, student, root, display))
+        elif entry.suffix.lower() == ".zip" and depth < MAX_NESTING:
+            one = _student_archive(entry, staging, display, depth + 1)
+            one.student = student
+            found.append(one)
+    return found
+
+
+_SUBMISSION_KEY = re.compile(r"^(submission_\d+)\s*:\s*$")
+_FIELD = re.compile(r"^\s*-?\s*:(sid|email|name)\s*:\s*(.*?)\s*$")
+
+
+def gradescope_students(metadata: Path) -> dict[str, str]:
+    """``submission_NNN`` -> a student id (sid, else e-mail, else name; a group joined by '+').
+
+    Read line by line (the file is YAML with Ruby-style symbol keys); an unreadable file only
+    means the folder names are used instead.
+    """
+    try:
+        lines = metadata.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return {}
+    people: dict[str, list[dict]] = {}
+    current = None
+    for line in lines:
+        match = _SUBMISSION_KEY.match(line)
+        if match:
+            current = match.group(1)
+            people[current] = []
+            continue
+        field_match = _FIELD.match(line)
+        if current is None or not field_match:
+            continue
+        key, value = field_match.group(1), field_match.group(2).strip("'\"")
+        if line.lstrip().startswith("-") or not people[current]:
+            people[current].append({})
+        people[current][-1].setdefault(key, value)
+    out = {}
+    for submission, submitters in people.items():
+        ids = [p.get("sid") or p.get("email") or p.get("name") for p in submitters]
+        ids = [i for i in ids if i]
+        if ids:
+            out[submission] = "+".join(ids)
+    return out
+
+
+# -- archives -----------------------------------------------------------------------------
+
+
+def _class_archive(path: Path, staging: Path, shown: str) -> list[Found]:
+    try:
+        folder = unpack(path, staging)
+    except ArchiveError as exc:
+        return [Found(_student_of(path), None, shown, str(exc))]
+    return _class_folder(_single_top(folder), root=folder.resolve(), staging=staging, shown=shown, depth=1)
+
+
+def _student_archive(path: Path, staging: Path, display: str, depth: int) -> Found:
+    student = _student_of(path)
+    try:
+        folder = unpack(path, staging)
+    except ArchiveError as exc:
+        return Found(student, None, display, str(exc))
+    found = _student_folder(_single_top(folder), student, folder.resolve(), display)
+    return found
+
+
+def _single_top(folder: Path) -> Path:
+    """An archive that holds one folder and nothing else stands for that folder."""
+    entries = [p for p in folder.iterdir() if p.name not in IGNORED]
+    if len(entries) == 1 and entries[0].is_dir():
+        return entries[0]
+    return folder
+
+
+def unpack(archive: Path, staging: Path) -> Path:
+    """Unpack ``archive`` into a fresh folder under ``staging``, or raise ArchiveError saying why not.
+
+    Every member is checked before anything is written (count, declared sizes, ratio, safe
+    relative path, no links), then sizes are enforced again while reading, since a zip's
+    declared sizes can lie.
+    """
+    name = archive.name
+    try:
+        digest = hashlib.sha256(archive.read_bytes()).hexdigest()[:16]
+    except OSError as exc:
+        raise ArchiveError(f"cannot read {name}: {exc.strerror or exc}") from None
+    target = staging / f"{_slug(archive.stem)}-{digest}"
+    if (target / ".complete").is_file():
+        return target / "files"
+    shutil.rmtree(target, ignore_errors=True)
+    try:
+        with zipfile.ZipFile(archive) as zf:
+            members = _checked_members(zf, name)
+            files = target / "files"
+            files.mkdir(parents=True)
+            total = 0
+            for info, relative in members:
+                destination = files.joinpath(*relative.parts)
+                if info.is_dir():
+                    destination.mkdir(parents=True, exist_ok=True)
+                    continue
+                destination.parent.mkdir(parents=True, exist_ok=True)
+                written = 0
+                with zf.open(info) as source, open(destination, "wb") as out:
+                    while True:
+                        chunk = source.read(1 << 16)
+                        if not chunk:
+                            break
+                        written += len(chunk)
+                        total += len(chunk)
+                        if written > min(info.file_size, MAX_MEMBER_BYTES) or total > MAX_TOTAL_BYTES:
+                            raise ArchiveError(f"{name} unpacks to more than it declares or than {MAX_TOTAL_BYTES >> 20} MiB "
+                                               f"(a zip bomb?); not unpacked")
+                        out.write(chunk)
+    except ArchiveError:
+        shutil.rmtree(target, ignore_errors=True)
+        raise
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, EOFError, OSError, ValueError, RuntimeError) as exc:
+        shutil.rmtree(target, ignore_errors=True)
+        raise ArchiveError(f"{name} is not a readable zip archive ({str(exc)[:120] or type(exc).__name__})") from None
+    (target / ".complete").write_text("ok\n")
+    return target / "files"
+
+
+def _checked_members(zf: zipfile.ZipFile, name: str):
+    infos = zf.infolist()
+    if len(infos) > MAX_MEMBERS:
+        raise ArchiveError(f"{name} holds {len(infos)} files, more than the {MAX_MEMBERS} allowed; not unpacked")
+    declared = 0
+    out = []
+    for info in infos:
+        relative = _safe_relative(info.filename)
+        if relative is None:
+            raise ArchiveError(f"{name} holds a path that leads outside its folder ({info.filename[:80]!r}); not unpacked")
+        mode = info.external_attr >> 16
+        if stat.S_ISLNK(mode):
+            raise ArchiveError(f"{name} holds a link ({info.filename[:80]!r}); not unpacked")
+        if relative.parts and relative.parts[0] in IGNORED:
+            continue
+        declared += info.file_size
+        if info.file_size > MAX_MEMBER_BYTES or declared > MAX_TOTAL_BYTES:
+            raise ArchiveError(f"{name} unpacks to more than {MAX_TOTAL_BYTES >> 20} MiB or holds a file over "
+                               f"{MAX_MEMBER_BYTES >> 20} MiB (a zip bomb?); not unpacked")
+        if info.file_size > RATIO_FLOOR and info.file_size > MAX_RATIO * max(info.compress_size, 1):
+            raise ArchiveError(f"{name} compresses {info.filename[:60]!r} more than {MAX_RATIO}:1 (a zip bomb?); not unpacked")
+        out.append((info, relative))
+    return out
+
+
+def _safe_relative(member: str) -> PurePosixPath | None:
+    """The member's path as a plain relative path, or None if it could escape (absolute, '..', a drive)."""
+    text = member.replace("\\", "/")
+    if not text or text.startswith("/") or re.match(r"^[A-Za-z]:", text) or "\x00" in text:
+        return None
+    parts = [p for p in text.split("/") if p not in ("", ".")]
+    if any(p == ".." for p in parts):
+        return None
+    return PurePosixPath(*parts) if parts else PurePosixPath(".")
+
+
+# -- ids -------------------------------------------------------------------------------------
+
+
+def _student_of(path: Path) -> str:
+    name = path.name
+    for suffix in (".zip", ".py"):
+        if name.lower().endswith(suffix):
+            return name[: -len(suffix)] or name
+    return name
+
+
+def _common_prefix(names: list[str]) -> str:
+    """The shared ``<assignment>-`` of GitHub Classroom repository names (up to a dash), or ''."""
+    prefix = os.path.commonprefix(names)
+    cut = prefix.rfind("-")
+    if cut <= 0:
+        return ""
+    prefix = prefix[: cut + 1]
+    return prefix if all(len(n) > len(prefix) for n in names) else ""
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("._") or "student"
+
+
+def safe_name(student: str) -> str:
+    """A file name for a student's reports: readable, no separators, no leading dot."""
+    return _slug(student)[:80]
+
+
+def _unique_ids(found: list[Found]) -> list[Found]:
+    """Two submissions with one id (``alice.py`` and ``alice/``) keep both: the second becomes ``alice~2``."""
+    seen: dict[str, int] = {}
+    for item in found:
+        key = item.student
+        if key in seen:
+            seen[key] += 1
+            item.student = f"{key}~{seen[key]}"
+        else:
+            seen[key] = 1
+    return found

@@ -1,0 +1,307 @@
+"""The grader's side of the warm fork server (``zygote.py``), behind the ordinary launcher seam.
+
+Starting ``python -I -S -B harness.py`` costs tens of milliseconds of interpreter start,
+imports and tree building per submission, far more than grading a correct one. A
+``ZygoteLauncher`` keeps one warm zygote per (exercise, bank) and asks it to fork a child
+for each submission. To the ``Session`` the child looks like any other: it gets a
+``Popen``-like object with a pid (the leader of its own process group), a request pipe, a
+reply pipe, the same capture files and the same resource limits (the harness applies them
+when it loads the submission). Only the channel gets one economy (``ForkSession``): a bank
+case whose tree the zygote has prebuilt is sent by id, not as a whole tree.
+
+Exit statuses come from the zygote, which reaps its children; ``kill`` and the timeouts
+work through the process group exactly as for a spawned child.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import struct
+import subprocess
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from grader.sandbox import launch
+from grader.sandbox.childlib import child_sys_path
+from grader.sandbox.session import Session
+
+ZYGOTE = Path(__file__).with_name("zygote.py")
+HEADER = struct.Struct("!I")
+READY_TIMEOUT = 60.0
+
+
+class ZygoteError(Exception):
+    """The fork server itself failed (never the student's fault): grade without it."""
+
+
+def available() -> bool:
+    return os.name == "posix" and hasattr(os, "fork") and hasattr(socket, "send_fds")
+
+
+class ForkServer:
+    """One zygote process, its control socket, and what it has said about its children."""
+
+    def __init__(self, exercise, bank, launcher: launch.Launcher, copies: int = 2):
+        self.lock = threading.Lock()
+        self.buffer = b""
+        self.forked: dict[int, dict] = {}
+        self.exits: dict[int, int] = {}
+        self.dead = False
+        self.tokens = 0
+        self.home = Path(tempfile.mkdtemp(prefix="minimax-grader-zygote-"))
+        self.inputs = {case.id: case.input for case in bank.cases}
+        ours, theirs = socket.socketpair()
+        self.sock = ours
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(self.home), "TMPDIR": str(self.home),
+               "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
+        self.log = open(self.home / "zygote.log", "wb")
+        argv = launcher.python_argv() + [str(ZYGOTE), str(theirs.fileno())]
+        if getattr(launcher, "wants_view", False):
+            argv = self._inside_bwrap(exercise, argv)
+        try:
+            self.process = subprocess.Popen(
+                argv, pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=self.log,
+                cwd=str(self.home), env=env, start_new_session=True,
+            )
+        finally:
+            theirs.close()
+        self._send({"op": "setup", "driver": str(exercise.driver_path), "sys_path": child_sys_path(),
+                    "cases": [case.to_request() for case in bank.cases], "copies": copies})
+        reply = self._wait(lambda: self._ready, READY_TIMEOUT)
+        if reply is None or reply.get("op") != "ready":
+            self.close()
+            detail = reply.get("error") if reply else "it did not answer"
+            raise ZygoteError(f"the fork server could not start: {detail}")
+
+    _ready: dict | None = None
+
+    def _inside_bwrap(self, exercise, argv: list[str]) -> list[str]:
+        """The whole zygote runs in one bubblewrap sandbox: its children inherit that world.
+
+        They see the read-only system, the harness, the driver and the child library, and one
+        writable folder, this server's home, under which every session's scratch is made (one
+        session at a time per server; each child drops to its own uid and is handed only its
+        own scratch). No network, no grader package, no references, no output folder.
+        """
+        from grader.sandbox import bwrap
+
+        os.chmod(self.home, 0o711)
+        readonly = [str(ZYGOTE), str(Path(__file__).with_name("harness.py")), str(exercise.driver_path)]
+        guard = Path(__file__).with_name("guard.py")
+        if guard.is_file():
+            readonly.append(str(guard))
+        readonly += [str(p) for p in getattr(exercise, "driver_files", [])]
+        readonly += [p for p in child_sys_path() if os.path.isdir(p)]
+        view = launch.View(readonly=list(dict.fromkeys(readonly)), outputs=[str(self.home)])
+        self.scratch_parent = str(self.home)
+        return bwrap.command(view, argv, str(self.home))
+
+    scratch_parent: str | None = None
+
+    # -- control channel -----------------------------------------------------------------
+
+    def _send(self, message: dict, fds: list[int] | None = None) -> None:
+        payload = json.dumps(message).encode("utf-8")
+        data = HEADER.pack(len(payload)) + payload
+        try:
+            if fds:
+                sent = socket.send_fds(self.sock, [data], fds)
+                if sent < len(data):
+                    self.sock.sendall(data[sent:])
+            else:
+                self.sock.sendall(data)
+        except OSError as exc:
+            self.dead = True
+            raise ZygoteError(f"the fork server is gone ({exc})") from None
+
+    def _pump(self, timeout: float) -> None:
+        """Read whatever the zygote has said (waiting up to ``timeout``) and file it. Caller holds the lock."""
+        if timeout > 0:
+            self.sock.settimeout(timeout)
+        else:
+            self.sock.setblocking(False)
+        try:
+            data = self.sock.recv(1 << 16)
+        except (BlockingIOError, socket.timeout, InterruptedError):
+            return
+        except OSError:
+            data = b""
+        if not data:
+            self.dead = True
+            return
+        self.buffer += data
+        while len(self.buffer) >= HEADER.size:
+            (length,) = HEADER.unpack_from(self.buffer)
+            end = HEADER.size + length
+            if len(self.buffer) < end:
+                break
+            message = json.loads(self.buffer[HEADER.size:end].decode("utf-8"))
+            self.buffer = self.buffer[end:]
+            op = message.get("op")
+            if op in ("ready", "failed"):
+                self._ready = message
+            elif op == "forked":
+                self.forked[message["token"]] = message
+            elif op == "exited":
+                self.exits[message["pid"]] = message["code"]
+
+    def _wait(self, condition, timeout: float | None):
+        """Pump until ``condition()`` gives something other than None, the zygote dies or time runs out."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        with self.lock:
+            while True:
+                value = condition()
+                if value is not None or self.dead:
+                    return value
+                remaining = 3600.0 if deadline is None else deadline - time.monotonic()
+                if remaining <= 0:
+                    return None
+                self._pump(min(remaining, 1.0))
+
+    # -- children ------------------------------------------------------------------------
+
+    def fork(self, fds: list[int], env: dict, cwd: str) -> int:
+        if self.dead:
+            raise ZygoteError("the fork server is gone")
+        with self.lock:
+            self.tokens += 1
+            token = self.tokens
+            self._send({"op": "fork", "token": token, "env": env, "cwd": cwd}, fds)
+        reply = self._wait(lambda: self.forked.pop(token, None), READY_TIMEOUT)
+        if reply is None or not reply.get("pid"):
+            detail = (reply or {}).get("error") or ("it is gone" if self.dead else "it did not answer")
+            raise ZygoteError(f"the fork server could not fork: {detail}")
+        return reply["pid"]
+
+    def exit_code(self, pid: int, timeout: float | None) -> int | None:
+        code = self._wait(lambda: self.exits.get(pid), timeout)
+        if code is None and self.dead:
+            return -9  # the zygote died and took its children with it
+        return code
+
+    def kill(self, pid: int) -> None:
+        """Kill a child's process group through the zygote (its pids may be a namespace's own)."""
+        with self.lock:
+            if not self.dead:
+                try:
+                    self._send({"op": "kill", "pid": pid})
+                except ZygoteError:
+                    pass
+
+    def alive(self) -> bool:
+        return not self.dead and self.process.poll() is None
+
+    def close(self) -> None:
+        self.dead = True
+        try:
+            self.sock.close()
+        except OSError:
+            pass
+        try:
+            self.process.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            launch.Launcher.kill(self.process)
+        self.log.close()
+        shutil.rmtree(self.home, ignore_errors=True)
+
+
+class ForkedChild:
+    """What a Session needs from ``subprocess.Popen``, for a child the zygote forked."""
+
+    def __init__(self, pid: int, server: ForkServer, stdin, stdout):
+        self.pid = pid
+        self.server = server
+        self.stdin = stdin
+        self.stdout = stdout
+        self.returncode: int | None = None
+        self.args = ["zygote-child", str(pid)]
+
+    def poll(self) -> int | None:
+        if self.returncode is None:
+            self.returncode = self.server.exit_code(self.pid, 0.0)
+        return self.returncode
+
+    def wait(self, timeout: float | None = None) -> int:
+        if self.returncode is None:
+            self.returncode = self.server.exit_code(self.pid, timeout)
+            if self.returncode is None:
+                raise subprocess.TimeoutExpired(self.args, timeout)
+        return self.returncode
+
+    def kill(self) -> None:
+        self.server.kill(self.pid)
+
+
+@dataclass
+class ZygoteLauncher(launch.Launcher):
+    """A launcher whose children are forked by a warm zygote; isolation as the launcher it wraps."""
+
+    server: ForkServer | None = None
+    inner: launch.Launcher | None = None
+    session_class: type = field(default=None)
+
+    @classmethod
+    def wrap(cls, inner: launch.Launcher, exercise, bank) -> "ZygoteLauncher":
+        if not available() or not inner.isolated or inner.name not in ("posix", "bwrap"):
+            raise ZygoteError("no fork server on this platform or with this sandbox")
+        server = ForkServer(exercise, bank, inner)
+        if server.scratch_parent:
+            # Every session's scratch must be inside the one folder the sandboxed zygote can see.
+            tempfile.tempdir = server.scratch_parent
+        return cls(name=f"{inner.name}+fork-server", isolated=True, warning=inner.warning, server=server, inner=inner,
+                   session_class=ForkSession)
+
+    def rlimits(self, limits) -> dict:
+        return self.inner.rlimits(limits)
+
+    def python_argv(self) -> list[str]:
+        return self.inner.python_argv()
+
+    def terminate(self, process, fields: dict | None = None) -> None:
+        """Kill the child's group through the zygote, wait for its status, then anything left under its uid."""
+        process.kill()
+        try:
+            process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            pass
+        if fields:
+            from grader.sandbox import identity
+
+            identity.reap(fields)
+
+    def start(self, argv: list[str], *, cwd: str, env: dict, stderr, view=None) -> ForkedChild:
+        """``argv`` is the harness command line; its last argument is the stdout capture file."""
+        out_fd = os.open(argv[-1], os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0), 0o600)
+        req_r, req_w = os.pipe()
+        res_r, res_w = os.pipe()
+        try:
+            pid = self.server.fork([req_r, res_w, out_fd, stderr.fileno()], env, cwd)
+        except ZygoteError:
+            for fd in (req_w, res_r):
+                os.close(fd)
+            raise
+        finally:
+            for fd in (req_r, res_w, out_fd):
+                os.close(fd)
+        return ForkedChild(pid, self.server, os.fdopen(req_w, "wb"), os.fdopen(res_r, "rb", buffering=0))
+
+    def close(self) -> None:
+        if self.server is not None:
+            if tempfile.tempdir == self.server.scratch_parent:
+                tempfile.tempdir = None
+            self.server.close()
+
+
+class ForkSession(Session):
+    """A Session that names prebuilt bank cases by id instead of sending their trees again."""
+
+    def run(self, cases: list[dict]) -> list[dict]:
+        inputs = self.launcher.server.inputs
+        slim = [{"id": c["id"]} if inputs.get(c["id"]) is c.get("input") else c for c in cases]
+        return super().run(slim)

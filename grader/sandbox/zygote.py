@@ -1,0 +1,286 @@
+"""The warm fork server ("zygote"): pays for start-up once, then forks one child per submission.
+
+Started like the harness (``python -I -S -B zygote.py CONTROL_FD``), it imports only the
+standard library, the harness and the exercise's driver, never the grader package. Once, at
+set-up, it imports the driver's libraries, and builds every case tree of the bank (plus a
+spare copy for the re-asking pass) together with its "before" snapshot. Then, for each
+submission, the grader passes it four fresh descriptors over the control socket (the request
+pipe, the reply pipe, the stdout and stderr capture files) and it forks. The child starts a
+new session (its own process group), keeps only those four descriptors, lowers its resource
+limits and becomes an ordinary harness, except that a case sent without its input is run on
+the tree prebuilt for it. Each child is a fresh copy of the warm state: nothing one
+submission does reaches the zygote or the next submission.
+
+The zygote itself never runs student code. It reaps its children and reports each exit
+status, so the grader can tell a crash from a timeout; when the control socket closes (the
+grader died or finished) it kills every child it still has and exits.
+"""
+
+import collections
+import errno
+import gc
+import importlib.util
+import json
+import os
+import select
+import signal
+import socket
+import struct
+import sys
+
+HEADER = struct.Struct("!I")
+FDS_PER_CHILD = 4
+MAX_MESSAGE = 64 << 20
+
+
+def _load_harness():
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "harness.py")
+    spec = importlib.util.spec_from_file_location("_minimax_grader_harness", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+harness = _load_harness()
+
+
+class Control:
+    """Length-prefixed JSON frames over a stream socket; descriptors ride along with fork requests."""
+
+    def __init__(self, sock):
+        self.sock = sock
+        self.buffer = b""
+        self.fds = []
+
+    def fill(self):
+        data, fds, _flags, _addr = socket.recv_fds(self.sock, 1 << 16, 16)
+        self.fds.extend(fds)
+        if not data:
+            return False
+        self.buffer += data
+        return True
+
+    def take(self):
+        """The next complete message, or None."""
+        if len(self.buffer) < HEADER.size:
+            return None
+        (length,) = HEADER.unpack_from(self.buffer)
+        if length > MAX_MESSAGE:
+            raise ValueError("control message too large")
+        end = HEADER.size + length
+        if len(self.buffer) < end:
+            return None
+        message = json.loads(self.buffer[HEADER.size:end].decode("utf-8"))
+        self.buffer = self.buffer[end:]
+        return message
+
+    def send(self, message):
+        payload = json.dumps(message).encode("utf-8")
+        self.sock.sendall(HEADER.pack(len(payload)) + payload)
+
+
+class WarmHarness(harness.Harness):
+    """A harness whose driver is already loaded and whose bank trees are already built."""
+
+    def __init__(self, channel, driver, prebuilt, inputs):
+        super().__init__(channel)
+        self.driver = driver
+        self.prebuilt = prebuilt
+        self.inputs = inputs
+
+    def prepare(self, case):
+        if "input" in case:
+            return super().prepare(case)
+        spare = self.prebuilt.get(case["id"])
+        if spare:
+            return spare.pop()
+        return super().prepare({"id": case["id"], "input": self.inputs[case["id"]]})
+
+
+class Zygote:
+    def __init__(self, control_fd):
+        self.sock = socket.socket(fileno=control_fd)
+        self.control = Control(self.sock)
+        self.driver = None
+        self.prebuilt = {}
+        self.inputs = {}
+        self.children = set()
+        self.recent = collections.deque(maxlen=16)
+        self.wake_r, self.wake_w = os.pipe()
+        os.set_blocking(self.wake_w, False)
+        os.set_blocking(self.wake_r, False)
+
+    # -- set-up: import, build, snapshot ------------------------------------------------
+
+    def setup(self, config):
+        sys.path[:0] = config.get("sys_path", [])
+        spec = importlib.util.spec_from_file_location("_minimax_grader_driver", config["driver"])
+        driver = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(driver)
+        self.driver = driver
+        copies = max(1, int(config.get("copies", 2)))
+        for case in config["cases"]:
+            self.inputs[case["id"]] = case["input"]
+            spares = []
+            for _ in range(copies):
+                built = driver.build(case["input"])
+                spares.append((built, driver.snapshot(built)))
+            self.prebuilt[case["id"]] = spares
+        # Everything built so far is shared, read-mostly state: keep the collector off it, so a
+        # child's garbage collections neither walk it nor copy its pages.
+        gc.collect()
+        gc.freeze()
+
+    # -- the serving loop ----------------------------------------------------------------
+
+    def serve(self):
+        signal.set_wakeup_fd(self.wake_w)
+        signal.signal(signal.SIGCHLD, lambda *_: None)
+        while True:
+            try:
+                ready, _, _ = select.select([self.sock, self.wake_r], [], [])
+            except InterruptedError:
+                continue
+            if self.wake_r in ready:
+                try:
+                    while os.read(self.wake_r, 512):
+                        pass
+                except (BlockingIOError, InterruptedError):
+                    pass
+            self.reap()
+            if self.sock in ready:
+                if not self.control.fill():
+                    self.shutdown()
+                while True:
+                    message = self.control.take()
+                    if message is None:
+                        break
+                    self.handle(message)
+
+    def handle(self, message):
+        op = message.get("op")
+        if op == "setup":
+            try:
+                self.setup(message)
+                self.control.send({"op": "ready", "pid": os.getpid()})
+            except BaseException as exc:  # a broken driver is the instructor's problem: say so
+                self.control.send({"op": "failed", "error": f"{type(exc).__name__}: {exc}"[:400]})
+        elif op == "fork":
+            fds, self.control.fds = self.control.fds[:FDS_PER_CHILD], self.control.fds[FDS_PER_CHILD:]
+            if len(fds) != FDS_PER_CHILD:
+                for fd in fds:
+                    os.close(fd)
+                self.control.send({"op": "forked", "token": message.get("token"), "pid": None,
+                                   "error": "descriptors missing"})
+                return
+            self.fork(fds, message)
+        elif op == "kill":
+            self.kill(message.get("pid"))
+
+    def fork(self, fds, message):
+        sys.stdout.flush()
+        sys.stderr.flush()
+        try:
+            pid = os.fork()
+        except OSError as exc:
+            for fd in fds:
+                os.close(fd)
+            self.control.send({"op": "forked", "token": message.get("token"), "pid": None, "error": str(exc)})
+            return
+        if pid == 0:
+            try:
+                self.become_child(fds, message)
+            finally:
+                os._exit(5)
+        for fd in fds:
+            os.close(fd)
+        self.children.add(pid)
+        self.control.send({"op": "forked", "token": message.get("token"), "pid": pid})
+
+    def reap(self):
+        for pid in list(self.children):
+            try:
+                done, status = os.waitpid(pid, os.WNOHANG)
+            except ChildProcessError:
+                done, status = pid, 0
+            if done:
+                self.children.discard(pid)
+                self.recent.append(pid)  # its group may outlive it until the grader's kill arrives
+                self.control.send({"op": "exited", "pid": pid, "code": os.waitstatus_to_exitcode(status)})
+
+    def kill(self, pid):
+        """Kill a child's whole process group (pids are this zygote's own: it may live in a pid namespace)."""
+        if pid in self.children or pid in self.recent:
+            try:
+                os.killpg(pid, signal.SIGKILL)
+            except OSError:
+                pass
+
+    def shutdown(self):
+        for pid in self.children:
+            try:
+                os.killpg(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        os._exit(0)
+
+    # -- in the child, right after the fork ----------------------------------------------
+
+    def become_child(self, fds, message):
+        os.setsid()
+        signal.set_wakeup_fd(-1)
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        self.sock.detach()  # the socket object must not close a number reused below
+        # Park the four descriptors high, then lay them out as 0..4 and close everything else:
+        # the control socket, the wake-up pipe, and anything the zygote ever held.
+        high = [_dup_high(fd) for fd in fds]
+        null = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(null, 0)
+        os.dup2(high[2], 1)
+        os.dup2(high[3], 2)
+        os.dup2(high[0], 3)
+        os.dup2(high[1], 4)
+        os.closerange(5, _max_fd())
+        for name, value in (message.get("env") or {}).items():
+            os.environ[str(name)] = str(value)
+        workdir = message.get("cwd")
+        if workdir:
+            os.chdir(workdir)
+        harness_object = WarmHarness(harness.Channel(3, 4), self.driver, self.prebuilt, self.inputs)
+        try:
+            harness_object.serve()
+        finally:
+            os._exit(5)
+
+
+def _dup_high(fd):
+    import fcntl
+
+    high = fcntl.fcntl(fd, fcntl.F_DUPFD, 100)
+    os.close(fd)
+    return high
+
+
+def _max_fd():
+    try:
+        return min(os.sysconf("SC_OPEN_MAX"), 1 << 20)
+    except (OSError, ValueError):
+        return 4096
+
+
+def main():
+    control_fd = int(sys.argv[1])
+    null = os.open(os.devnull, os.O_RDWR)
+    os.dup2(null, 0)
+    os.close(null)
+    zygote = Zygote(control_fd)
+    try:
+        zygote.serve()
+    except OSError as exc:
+        if exc.errno not in (errno.EPIPE, errno.ECONNRESET):
+            raise
+        zygote.shutdown()
+
+
+if __name__ == "__main__":
+    main()

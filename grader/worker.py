@@ -1,0 +1,76 @@
+"""One grading worker of the local pool: ``python -m grader.worker``, JSON lines in and out.
+
+The first line names the job; the worker loads the exercise and its case bank once and, where
+the platform allows, starts a warm fork server for them. Each further line is a task; each
+answer is one line ``{"key": ..., "result": {...contract...}}``. End of input (the batch is
+done, or the grader died, even by ``kill -9``) stops the worker and its fork server. Anything
+printed by libraries goes to stderr: stdout carries nothing but answers.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+
+def _load(job: dict):
+    from grader import bank as banks
+    from grader import exercise as exercises
+    from grader.sandbox import launch
+
+    dirs = [Path(d) for d in job.get("exercises_dirs") or ()]
+    exercise = exercises.load(job["exercise"], dirs)
+    bank = banks.build(exercise, seed=int(job["seed"]), examples=job.get("examples"))
+    launcher = launch.choose(job.get("sandbox"))
+    return exercise, bank, launcher
+
+
+def _warm(launcher, exercise, bank):
+    from grader.sandbox import forkserver
+
+    try:
+        return forkserver.ZygoteLauncher.wrap(launcher, exercise, bank)
+    except forkserver.ZygoteError as exc:
+        print(f"minimax-grader worker: no fork server ({exc}); starting one child per submission", file=sys.stderr)
+        return None
+
+
+def main() -> int:
+    answers = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    os.dup2(2, 1)  # stray prints from any library land on stderr, not in the answers
+    sys.stdout = sys.stderr
+    first = sys.stdin.readline()
+    if not first:
+        return 0
+    job = json.loads(first)["job"]
+    from grader import judge, submissions
+    from grader.sandbox import forkserver
+
+    exercise, bank, launcher = _load(job)
+    warm = _warm(launcher, exercise, bank) if job.get("warm", True) else None
+    try:
+        for line in sys.stdin:
+            if not line.strip():
+                continue
+            task = json.loads(line)["task"]
+            submission = submissions.load(task["path"])
+            submission.display = task["display"]
+            try:
+                result = judge.grade(submission, exercise, bank, warm or launcher)
+            except forkserver.ZygoteError:
+                # The fork server broke (never the student's doing): grade this one the slow way, start afresh.
+                warm.close()
+                result = judge.grade(submission, exercise, bank, launcher)
+                warm = _warm(launcher, exercise, bank)
+            answers.write(json.dumps({"key": task["key"], "result": result.to_dict()}) + "\n")
+            answers.flush()
+    finally:
+        if warm is not None:
+            warm.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
