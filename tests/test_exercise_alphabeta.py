@@ -112,6 +112,7 @@ def test_buggy_sample_fails_exactly_the_pinned_checks(graded, relative):
     for check in result.checks:
         if check.status == "failed":
             assert check.counterexample is not None and check.counterexample.call.startswith("alphabeta(root, ")
+    assert EXPECTED[relative]["mistake"] in [m.code for m in result.mistakes]
 
 
 def test_over_and_under_pruning_name_the_nodes(graded):

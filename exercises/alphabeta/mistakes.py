@@ -1,0 +1,131 @@
+"""Grader side of alphabeta: its mistakes, as wrong searches over the plain-data trees.
+
+Alpha-beta's value is minimax's, so every value mistake ctp-26 knows (players swapped, depth
+not decremented, first child only, ...) shows the same way here, and ctp-26's models,
+localisation and node explanations are reused as they are. What is new: wrong alpha-beta
+searches whose values go wrong in their own way (the cut-off tests swapped, the bound
+returned instead of the value), and the two pruning mistakes, which leave the value right
+and are named from the pruning checks.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+from pathlib import Path
+
+from grader.diagnose import Model
+
+
+def _sibling_mistakes():
+    path = Path(__file__).resolve().parent.parent / "ctp-26" / "mistakes.py"
+    spec = importlib.util.spec_from_file_location("_minimax_grader_mistakes_ctp_26_trees", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_ctp = _sibling_mistakes()
+
+subproblems = _ctp.subproblems
+explain_node = getattr(_ctp, "explain_node", None)
+
+CODES = {
+    **_ctp.CODES,
+    "over-pruning": (
+        "Your values are right, but your search skips nodes that alpha-beta has to look at: it cuts "
+        "off a branch when a value only reaches the bound, or looks at the moves in another order.",
+        "When a MIN node's value becomes exactly equal to alpha, could a later move still matter?"),
+    "under-pruning": (
+        "Your values are right, but your search looks at nodes alpha-beta would have skipped: a bound "
+        "is lost on the way down, never tightened, or never compared with.",
+        "At a MIN node whose value has dropped below alpha, what can its remaining moves still change "
+        "for the MAX node above it?"),
+    "cutoff-tests-swapped": (
+        "The cut-off tests are the wrong way round: the MAX node compares its value with alpha and the "
+        "MIN node with beta, so branches are cut that decide the answer.",
+        "Which bound belongs to the player above a MAX node, and which to the player above a MIN node?"),
+    "returns-bound": (
+        "A node returns one of the bounds (alpha or beta) instead of its own value, so a value that "
+        "never came from the tree below can come back up.",
+        "What should a MIN node return when none of its moves went below alpha?"),
+}
+
+
+def _moves(node):
+    return node["children"]
+
+
+def _alphabeta(node, depth, alpha, beta, a, *, swap_tests=False, return_bound=False, start=None):
+    """Alpha-beta over plain data with one thing optionally wrong (the models below)."""
+    moves = _moves(node)
+    if depth == 0 or not moves:
+        return node["value"]
+    if a:
+        value = -math.inf if start is None else start
+        for child in moves:
+            score = _alphabeta(child, depth - 1, alpha, beta, False,
+                               swap_tests=swap_tests, return_bound=return_bound, start=start)
+            if return_bound:
+                alpha = max(alpha, score)
+                if alpha > beta:
+                    break
+                continue
+            value = max(value, score)
+            if (value < alpha) if swap_tests else (value > beta):
+                break
+            if swap_tests:
+                beta = min(beta, value)
+            else:
+                alpha = max(alpha, value)
+        return alpha if return_bound else value
+    value = math.inf if start is None else start
+    for child in moves:
+        score = _alphabeta(child, depth - 1, alpha, beta, True,
+                           swap_tests=swap_tests, return_bound=return_bound, start=start)
+        if return_bound:
+            beta = min(beta, score)
+            if alpha > beta:
+                break
+            continue
+        value = min(value, score)
+        if (value > beta) if swap_tests else (value < alpha):
+            break
+        if swap_tests:
+            alpha = max(alpha, value)
+        else:
+            beta = min(beta, value)
+    return alpha if return_bound else value
+
+
+def _call(**variant):
+    def answer(case_input):
+        return _alphabeta(case_input["tree"], case_input["max_depth"], -math.inf, math.inf,
+                          case_input["player_a_moves"], **variant)
+
+    return answer
+
+
+def _model(code, answer, explanation=""):
+    text, question = CODES[code]
+    return Model(code, answer, explanation or text, question)
+
+
+MODELS = list(_ctp.MODELS) + [
+    _model("cutoff-tests-swapped", _call(swap_tests=True)),
+    _model("returns-bound", _call(return_bound=True),
+           "Every node returns alpha instead of its own value (a MIN node too), so a value that never "
+           "came from the tree below can come back up."),
+    _model("bad-initial-bound", _call(start=0)),
+]
+
+CHECK_CODES = {
+    "evaluation-discipline": {"code": "evaluates-internal-nodes", "even_if_skipped": False},
+    "no-over-pruning": {"code": "over-pruning", "even_if_skipped": False},
+    "no-under-pruning": {"code": "under-pruning", "even_if_skipped": False},
+    "tree-unchanged": {"code": "mutates-tree", "even_if_skipped": True},
+    "returns-a-number": {"code": "wrong-return-type", "even_if_skipped": True},
+}
+
+state_probe = getattr(_ctp, "state_probe", None)
+
