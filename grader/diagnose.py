@@ -75,8 +75,7 @@ GENERIC = {
     "hardcoded-answer": ("Your function gives the published examples' answers whatever it is asked: it "
                          "does not compute them from its input.",
                          "What would it return for an input you have never seen?"),
-    NO_KNOWN_MISTAKE: ("None of the mistakes this grader knows gives your answers, so it cannot name one; "
-                       "here is what it saw instead.",
+    NO_KNOWN_MISTAKE: ("None of the mistakes this grader knows gives your answers, so it does not guess at one.",
                        "On the smallest failing input, which step of your code first gives a different "
                        "value from the one you would work out by hand?"),
 }

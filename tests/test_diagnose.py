@@ -239,6 +239,22 @@ def test_a_right_answer_everywhere_names_nothing(ctp26, ctp26_bank):
     assert diagnose.diagnose(ctp26, _outcomes(ctp26, ctp26_bank, right), passed) == ([], {})
 
 
+def test_a_model_may_speak_only_for_the_answered_cases(ctp26, ctp26_bank, monkeypatch):
+    from grader import diagnose
+
+    module = diagnose.mistakes_of(ctp26)
+    always_max = lambda c: module.always_max(c["tree"], c["max_depth"], c["player_a_moves"])  # noqa: E731
+    outcomes = _outcomes(ctp26, ctp26_bank, always_max)
+    for outcome in outcomes[::7]:  # some calls crash, which always-max alone does not predict
+        outcome.raw.update(answer=None, raised="RecursionError: maximum recursion depth exceeded")
+    for scope, named in (("replied", False), ("answered", True)):
+        fake = types.SimpleNamespace(CODES=module.CODES, CHECK_CODES=module.CHECK_CODES,
+                                     MODELS=[diagnose.Model("always-max", always_max, "max", "max?", scope=scope)])
+        monkeypatch.setattr(diagnose, "mistakes_of", lambda exercise: fake)
+        mistakes, _ = diagnose.diagnose(ctp26, outcomes, _failed_answers_check())
+        assert ([m.code for m in mistakes][:1] == ["always-max"]) is named, (scope, mistakes)
+
+
 def test_mistake_counts_for_a_class_summary(graded):
     from grader import diagnose
 
