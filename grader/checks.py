@@ -139,6 +139,12 @@ def show_answer(exercise, answer: Answer):
 GROUP_WORDS = {"published": "published cases", "fixtures": "hand-made cases", "random": "random trees"}
 
 
+def where_words(exercise, groups) -> str:
+    """The groups a check covers, in the exercise's words (``[group_words]`` in exercise.toml) or the core's."""
+    words = {**GROUP_WORDS, **(exercise.meta.get("group_words") or {})}
+    return " + ".join(str(words.get(g, g)) for g in groups) or "cases"
+
+
 def per_case_check(spec, exercise, outcomes: list[Outcome], predicate: Predicate) -> tuple[CheckResult, list]:
     """Runs the predicate over the check's cases; returns the result and the failing outcomes."""
     chosen = [o for o in outcomes if not spec.groups or o.case.group in spec.groups]
@@ -152,7 +158,7 @@ def per_case_check(spec, exercise, outcomes: list[Outcome], predicate: Predicate
     if failures:
         size = exercise.hook("size", lambda case_input: 0)
         smallest, problem = min(failures, key=lambda f: size(f[0].case.input))
-        where = " + ".join(GROUP_WORDS.get(g, g) for g in spec.groups) or "cases"
+        where = where_words(exercise, spec.groups)
         result.status = "failed"
         result.score = 0.0
         result.message = failure_message(exercise, smallest, problem, len(failures), len(chosen), where)

@@ -182,5 +182,5 @@ def _shrink_counterexample(session: Session, exercise, bank: Bank, check: CheckR
     current = check.counterexample
     if current is None or size(outcome.case.input) <= size(current.input):
         check.counterexample = kinds.describe(exercise, outcome, problem, shrunk=True)
-        where = " + ".join(kinds.GROUP_WORDS.get(g, g) for g in check_groups(exercise, check)) or "cases"
+        where = kinds.where_words(exercise, check_groups(exercise, check))
         check.message = kinds.failure_message(exercise, outcome, problem, check.failed_cases, check.total_cases, where)
