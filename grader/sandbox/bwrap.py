@@ -106,7 +106,7 @@ def _namespace_args() -> list[str]:
         # to the session's uid itself, which is what makes RLIMIT_NPROC count.
         return ["--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
                 "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"] + common
-    return ["--unshare-all", "--uid", str(identity.NOBODY), "--gid", str(identity.NOBODY), "--disable-userns"] + common
+    return ["--unshare-all", "--unshare-user", "--uid", str(identity.NOBODY), "--gid", str(identity.NOBODY), "--disable-userns"] + common
 
 
 def _parent_dirs(destinations: list[str]) -> list[str]:

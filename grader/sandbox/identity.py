@@ -30,7 +30,8 @@ PRELOAD = (
     "heapq", "bisect", "copy", "typing", "dataclasses", "enum", "abc", "re", "json", "string", "statistics",
     "fractions", "decimal", "numbers", "contextlib", "weakref", "types", "array", "struct", "textwrap",
     "pprint", "warnings", "signal", "socket", "subprocess", "glob", "shutil", "pathlib", "tempfile",
-    "inspect", "gc", "ctypes", "time", "threading", "traceback", "io",
+    "inspect", "gc", "ctypes", "time", "threading", "traceback", "io", "encodings.idna", "encodings.ascii",
+    "encodings.latin_1", "stringprep", "unicodedata", "pwd", "resource", "selectors", "select",
 )
 
 

@@ -169,6 +169,8 @@ class Session:
         """The harness saw the memory limit hit (a MemoryError, caught or not, in student code)."""
         if reply.get("fatal") == "memory":
             self._fail(f"killed: memory limit {self.limits.memory_mib} MiB")
+        if self._output_overflowed():  # Python ignores SIGXFSZ: the writes failed, the child lived on
+            self._fail(f"output exceeded {self.limits.output_bytes >> 20} MiB (truncated)")
 
     def run(self, cases: list[dict]) -> list[dict]:
         reply = self.request({"op": "run", "cases": cases}, timeout=self.budget_left())

@@ -1,0 +1,243 @@
+"""The attack battery: hostile submissions get nothing, and change nothing around them.
+
+Every fixture in ``fixtures/submissions/hostile/`` is graded next to the honest samples, two
+at a time, once under bubblewrap, once with bubblewrap switched off (posix: only attacks
+that need a filesystem view may come out differently, and the fallback must be announced),
+and once by the grader's command line running as an unprivileged user. Each attack must
+score 0 with the status and reason its manifest names; the honest samples must keep full
+marks; and a canary folder (copies of the submissions, a fake home, an output folder)
+must be byte-identical afterwards.
+
+Limits are shortened through the environment so the looping and sleeping attacks cost
+seconds, not half a minute each.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import hashlib
+import json
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import tempfile
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, SUBMISSIONS
+
+HOSTILE = SUBMISSIONS / "hostile"
+MANIFEST = tomllib.loads((HOSTILE / "expected.toml").read_text(encoding="utf-8"))
+HONEST = sorted((SUBMISSIONS / "ctp-26" / "correct").glob("*.py"))
+LIMITS = {"MINIMAX_GRADER_CALL_TIMEOUT": "1.0", "MINIMAX_GRADER_LOAD_TIMEOUT": "3",
+          "MINIMAX_GRADER_SUBMISSION_TIMEOUT": "8", "MINIMAX_GRADER_CPU_SECONDS": "3"}
+EXAMPLES = 40
+NOBODY = 65534
+
+
+def _bwrap_problem() -> str | None:
+    if not sys.platform.startswith("linux"):
+        return "bubblewrap is Linux-only"
+    from grader.sandbox import bwrap
+
+    return bwrap.problem()
+
+
+needs_bwrap = pytest.mark.skipif(_bwrap_problem() is not None, reason=f"bubblewrap unusable here: {_bwrap_problem()}")
+
+
+@pytest.fixture
+def limits(monkeypatch):
+    for key, value in LIMITS.items():
+        monkeypatch.setenv(key, value)
+
+
+# -- the canary ------------------------------------------------------------------------
+
+def make_canary() -> Path:
+    """A world-traversable folder the attacks aim at: submissions with neighbours, a home, an output folder."""
+    canary = Path(tempfile.mkdtemp(prefix="minimax-canary-"))
+    os.chmod(canary, 0o755)
+    subs = canary / "submissions"
+    shutil.copytree(HOSTILE, subs / "hostile")
+    shutil.copytree(SUBMISSIONS / "ctp-26" / "correct", subs / "honest")
+    for folder in (subs / "hostile", subs / "honest"):
+        (folder / "notes.txt").write_text("a file next to the submissions\n")
+        (folder / "results.json").write_text('{"status": "failed", "score": 0.0}\n')
+    home = canary / "home"
+    home.mkdir()
+    (home / ".bashrc").write_text("export PS1='$ '\n")
+    (home / "thesis.md").write_text("years of work\n")
+    out = canary / "out"
+    out.mkdir()
+    (out / "results.json").write_text('{"submissions": []}\n')
+    (out / "grades.csv").write_text("student,score\nalice,10\n")
+    (out / "gradebook.sqlite").write_bytes(b"SQLite format 3\x00" + bytes(range(256)))
+    (out / "report.html").write_text("<html>report</html>\n")
+    for path in canary.rglob("*"):
+        os.chmod(path, 0o755 if path.is_dir() else 0o644)
+    return canary
+
+
+def digest(folder: Path) -> str:
+    """Names, modes and contents of everything under ``folder``."""
+    hasher = hashlib.sha256()
+    for path in sorted(folder.rglob("*")):
+        info = path.lstat()
+        hasher.update(f"{path.relative_to(folder)}|{stat.S_IMODE(info.st_mode):o}|{info.st_uid}\n".encode())
+        if path.is_file():
+            hasher.update(path.read_bytes())
+    return hasher.hexdigest()
+
+
+# -- judging the outcomes ----------------------------------------------------------------
+
+def verdict_text(status: str, error: str | None, messages: list[str]) -> str:
+    return error or " | ".join(messages)
+
+
+def assert_attack_lost(name: str, status: str, score: float, text: str, *, strict: bool = True) -> None:
+    entry = MANIFEST[name]
+    if not strict and entry["needs_bwrap"]:
+        return  # contained only by the filesystem view this run does not have
+    assert score == 0, f"{name} scored {score}: {text[:300]}"
+    allowed = entry["status"] if isinstance(entry["status"], list) else [entry["status"]]
+    assert status in allowed, f"{name}: {status}, expected {entry['status']}: {text[:300]}"
+    assert any(reason in text for reason in entry["reason"]), f"{name}: verdict {text[:400]!r} names none of {entry['reason']}"
+
+
+def grade_batch(paths: list[Path], sandbox: str) -> dict[str, object]:
+    from grader import api
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+        results = pool.map(lambda p: api.check(p, "ctp-26", examples=EXAMPLES, sandbox=sandbox), paths)
+        return {str(p): r for p, r in zip(paths, results)}
+
+
+def run_battery(sandbox: str, *, strict: bool):
+    canary = make_canary()
+    try:
+        before = digest(canary)
+        hostile = sorted((canary / "submissions" / "hostile").glob("*.py"))
+        honest = sorted((canary / "submissions" / "honest").glob("*.py"))
+        # Interleaved, so attacks and honest work run side by side in the pool.
+        order = [p for pair in zip(hostile, honest * 3) for p in pair] + hostile[len(honest) * 3:]
+        results = grade_batch(order, sandbox)
+        after = digest(canary)
+    finally:
+        shutil.rmtree(canary, ignore_errors=True)
+    for path in honest:
+        result = results[str(path)]
+        assert result.status == "passed" and result.score == result.max_score, \
+            f"honest {path.name} was harmed: {result.status} {result.score} {result.error}"
+    for path in hostile:
+        result = results[str(path)]
+        text = verdict_text(result.status, result.error, [c.message for c in result.checks if c.status != "passed"])
+        assert_attack_lost(path.name, result.status, result.score, text, strict=strict)
+    assert before == after, "a file in the canary folder (submissions, home or output) changed"
+    return results
+
+
+# -- the tests ---------------------------------------------------------------------------
+
+def test_manifest_names_every_attack_and_each_explains_itself():
+    files = sorted(p.name for p in HOSTILE.glob("*.py"))
+    assert len(files) >= 20
+    assert sorted(MANIFEST) == files
+    for name in files:
+        source = (HOSTILE / name).read_text(encoding="utf-8")
+        assert source.lstrip().startswith('"""'), f"{name} has no docstring saying what it attacks"
+        statuses = MANIFEST[name]["status"]
+        assert set(statuses if isinstance(statuses, list) else [statuses]) <= {"failed", "error"}
+        assert MANIFEST[name]["reason"]
+
+
+@needs_bwrap
+def test_battery_under_bwrap(limits):
+    results = run_battery("bwrap", strict=True)
+    assert {r.sandbox["mode"] for r in results.values()} == {"bwrap"}
+    assert all(not r.sandbox["warning"] for r in results.values())
+
+
+def test_battery_without_bwrap_warns_once_and_still_contains(limits, capfd):
+    from grader.sandbox import launch
+
+    launch._warned.clear()
+    results = run_battery("posix", strict=False)
+    assert {r.sandbox["mode"] for r in results.values()} == {"posix"}
+    assert all("not using the bubblewrap sandbox" in (r.sandbox["warning"] or "") for r in results.values())
+    assert capfd.readouterr().err.count("WARNING: not using the bubblewrap sandbox") == 1
+
+
+def _unprivileged_python(workdir: Path) -> tuple[list[str], dict]:
+    """A command prefix that runs this Python as uid 65534, and the environment it needs."""
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(workdir), "LANG": "C.UTF-8",
+           "MINIMAX_GRADER_CACHE": str(workdir / "cache"), **LIMITS}
+    if os.geteuid() != 0:
+        return [sys.executable], {**env, "PYTHONPATH": str(ROOT)}
+    if shutil.which("setpriv") is None:
+        pytest.skip("setpriv (util-linux) is not installed")
+    drop = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"]
+    import sysconfig
+
+    site_packages = sysconfig.get_paths()["purelib"]
+    probe = subprocess.run(drop + [sys.executable, "-c", "import anytree, click, jinja2"], capture_output=True,
+                           env={**env, "PYTHONPATH": f"{ROOT}{os.pathsep}{site_packages}"})
+    if probe.returncode == 0:
+        return drop + [sys.executable], {**env, "PYTHONPATH": f"{ROOT}{os.pathsep}{site_packages}"}
+    # The interpreter lives where nobody may look (a pyenv under a private /root): show it to
+    # the unprivileged user through a bind mount in a mount namespace of the test's own.
+    if shutil.which("unshare") is None:
+        pytest.skip("this Python is unreadable for uid 65534 and unshare (util-linux) is missing")
+    prefix = Path(sys.base_prefix).resolve()
+    view = workdir / "python"
+    view.mkdir()
+    inner_python = view / Path(sys.executable).resolve().relative_to(prefix)
+    inner_site = view / Path(site_packages).resolve().relative_to(prefix)
+    script = f'mount --make-rprivate / && mount --bind "{prefix}" "{view}" && exec "$@"'
+    command = ["unshare", "--mount", "sh", "-c", script, "sh"] + drop + [str(inner_python)]
+    return command, {**env, "PYTHONPATH": f"{ROOT}{os.pathsep}{inner_site}"}
+
+
+def test_battery_from_the_command_line_as_an_unprivileged_user():
+    workdir = Path(tempfile.mkdtemp(prefix="minimax-unprivileged-"))
+    try:
+        os.chmod(workdir, 0o755)
+        shutil.copytree(HOSTILE, workdir / "hostile")
+        honest = workdir / "honest"
+        shutil.copytree(SUBMISSIONS / "ctp-26" / "correct", honest)
+        (workdir / "cache").mkdir()
+        for path in [workdir, *workdir.rglob("*")]:
+            if os.geteuid() == 0:
+                os.chown(path, NOBODY, NOBODY)
+        command, env = _unprivileged_python(workdir)
+        paths = sorted((workdir / "hostile").glob("*.py")) + sorted(honest.glob("*.py"))[:3]
+
+        def grade(path: Path):
+            done = subprocess.run(command + ["-m", "grader", "check", str(path), "-e", "ctp-26", "-f", "json",
+                                             "--examples", str(EXAMPLES)],
+                                  capture_output=True, env=env, cwd=workdir, timeout=120)
+            try:
+                return json.loads(done.stdout), done.stderr.decode("utf-8", "replace")
+            except ValueError:
+                raise AssertionError(f"{path.name}: no JSON from the CLI: {done.stderr.decode()[-800:]}") from None
+
+        with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+            outcomes = dict(zip(paths, pool.map(grade, paths)))
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    modes = {data["sandbox"]["mode"] for data, _ in outcomes.values()}
+    for path, (data, stderr) in outcomes.items():
+        if path.parent.name == "honest":
+            assert data["status"] == "passed", f"honest {path.name}: {data['error']} {stderr[-300:]}"
+            continue
+        messages = [c["message"] for c in data["checks"] if c["status"] != "passed"]
+        text = verdict_text(data["status"], data["error"], messages)
+        assert_attack_lost(path.name, data["status"], data["score"], text, strict=modes == {"bwrap"})
+    if _bwrap_problem() is None:
+        assert modes == {"bwrap"}, "bwrap works for root here, it should for an unprivileged user too"
+
