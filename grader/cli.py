@@ -146,13 +146,16 @@ def list_exercises(exercises_dir):
               help="An extra folder of exercises; it is copied into the bundle.")
 @click.option("--wheel", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="Bundle this minimax-grader wheel instead of packing the running grader.")
-def gradescope_bundle(exercise_id, out, exercises_dir, wheel):
+@click.option("--feedback", "feedback_level", type=click.Choice(["score", "hints", "full"]), default=None,
+              help="How much students see on Gradescope (default: the exercise's level).")
+def gradescope_bundle(exercise_id, out, exercises_dir, wheel, feedback_level):
     """Build the autograder zip to upload to Gradescope (setup.sh, run_autograder, the grader)."""
     from grader import gradescope_bundle as bundle
     from grader.exercise import ExerciseError
 
     try:
-        path = bundle.build(exercise_id, out, exercises_dir=_exercises_dirs(exercises_dir), wheel=wheel)
+        path = bundle.build(exercise_id, out, exercises_dir=_exercises_dirs(exercises_dir), wheel=wheel,
+                            feedback=feedback_level)
     except ExerciseError as exc:
         raise click.UsageError(str(exc)) from None
     click.echo(f"wrote {path}: upload it as the autograder of a Gradescope programming assignment")
@@ -178,34 +181,6 @@ def init_ci(exercise_id, submission, install, folder, force):
     except (ExerciseError, FileExistsError) as exc:
         raise click.UsageError(str(exc)) from None
     click.echo(f"wrote {path}")
-
-
-@cli.command("grade")
-@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("--exercise", "-e", "exercise_id", required=True, help="Exercise id (see `minimax-grader exercises`).")
-@click.option("--out", "-o", "out", required=True, type=click.Path(file_okay=False, path_type=Path),
-              help="Output folder: gradebook, results.json, grades.csv, reports/, summary.html.")
-@click.option("--jobs", "-j", type=click.IntRange(1, 256), default=None, help="Parallel workers (default: one per core).")
-@click.option("--seed", type=int, default=None,
-              help="The instructor's seed (default: the one in the gradebook, else a fresh secret one).")
-@click.option("--sandbox", type=click.Choice(["auto", "bwrap", "posix", "spawn"]), default=None, help="Force a sandbox kind.")
-@click.option("--exercises-dir", multiple=True, type=click.Path(file_okay=False, path_type=Path), help="An extra folder of exercises.")
-def grade(paths, exercise_id, out, jobs, seed, sandbox, exercises_dir):
-    """Grade a whole class (files, folders, zips, Gradescope or GitHub Classroom layouts) in parallel.
-
-    Exits 0 when every submission was graded, whatever the scores; 3 when the grader itself failed.
-    """
-    from grader import batch
-    from grader.exercise import ExerciseError
-
-    try:
-        outcome = batch.grade(list(paths), exercise_id, out, jobs=jobs, seed=seed,
-                              exercises_dirs=_exercises_dirs(exercises_dir), sandbox=sandbox, progress=batch.make_progress())
-    except ExerciseError as exc:
-        raise click.UsageError(str(exc)) from None
-    for failure in outcome.failures:
-        click.echo(f"minimax-grader: {failure}", err=True)
-    sys.exit(3 if outcome.failures else 0)
 
 
 @cli.command("grade")

@@ -91,7 +91,8 @@ exit 0
 """
 
 
-def build(exercise_id: str, out: Path, *, exercises_dir: list[Path] | None = None, wheel: Path | None = None) -> Path:
+def build(exercise_id: str, out: Path, *, exercises_dir: list[Path] | None = None, wheel: Path | None = None,
+          feedback: str | None = None) -> Path:
     """Write the autograder zip for ``exercise_id`` to ``out`` and return its path."""
     from grader import exercise as exercises
 
@@ -99,7 +100,8 @@ def build(exercise_id: str, out: Path, *, exercises_dir: list[Path] | None = Non
     extra = [Path(d) for d in exercises_dir or ()]
     in_bundle = [f"exercises-extra/{i}" for i in range(len(extra))]
     wheel_name, wheel_bytes = (wheel.name, wheel.read_bytes()) if wheel else pack_wheel()
-    run_args = " ".join(f'--exercises-dir "$SOURCE/{d}"' for d in in_bundle)
+    run_args = " ".join([f'--exercises-dir "$SOURCE/{d}"' for d in in_bundle]
+                        + ([f"--feedback {shlex.quote(feedback)}"] if feedback else []))
     setup_args = " ".join(f'--exercises-dir "$SOURCE/{d}"' for d in in_bundle)
     entries: dict[str, tuple[bytes, int]] = {
         "setup.sh": (SETUP_SH.replace("__EXERCISES_ARGS__", setup_args)

@@ -145,6 +145,15 @@ def test_run_autograder_leaves_a_result_even_when_the_grader_cannot_start(instal
     assert "could not grade" in results["output"]
 
 
+def test_the_feedback_level_reaches_run_autograder(tmp_path):
+    out = tmp_path / "hints.zip"
+    run = grader("gradescope-bundle", "--exercise", "ctp-26", "--out", str(out), "--feedback", "hints")
+    assert run.returncode == 0, run.stderr
+    with zipfile.ZipFile(out) as archive:
+        assert "--format gradescope" in (runner := archive.read("run_autograder").decode())
+    assert "--feedback hints" in runner
+
+
 def test_an_unknown_exercise_is_refused_at_build_time(tmp_path):
     run = grader("gradescope-bundle", "--exercise", "no-such-exercise", "--out", str(tmp_path / "x.zip"))
     assert run.returncode == 2
