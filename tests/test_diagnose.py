@@ -260,3 +260,14 @@ def test_mistake_counts_for_a_class_summary(graded):
 
     counts = diagnose.mistake_counts([graded[name] for name in BUGGY])
     assert counts["state-across-calls"] == 2 and counts["depth-off-by-one"] == 2 and counts["always-max"] == 1
+
+
+def test_the_cost_benchmark_runs_and_reports_its_ratios(root):
+    import subprocess
+    import sys
+
+    sample = SAMPLES / "buggy" / "min_max_swapped.py"
+    run = subprocess.run([sys.executable, str(root / "benchmarks" / "diagnosis_cost.py"), "--runs", "1", str(sample)],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert "min_max_swapped.py" in run.stdout and "all samples" in run.stdout and "diagnosis step itself" in run.stdout
