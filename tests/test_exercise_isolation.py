@@ -112,6 +112,8 @@ def test_buggy_sample_fails_exactly_the_pinned_checks(graded, relative):
     failed = sorted(c.name for c in result.checks if c.status == "failed")
     assert failed == sorted(expected["fails"]), [(c.name, c.message) for c in result.checks]
     assert result.parts["supplied"] == expected.get("supplied", [])
+    codes = [m.code for m in result.mistakes]
+    assert codes == [expected["mistake"]]  # named, and nothing it does not do
 
 
 def test_first_legal_move_fails_with_a_board_and_the_best_moves(graded):
@@ -146,6 +148,12 @@ def test_report_and_json_say_which_parts_were_supplied(tmp_path):
                            str(SAMPLES / "correct" / "only_gamestate")], capture_output=True, text=True, timeout=120)
     data = json.loads(done.stdout)
     assert data["parts"] == {"graded": ["gamestate"], "supplied": ["minimax_helpers", "minimax"]}
+
+
+def test_exercises_lists_all_five():
+    done = subprocess.run([sys.executable, "-m", "grader", "exercises"], capture_output=True, text=True, timeout=60)
+    ids = {line.split()[0] for line in done.stdout.splitlines()}
+    assert {"ctp-26", "aima-isolation", "tictactoe", "best-move", "alphabeta"} <= ids
 
 
 def test_a_folder_with_no_part_is_an_error(tmp_path):
