@@ -60,8 +60,9 @@ fi
 PYTHON="$(find_python)" || { echo "setup.sh: minimax-grader needs Python 3.11 or newer" >&2; exit 1; }
 "$PYTHON" -m venv ${MINIMAX_GRADER_VENV_ARGS:-} "$VENV"
 "$VENV/bin/python" -m pip install --disable-pip-version-check ${MINIMAX_GRADER_PIP_ARGS:-} "$SOURCE"/wheels/*.whl
-# Smoke test: the installed grader starts and knows the exercise.
-"$VENV/bin/python" -m grader exercises __EXERCISES_ARGS__ | grep -q -- __EXERCISE_GREP__
+# Smoke test: the installed grader starts and knows the exercise (grep reads everything: with
+# -q it could stop early and the grader's next line would die of a broken pipe).
+"$VENV/bin/python" -m grader exercises __EXERCISES_ARGS__ | grep -- __EXERCISE_GREP__ >/dev/null
 echo "minimax-grader installed in $VENV"
 """
 
