@@ -54,6 +54,23 @@ def _run(argv, **kwargs):
     return result
 
 
+def _see_the_dependencies_of_this_environment(python: Path) -> None:
+    """Let the new venv import the libraries the running tests import, without downloading them.
+
+    ``--system-site-packages`` shows the *base* interpreter's packages; when the tests run
+    inside a virtualenv themselves (as ``.ci/run`` does), the dependencies live in that
+    virtualenv instead, so its site folders are added with a ``.pth`` file. They come after
+    the new venv's own folder, so the freshly installed ``grader`` still wins.
+    """
+    if sys.prefix == sys.base_prefix:
+        return
+    import site
+
+    purelib = _run([python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"]).stdout.strip()
+    outer = [p for p in site.getsitepackages() if Path(p).is_dir()]
+    (Path(purelib) / "_outer_environment.pth").write_text("".join(f"{p}\n" for p in outer), encoding="utf-8")
+
+
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory):
     """A virtualenv with the project installed from a freshly built wheel."""
@@ -63,11 +80,13 @@ def installed(tmp_path_factory):
     assert built.returncode == 0, built.stderr
     wheel = next(wheels.glob("minimax_grader-*.whl"))
     venv = base / "venv"
-    made = _run([sys.executable, "-m", "venv", "--system-site-packages", venv])
+    # No pip of its own (seeding one costs seconds): this pip installs into it with --python.
+    made = _run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", venv])
     assert made.returncode == 0, made.stderr
     python = _bin(venv, "python")
-    added = _run([python, "-m", "pip", "install", "--no-deps", "-q", wheel])
+    added = _run([sys.executable, "-m", "pip", "--python", python, "install", "--no-deps", "-q", wheel])
     assert added.returncode == 0, added.stderr
+    _see_the_dependencies_of_this_environment(python)  # after pip, so pip cannot mistake a copy there for ours
     outside = base / "elsewhere"
     outside.mkdir()
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "MINIMAX_GRADER_EXERCISES", "VIRTUAL_ENV")}
