@@ -156,3 +156,15 @@ def test_a_bare_score_on_a_finished_game_is_reported_as_such(graded):
     finished = checks["finished-games"]
     assert finished.status == "failed"
     assert "must return a list [row, col, score]" in finished.message or "raised" in finished.message
+
+
+@pytest.mark.parametrize("relative", BUGGY)
+def test_buggy_sample_is_diagnosed_with_its_mistake(graded, relative):
+    codes = [m.code for m in graded(relative).mistakes]
+    assert codes and codes[0] == EXPECTED[relative]["mistake"], codes
+    assert "no-known-mistake" not in codes
+
+
+@pytest.mark.parametrize("relative", CORRECT)
+def test_correct_sample_has_no_mistake(graded, relative):
+    assert graded(relative).mistakes == []
