@@ -192,7 +192,8 @@ def init_ci(exercise_id, submission, install, folder, force):
 @click.option("--seed", type=int, default=None,
               help="The instructor's seed (default: the one in the gradebook, else a fresh secret one).")
 @click.option("--sandbox", type=click.Choice(["auto", "bwrap", "posix", "spawn"]), default=None, help="Force a sandbox kind.")
-@click.option("--exercises-dir", multiple=True, type=click.Path(file_okay=False, path_type=Path), help="An extra folder of exercises.")
+@click.option("--exercises-dir", multiple=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="An extra folder of exercises (also: exercises-dir in [tool.minimax-grader] of ./pyproject.toml).")
 def grade(paths, exercise_id, out, jobs, seed, sandbox, exercises_dir):
     """Grade a whole class (files, folders, zips, Gradescope or GitHub Classroom layouts) in parallel.
 

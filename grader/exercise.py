@@ -190,6 +190,8 @@ class Exercise:
         """Changes whenever anything that shapes the case bank changes, so stale caches are never used."""
         digest = hashlib.sha256()
         files = sorted(self.folder.rglob("*")) + sorted(self.fixtures_path.rglob("*"))
+        # Files of a sibling exercise this one borrows (its driver's imports, its hooks' imports).
+        files += self.driver_files + [(self.folder / name).resolve() for name in self.meta.get("shared_files", [])]
         for path in files:
             if path.is_file() and "__pycache__" not in path.parts:
                 digest.update(path.name.encode())
