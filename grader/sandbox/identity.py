@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 import secrets
-import signal
 import sys
 from functools import cache
 from pathlib import Path
@@ -106,28 +105,46 @@ def _hand_over(scratch: Path, uid: int) -> None:
 
 
 def reap(fields: dict) -> None:
-    """Kill every process still running under the session's uid (posix as root only)."""
+    """Kill every process still running under the session's uid (posix as root only).
+
+    Done from a helper process started as that uid (``kill(-1)`` reaches exactly the
+    processes a uid may signal: its own), and only when /proc shows something left over.
+    """
     ident = fields.get("identity")
     if not ident or not is_root() or ident.get("uid") in (None, 0, NOBODY):
         return
     uid, gid = int(ident["uid"]), int(ident["gid"])
-    try:
-        pid = os.fork()
-    except OSError:
+    if not _has_processes(uid):
         return
-    if pid == 0:  # only system calls from here: no locks, nothing that another thread might hold
-        try:
-            os.setgroups([])
-            os.setgid(gid)
-            os.setuid(uid)
-            os.kill(-1, signal.SIGKILL)  # everything this uid may signal: the session's leftovers
-        except BaseException:
-            pass
-        os._exit(0)
+    import subprocess
+
     try:
-        os.waitpid(pid, 0)
-    except ChildProcessError:
+        # /bin/sh, not this Python: the interpreter may live where the throw-away uid cannot look.
+        subprocess.run(["/bin/sh", "-c", "kill -9 -1"],
+                       user=uid, group=gid, extra_groups=[], cwd="/", env={}, timeout=10,
+                       stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    except (OSError, subprocess.SubprocessError):
         pass
+
+
+def _has_processes(uid: int) -> bool:
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return True  # cannot tell: reap to be safe
+    wanted = str(uid).encode()
+    for entry in entries:
+        if entry.isdigit():  # not the owner of /proc/PID: a process that changed uid is not dumpable, root owns it
+            try:
+                with open(f"/proc/{entry}/status", "rb") as handle:
+                    for line in handle:
+                        if line.startswith(b"Uid:"):
+                            if wanted in line.split()[1:]:
+                                return True
+                            break
+            except OSError:
+                continue
+    return False
 
 
 if __name__ == "__main__":  # pragma: no cover - a quick look at what this machine allows
