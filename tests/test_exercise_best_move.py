@@ -162,3 +162,21 @@ def test_mutating_the_state_is_caught_even_with_right_moves(graded):
 def test_returning_the_value_instead_of_the_move_is_an_illegal_move(graded):
     legal = next(c for c in graded("buggy/returns_rank.py").checks if c.name == "legal-move")
     assert legal.status == "failed" and "not a legal move" in legal.message
+
+
+@pytest.mark.parametrize("relative", BUGGY)
+def test_buggy_sample_is_diagnosed_with_its_mistake(graded, relative):
+    codes = [m.code for m in graded(relative).mistakes]
+    assert codes and codes[0] == EXPECTED[relative]["mistake"], codes
+    assert "no-known-mistake" not in codes
+
+
+@pytest.mark.parametrize("relative", CORRECT)
+def test_correct_sample_has_no_mistake(graded, relative):
+    assert graded(relative).mistakes == []
+
+
+def test_a_random_tie_break_is_never_a_mistake(graded):
+    """Any best move is right: a submission choosing among ties at random gets full marks."""
+    result = graded("correct/random_tie_break.py")
+    assert result.passed and result.mistakes == []
