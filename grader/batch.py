@@ -11,6 +11,7 @@ writes exactly what one uninterrupted run would have.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import secrets
@@ -147,11 +148,11 @@ def grade(paths: list[Path], exercise_id: str, out: Path, *, jobs: int | None = 
         done = book.done(exercise.id, __version__, seed, exercise.fingerprint, bank.examples)
         tasks: dict[str, Task] = {}
         for entry in students:
-            sub = entry["submission"]
-            if sub is not None and sub.problem is None and sub.sha256 not in done and sub.sha256 not in tasks:
-                tasks[sub.sha256] = Task(key=sub.sha256, path=str(sub.path), display=entry["found"].display)
+            key = entry["key"]
+            if key is not None and key not in done and key not in tasks:
+                tasks[key] = Task(key=key, path=str(entry["submission"].path), display=entry["found"].display)
 
-        already = sum(1 for e in students if e["submission"] is not None and e["submission"].sha256 in done)
+        already = sum(1 for e in students if e["key"] in done)
         progress.start(len(tasks), already, seed, exercise.id)
         job = Job(exercise=exercise.id, seed=seed, examples=bank.examples,
                   exercises_dirs=tuple(str(d) for d in exercises_dirs or ()), sandbox=sandbox, warm=warm)
@@ -185,8 +186,22 @@ def _load_submissions(found: list[discovery.Found]) -> list[dict]:
         if item.problem is None:
             sub = submissions.load(item.path)
             sub.display = item.display
-        out.append({"found": item, "submission": sub})
+        out.append({"found": item, "submission": sub, "key": content_key(sub)})
     return out
+
+
+def content_key(sub) -> str | None:
+    """The gradebook key of a gradable submission: its content hash, and the file's name when it is one file.
+
+    The name is part of what the student's code sees (tracebacks say "line 12 of alice.py"),
+    so two students handing in the same bytes under different names are graded apart and
+    neither report names the other's file. Identical folders (``solution.py`` each) share a row.
+    """
+    if sub is None or sub.problem is not None:
+        return None
+    if sub.is_folder:
+        return sub.sha256
+    return hashlib.sha256(f"{sub.entry_file.name}\0{sub.sha256}".encode()).hexdigest()
 
 
 def _assemble(students: list[dict], done: dict[str, dict], exercise, bank, sandbox, outcome: Outcome) -> list[dict]:
@@ -195,11 +210,11 @@ def _assemble(students: list[dict], done: dict[str, dict], exercise, bank, sandb
     names: set[str] = set()
     launcher = None
     for item in sorted(students, key=lambda s: s["found"].student):
-        found, sub = item["found"], item["submission"]
-        if sub is not None and sub.problem is None and sub.sha256 in done:
-            result = dict(done[sub.sha256])
+        found, sub, key = item["found"], item["submission"], item["key"]
+        if key is not None and key in done:
+            result = dict(done[key])
             result["submission"] = found.display
-        elif sub is not None and sub.problem is None:
+        elif key is not None:
             continue  # the grader failed on it: already in outcome.failures, not made up here
         else:
             if launcher is None:

@@ -39,17 +39,37 @@ def greedy(start: Outcome, problem: str, candidates_of, run_batch, predicate, bu
                 fresh.append(candidate)
         if not fresh:
             break
-        outcomes = run_batch(fresh)
-        if outcomes is None:
+        failing = _first_failing(fresh, run_batch, predicate)
+        if failing is None:  # no simpler candidate fails (or the sandbox gave up): done
             break
-        for outcome in outcomes:
-            found = predicate(outcome)
-            if found:
-                best = (outcome, found)
-                break
-        else:
-            break
+        best = failing
     return best
+
+
+CHUNKS = (8, 32)
+
+
+def _first_failing(candidates: list, run_batch, predicate):
+    """The first candidate, in order, that still fails, as (outcome, problem); None if none does.
+
+    The child is asked in growing chunks (8, then 32, then the rest) rather than all at once:
+    a buggy submission usually fails on one of the first few simplifications, so most rounds
+    stop early, and the answer is the same first failing candidate a single batch would give.
+    """
+    start = 0
+    for size in (*CHUNKS, len(candidates)):
+        chunk = candidates[start:start + size]
+        if not chunk:
+            return None
+        outcomes = run_batch(chunk)
+        if outcomes is None:
+            return None
+        for outcome in outcomes:
+            problem = predicate(outcome)
+            if problem:
+                return outcome, problem
+        start += size
+    return None
 
 
 def with_hypothesis(strategy, seed: int, examples: int, judge: Callable[[dict], Outcome | None], predicate, budget: float):

@@ -71,8 +71,11 @@ class ForkServer:
             )
         finally:
             theirs.close()
+        from grader.sandbox import identity
+
         self._send({"op": "setup", "driver": str(exercise.driver_path), "sys_path": child_sys_path(),
-                    "cases": [case.to_request() for case in bank.cases], "copies": copies})
+                    "cases": [case.to_request() for case in bank.cases], "copies": copies,
+                    "preload": list(getattr(identity, "PRELOAD", ()))})
         reply = self._wait(lambda: self._ready, READY_TIMEOUT)
         if reply is None or reply.get("op") != "ready":
             self.close()

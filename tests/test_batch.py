@@ -1,0 +1,174 @@
+"""Grading a whole class: verdicts equal to ``check``, re-runs, outputs, the CLI, the pages.
+
+One class is graded once per test session (the expensive part) and looked at from several
+sides: every fixture sample handed in twice under different ids, plus one of each malformed
+input. Speed is printed, never asserted (the machine is shared).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from bulk_class import MALFORMED, ROOT, build_class, samples
+from grader import api, batch
+from grader.gradebook import Gradebook
+
+SEED = 4242
+# Every correct style and the buggy ones behind each family of mistake: enough to see every
+# verdict path without paying for all 37 samples three times on a shared two-core machine.
+SAMPLE = samples("correct")[::3] + samples("buggy")[::2]
+VOLATILE = ("duration_seconds", "sandbox", "submission", "student", "report")
+
+
+def comparable(result: dict) -> dict:
+    return {k: v for k, v in result.items() if k not in VOLATILE}
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    base = tmp_path_factory.mktemp("bulk")
+    students = build_class(base / "class", SAMPLE, copies=3, malformed=True)
+    started = time.monotonic()
+    outcome = batch.grade([base / "class"], "ctp-26", base / "out", seed=SEED, jobs=2)
+    first = time.monotonic() - started
+    print(f"\nfirst run: {outcome.total} students, {outcome.graded_now} distinct submissions graded in {first:.2f} s")
+    return {"base": base, "students": students, "outcome": outcome, "first": first, "out": base / "out"}
+
+
+def results_of(out: Path) -> dict[str, dict]:
+    document = json.loads((out / "results.json").read_text(encoding="utf-8"))
+    return {s["student"]: s for s in document["submissions"]}
+
+
+def test_every_verdict_equals_check(graded):
+    results = results_of(graded["out"])
+    alone = {}
+    for student, written in graded["students"].items():
+        key = (written.is_dir(), (written / "solution.py" if written.is_dir() else written).read_bytes())
+        if key not in alone:  # identical folders: one check stands for all of them
+            alone[key] = api.check(written, "ctp-26", seed=SEED).to_dict()
+        assert comparable(results[student]) == comparable(alone[key]), student
+        assert results[student]["status"] == alone[key]["status"]
+    assert {r["status"] for r in results.values()} == {"passed", "failed", "error"}
+
+
+def test_duplicates_are_graded_once(graded):
+    outcome = graded["outcome"]
+    # One per file student and one per group of identical folders (the binary .py is refused before grading).
+    assert outcome.graded_now == 2 * len(SAMPLE)
+    assert outcome.total == len(graded["students"]) + len(MALFORMED)
+    with Gradebook(graded["out"] / batch.GRADEBOOK) as book:
+        assert book.count() == outcome.graded_now
+
+
+def test_malformed_inputs_each_give_one_error_and_the_batch_goes_on(graded):
+    results = results_of(graded["out"])
+    for student in MALFORMED:
+        assert results[student]["status"] == "error", student
+        error = results[student]["error"]
+        assert error and "\n" not in error, student
+    assert "not a text file" in results["zz-binary"]["error"] or "UTF-8" in results["zz-binary"]["error"]
+    assert "zip bomb" in results["zz-bomb"]["error"]
+    assert "outside its folder" in results["zz-traversal"]["error"]
+    assert "no Python file" in results["zz-empty"]["error"]
+    assert "leads outside" in results["zz-escape"]["error"]
+    assert sum(r["status"] == "passed" for r in results.values()) == 3 * len([p for p in SAMPLE if p.parent.name == "correct"])
+
+
+def test_unchanged_rerun_grades_nothing(graded):
+    started = time.monotonic()
+    again = batch.grade([graded["base"] / "class"], "ctp-26", graded["out"], jobs=2)  # seed comes from the gradebook
+    seconds = time.monotonic() - started
+    print(f"\nunchanged re-run: {seconds:.2f} s vs first run {graded['first']:.2f} s "
+          f"({seconds / graded['first']:.2%} of it)")
+    assert again.seed == SEED
+    assert again.graded_now == 0 and again.reused == graded["outcome"].total
+
+
+def test_a_changed_submission_is_regraded_alone(graded, tmp_path):
+    import shutil
+
+    out = tmp_path / "out"
+    shutil.copytree(graded["out"], out)
+    folder = tmp_path / "class"
+    shutil.copytree(graded["base"] / "class", folder, symlinks=True)
+    target = next(folder.glob("correct-*-1.py"))
+    target.write_text(target.read_text() + "\n# a late fix\n")
+    again = batch.grade([folder], "ctp-26", out, jobs=1)
+    assert again.graded_now == 1
+
+
+def test_outputs_exist_and_parse(graded):
+    out = graded["out"]
+    document = json.loads((out / "results.json").read_text(encoding="utf-8"))
+    assert document["seed"] == SEED and document["exercise"] == "ctp-26"
+    assert len(document["submissions"]) == graded["outcome"].total
+    with open(out / "grades.csv", newline="", encoding="utf-8-sig") as handle:
+        rows = list(csv.DictReader(handle))
+    assert [r["id"] for r in rows] == [s["student"] for s in document["submissions"]]
+    assert set(rows[0]) >= {"id", "score", "max_score", "status", "mistakes"}
+    by_id = {r["id"]: r for r in rows}
+    assert by_id["buggy-always_max-1"]["mistakes"] == "; ".join(
+        m["code"] for m in results_of(out)["buggy-always_max-1"]["mistakes"])
+    assert (out / "grades.csv").read_bytes().startswith(b"\xef\xbb\xbf")
+    for submission in document["submissions"]:
+        html = out / submission["report"]
+        assert html.is_file() and html.with_suffix(".md").is_file()
+        assert f"seed {SEED}" in html.read_text(encoding="utf-8")
+    summary = (out / "summary.html").read_text(encoding="utf-8")
+    assert "<svg" in summary and f"seed {SEED}" in summary
+    for needle in ("Pass rate per check", "Most frequent mistakes", "Errors and timeouts", "Slowest submissions", "always-max"):
+        assert needle in summary
+    assert "http://" not in summary.replace("http://www.w3.org/2000/svg", "") and "https://" not in summary
+
+
+def test_csv_defuses_formulas():
+    from grader.export import csv as grades_csv
+
+    text = grades_csv.render([("=HYPERLINK(\"http://x\")", {"score": 1.0, "max_score": 10.0, "status": "failed",
+                                                            "mistakes": [{"code": "+1"}], "error": "-boom\nsecond line"})])
+    rows = list(csv.reader(text.lstrip("\ufeff").splitlines()))
+    assert rows[1][0].startswith("'=") and rows[1][4] == "'+1" and rows[1][5] == "'-boom second line"
+    assert rows[1][1] == "1.0"
+
+
+def test_cli_exit_code_and_fresh_secret_seed(tmp_path):
+    folder = tmp_path / "class"
+    build_class(folder, samples("correct")[:1] + samples("buggy")[:1], malformed=False)
+    (folder / "broken.py").write_text("def minimax(:\n")
+    command = [sys.executable, "-m", "grader", "grade", str(folder), "--exercise", "ctp-26", "--out", str(tmp_path / "out"), "--jobs", "1"]
+    first = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert first.returncode == 0, first.stderr  # failing and broken students are not the grader's failure
+    assert "passed 1, failed 1, error 1" in first.stderr
+    seed = json.loads((tmp_path / "out" / "results.json").read_text())["seed"]
+    with Gradebook(tmp_path / "out" / batch.GRADEBOOK) as book:
+        assert book.seed("ctp-26") == seed
+    assert seed != 26  # not the public seed students self-check with
+    again = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert again.returncode == 0 and f"seed {seed}" in again.stderr and "0 graded now" in again.stderr
+    missing = subprocess.run(command[:4] + ["--exercise", "no-such-exercise", "--out", str(tmp_path / "o2")],
+                             capture_output=True, text=True, timeout=120)
+    assert missing.returncode == 2
+
+
+def test_summary_and_a_report_render_in_chromium(graded):
+    sys.path.insert(0, str(ROOT / "tests"))
+    import browser
+
+    browser.require_chromium()
+    out = graded["out"]
+    report = out / results_of(out)["buggy-always_max-1"]["report"]
+    for page_path in (out / "summary.html", report):
+        page = browser.open_page(page_path)
+        assert page.console_errors == [], page_path
+        assert page.requests == [], page_path
+        assert not browser.looks_blank(page.screenshot), page_path
+    summary = browser.open_page(out / "summary.html")
+    assert "Class summary" in summary.text and "always-max" in summary.text

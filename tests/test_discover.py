@@ -1,0 +1,151 @@
+"""Discovery: every layout an instructor downloads, and malformed inputs refused one by one."""
+
+from __future__ import annotations
+
+import io
+import os
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from bulk_class import SAMPLES, add_malformed
+from grader import discover
+from grader.discover import discover as find
+
+CORRECT = (SAMPLES / "correct" / "functional.py").read_text()
+
+
+def by_student(found):
+    return {f.student: f for f in found}
+
+
+def test_folder_of_files_and_folders(tmp_path):
+    (tmp_path / "class").mkdir()
+    (tmp_path / "class" / "alice.py").write_text(CORRECT)
+    bob = tmp_path / "class" / "bob"
+    bob.mkdir()
+    (bob / "solution.py").write_text("from helpers import pick\n" + CORRECT)
+    (bob / "helpers.py").write_text("pick = max\n")
+    (tmp_path / "class" / "README.txt").write_text("not a submission")
+    found = by_student(find([tmp_path / "class"], tmp_path / "staging"))
+    assert set(found) == {"alice", "bob"}
+    assert found["alice"].path.name == "alice.py" and found["alice"].problem is None
+    assert found["bob"].path == bob and found["bob"].problem is None
+
+
+def test_class_zip_and_per_student_zips(tmp_path):
+    archive = tmp_path / "class.zip"
+    inner = io.BytesIO()
+    with zipfile.ZipFile(inner, "w") as zf:
+        zf.writestr("carol/solution.py", CORRECT)
+    with zipfile.ZipFile(archive, "w") as zf:
+        zf.writestr("export/alice.py", CORRECT)
+        zf.writestr("export/bob/minimax.py", CORRECT)
+        zf.writestr("export/carol.zip", inner.getvalue())
+        zf.writestr("__MACOSX/export/._alice.py", "junk")
+    found = by_student(find([archive], tmp_path / "staging"))
+    assert set(found) == {"alice", "bob", "carol"}
+    assert all(f.problem is None for f in found.values())
+    assert found["carol"].path.joinpath("solution.py").read_text() == CORRECT
+    assert found["alice"].display.startswith(str(archive))
+    # Unpacked once: a second discovery reuses the same folder (stable paths for a re-run).
+    again = by_student(find([archive], tmp_path / "staging"))
+    assert again["alice"].path == found["alice"].path
+
+
+def test_gradescope_export(tmp_path):
+    export = tmp_path / "assignment_123_export"
+    for number in ("1001", "1002"):
+        (export / f"submission_{number}").mkdir(parents=True)
+        (export / f"submission_{number}" / "minimax.py").write_text(CORRECT)
+    (export / "submission_metadata.yml").write_text(
+        "submission_1001:\n  :submitters:\n  - :name: Ada Lovelace\n    :sid: '42'\n    :email: ada@example.edu\n"
+        "  :created_at: 2026-01-01\nsubmission_1002:\n  :submitters:\n  - :name: Alan Turing\n    :email: alan@example.edu\n"
+        "  - :name: Grace Hopper\n    :sid: '7'\n")
+    found = by_student(find([export], tmp_path / "staging"))
+    assert set(found) == {"42", "alan@example.edu+7"}
+    assert found["42"].path == export / "submission_1001"
+
+
+def test_github_classroom_clone(tmp_path):
+    clone = tmp_path / "minimax-26-submissions"
+    for user in ("octocat", "hubot"):
+        repo = clone / f"minimax-26-{user}"
+        (repo / ".git").mkdir(parents=True)
+        (repo / "src").mkdir()
+        (repo / "src" / "solution.py").write_text(CORRECT)
+        (repo / "tests").mkdir()
+        (repo / "tests" / "test_solution.py").write_text("def test(): pass\n")
+    found = by_student(find([clone], tmp_path / "staging"))
+    assert set(found) == {"octocat", "hubot"}
+    assert found["octocat"].path == clone / "minimax-26-octocat" / "src"
+
+
+def test_malformed_inputs_each_get_one_line(tmp_path):
+    folder = tmp_path / "class"
+    folder.mkdir()
+    (folder / "fine.py").write_text(CORRECT)
+    add_malformed(folder)
+    found = by_student(find([folder], tmp_path / "staging"))
+    assert found["fine"].problem is None
+    assert "outside its folder" in found["zz-traversal"].problem
+    assert "zip bomb" in found["zz-bomb"].problem
+    assert "no Python file" in found["zz-empty"].problem
+    assert "leads outside" in found["zz-escape"].problem
+    assert found["zz-binary"].problem is None  # bytes are judged when loaded: see test_batch
+    for item in found.values():
+        assert item.problem is None or "\n" not in item.problem
+    assert not (tmp_path / "escaped.py").exists() and not (tmp_path / "staging" / "escaped.py").exists()
+
+
+def test_zip_lying_about_its_size_is_stopped_while_reading(tmp_path):
+    archive = tmp_path / "liar.zip"
+    with zipfile.ZipFile(archive, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("solution.py", b"#" * (8 << 20))
+    data = bytearray(archive.read_bytes())
+    # Shrink the declared size in the central directory: reading must still stop at the cap.
+    with zipfile.ZipFile(archive) as zf:
+        info = zf.infolist()[0]
+    central = data.rfind(b"PK\x01\x02")
+    data[central + 24:central + 28] = (1000).to_bytes(4, "little")
+    archive.write_bytes(bytes(data))
+    with pytest.raises(discover.ArchiveError):
+        discover.unpack(archive, tmp_path / "staging")
+    assert info.file_size == 8 << 20
+
+
+def test_too_many_members(tmp_path, monkeypatch):
+    monkeypatch.setattr(discover, "MAX_MEMBERS", 5)
+    archive = tmp_path / "many.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        for i in range(6):
+            zf.writestr(f"f{i}.py", "x = 1\n")
+    found = find([archive], tmp_path / "staging")
+    assert len(found) == 1 and "more than the 5 allowed" in found[0].problem
+
+
+def test_link_inside_a_student_folder(tmp_path):
+    folder = tmp_path / "class" / "mallory"
+    folder.mkdir(parents=True)
+    (folder / "solution.py").write_text(CORRECT)
+    os.symlink("/etc/hostname", folder / "helpers.py")
+    found = find([tmp_path / "class"], tmp_path / "staging")
+    assert found[0].student == "mallory" and "leads outside" in found[0].problem
+
+
+@pytest.mark.parametrize("name, safe", [
+    ("a/b.py", True), ("./a.py", True), ("../a.py", False), ("a/../../b.py", False), ("/etc/passwd", False),
+    ("C:/x.py", False), ("a\\..\\..\\b.py", False),
+])
+def test_member_paths(name, safe):
+    assert (discover._safe_relative(name) is not None) == safe
+
+
+def test_duplicate_ids_are_kept_apart(tmp_path):
+    (tmp_path / "c").mkdir()
+    (tmp_path / "c" / "alice.py").write_text(CORRECT)
+    (tmp_path / "c" / "alice").mkdir()
+    (tmp_path / "c" / "alice" / "solution.py").write_text(CORRECT)
+    found = find([tmp_path / "c"], tmp_path / "staging")
+    assert sorted(f.student for f in found) == ["alice", "alice~2"]
