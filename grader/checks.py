@@ -27,8 +27,15 @@ class Outcome:
 
     @property
     def answer(self) -> Answer | None:
+        """Decoded once per reply: structured answers are asked about by several checks and the diagnosis."""
         data = self.raw.get("answer")
-        return Answer.decode(data) if data is not None else None
+        if data is None:
+            return None
+        cached = self.__dict__.get("_decoded")
+        if cached is None or cached[0] is not data:
+            cached = (data, Answer.decode(data))
+            self.__dict__["_decoded"] = cached
+        return cached[1]
 
     def did_not_answer(self, call_timeout: float) -> str | None:
         if "skipped" in self.raw:
