@@ -33,7 +33,7 @@ from conftest import ROOT, SUBMISSIONS
 HOSTILE = SUBMISSIONS / "hostile"
 MANIFEST = tomllib.loads((HOSTILE / "expected.toml").read_text(encoding="utf-8"))
 HONEST = sorted((SUBMISSIONS / "ctp-26" / "correct").glob("*.py"))
-LIMITS = {"MINIMAX_GRADER_CALL_TIMEOUT": "1.0", "MINIMAX_GRADER_LOAD_TIMEOUT": "3",
+LIMITS = {"MINIMAX_GRADER_CALL_TIMEOUT": "1.0", "MINIMAX_GRADER_LOAD_TIMEOUT": "5",
           "MINIMAX_GRADER_SUBMISSION_TIMEOUT": "8", "MINIMAX_GRADER_CPU_SECONDS": "3"}
 EXAMPLES = 40
 NOBODY = 65534
