@@ -7,6 +7,7 @@ The searching player is the one to move at the root: a game that ends on a MAX l
 searching player cannot move) is worth -1, one that ends on a MIN level is worth +1.
 """
 
+from functools import cache
 from typing import NamedTuple
 
 WIDTH, HEIGHT = 3, 2
@@ -25,17 +26,18 @@ def on_board(cell):
     return 0 <= cell[0] < WIDTH and 0 <= cell[1] < HEIGHT
 
 
+@cache  # states are immutable: each is worked out once, however many paths reach it
 def legal_moves(state):
     here = state.locations[state.to_move]
     if here is None:
-        return [cell for cell in CELLS if cell not in state.used]
+        return tuple(cell for cell in CELLS if cell not in state.used)
     moves = []
     for dx, dy in DIRECTIONS:
         x, y = here[0] + dx, here[1] + dy
         while on_board((x, y)) and (x, y) not in state.used:
             moves.append((x, y))
             x, y = x + dx, y + dy
-    return moves
+    return tuple(moves)
 
 
 def result(state, move):
@@ -58,12 +60,14 @@ def terminal_test(state):
     return not legal_moves(state)
 
 
+@cache
 def min_value(state):
     if terminal_test(state):
         return 1
     return min(max_value(result(state, move)) for move in legal_moves(state))
 
 
+@cache
 def max_value(state):
     if terminal_test(state):
         return -1
