@@ -9,6 +9,7 @@ printed by libraries goes to stderr: stdout carries nothing but answers.
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import sys
@@ -25,6 +26,31 @@ def _load(job: dict):
     bank = banks.build(exercise, seed=int(job["seed"]), examples=job.get("examples"))
     launcher = launch.choose(job.get("sandbox"))
     return exercise, bank, launcher
+
+
+def remember_reference(exercise, bank) -> None:
+    """The reference's answer for each bank case, computed once per worker instead of once per submission.
+
+    Only the bank's own case inputs (the very objects, alive as long as the bank) are
+    remembered; anything else (a shrinking candidate) goes to the reference as before. The
+    answers stay in this process: they never travel to a child.
+    """
+    reference_of = exercise.hook("reference")
+    if reference_of is None:
+        return
+    bank_inputs = {id(case.input): case.input for case in bank.cases}
+    answers: dict[int, object] = {}
+
+    def remembered(case_input, module):
+        key = id(case_input)
+        if bank_inputs.get(key) is not case_input or module is not exercise.reference:
+            return reference_of(case_input, module)
+        if key not in answers:
+            answers[key] = reference_of(case_input, module)
+        value = answers[key]
+        return value if type(value) in (int, float, str, bool, type(None)) else copy.deepcopy(value)
+
+    exercise.hooks.reference = remembered
 
 
 def _warm(launcher, exercise, bank):
@@ -49,6 +75,7 @@ def main() -> int:
     from grader.sandbox import forkserver
 
     exercise, bank, launcher = _load(job)
+    remember_reference(exercise, bank)
     warm = _warm(launcher, exercise, bank) if job.get("warm", True) else None
     try:
         for line in sys.stdin:
