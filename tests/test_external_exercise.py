@@ -162,3 +162,18 @@ def test_reference_and_fixtures_may_sit_beside_the_exercise_folders(tmp_path):
     found = exercise.load("ctp-26-shared", [folder])
     assert found.reference.__file__ == str(folder / "reference" / "ctp_26.py")
     assert found.fixtures_path == folder / "fixtures" / "trees" / "ctp-26"
+
+
+def test_grade_uses_the_instructors_exercise_too(example, tmp_path):
+    base, folder = example
+    klass = tmp_path / "class"
+    klass.mkdir()
+    shutil.copy(base / "correct.py", klass / "ada.py")
+    shutil.copy(base / "always_max.py", klass / "bob.py")
+    done = grader("grade", klass, "--exercise", "ctp-26-scores", "--exercises-dir", folder, "--out", tmp_path / "out",
+                  "--jobs", "1", cwd=base)
+    assert done.returncode in (0, 1), done.stdout + done.stderr
+    results = json.loads((tmp_path / "out" / "results.json").read_text(encoding="utf-8"))
+    status = {Path(s["submission"]).stem: s["status"] for s in results["submissions"]}
+    assert status == {"ada": "passed", "bob": "failed"}
+    assert {s["exercise"] for s in results["submissions"]} == {"ctp-26-scores"}
