@@ -68,6 +68,18 @@ def reference_evaluated(case_input, module) -> set[int]:
 
 
 def _reference_module():
+    """The reference the judge handed to reference(); if it has not yet, the file itself, by path."""
+    if not _reference:
+        here = Path(__file__).resolve().parent
+        for candidate in (here / "reference" / "alphabeta.py", here.parent.parent / "reference" / "alphabeta.py"):
+            if candidate.is_file():
+                spec = importlib.util.spec_from_file_location("_minimax_grader_alphabeta_reference", candidate)
+                module = importlib.util.module_from_spec(spec)
+                spec.loader.exec_module(module)
+                _reference.append(module)
+                break
+        else:
+            raise FileNotFoundError("the alphabeta reference (alphabeta.py) was not found")
     return _reference[0]
 
 
