@@ -173,6 +173,41 @@ def test_battery_without_bwrap_warns_once_and_still_contains(limits, capfd):
     assert capfd.readouterr().err.count("WARNING: not using the bubblewrap sandbox") == 1
 
 
+def test_battery_in_one_bulk_run_next_to_honest_work(limits):
+    """``grade`` of a whole class folder (warm fork server, two workers): attackers get 0, the rest full marks."""
+    from grader import batch
+
+    canary = make_canary()
+    out = Path(tempfile.mkdtemp(prefix="minimax-bulk-out-"))
+    try:
+        klass = canary / "submissions" / "class"
+        klass.mkdir()
+        for path in sorted((canary / "submissions" / "hostile").glob("*.py")):
+            shutil.copyfile(path, klass / path.name)
+        for path in sorted((canary / "submissions" / "honest").glob("*.py")):
+            shutil.copyfile(path, klass / f"honest_{path.name}")
+        os.chmod(klass, 0o755)
+        before = digest(canary)
+        sandbox = "bwrap" if _bwrap_problem() is None else "posix"
+        outcome = batch.grade([klass], "ctp-26", out, seed=26, jobs=2, sandbox=sandbox)
+        after = digest(canary)
+        document = json.loads((out / "results.json").read_text(encoding="utf-8"))
+    finally:
+        shutil.rmtree(canary, ignore_errors=True)
+        shutil.rmtree(out, ignore_errors=True)
+    assert outcome.failures == []
+    students = {entry["student"]: entry for entry in document["submissions"]}
+    assert len(students) == len(MANIFEST) + len(HONEST)
+    for student, data in students.items():
+        if student.startswith("honest_"):
+            assert (data["status"], data["score"]) == ("passed", data["max_score"]), (student, data["error"])
+            continue
+        messages = [c["message"] for c in data["checks"] if c["status"] != "passed"]
+        text = verdict_text(data["status"], data["error"], messages)
+        assert_attack_lost(f"{student}.py", data["status"], data["score"], text, strict=sandbox == "bwrap")
+    assert before == after, "a file in the canary folder (submissions, home or output) changed"
+
+
 def _unprivileged_python(workdir: Path) -> tuple[list[str], dict]:
     """A command prefix that runs this Python as uid 65534, and the environment it needs."""
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(workdir), "LANG": "C.UTF-8",
