@@ -172,3 +172,45 @@ def test_summary_and_a_report_render_in_chromium(graded):
         assert not browser.looks_blank(page.screenshot), page_path
     summary = browser.open_page(out / "summary.html")
     assert "Class summary" in summary.text and "always-max" in summary.text
+
+
+class _Terminal:
+    """A stream that says it is a terminal, for the progress bar."""
+
+    def __init__(self):
+        import io
+
+        self.buffer = io.StringIO()
+
+    def isatty(self):
+        return True
+
+    def write(self, text):
+        return self.buffer.write(text)
+
+    def flush(self):
+        pass
+
+
+def test_progress_bar_on_a_terminal_and_plain_lines_elsewhere(monkeypatch):
+    import io
+
+    monkeypatch.delenv("CI", raising=False)
+    outcome = batch.Outcome(out=Path("."), seed=1, total=2, graded_now=2, counts={"passed": 1, "failed": 1, "error": 0})
+    terminal = _Terminal()
+    bar = batch.make_progress(terminal)
+    assert isinstance(bar, batch.RichProgress)
+    bar.start(2, 0, 1, "ctp-26")
+    bar.count("passed", "alice")
+    bar.count("failed", "bob")
+    bar.finish(outcome)
+    shown = terminal.buffer.getvalue()
+    assert "2/2" in shown and "/s" in shown and "1 passed" in shown and "1 failed" in shown
+
+    plain = io.StringIO()
+    lines = batch.make_progress(plain)
+    assert type(lines) is batch.Progress
+    lines.start(2, 0, 1, "ctp-26")
+    lines.count("error", "carol")
+    text = plain.getvalue()
+    assert "[1/2] error  carol" in text and "ETA" in text and "error 1" in text and "\x1b[" not in text
