@@ -236,6 +236,8 @@ class Zygote:
 
     def become_child(self, fds, message):
         os.setsid()
+        if sys.platform.startswith("linux"):
+            _dumpable(1)
         signal.set_wakeup_fd(-1)
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         self.sock.detach()  # the socket object must not close a number reused below
@@ -276,8 +278,24 @@ def _max_fd():
         return 4096
 
 
+def _dumpable(flag):
+    """PR_SET_DUMPABLE: while 0, a process of the same uid cannot read or write this one's memory
+    through /proc or ptrace. The zygote stays undumpable (without root, its children share its uid
+    and must not be able to reach the warm state every later child starts from); each child turns
+    it back on, as an ordinary harness has it."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(4, int(flag), 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
+
+
 def main():
     control_fd = int(sys.argv[1])
+    if sys.platform.startswith("linux"):
+        _dumpable(0)
     null = os.open(os.devnull, os.O_RDWR)
     os.dup2(null, 0)
     os.close(null)
