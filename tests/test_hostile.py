@@ -1,9 +1,10 @@
 """The attack battery: hostile submissions get nothing, and change nothing around them.
 
 Every fixture in ``fixtures/submissions/hostile/`` is graded next to the honest samples, two
-at a time, once under bubblewrap, once with bubblewrap switched off (posix: only attacks
-that need a filesystem view may come out differently, and the fallback must be announced),
-and once by the grader's command line running as an unprivileged user. Each attack must
+at a time: under bubblewrap, with bubblewrap switched off (posix: only attacks that need a
+filesystem view may come out differently, and the fallback must be announced), in one bulk
+run of a class folder (warm fork server), and by the grader's command line running as an
+unprivileged user (with bwrap, and a few key attacks without it). Each attack must
 score 0 with the status and reason its manifest names; the honest samples must keep full
 marks; and a canary folder (copies of the submissions, a fake home, an output folder)
 must be byte-identical afterwards.
@@ -238,7 +239,8 @@ def _unprivileged_python(workdir: Path) -> tuple[list[str], dict]:
     return command, {**env, "PYTHONPATH": f"{ROOT}{os.pathsep}{inner_site}"}
 
 
-def test_battery_from_the_command_line_as_an_unprivileged_user():
+def grade_unprivileged(attacks: list[str] | None, honest_count: int, sandbox: str | None = None) -> dict:
+    """Each file graded by the CLI running as uid 65534 (two at a time), from a world-readable copy."""
     workdir = Path(tempfile.mkdtemp(prefix="minimax-unprivileged-"))
     try:
         os.chmod(workdir, 0o755)
@@ -250,11 +252,15 @@ def test_battery_from_the_command_line_as_an_unprivileged_user():
             if os.geteuid() == 0:
                 os.chown(path, NOBODY, NOBODY)
         command, env = _unprivileged_python(workdir)
-        paths = sorted((workdir / "hostile").glob("*.py")) + sorted(honest.glob("*.py"))[:3]
+        hostile = sorted((workdir / "hostile").glob("*.py"))
+        if attacks is not None:
+            hostile = [p for p in hostile if p.name in attacks]
+        paths = hostile + sorted(honest.glob("*.py"))[:honest_count]
+        extra = ["--sandbox", sandbox] if sandbox else []
 
         def grade(path: Path):
             done = subprocess.run(command + ["-m", "grader", "check", str(path), "-e", "ctp-26", "-f", "json",
-                                             "--examples", str(EXAMPLES)],
+                                             "--examples", str(EXAMPLES)] + extra,
                                   capture_output=True, env=env, cwd=workdir, timeout=120)
             try:
                 return json.loads(done.stdout), done.stderr.decode("utf-8", "replace")
@@ -262,17 +268,34 @@ def test_battery_from_the_command_line_as_an_unprivileged_user():
                 raise AssertionError(f"{path.name}: no JSON from the CLI: {done.stderr.decode()[-800:]}") from None
 
         with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-            outcomes = dict(zip(paths, pool.map(grade, paths)))
+            return dict(zip(paths, pool.map(grade, paths)))
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
-    modes = {data["sandbox"]["mode"] for data, _ in outcomes.values()}
+
+
+def check_outcomes(outcomes: dict, *, strict: bool) -> None:
     for path, (data, stderr) in outcomes.items():
         if path.parent.name == "honest":
             assert data["status"] == "passed", f"honest {path.name}: {data['error']} {stderr[-300:]}"
             continue
         messages = [c["message"] for c in data["checks"] if c["status"] != "passed"]
         text = verdict_text(data["status"], data["error"], messages)
-        assert_attack_lost(path.name, data["status"], data["score"], text, strict=modes == {"bwrap"})
+        assert_attack_lost(path.name, data["status"], data["score"], text, strict=strict)
+
+
+def test_battery_from_the_command_line_as_an_unprivileged_user():
+    outcomes = grade_unprivileged(None, honest_count=3)
+    modes = {data["sandbox"]["mode"] for data, _ in outcomes.values()}
+    check_outcomes(outcomes, strict=modes == {"bwrap"})
     if _bwrap_problem() is None:
         assert modes == {"bwrap"}, "bwrap works for root here, it should for an unprivileged user too"
 
+
+def test_unprivileged_without_bwrap_the_filter_and_limits_still_hold():
+    """No root to drop, no namespaces: the process limit counts on top of the user's own processes,
+    and the seccomp filter alone keeps signals (kill -1 would reach the grader) and sockets away."""
+    attacks = ["fork_bomb.py", "kill_everyone.py", "network.py", "os_exit_in_call.py", "memory_bomb.py"]
+    outcomes = grade_unprivileged(attacks, honest_count=2, sandbox="posix")
+    assert {data["sandbox"]["mode"] for data, _ in outcomes.values()} == {"posix"}
+    assert all("WARNING: not using the bubblewrap sandbox" in stderr for _, stderr in outcomes.values())
+    check_outcomes(outcomes, strict=True)
