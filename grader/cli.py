@@ -34,11 +34,14 @@ def guess_exercise(path: Path, extra_dirs: list[Path]) -> str:
 
     files = python_files(path) if path.is_dir() else [path]  # a folder: every module of it
     defined: dict[str, list[str]] = {}
+    used: set[str] = set()
     for entry in files:
         try:
             tree = ast.parse(entry.read_bytes())
             for node in ast.walk(tree):
-                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                if isinstance(node, ast.Name):
+                    used.add(node.id)
+                elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                     defined.setdefault(node.name, [a.arg for a in node.args.args])
                 elif isinstance(node, ast.ClassDef):
                     defined.setdefault(node.name, [])
@@ -50,6 +53,12 @@ def guess_exercise(path: Path, extra_dirs: list[Path]) -> str:
     named = [ex.id for ex in known.values() if ex.entry_point in defined]
     if len(named) == 1:
         return named[0]
+    if len(named) > 1:  # one entry-point name, several exercises: the one whose provided helpers the file uses
+        uses = {ex_id: sum(h in used for h in known[ex_id].provided_helpers) for ex_id in named}
+        most = max(uses.values())
+        by_helpers = [ex_id for ex_id, count in uses.items() if count == most]
+        if most and len(by_helpers) == 1:
+            return by_helpers[0]
     if not named:  # a submission of some parts only: the exercise whose parts it defines
         by_parts = [ex.id for ex in known.values() if any(n in defined for part in ex.parts for n in part["defines"])]
         if len(by_parts) == 1:

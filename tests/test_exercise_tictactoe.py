@@ -168,3 +168,15 @@ def test_buggy_sample_is_diagnosed_with_its_mistake(graded, relative):
 @pytest.mark.parametrize("relative", CORRECT)
 def test_correct_sample_has_no_mistake(graded, relative):
     assert graded(relative).mistakes == []
+
+
+def test_check_tells_tictactoe_from_ctp26_by_the_helpers_used(tmp_path):
+    """Both entry points are called minimax with three parameters; the helpers a file calls decide."""
+    from grader.cli import guess_exercise
+
+    board_style = tmp_path / "mine.py"
+    board_style.write_text("def minimax(board, d, who):\n    return [-1, -1, evaluate(board)] if not empty_cells(board) else None\n")
+    tree_style = tmp_path / "theirs.py"
+    tree_style.write_text("def minimax(n, d, a):\n    return get_value(n)\n")
+    assert guess_exercise(board_style, []) == "tictactoe"
+    assert guess_exercise(tree_style, []) == "ctp-26"
