@@ -91,7 +91,7 @@ def summarise(entries: list[dict], *, exercise: str, seed: int | None, grader_ve
     slowest = sorted(entries, key=lambda e: (-(e["result"].get("duration_seconds") or 0.0), e["student"]))[:SLOWEST]
     bins = histogram(scores, max_score)
     return {
-        "exercise": exercise, "seed": seed, "grader_version": grader_version,
+        "exercise": exercise, "seed": seed, "grader_version": grader_version, "public_seed": seed == _public_seed(),
         "total": len(entries), "passed": statuses.get("passed", 0), "failed": statuses.get("failed", 0),
         "errors": statuses.get("error", 0), "max_score": max_score,
         "mean": (sum(scores) / len(scores)) if scores else None,
@@ -103,6 +103,12 @@ def summarise(entries: list[dict], *, exercise: str, seed: int | None, grader_ve
         "slowest": [{"student": e["student"], "report": e["report"], "seconds": e["result"].get("duration_seconds") or 0.0,
                      "status": e["result"].get("status")} for e in slowest],
     }
+
+
+def _public_seed() -> int:
+    from grader.bank import PUBLIC_SEED
+
+    return PUBLIC_SEED
 
 
 def _median(values: list[float]) -> float | None:
