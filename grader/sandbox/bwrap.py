@@ -95,7 +95,7 @@ def _system_args() -> list[str]:
         if not any(root == d or root.startswith(d + "/") for d in SYSTEM_DIRS if not os.path.islink(d)):
             args += ["--ro-bind", root, root]
     for path in hidden_paths():
-        args += ["--tmpfs", path, "--remount-ro", path]
+        args += ["--tmpfs", path]  # made read-only at the very end, after binds that may land inside
     return args
 
 
@@ -136,6 +136,8 @@ def command(view: launch.View, argv: list[str], cwd: str) -> list[str]:
         args += ["--bind", path, path]
     for path in view.scratch_dirs:
         args += ["--perms", "01777", "--dir", path]
+    for path in hidden_paths():
+        args += ["--remount-ro", path]
     args += ["--chdir", cwd, "--"]
     return args + argv
 
@@ -170,9 +172,13 @@ def problem() -> str | None:
     """None if bwrap can start a sandboxed Python here, else why not (checked once per process)."""
     if shutil.which("bwrap") is None:
         return "bwrap is not installed (Debian/Ubuntu package: bubblewrap)"
-    argv = [executable(), "-I", "-S", "-B", "-c", "import json, sys; sys.exit(0)"]
+    here = Path(__file__).resolve().parent
+    harness = str(here / "harness.py")
+    # The same kinds of mounts a session makes (files bound inside the emptied folders, too).
+    view = launch.View(readonly=[harness, str(here / "guard.py")])
+    argv = [executable(), "-I", "-S", "-B", "-c", f"import json, sys; open({harness!r}).close()"]
     try:
-        done = subprocess.run(command(launch.View(), argv, "/"), stdin=subprocess.DEVNULL, capture_output=True,
+        done = subprocess.run(command(view, argv, "/"), stdin=subprocess.DEVNULL, capture_output=True,
                               timeout=20)
     except (OSError, subprocess.TimeoutExpired) as exc:
         return f"bwrap could not be started ({exc})"
