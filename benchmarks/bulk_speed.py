@@ -63,6 +63,8 @@ def load_student():
     module.get_value = lambda node: node.value
     module.get_next_valid_moves = lambda node: node.children
     spec.loader.exec_module(module)
+    module.get_value = lambda node: node.value  # again: some students define their own stand-ins
+    module.get_next_valid_moves = lambda node: node.children
     return module
 
 

@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import json
 import os
-import selectors
+import queue
 import subprocess
 import sys
+import threading
 from collections import deque
 from dataclasses import asdict, dataclass
 from typing import Iterable, Iterator, Protocol
@@ -54,38 +55,39 @@ class Executor(Protocol):
 
 
 class _Worker:
-    def __init__(self, job: Job):
-        env = dict(os.environ)
+    """One worker process; a thread turns its answers into messages on the pool's queue (any OS)."""
+
+    def __init__(self, job: Job, inbox: queue.Queue):
         self.process = subprocess.Popen(
             [sys.executable, "-m", "grader.worker"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=None, env=env, bufsize=0,
+            stderr=None, env=dict(os.environ), bufsize=0,
         )
-        self.buffer = b""
         self.in_flight: deque[Task] = deque()
         self.send({"job": asdict(job)})
+        threading.Thread(target=self._read, args=(inbox,), daemon=True, name="minimax-grader-worker-reader").start()
+
+    def _read(self, inbox: queue.Queue) -> None:
+        try:
+            for line in self.process.stdout:
+                if line.strip():
+                    try:
+                        inbox.put((self, json.loads(line)))
+                    except ValueError:
+                        break  # a worker that prints garbage is treated as dead
+        except (OSError, ValueError):
+            pass
+        inbox.put((self, None))
 
     def send(self, message: dict) -> bool:
         try:
             self.process.stdin.write((json.dumps(message) + "\n").encode("utf-8"))
             return True
-        except (BrokenPipeError, OSError):
+        except (BrokenPipeError, OSError, ValueError):
             return False
 
     def give(self, task: Task) -> bool:
         self.in_flight.append(task)
         return self.send({"task": asdict(task)})
-
-    def lines(self) -> tuple[list[dict], bool]:
-        """Messages that have arrived, and whether the worker is still there."""
-        try:
-            chunk = os.read(self.process.stdout.fileno(), 1 << 20)
-        except OSError:
-            chunk = b""
-        if not chunk:
-            return [], False
-        self.buffer += chunk
-        *complete, self.buffer = self.buffer.split(b"\n")
-        return [json.loads(line) for line in complete if line.strip()], True
 
     def stop(self) -> None:
         try:
@@ -107,51 +109,41 @@ class LocalPool:
         self.workers: list[_Worker] = []
 
     def run(self, job: Job, tasks: Iterable[Task]) -> Iterator[tuple[Task, dict | None]]:
-        queue = deque(tasks)
-        if not queue:
+        waiting = deque(tasks)
+        if not waiting:
             return
+        inbox: queue.Queue = queue.Queue()
         tries: dict[str, int] = {}
-        selector = selectors.DefaultSelector()
         try:
-            for _ in range(min(self.jobs, len(queue))):
-                self._add(selector, job)
-            self._feed(queue)
-            while any(w.in_flight for w in self.workers) or queue:
-                for key, _ in selector.select(timeout=1.0):
-                    worker = key.data
-                    messages, alive = worker.lines()
-                    for message in messages:
-                        if "result" in message and worker.in_flight:
-                            task = worker.in_flight.popleft()
-                            yield task, message["result"]
-                    if not alive:
-                        selector.unregister(worker.process.stdout)
-                        self.workers.remove(worker)
-                        worker.stop()
-                        for task in worker.in_flight:
-                            tries[task.key] = tries.get(task.key, 0) + 1
-                            if tries[task.key] > RETRIES:
-                                yield task, None
-                            else:
-                                queue.appendleft(task)
-                        if queue and len(self.workers) < self.jobs:
-                            self._add(selector, job)
-                        if not self.workers and queue:
-                            raise RuntimeError("every grading worker died")
-                self._feed(queue)
+            for _ in range(min(self.jobs, len(waiting))):
+                self.workers.append(_Worker(job, inbox))
+            self._feed(waiting)
+            while any(w.in_flight for w in self.workers) or waiting:
+                worker, message = inbox.get()
+                if worker not in self.workers:
+                    continue  # a late word from a worker already written off
+                if message is not None:
+                    if "result" in message and worker.in_flight:
+                        yield worker.in_flight.popleft(), message["result"]
+                else:  # the worker is gone: its tasks go to a fresh one, once
+                    self.workers.remove(worker)
+                    worker.stop()
+                    for task in reversed(worker.in_flight):
+                        tries[task.key] = tries.get(task.key, 0) + 1
+                        if tries[task.key] > RETRIES:
+                            yield task, None
+                        else:
+                            waiting.appendleft(task)
+                    if waiting and len(self.workers) < self.jobs:
+                        self.workers.append(_Worker(job, inbox))
+                self._feed(waiting)
         finally:
-            selector.close()
             self.close()
 
-    def _add(self, selector, job: Job) -> None:
-        worker = _Worker(job)
-        self.workers.append(worker)
-        selector.register(worker.process.stdout, selectors.EVENT_READ, worker)
-
-    def _feed(self, queue: deque) -> None:
+    def _feed(self, waiting: deque) -> None:
         for worker in sorted(self.workers, key=lambda w: len(w.in_flight)):
-            while queue and len(worker.in_flight) < IN_FLIGHT:
-                worker.give(queue.popleft())
+            while waiting and len(worker.in_flight) < IN_FLIGHT:
+                worker.give(waiting.popleft())
 
     def close(self) -> None:
         for worker in self.workers:

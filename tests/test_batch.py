@@ -214,3 +214,13 @@ def test_progress_bar_on_a_terminal_and_plain_lines_elsewhere(monkeypatch):
     lines.count("error", "carol")
     text = plain.getvalue()
     assert "[1/2] error  carol" in text and "ETA" in text and "error 1" in text and "\x1b[" not in text
+
+
+def test_a_task_that_kills_its_workers_comes_back_as_a_grader_failure(tmp_path):
+    from grader.executor import Job, LocalPool, Task
+
+    # A job the workers cannot even start (no such exercise): each dies, the task is retried once.
+    pool = LocalPool(1)
+    answers = list(pool.run(Job(exercise="no-such-exercise", seed=1), [Task(key="k", path=str(tmp_path), display="x")]))
+    assert answers == [(Task(key="k", path=str(tmp_path), display="x"), None)]
+    assert pool.workers == []
