@@ -57,6 +57,11 @@ def test_every_verdict_equals_check(graded):
         assert comparable(results[student]) == comparable(alone[key]), student
         assert results[student]["status"] == alone[key]["status"]
     assert {r["status"] for r in results.values()} == {"passed", "failed", "error"}
+    from grader.sandbox import forkserver
+
+    if forkserver.available():  # the speed comes from the warm fork server: make sure it was used
+        graded = [r for r in results.values() if r["checks"]]
+        assert graded and all(r["sandbox"]["mode"].endswith("+fork-server") for r in graded)
 
 
 def test_duplicates_are_graded_once(graded):

@@ -1,0 +1,72 @@
+"""The warm fork server: same verdicts as a freshly started child, and nothing carried between children."""
+
+from __future__ import annotations
+
+import pytest
+
+from bulk_class import ROOT
+from grader import bank as banks
+from grader import exercise as exercises
+from grader import judge, submissions
+from grader.sandbox import forkserver, launch
+
+pytestmark = pytest.mark.skipif(not forkserver.available(), reason="no fork() on this platform: grade uses fresh children")
+
+HOSTILE = ROOT / "fixtures" / "submissions" / "hostile"
+VOLATILE = ("duration_seconds", "sandbox")
+
+
+@pytest.fixture(scope="module")
+def setting():
+    exercise = exercises.load("ctp-26")
+    bank = banks.build(exercise, seed=99)
+    plain = launch.choose()
+    warm = forkserver.ZygoteLauncher.wrap(plain, exercise, bank)
+    yield exercise, bank, plain, warm
+    warm.close()
+
+
+def grade(path, setting, warm=True):
+    exercise, bank, plain, zygote = setting
+    result = judge.grade(submissions.load(path), exercise, bank, zygote if warm else plain).to_dict()
+    return {k: v for k, v in result.items() if k not in VOLATILE}
+
+
+@pytest.mark.parametrize("name", ["recursion_segfault.py", "os_exit_in_call.py", "memory_bomb.py", "vandal_home.py",
+                                  "sys_exit_at_import.py", "forge_channel.py", "fork_bomb.py", "write_every_fd.py"])
+def test_hostile_samples_get_the_same_verdict(name, setting):
+    assert grade(HOSTILE / name, setting) == grade(HOSTILE / name, setting, warm=False)
+
+
+def test_nothing_is_carried_from_one_child_to_the_next(tmp_path, setting):
+    first = tmp_path / "first.py"
+    first.write_text(
+        "import builtins, gc, os\n"
+        "builtins.LEFT_BEHIND = 'yes'\n"
+        "open('left_behind.txt', 'w').write('x')\n"
+        "def minimax(node, max_depth, player_a_moves):\n"
+        "    for obj in gc.get_objects():\n"
+        "        if type(obj).__name__ == 'Node':\n"
+        "            obj.name = 'vandalised'\n"
+        "    return 0\n")
+    second = tmp_path / "second.py"
+    second.write_text(
+        "import builtins, os, sys\n"
+        "SEEN = [hasattr(builtins, 'LEFT_BEHIND'), os.path.exists('left_behind.txt'), 'first' in sys.modules,\n"
+        "        sorted(int(fd) for fd in os.listdir('/proc/self/fd'))]\n"
+        "def minimax(node, max_depth, player_a_moves):\n"
+        "    if node.name == 'vandalised':\n"
+        "        raise RuntimeError('a tree was left vandalised')\n"
+        "    raise RuntimeError(f'saw {SEEN} pgid {os.getpgid(0) == os.getpid()}')\n")
+    grade(first, setting)
+    message = grade(second, setting)["checks"][0]["message"]
+    assert "saw [False, False, False," in message and "pgid True" in message, message
+    fds = message.split("saw [False, False, False, ")[1].split("]")[0]
+    assert max(int(fd) for fd in fds.strip("[").split(", ")) <= 6, fds  # 0-4 and what listdir itself opens
+
+
+def test_correct_and_buggy_samples_match_a_fresh_child(setting):
+    samples = ROOT / "fixtures" / "submissions" / "ctp-26"
+    for path in [samples / "correct" / "memo_by_identity.py", samples / "buggy" / "mutates_tree.py",
+                 samples / "buggy" / "state_across_calls.py", samples / "correct" / "prints_a_lot.py"]:
+        assert grade(path, setting) == grade(path, setting, warm=False), path.name
