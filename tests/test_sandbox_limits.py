@@ -214,3 +214,28 @@ def test_filter_program_only_jumps_forward_on_every_architecture():
     for machine in guard.ARCHES:
         code = guard.filter_program(4242, machine)
         assert code and len(code) % 8 == 0
+
+
+def test_missing_or_broken_bwrap_falls_back_to_posix_loudly_once(tmp_path, monkeypatch, capsys):
+    from grader.sandbox import bwrap, launch
+
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    script = fake / "bwrap"
+    script.write_text("#!/bin/sh\necho 'bwrap: No permissions to create new namespace' >&2\nexit 1\n")
+    script.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{fake}{os.pathsep}{os.environ.get('PATH', '')}")
+    bwrap.problem.cache_clear()
+    launch._warned.clear()
+    try:
+        broken = [launch.choose("auto"), launch.choose("auto")]
+        monkeypatch.setenv("PATH", str(tmp_path / "nothing-here"))
+        bwrap.problem.cache_clear()
+        missing = launch.choose("auto")
+    finally:
+        bwrap.problem.cache_clear()
+    assert [l.name for l in broken] == ["posix", "posix"]
+    assert "No permissions to create new namespace" in broken[0].warning
+    assert missing.name == "posix" and "not installed" in missing.warning
+    err = capsys.readouterr().err
+    assert err.count("No permissions to create new namespace") == 1 and err.count("not installed") == 1
