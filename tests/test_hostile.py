@@ -308,7 +308,8 @@ def test_battery_from_the_command_line_as_an_unprivileged_user():
 def test_unprivileged_without_bwrap_the_filter_and_limits_still_hold():
     """No root to drop, no namespaces: the process limit counts on top of the user's own processes,
     and the seccomp filter alone keeps signals (kill -1 would reach the grader) and sockets away."""
-    attacks = ["fork_bomb.py", "kill_everyone.py", "network.py", "os_exit_in_call.py", "memory_bomb.py"]
+    attacks = ["fork_bomb.py", "kill_everyone.py", "network.py", "os_exit_in_call.py", "memory_bomb.py",
+               "read_grader_memory.py"]
     outcomes = grade_unprivileged(attacks, honest_count=2, sandbox="posix")
     assert {data["sandbox"]["mode"] for data, _ in outcomes.values()} == {"posix"}
     assert all("WARNING: not using the bubblewrap sandbox" in stderr for _, stderr in outcomes.values())

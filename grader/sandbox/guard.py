@@ -3,8 +3,9 @@
 Loaded by the harness (a plain script under ``python -I -S``) from its own folder, so it may
 use only the standard library. In order: import the modules a stranger uid could no longer
 read (only when the grader asks), drop to the session's uid (when started as root), forbid
-regaining privileges, and install a small seccomp filter that refuses sockets, tracing other
-processes and signalling anything but the child itself. The filter matters most where
+regaining privileges, install a small seccomp filter that refuses sockets, tracing other
+processes and signalling anything but the child itself, and become undumpable (so another
+process of the same uid cannot read this one's memory through /proc). The filter matters most where
 bubblewrap is missing: it is then the only thing between student code and the network or the
 grader's other children; under bubblewrap it is a second fence.
 """
@@ -13,6 +14,7 @@ import os
 import struct
 import sys
 
+PR_SET_DUMPABLE = 4
 PR_SET_NO_NEW_PRIVS = 38
 PR_SET_SECCOMP = 22
 SECCOMP_MODE_FILTER = 2
@@ -48,6 +50,17 @@ def lock_down(config):
         install_filter(os.getpid())
     except BaseException:
         pass
+    try:
+        undumpable()
+    except BaseException:
+        pass
+
+
+def undumpable():
+    """Another child of the same uid may not read this one's memory through /proc (no bwrap, no root)."""
+    if sys.platform.startswith("linux"):
+        _ctypes, libc = _libc()
+        libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
 
 
 def drop(uid, gid):

@@ -77,6 +77,7 @@ def prepare(scratch: Path, *, chown: bool = True) -> dict:
     if os.name != "posix":
         return {}
     if not is_root():
+        protect_grader()
         return {"nproc_shared": True}
     uid = pick_uid()
     fields = {"identity": {"uid": uid, "gid": uid}}
@@ -85,6 +86,26 @@ def prepare(scratch: Path, *, chown: bool = True) -> dict:
         if not python_readable_by_others():
             fields["preload"] = list(PRELOAD)
     return fields
+
+
+@cache
+def protect_grader() -> bool:
+    """Same uid as the child: close this process's memory to it (/proc/PID/mem, ptrace).
+
+    An undumpable process can be read or traced only with CAP_SYS_PTRACE; the grader keeps
+    full access to itself. Needed only when nothing else separates the two (no root to drop
+    the child's uid, no bwrap): without it a child could read the grader's memory, where a
+    bulk-grading worker keeps the reference's answers.
+    """
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(4, 0, 0, 0, 0) == 0  # PR_SET_DUMPABLE
+    except (OSError, AttributeError):
+        return False
 
 
 def _hand_over(scratch: Path, uid: int) -> None:
