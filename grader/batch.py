@@ -33,8 +33,7 @@ STAGING = ".staging"
 REPORTS = "reports"
 
 
-class GraderFailure(Exception):
-    """The grader could not do its job (not a student's failure): the command exits non-zero."""
+GRADER_FAILED = "the grader itself failed while grading this submission (not the student's doing); run grade again"
 
 
 @dataclass
@@ -215,7 +214,14 @@ def _assemble(students: list[dict], done: dict[str, dict], exercise, bank, sandb
             result = dict(done[key])
             result["submission"] = found.display
         elif key is not None:
-            continue  # the grader failed on it: already in outcome.failures, not made up here
+            # The grader failed on it (already in outcome.failures; the command exits 3). It is listed,
+            # as an error that says so, but never stored: the next run grades it again.
+            if launcher is None:
+                from grader.sandbox import launch
+
+                launcher = launch.choose(sandbox)
+            failed = type(sub)(path=sub.path, display=found.display, problem=GRADER_FAILED)
+            result = _error_result(found, failed, exercise, bank, launcher)
         else:
             if launcher is None:
                 from grader.sandbox import launch

@@ -229,3 +229,43 @@ def test_a_task_that_kills_its_workers_comes_back_as_a_grader_failure(tmp_path):
     answers = list(pool.run(Job(exercise="no-such-exercise", seed=1), [Task(key="k", path=str(tmp_path), display="x")]))
     assert answers == [(Task(key="k", path=str(tmp_path), display="x"), None)]
     assert pool.workers == []
+
+
+class _InProcess:
+    """Another engine behind the executor seam: grades in this process, one by one (tests only)."""
+
+    def __init__(self, fail: bool = False):
+        self.fail = fail
+
+    def run(self, job, tasks):
+        from grader import bank, exercise, judge, submissions
+        from grader.sandbox import launch
+
+        ex = exercise.load(job.exercise)
+        cases = bank.build(ex, seed=job.seed, examples=job.examples)
+        for task in tasks:
+            if self.fail:
+                yield task, None
+                continue
+            sub = submissions.load(task.path)
+            sub.display = task.display
+            yield task, judge.grade(sub, ex, cases, launch.choose(job.sandbox)).to_dict()
+
+    def close(self):
+        pass
+
+
+def test_another_executor_plugs_in_and_grader_failures_are_listed_not_stored(tmp_path):
+    folder = tmp_path / "class"
+    build_class(folder, samples("correct")[:1] + samples("buggy")[:1])
+    done = batch.grade([folder], "ctp-26", tmp_path / "out", seed=SEED, executor=_InProcess())
+    assert done.graded_now == 2 and not done.failures
+    statuses = sorted(r["status"] for r in results_of(tmp_path / "out").values())
+    assert statuses == ["failed", "passed"]
+
+    broken = batch.grade([folder], "ctp-26", tmp_path / "out2", seed=SEED, executor=_InProcess(fail=True))
+    assert len(broken.failures) == 2 and broken.graded_now == 0
+    listed = results_of(tmp_path / "out2")
+    assert all(r["status"] == "error" and r["error"] == batch.GRADER_FAILED for r in listed.values())
+    with Gradebook(tmp_path / "out2" / batch.GRADEBOOK) as book:
+        assert book.count() == 0  # the next run grades them again
