@@ -54,7 +54,9 @@ class ForkServer:
         self.exits: dict[int, int] = {}
         self.dead = False
         self.tokens = 0
-        self.home = Path(tempfile.mkdtemp(prefix="minimax-grader-zygote-"))
+        self.home = Path(tempfile.mkdtemp(prefix="minimax-grader-zygote-", dir=_memory_folder()))
+        os.chmod(self.home, 0o711)  # each session's scratch below it is handed to the child's uid
+        self.scratch_parent = str(self.home)
         self.inputs = {case.id: case.input for case in bank.cases}
         ours, theirs = socket.socketpair()
         self.sock = ours
@@ -94,7 +96,6 @@ class ForkServer:
         """
         from grader.sandbox import bwrap
 
-        os.chmod(self.home, 0o711)
         readonly = [str(ZYGOTE), str(Path(__file__).with_name("harness.py")), str(exercise.driver_path)]
         guard = Path(__file__).with_name("guard.py")
         if guard.is_file():
@@ -102,7 +103,6 @@ class ForkServer:
         readonly += [str(p) for p in getattr(exercise, "driver_files", [])]
         readonly += [p for p in child_sys_path() if os.path.isdir(p)]
         view = launch.View(readonly=list(dict.fromkeys(readonly)), outputs=[str(self.home)])
-        self.scratch_parent = str(self.home)
         return bwrap.command(view, argv, str(self.home))
 
     scratch_parent: str | None = None
@@ -214,6 +214,12 @@ class ForkServer:
         shutil.rmtree(self.home, ignore_errors=True)
 
 
+def _memory_folder() -> str | None:
+    """A RAM-backed folder for the sessions' scratch (thousands of small files made and removed), if any."""
+    shm = "/dev/shm"
+    return shm if os.path.isdir(shm) and os.access(shm, os.W_OK | os.X_OK) else None
+
+
 class ForkedChild:
     """What a Session needs from ``subprocess.Popen``, for a child the zygote forked."""
 
@@ -254,9 +260,6 @@ class ZygoteLauncher(launch.Launcher):
         if not available() or not inner.isolated or inner.name not in ("posix", "bwrap"):
             raise ZygoteError("no fork server on this platform or with this sandbox")
         server = ForkServer(exercise, bank, inner)
-        if server.scratch_parent:
-            # Every session's scratch must be inside the one folder the sandboxed zygote can see.
-            tempfile.tempdir = server.scratch_parent
         return cls(name=f"{inner.name}+fork-server", isolated=True, warning=inner.warning, server=server, inner=inner,
                    session_class=ForkSession)
 
@@ -296,13 +299,23 @@ class ZygoteLauncher(launch.Launcher):
 
     def close(self) -> None:
         if self.server is not None:
-            if tempfile.tempdir == self.server.scratch_parent:
-                tempfile.tempdir = None
             self.server.close()
 
 
 class ForkSession(Session):
-    """A Session that names prebuilt bank cases by id instead of sending their trees again."""
+    """A Session that names prebuilt bank cases by id instead of sending their trees again.
+
+    Its scratch is made inside the server's home: the one folder a sandboxed zygote can see,
+    and a RAM-backed one where the system has it.
+    """
+
+    def __init__(self, submission, exercise, launcher: ZygoteLauncher, **kwargs):
+        saved = tempfile.tempdir
+        tempfile.tempdir = launcher.server.scratch_parent  # only while Session makes its scratch
+        try:
+            super().__init__(submission, exercise, launcher, **kwargs)
+        finally:
+            tempfile.tempdir = saved
 
     def run(self, cases: list[dict]) -> list[dict]:
         inputs = self.launcher.server.inputs
