@@ -570,8 +570,24 @@ def lock_down(config):
         _guard().lock_down(config)
 
 
+def _undumpable():
+    """Close this process's memory and descriptors to others of its uid from the start.
+
+    Where grader and children share a uid (no root, no bwrap), a sibling could otherwise open
+    /proc/PID/fd or /proc/PID/mem during start-up, before the guard's lock-down.
+    """
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            ctypes.CDLL(None).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE
+        except BaseException:
+            pass
+
+
 def main():
     """Take the channel off stdin/stdout, so that whatever the student prints lands in a file."""
+    _undumpable()
     req_fd = os.dup(0)
     res_fd = os.dup(1)
     capture = os.open(sys.argv[1], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
