@@ -235,9 +235,7 @@ class Zygote:
     # -- in the child, right after the fork ----------------------------------------------
 
     def become_child(self, fds, message):
-        os.setsid()
-        if sys.platform.startswith("linux"):
-            _dumpable(1)
+        os.setsid()  # stays undumpable, as the harness makes itself from its first line
         signal.set_wakeup_fd(-1)
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         self.sock.detach()  # the socket object must not close a number reused below
@@ -280,9 +278,9 @@ def _max_fd():
 
 def _dumpable(flag):
     """PR_SET_DUMPABLE: while 0, a process of the same uid cannot read or write this one's memory
-    through /proc or ptrace. The zygote stays undumpable (without root, its children share its uid
-    and must not be able to reach the warm state every later child starts from); each child turns
-    it back on, as an ordinary harness has it."""
+    through /proc or ptrace. The zygote is undumpable (without root, its children share its uid
+    and must not reach the warm state every later child starts from), and so is each child, as
+    an ordinary harness makes itself from its first line."""
     try:
         import ctypes
 
