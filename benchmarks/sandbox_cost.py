@@ -63,6 +63,11 @@ def main() -> None:
     print(f"per submission (start, load, one call, stop), median of {args.runs} runs:")
     for name, value in medians.items():
         print(f"  {name:<6} {value:8.1f} ms   x{value / base:5.2f} of spawn   added {value - base:+7.1f} ms")
+    from grader.sandbox import identity
+
+    if identity.is_root() and not identity.python_readable_by_others():
+        print(f"  (posix here preloads {len(identity.PRELOAD)} standard-library modules before dropping its uid: "
+              "this Python is not readable by other uids)")
     if "bwrap" in medians:
         print(f"  bwrap over posix: {medians['bwrap'] - medians['posix']:+.1f} ms (x{medians['bwrap'] / medians['posix']:.2f})")
 
