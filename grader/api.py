@@ -22,3 +22,12 @@ def check(path: str | Path, exercise: str = "ctp-26", *, seed: int = banks.PUBLI
 def list_exercises(exercises_dir: list[Path] | None = None) -> list[tuple[str, str]]:
     """(id, one-line summary) for every exercise the grader can find."""
     return [(ex.id, ex.summary) for ex in exercises.load_all(exercises_dir).values()]
+
+
+def ungradable(path: str | Path) -> SubmissionResult:
+    """The error result for a submission that cannot be graded whatever the exercise (missing, empty, ...)."""
+    from grader import __version__
+
+    submission = submissions.load(path)
+    return SubmissionResult(submission=submission.display, exercise="", status="error", score=0.0, max_score=0.0,
+                            error=submission.problem or "the submission could not be read", grader_version=__version__)

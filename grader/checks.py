@@ -155,6 +155,10 @@ def where_words(exercise, groups) -> str:
 def per_case_check(spec, exercise, outcomes: list[Outcome], predicate: Predicate) -> tuple[CheckResult, list]:
     """Runs the predicate over the check's cases; returns the result and the failing outcomes."""
     chosen = [o for o in outcomes if not spec.groups or o.case.group in spec.groups]
+    if not chosen:  # e.g. --examples 0: nothing was asked, so nothing is awarded or owed
+        where = where_words(exercise, spec.groups)
+        return CheckResult(spec.name, spec.title, "skipped", 0.0, 0.0, hidden=spec.hidden,
+                           message=f"not graded: this run asked no {where}, so its points leave the maximum"), []
     failures = []
     for outcome in chosen:
         problem = predicate(outcome)

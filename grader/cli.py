@@ -66,6 +66,18 @@ def guess_exercise(path: Path, extra_dirs: list[Path]) -> str:
     raise click.UsageError(f"cannot tell which exercise {path} is for; pass --exercise (one of: {', '.join(sorted(known))})")
 
 
+def _guess_or_none(path: Path, extra_dirs: list[Path]) -> str | None:
+    """The guessed exercise; None when the submission is unreadable anyway (missing, empty, not Python)."""
+    try:
+        return guess_exercise(path, extra_dirs)
+    except click.UsageError:
+        from grader import submissions
+
+        if submissions.load(path).problem:
+            return None
+        raise
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="minimax-grader", prog_name="minimax-grader")
 def cli():
@@ -93,12 +105,16 @@ def check(path, exercise_id, fmt, seed, examples, sandbox, exercises_dir, output
     from grader.exercise import ExerciseError
 
     extra = _exercises_dirs(exercises_dir)
+    audience = "instructor" if instructor else "student"
     try:
-        exercise_id = exercise_id or guess_exercise(path, extra)
-        result = api.check(path, exercise_id, seed=bank.PUBLIC_SEED if seed is None else seed, examples=examples,
-                           sandbox=sandbox, exercises_dir=extra)
-        audience = "instructor" if instructor else "student"
-        level = feedback_levels.resolve(feedback_level, exercises.load(exercise_id, extra).default_feedback, audience)
+        exercise_id = exercise_id or _guess_or_none(path, extra)
+        if exercise_id is None:  # a file nobody could grade: say why it cannot be graded, not "which exercise?"
+            result = api.ungradable(path)
+            level = feedback_levels.resolve(feedback_level, "full", audience)
+        else:
+            result = api.check(path, exercise_id, seed=bank.PUBLIC_SEED if seed is None else seed, examples=examples,
+                               sandbox=sandbox, exercises_dir=extra)
+            level = feedback_levels.resolve(feedback_level, exercises.load(exercise_id, extra).default_feedback, audience)
     except (ExerciseError, ValueError) as exc:
         raise click.UsageError(str(exc)) from None
     # The level shapes what is shown, never what was judged.

@@ -128,6 +128,8 @@ def _grade_in_session(session: Session, exercise, bank: Bank, result: Submission
         _shrink_counterexample(session, exercise, bank, *target, budget=budget)
 
     result.score = round(sum(c.score for c in result.checks), 4)
+    # The maximum is what was graded: checks of supplied parts and checks with no cases count 0.
+    result.max_score = round(sum(c.max_score for c in result.checks), 4)
     result.status = "passed" if result.score >= result.max_score else "failed"
     if diagnose and result.status == "failed":
         _diagnose(session, exercise, outcomes, again_raw, result)

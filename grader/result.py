@@ -77,7 +77,7 @@ class SubmissionResult:
     parts: dict | None = None  # multi-part exercises: which parts were graded, which supplied
     seed: int | None = None
     examples: int | None = None
-    sandbox: dict = field(default_factory=dict)
+    sandbox: dict = field(default_factory=lambda: {"mode": None, "warning": None})
     output: dict = field(default_factory=lambda: {"stdout": "", "stderr": "", "truncated": False})
     duration_seconds: float = 0.0
     grader_version: str = ""

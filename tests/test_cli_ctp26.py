@@ -141,7 +141,11 @@ def test_examples_zero():
     assert result.returncode == 0, result.stdout
     data = json.loads(result.stdout)
     assert data["examples"] == 0 and data["status"] == "passed"
-    assert next(c for c in data["checks"] if c["name"] == "random-trees")["total_cases"] == 0
+    random_trees = next(c for c in data["checks"] if c["name"] == "random-trees")
+    # Nothing was asked, so nothing is awarded: the check is not graded and leaves the maximum.
+    assert random_trees["status"] == "skipped" and random_trees["score"] == random_trees["max_score"] == 0
+    assert "not graded" in random_trees["message"]
+    assert data["max_score"] == 7.0 and data["score"] == 7.0
     assert run("check", BUGGY, "--examples", "0").returncode == 1
 
 
