@@ -266,3 +266,19 @@ def test_spawn_sandbox_gives_the_same_verdicts_with_a_warning(sample):
 
     text = run("check", sample, env_extra={"MINIMAX_GRADER_SANDBOX": "spawn"}).stdout
     assert f"WARNING: {warning}" in text
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "md"])
+def test_an_unreadable_file_without_exercise_reports_its_own_problem(tmp_path, fmt):
+    """No exercise can be guessed from a broken file, but the student must read what is broken."""
+    broken = tmp_path / "solution.py"
+    broken.write_text("def minimax(node, max_depth:\n", encoding="utf-8")
+    command = [_script(), "check", str(broken), "--format", fmt]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1, result.stderr
+    assert "Traceback" not in result.stderr
+    assert "syntax error in solution.py, line 1" in result.stdout
+    assert "cannot tell which exercise" not in result.stdout + result.stderr
+    if fmt == "json":
+        data = json.loads(result.stdout)
+        assert data["status"] == "error" and data["score"] == 0
