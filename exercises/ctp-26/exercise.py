@@ -101,19 +101,36 @@ def node_paths(tree):
     return paths
 
 
+_SHAPES: dict[int, tuple] = {}
+
+
+def _shape(tree):
+    """preorder(tree), remembered for the bank's trees, which every submission is asked about.
+
+    Keyed by identity; the entry keeps the tree alive, so an id is never reused while cached.
+    """
+    hit = _SHAPES.get(id(tree))
+    if hit is not None and hit[0] is tree:
+        return hit[1]
+    if len(_SHAPES) > 4096:
+        _SHAPES.clear()
+    nodes = preorder(tree)
+    _SHAPES[id(tree)] = (tree, nodes)
+    return nodes
+
+
 def trace_violation(case_input, trace):
     """get_value may be asked only about leaves and about nodes exactly at the depth limit."""
-    nodes = preorder(case_input["tree"])
-    paths = node_paths(case_input["tree"])
+    nodes = _shape(case_input["tree"])
     limit = case_input["max_depth"]
     for index in trace.get("evaluated", []):
         if not isinstance(index, int) or not 0 <= index < len(nodes):
             return "get_value was called on something that is not a node of the tree"
         node, depth = nodes[index]
         if depth > limit:
-            return f"get_value was called on {paths[index]} at depth {depth}, beyond the depth limit {limit}"
+            return f"get_value was called on {node_paths(case_input['tree'])[index]} at depth {depth}, beyond the depth limit {limit}"
         if node["children"] and depth < limit:
-            return (f"get_value was called on {paths[index]}, which has moves and is at depth {depth}, "
+            return (f"get_value was called on {node_paths(case_input['tree'])[index]}, which has moves and is at depth {depth}, "
                     f"above the depth limit {limit}: its value must come from its children")
     return None
 

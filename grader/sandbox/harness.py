@@ -42,10 +42,10 @@ def _restore_builtins():
     Key by key, never emptying the dict, and without comparing values (a planted object's
     ``__eq__`` would run): the student's code gets pristine builtins again on its next call.
     """
-    for key, value in _pristine_builtins.items():
-        _builtins_dict[key] = value
-    for key in [k for k in _builtins_dict if k not in _pristine_builtins]:
-        del _builtins_dict[key]
+    _builtins_dict.update(_pristine_builtins)  # one C-level pass: cheap enough to run after every call
+    if _len(_builtins_dict) != _len(_pristine_builtins):
+        for key in [k for k in _builtins_dict if k not in _pristine_builtins]:
+            del _builtins_dict[key]
 
 MAGIC = b"MMG1"
 TRACE_CAP = 20000
