@@ -121,11 +121,18 @@ def _grade_in_session(session: Session, exercise, bank: Bank, result: Submission
             shrink_targets.append((check, predicate, failures))
 
     shrink_deadline = time.monotonic() + SHRINK_BUDGET
-    for target in shrink_targets if shrink else ():
+    shrunk: list = []  # smallest failing outcomes found so far: one tree often breaks several checks
+    for check, predicate, failures in shrink_targets if shrink else ():
+        reused = next(((o, p) for o in shrunk if (p := predicate(o))), None)
+        if reused is not None:
+            _adopt(exercise, check, *reused)
+            continue
         budget = min(shrink_deadline - time.monotonic(), session.budget_left() - 1.0)
         if budget <= 0 or session.failure is not None:
             break
-        _shrink_counterexample(session, exercise, bank, *target, budget=budget)
+        found = _shrink_counterexample(session, exercise, bank, check, predicate, failures, budget=budget)
+        if found is not None:
+            shrunk.append(found[0])
 
     result.score = round(sum(c.score for c in result.checks), 4)
     # The maximum is what was graded: checks of supplied parts and checks with no cases count 0.
@@ -162,7 +169,8 @@ def _consistency_sample(bank: Bank):
 
 
 def _shrink_counterexample(session: Session, exercise, bank: Bank, check: CheckResult, predicate, failures,
-                           budget: float) -> None:
+                           budget: float):
+    """Shrinks the check's smallest failure; returns the (outcome, problem) it adopted, if any."""
     from grader import shrink
 
     size = exercise.hook("size", lambda case_input: 0)
@@ -175,14 +183,22 @@ def _shrink_counterexample(session: Session, exercise, bank: Bank, check: CheckR
     else:
         strategy_of = exercise.hook("strategy")
         if strategy_of is None or not any(o.case.group == "random" for o, _ in failures):
-            return
+            return None
         found = shrink.with_hypothesis(strategy_of(), bank.seed, bank.examples, shrink.make_judge(session, exercise, broken),
                                        predicate, budget)
         if found is None:
-            return
+            return None
         outcome, problem = found
+    return (outcome, problem) if _adopt(exercise, check, outcome, problem) else None
+
+
+def _adopt(exercise, check: CheckResult, outcome, problem: str) -> bool:
+    """Show this shrunk failure as the check's counterexample, unless the one it has is smaller."""
+    size = exercise.hook("size", lambda case_input: 0)
     current = check.counterexample
-    if current is None or size(outcome.case.input) <= size(current.input):
-        check.counterexample = kinds.describe(exercise, outcome, problem, shrunk=True)
-        where = kinds.where_words(exercise, check_groups(exercise, check))
-        check.message = kinds.failure_message(exercise, outcome, problem, check.failed_cases, check.total_cases, where)
+    if current is not None and size(outcome.case.input) > size(current.input):
+        return False
+    check.counterexample = kinds.describe(exercise, outcome, problem, shrunk=True)
+    where = kinds.where_words(exercise, check_groups(exercise, check))
+    check.message = kinds.failure_message(exercise, outcome, problem, check.failed_cases, check.total_cases, where)
+    return True
