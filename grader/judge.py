@@ -123,7 +123,8 @@ def _grade_in_session(session: Session, exercise, bank: Bank, result: Submission
     shrink_deadline = time.monotonic() + SHRINK_BUDGET
     shrunk: list = []  # smallest failing outcomes found so far: one tree often breaks several checks
     for check, predicate, failures in shrink_targets if shrink else ():
-        reused = next(((o, p) for o in shrunk if (p := predicate(o))), None)
+        family = _family(failures[0][0].case.input)  # never show a tree for a check about boards
+        reused = next(((o, p) for o in shrunk if _family(o.case.input) == family and (p := predicate(o))), None)
         if reused is not None:
             _adopt(exercise, check, *reused)
             continue
@@ -190,6 +191,11 @@ def _shrink_counterexample(session: Session, exercise, bank: Bank, check: CheckR
             return None
         outcome, problem = found
     return (outcome, problem) if _adopt(exercise, check, outcome, problem) else None
+
+
+def _family(case_input) -> object:
+    """What kind of input this is (its top-level keys): a shrunk input is reused only within its kind."""
+    return tuple(sorted(case_input)) if isinstance(case_input, dict) else type(case_input).__name__
 
 
 def _adopt(exercise, check: CheckResult, outcome, problem: str) -> bool:

@@ -9,17 +9,15 @@ from __future__ import annotations
 
 import json
 import math
-import tomllib
 from pathlib import Path
 
 import pytest
+from samples import grader_of, pinned
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "fixtures" / "submissions" / "alphabeta"
 TREES = ROOT / "fixtures" / "trees" / "alphabeta"
-EXPECTED = tomllib.loads((SAMPLES / "expected.toml").read_text(encoding="utf-8"))
-CORRECT = sorted(k for k, v in EXPECTED.items() if v["status"] == "passed")
-BUGGY = sorted(k for k, v in EXPECTED.items() if v["status"] != "passed")
+EXPECTED, CORRECT, BUGGY = pinned(SAMPLES)
 
 
 @pytest.fixture(scope="module")
@@ -31,16 +29,7 @@ def alphabeta():
 
 @pytest.fixture(scope="module")
 def graded():
-    from grader import api
-
-    results = {}
-
-    def result_of(relative: str):
-        if relative not in results:
-            results[relative] = api.check(SAMPLES / relative, "alphabeta")
-        return results[relative]
-
-    return result_of
+    return grader_of(SAMPLES, "alphabeta")
 
 
 def _evaluated_paths(alphabeta, tree, max_depth, player_a_moves):

@@ -8,16 +8,14 @@ counterexample is drawn as a 3x3 board.
 from __future__ import annotations
 
 import importlib.util
-import tomllib
 from pathlib import Path
 
 import pytest
+from samples import grader_of, pinned
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "fixtures" / "submissions" / "best-move"
-EXPECTED = tomllib.loads((SAMPLES / "expected.toml").read_text(encoding="utf-8"))
-CORRECT = sorted(k for k, v in EXPECTED.items() if v["status"] == "passed")
-BUGGY = sorted(k for k, v in EXPECTED.items() if v["status"] != "passed")
+EXPECTED, CORRECT, BUGGY = pinned(SAMPLES)
 
 
 @pytest.fixture(scope="module")
@@ -44,16 +42,7 @@ def driver(best_move):
 
 @pytest.fixture(scope="module")
 def graded():
-    from grader import api
-
-    results = {}
-
-    def result_of(relative):
-        if relative not in results:
-            results[relative] = api.check(SAMPLES / relative, "best-move")
-        return results[relative]
-
-    return result_of
+    return grader_of(SAMPLES, "best-move")
 
 
 def is_board_picture(picture: str) -> bool:

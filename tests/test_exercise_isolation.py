@@ -10,17 +10,15 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import tomllib
 from pathlib import Path
 
 import pytest
+from samples import grader_of, pinned
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "fixtures" / "submissions" / "aima-isolation"
 KNOWN = json.loads((ROOT / "fixtures" / "isolation" / "known.json").read_text(encoding="utf-8"))
-EXPECTED = tomllib.loads((SAMPLES / "expected.toml").read_text(encoding="utf-8"))
-CORRECT = sorted(k for k, v in EXPECTED.items() if v["status"] == "passed")
-BUGGY = sorted(k for k, v in EXPECTED.items() if v["status"] != "passed")
+EXPECTED, CORRECT, BUGGY = pinned(SAMPLES)
 PARTS = ["gamestate", "minimax_helpers", "minimax"]
 
 
@@ -33,16 +31,7 @@ def isolation():
 
 @pytest.fixture(scope="module")
 def graded():
-    from grader import api
-
-    results = {}
-
-    def result_of(relative: str):
-        if relative not in results:
-            results[relative] = api.check(SAMPLES / relative, "aima-isolation")
-        return results[relative]
-
-    return result_of
+    return grader_of(SAMPLES, "aima-isolation")
 
 
 def test_reference_agrees_with_the_hand_checked_facts(isolation):

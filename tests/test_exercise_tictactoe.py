@@ -7,16 +7,14 @@ drawn as a 3x3 board, not as nested lists.
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 
 import pytest
+from samples import grader_of, pinned
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "fixtures" / "submissions" / "tictactoe"
-EXPECTED = tomllib.loads((SAMPLES / "expected.toml").read_text(encoding="utf-8"))
-CORRECT = sorted(k for k, v in EXPECTED.items() if v["status"] == "passed")
-BUGGY = sorted(k for k, v in EXPECTED.items() if v["status"] != "passed")
+EXPECTED, CORRECT, BUGGY = pinned(SAMPLES)
 
 
 @pytest.fixture(scope="module")
@@ -35,16 +33,7 @@ def ttt_bank(tictactoe):
 
 @pytest.fixture(scope="module")
 def graded():
-    from grader import api
-
-    results = {}
-
-    def result_of(relative):
-        if relative not in results:
-            results[relative] = api.check(SAMPLES / relative, "tictactoe")
-        return results[relative]
-
-    return result_of
+    return grader_of(SAMPLES, "tictactoe")
 
 
 def is_board_picture(picture: str) -> bool:

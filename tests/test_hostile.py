@@ -233,9 +233,11 @@ def _unprivileged_python(workdir: Path) -> tuple[list[str], dict]:
     import sysconfig
 
     site_packages = sysconfig.get_paths()["purelib"]
-    probe = subprocess.run(drop + [sys.executable, "-c", "import anytree, click, jinja2"], capture_output=True,
-                           env={**env, "PYTHONPATH": f"{ROOT}{os.pathsep}{site_packages}"})
-    if probe.returncode == 0:
+    probe = subprocess.run(drop + [sys.executable, "-c", "import anytree, click, jinja2, sys; print(sys.base_prefix)"],
+                           capture_output=True, text=True, env={**env, "PYTHONPATH": f"{ROOT}{os.pathsep}{site_packages}"})
+    # The same interpreter, really: a venv whose base Python the user cannot read starts, but
+    # as some other Python (it falls back to the system's), and then cannot start its children.
+    if probe.returncode == 0 and probe.stdout.strip() == sys.base_prefix:
         return drop + [sys.executable], {**env, "PYTHONPATH": f"{ROOT}{os.pathsep}{site_packages}"}
     # The interpreter lives where nobody may look (a pyenv under a private /root): show it to
     # the unprivileged user through a bind mount in a mount namespace of the test's own.
@@ -245,7 +247,8 @@ def _unprivileged_python(workdir: Path) -> tuple[list[str], dict]:
     view = workdir / "python"
     view.mkdir()
     inner_python = view / Path(sys.executable).resolve().relative_to(prefix)
-    inner_site = view / Path(site_packages).resolve().relative_to(prefix)
+    site_path = Path(site_packages).resolve()  # a venv's packages live outside the base prefix, readable as they are
+    inner_site = view / site_path.relative_to(prefix) if site_path.is_relative_to(prefix) else site_path
     script = f'mount --make-rprivate / && mount --bind "{prefix}" "{view}" && exec "$@"'
     command = ["unshare", "--mount", "sh", "-c", script, "sh"] + drop + [str(inner_python)]
     return command, {**env, "PYTHONPATH": f"{ROOT}{os.pathsep}{inner_site}"}

@@ -8,30 +8,19 @@ samples are graded once per module through the API, so the whole set costs secon
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 
 import pytest
+from samples import grader_of, pinned
 
 SAMPLES = Path(__file__).resolve().parent.parent / "fixtures" / "submissions" / "ctp-26"
-EXPECTED = tomllib.loads((SAMPLES / "expected.toml").read_text(encoding="utf-8"))
-CORRECT = sorted(k for k, v in EXPECTED.items() if v["status"] == "passed")
-BUGGY = sorted(k for k, v in EXPECTED.items() if v["status"] != "passed")
+EXPECTED, CORRECT, BUGGY = pinned(SAMPLES)
 
 
 @pytest.fixture(scope="module")
 def graded():
     """Grades each sample the first time a test asks for it, then remembers the result."""
-    from grader import api
-
-    results = {}
-
-    def result_of(relative: str):
-        if relative not in results:
-            results[relative] = api.check(SAMPLES / relative, "ctp-26")
-        return results[relative]
-
-    return result_of
+    return grader_of(SAMPLES, "ctp-26")
 
 
 def test_every_sample_is_pinned():

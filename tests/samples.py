@@ -1,0 +1,32 @@
+"""The sample submissions of an exercise, their pinned verdicts, and grading each one once.
+
+Every exercise keeps ``fixtures/submissions/<id>/expected.toml`` (status and mistake code per
+file); the exercise test modules share this one reader instead of each keeping a copy.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+
+def pinned(folder: Path) -> tuple[dict, list[str], list[str]]:
+    """(the table, the files pinned as passing, the others), in a stable order."""
+    expected = tomllib.loads((folder / "expected.toml").read_text(encoding="utf-8"))
+    correct = sorted(k for k, v in expected.items() if v["status"] == "passed")
+    buggy = sorted(k for k, v in expected.items() if v["status"] != "passed")
+    return expected, correct, buggy
+
+
+def grader_of(folder: Path, exercise_id: str):
+    """A function grading a sample (relative to ``folder``) once, remembering the result."""
+    from grader import api
+
+    results: dict[str, object] = {}
+
+    def result_of(relative: str):
+        if relative not in results:
+            results[relative] = api.check(folder / relative, exercise_id)
+        return results[relative]
+
+    return result_of
