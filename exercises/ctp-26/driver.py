@@ -76,11 +76,20 @@ def call(entry, built):
 
 
 def snapshot(built):
-    """Everything about the tree a student could change: shape, order, names, extra attributes."""
+    """Everything about the tree a student could change: names, attributes, children and parents.
 
-    def describe(node):
-        name = node.name if type(node.name) is str else repr(node.name)
-        extra = sorted(k for k in vars(node) if k != "name" and not k.startswith("_NodeMixin__"))
-        return [name, extra, [describe(child) for child in node.children]]
-
-    return [describe(built.root), [built.index_of.get(id(n)) for n in built.nodes if n.root is not built.root]]
+    One flat pass over the nodes as built (children and parents by identity, which the same
+    objects keep between before and after), since it runs after every single call. Keys and
+    names that are not plain strings are never compared as objects: their methods are the
+    student's.
+    """
+    out = []
+    for node in built.nodes:
+        attrs = node.__dict__
+        name = attrs.get("name")
+        kids = attrs.get("_NodeMixin__children")
+        # anytree adds its own private keys lazily (reading .children creates one): not the student's doing
+        keys = tuple(k if type(k) is str else "<not a str>" for k in attrs if not (type(k) is str and k.startswith("_NodeMixin__")))
+        out.append((name if type(name) is str else "<not a str>", keys,
+                    tuple(map(id, kids)) if kids else (), id(attrs.get("_NodeMixin__parent"))))
+    return out
