@@ -120,9 +120,12 @@ class Answer:
         return self.value == expected
 
     def show(self) -> str:
+        text = self.text if len(self.text) <= 80 else self.text[:77] + "..."
         if self.is_number:
-            return self.text
-        return f"{self.text} (a {self.type_name}, not a number)"
+            return text
+        if self.type_name == "int":  # an exact int the sandbox would not print (too many digits)
+            return f"{text} (too large to compare)"
+        return f"{text} (of type {self.type_name}, not an int or a float)"
 
     def describe(self) -> str:
         """The answer with its type, for exercises whose answers are not numbers."""

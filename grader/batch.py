@@ -33,7 +33,7 @@ STAGING = ".staging"
 REPORTS = "reports"
 
 
-GRADER_FAILED = "the grader itself failed while grading this submission (not the student's doing); run grade again"
+GRADER_FAILED = "the grader itself failed while grading this submission; run grade again"
 
 
 @dataclass
@@ -117,6 +117,10 @@ class RichProgress(Progress):
         super().finish(outcome)
 
 
+class NothingToGrade(Exception):
+    """The paths hold no submission at all: an instructor's mistake, not a graded batch."""
+
+
 def make_progress(stream=None) -> Progress:
     stream = stream or sys.stderr
     if stream.isatty() and not os.environ.get("CI"):
@@ -129,9 +133,9 @@ def grade(paths: list[Path], exercise_id: str, out: Path, *, jobs: int | None = 
           progress: Progress | None = None, warm: bool = True) -> Outcome:
     started = time.monotonic()
     out = Path(out)
+    exercise = exercises.load(exercise_id, exercises_dirs)  # an unknown exercise leaves no --out folder behind
     out.mkdir(parents=True, exist_ok=True)
     progress = progress or Progress(open(os.devnull, "w"))
-    exercise = exercises.load(exercise_id, exercises_dirs)
     with Gradebook(out / GRADEBOOK) as book:
         if seed is None:
             seed = book.seed(exercise.id)
@@ -142,6 +146,8 @@ def grade(paths: list[Path], exercise_id: str, out: Path, *, jobs: int | None = 
         outcome = Outcome(out=out, seed=seed)
 
         found = discovery.discover([Path(p) for p in paths], out / STAGING)
+        if not found:
+            raise NothingToGrade(f"found no submissions in {', '.join(str(p) for p in paths)}")
         outcome.total = len(found)
         students = _load_submissions(found)
         done = book.done(exercise.id, __version__, seed, exercise.fingerprint, bank.examples)
@@ -152,6 +158,7 @@ def grade(paths: list[Path], exercise_id: str, out: Path, *, jobs: int | None = 
                 tasks[key] = Task(key=key, path=str(entry["submission"].path), display=entry["found"].display)
 
         already = sum(1 for e in students if e["key"] in done)
+        outcome.reused = already
         progress.start(len(tasks), already, seed, exercise.id)
         job = Job(exercise=exercise.id, seed=seed, examples=bank.examples,
                   exercises_dirs=tuple(str(d) for d in exercises_dirs or ()), sandbox=sandbox, warm=warm)
@@ -231,7 +238,6 @@ def _assemble(students: list[dict], done: dict[str, dict], exercise, bank, sandb
         outcome.counts[result["status"]] = outcome.counts.get(result["status"], 0) + 1
         name = _report_name(found.student, names)
         entries.append({"student": found.student, "name": name, "report": f"{REPORTS}/{name}.html", "result": result})
-    outcome.reused = len(entries) - outcome.graded_now
     return entries
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import click
 
+SEED = click.IntRange(-(2**63), 2**63 - 1)  # what the gradebook (SQLite INTEGER) can hold
 FORMATS = ["text", "json", "md", "html", "junit", "gradescope"]
 # Formats meant for programs: on stdout, Actions annotations must not be mixed into them.
 MACHINE_FORMATS = {"json", "junit", "gradescope"}
@@ -88,7 +89,7 @@ def cli():
 @click.argument("path", type=click.Path(path_type=Path))
 @click.option("--exercise", "-e", "exercise_id", help="Exercise id (see `minimax-grader exercises`); guessed from the file if omitted.")
 @click.option("--format", "-f", "fmt", type=click.Choice(FORMATS), default="text", show_default=True, help="Report format.")
-@click.option("--seed", type=int, default=None, help="Seed for the random trees (default: the public seed).")
+@click.option("--seed", type=SEED, default=None, help="Seed for the random trees (default: the public seed).")
 @click.option("--examples", type=click.IntRange(0, 100000), default=None, help="How many random trees (default: the exercise's, at least 200).")
 @click.option("--sandbox", type=click.Choice(["auto", "bwrap", "posix", "spawn"]), default=None, help="Force a sandbox kind (default: the best available).")
 @click.option("--exercises-dir", multiple=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
@@ -105,6 +106,8 @@ def check(path, exercise_id, fmt, seed, examples, sandbox, exercises_dir, output
     from grader.exercise import ExerciseError
 
     extra = _exercises_dirs(exercises_dir)
+    if output is not None and not output.resolve().parent.is_dir():  # say so before grading, not after
+        raise click.BadParameter(f"the folder of {output} does not exist", param_hint="--output")
     audience = "instructor" if instructor else "student"
     try:
         exercise_id = exercise_id or _guess_or_none(path, extra)
@@ -136,7 +139,10 @@ def check(path, exercise_id, fmt, seed, examples, sandbox, exercises_dir, output
         color = output is None and fmt == "text" and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
         text = report.render(shown, fmt, color=color)
     if output:
-        output.write_text(text, encoding="utf-8")
+        try:
+            output.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise click.FileError(str(output), hint=exc.strerror or str(exc)) from None
     else:
         click.echo(text, nl=False)
     from grader import github_actions
@@ -214,7 +220,7 @@ def init_ci(exercise_id, submission, install, folder, force):
 @click.option("--out", "-o", "out", required=True, type=click.Path(file_okay=False, path_type=Path),
               help="Output folder: gradebook, results.json, grades.csv, reports/, summary.html.")
 @click.option("--jobs", "-j", type=click.IntRange(1, 256), default=None, help="Parallel workers (default: one per core).")
-@click.option("--seed", type=int, default=None,
+@click.option("--seed", type=SEED, default=None,
               help="The instructor's seed (default: the one in the gradebook, else a fresh secret one).")
 @click.option("--sandbox", type=click.Choice(["auto", "bwrap", "posix", "spawn"]), default=None, help="Force a sandbox kind.")
 @click.option("--exercises-dir", multiple=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
@@ -230,7 +236,7 @@ def grade(paths, exercise_id, out, jobs, seed, sandbox, exercises_dir):
     try:
         outcome = batch.grade(list(paths), exercise_id, out, jobs=jobs, seed=seed,
                               exercises_dirs=_exercises_dirs(exercises_dir), sandbox=sandbox, progress=batch.make_progress())
-    except ExerciseError as exc:
+    except (ExerciseError, batch.NothingToGrade) as exc:
         raise click.UsageError(str(exc)) from None
     for failure in outcome.failures:
         click.echo(f"minimax-grader: {failure}", err=True)

@@ -125,15 +125,21 @@ class LocalPool:
                 if message is not None:
                     if "result" in message and worker.in_flight:
                         yield worker.in_flight.popleft(), message["result"]
-                else:  # the worker is gone: its tasks go to a fresh one, once
+                else:  # the worker is gone: its tasks go to a fresh one
                     self.workers.remove(worker)
                     worker.stop()
-                    for task in reversed(worker.in_flight):
-                        tries[task.key] = tries.get(task.key, 0) + 1
-                        if tries[task.key] > RETRIES:
-                            yield task, None
+                    # Only the task it was working on (the oldest) is charged a try; the
+                    # ones queued behind it did nothing wrong and simply go back in line.
+                    in_flight = list(worker.in_flight)
+                    for task in reversed(in_flight[1:]):
+                        waiting.appendleft(task)
+                    if in_flight:
+                        running = in_flight[0]
+                        tries[running.key] = tries.get(running.key, 0) + 1
+                        if tries[running.key] > RETRIES:
+                            yield running, None
                         else:
-                            waiting.appendleft(task)
+                            waiting.appendleft(running)
                     if waiting and len(self.workers) < self.jobs:
                         self.workers.append(_Worker(job, inbox))
                 self._feed(waiting)

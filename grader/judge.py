@@ -60,6 +60,14 @@ def _disqualify(result: SubmissionResult, reason: str) -> None:
             check.status, check.message = "error", reason
 
 
+def internal_error(submission: Submission, exercise, bank: Bank, reason: str) -> SubmissionResult:
+    """The result for a submission the grader itself failed on: an error for it alone, never a crash."""
+    return SubmissionResult(submission=submission.display, exercise=exercise.id, status="error", score=0.0,
+                            max_score=exercise.max_score, seed=bank.seed, examples=bank.examples,
+                            error=f"the grader failed while grading this submission: {reason}"[:400],
+                            grader_version=__version__)
+
+
 def _finish(result: SubmissionResult, started: float) -> SubmissionResult:
     result.duration_seconds = time.monotonic() - started
     return result
@@ -178,7 +186,7 @@ def _shrink_counterexample(session: Session, exercise, bank: Bank, check: CheckR
     broken: list[str] = []
     candidates_of = exercise.hook("shrink_candidates")
     if candidates_of is not None:
-        start, problem = min(failures, key=lambda f: size(f[0].case.input))
+        start, problem = min(failures, key=lambda f: ("skipped" in f[0].raw, size(f[0].case.input)))
         outcome, problem = shrink.greedy(start, problem, candidates_of, shrink.make_batch_runner(session, exercise, broken),
                                          predicate, budget)
     else:

@@ -104,7 +104,7 @@ def _source_problem(name: str, data: bytes, allow_empty: bool = False) -> str | 
     if b"\x00" in data:
         return f"{name} is not a text file (it contains NUL bytes)"
     try:
-        text = data.decode("utf-8")
+        text = data.decode("utf-8-sig")  # a BOM is fine: Python runs such files
     except UnicodeDecodeError as exc:
         return f"{name} is not valid UTF-8 (byte {exc.start}); save it as UTF-8"
     try:

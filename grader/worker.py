@@ -85,12 +85,15 @@ def main() -> int:
             submission = submissions.load(task["path"])
             submission.display = task["display"]
             try:
-                result = judge.grade(submission, exercise, bank, warm or launcher)
-            except forkserver.ZygoteError:
-                # The fork server broke (never the student's doing): grade this one the slow way, start afresh.
-                warm.close()
-                result = judge.grade(submission, exercise, bank, launcher)
-                warm = _warm(launcher, exercise, bank)
+                try:
+                    result = judge.grade(submission, exercise, bank, warm or launcher)
+                except forkserver.ZygoteError:
+                    # The fork server broke: grade this one the slow way, start afresh.
+                    warm.close()
+                    result = judge.grade(submission, exercise, bank, launcher)
+                    warm = _warm(launcher, exercise, bank)
+            except Exception as exc:  # noqa: BLE001 - one submission's failure must not take its neighbours down
+                result = judge.internal_error(submission, exercise, bank, f"{type(exc).__name__}: {exc}")
             answers.write(json.dumps({"key": task["key"], "result": result.to_dict()}) + "\n")
             answers.flush()
     finally:

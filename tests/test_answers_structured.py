@@ -83,9 +83,9 @@ def test_numbers_are_decoded_as_before(harness):
     """ctp-26's contract: ints and floats exact, NaN equal to nothing, non-numbers described as such."""
     assert roundtrip(harness, 7).equals_number(7) and roundtrip(harness, 7.0).equals_number(7)
     assert not roundtrip(harness, float("nan")).equals_number(float("nan"))
-    assert roundtrip(harness, True).show() == "True (a bool, not a number)"
-    assert roundtrip(harness, "7").show() == "'7' (a str, not a number)"
-    assert roundtrip(harness, "7").to_plain() == "'7' (a str, not a number)"
+    assert roundtrip(harness, True).show() == "True (of type bool, not an int or a float)"
+    assert roundtrip(harness, "7").show() == "'7' (of type str, not an int or a float)"
+    assert roundtrip(harness, "7").to_plain() == "'7' (of type str, not an int or a float)"
     assert roundtrip(harness, 2 ** 20000).kind == "other"
 
 

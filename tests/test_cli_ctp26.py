@@ -282,3 +282,18 @@ def test_an_unreadable_file_without_exercise_reports_its_own_problem(tmp_path, f
     if fmt == "json":
         data = json.loads(result.stdout)
         assert data["status"] == "error" and data["score"] == 0
+
+
+def test_a_file_saved_with_a_byte_order_mark_is_graded(tmp_path):
+    """Editors on Windows save UTF-8 with a BOM; Python runs such files, so the grader does too."""
+    solution = tmp_path / "solution.py"
+    solution.write_bytes(b"\xef\xbb\xbf" + CORRECT.read_bytes())
+    result = run("check", solution, "--format", "json")
+    assert result.returncode == 0, result.stdout
+    assert json.loads(result.stdout)["status"] == "passed"
+
+
+def test_output_into_a_missing_folder_is_a_usage_error(tmp_path):
+    result = run("check", CORRECT, "--output", tmp_path / "no" / "such" / "report.txt")
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert "does not exist" in result.stderr

@@ -39,6 +39,17 @@ SIGNAL_NAMES = {
 }
 
 
+_RESULT_FIELDS = {"answer": (dict, type(None)), "raised": (str, type(None)), "timed_out": (bool,), "skipped": (str,),
+                  "mutated": (bool,), "trace": (dict,), "seconds": (int, float)}
+
+
+def _well_formed(result, case_id) -> bool:
+    """One case's reply as the harness writes it; anything else was forged by student code."""
+    if not isinstance(result, dict) or result.get("id") != case_id:
+        return False
+    return all(isinstance(result[key], kinds) for key, kinds in _RESULT_FIELDS.items() if key in result)
+
+
 class SandboxFailure(Exception):
     """The child could not answer; ``reason`` is the one line the student will read."""
 
@@ -178,6 +189,9 @@ class Session:
         results = reply.get("results")
         if not isinstance(results, list) or len(results) != len(cases):
             self._fail(TAMPERED)
+        for case, result in zip(cases, results):
+            if not _well_formed(result, case["id"]):
+                self._fail(TAMPERED)
         return results
 
     def close(self) -> None:
