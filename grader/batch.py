@@ -130,7 +130,7 @@ def make_progress(stream=None) -> Progress:
 
 def grade(paths: list[Path], exercise_id: str, out: Path, *, jobs: int | None = None, seed: int | None = None,
           exercises_dirs: list[Path] | None = None, sandbox: str | None = None, executor: Executor | None = None,
-          progress: Progress | None = None, warm: bool = True) -> Outcome:
+          progress: Progress | None = None, warm: bool = True, examples: int | None = None) -> Outcome:
     started = time.monotonic()
     out = Path(out)
     exercise = exercises.load(exercise_id, exercises_dirs)  # an unknown exercise leaves no --out folder behind
@@ -142,7 +142,7 @@ def grade(paths: list[Path], exercise_id: str, out: Path, *, jobs: int | None = 
         if seed is None:
             seed = secrets.randbits(32)  # fresh and secret: nobody has seen these cases
         book.remember_seed(exercise.id, seed)
-        bank = banks.build(exercise, seed=seed)  # once, cached on disk for every worker
+        bank = banks.build(exercise, seed=seed, examples=examples)  # once, cached on disk for every worker
         outcome = Outcome(out=out, seed=seed)
 
         found = discovery.discover([Path(p) for p in paths], out / STAGING)

@@ -225,7 +225,9 @@ def init_ci(exercise_id, submission, install, folder, force):
 @click.option("--sandbox", type=click.Choice(["auto", "bwrap", "posix", "spawn"]), default=None, help="Force a sandbox kind.")
 @click.option("--exercises-dir", multiple=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
               help="An extra folder of exercises (also: exercises-dir in [tool.minimax-grader] of ./pyproject.toml).")
-def grade(paths, exercise_id, out, jobs, seed, sandbox, exercises_dir):
+@click.option("--examples", type=click.IntRange(0, 100000), default=None,
+              help="How many random cases (default: the exercise's); part of the gradebook key, like the seed.")
+def grade(paths, exercise_id, out, jobs, seed, sandbox, exercises_dir, examples):
     """Grade a whole class (files, folders, zips, Gradescope or GitHub Classroom layouts) in parallel.
 
     Exits 0 when every submission was graded, whatever the scores; 3 when the grader itself failed.
@@ -234,7 +236,7 @@ def grade(paths, exercise_id, out, jobs, seed, sandbox, exercises_dir):
     from grader.exercise import ExerciseError
 
     try:
-        outcome = batch.grade(list(paths), exercise_id, out, jobs=jobs, seed=seed,
+        outcome = batch.grade(list(paths), exercise_id, out, jobs=jobs, seed=seed, examples=examples,
                               exercises_dirs=_exercises_dirs(exercises_dir), sandbox=sandbox, progress=batch.make_progress())
     except (ExerciseError, batch.NothingToGrade) as exc:
         raise click.UsageError(str(exc)) from None
