@@ -220,20 +220,15 @@ def _assemble(students: list[dict], done: dict[str, dict], exercise, bank, sandb
         if key is not None and key in done:
             result = dict(done[key])
             result["submission"] = found.display
-        elif key is not None:
-            # The grader failed on it (already in outcome.failures; the command exits 3). It is listed,
-            # as an error that says so, but never stored: the next run grades it again.
-            if launcher is None:
-                from grader.sandbox import launch
-
-                launcher = launch.choose(sandbox)
-            failed = type(sub)(path=sub.path, display=found.display, problem=GRADER_FAILED)
-            result = _error_result(found, failed, exercise, bank, launcher)
         else:
             if launcher is None:
                 from grader.sandbox import launch
 
                 launcher = launch.choose(sandbox)
+            if key is not None:
+                # The grader failed on it (already in outcome.failures; the command exits 3). It is listed,
+                # as an error that says so, but never stored: the next run grades it again.
+                sub = type(sub)(path=sub.path, display=found.display, problem=GRADER_FAILED)
             result = _error_result(found, sub, exercise, bank, launcher)
         outcome.counts[result["status"]] = outcome.counts.get(result["status"], 0) + 1
         name = _report_name(found.student, names)

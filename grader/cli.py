@@ -14,6 +14,9 @@ from pathlib import Path
 
 import click
 
+EXERCISES_DIR = click.option(
+    "--exercises-dir", multiple=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="An extra folder of exercises (also: exercises-dir in [tool.minimax-grader] of ./pyproject.toml).")
 SEED = click.IntRange(-(2**63), 2**63 - 1)  # what the gradebook (SQLite INTEGER) can hold
 FORMATS = ["text", "json", "md", "html", "junit", "gradescope"]
 # Formats meant for programs: on stdout, Actions annotations must not be mixed into them.
@@ -92,8 +95,7 @@ def cli():
 @click.option("--seed", type=SEED, default=None, help="Seed for the random trees (default: the public seed).")
 @click.option("--examples", type=click.IntRange(0, 100000), default=None, help="How many random trees (default: the exercise's, at least 200).")
 @click.option("--sandbox", type=click.Choice(["auto", "bwrap", "posix", "spawn"]), default=None, help="Force a sandbox kind (default: the best available).")
-@click.option("--exercises-dir", multiple=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
-              help="An extra folder of exercises (also: exercises-dir in [tool.minimax-grader] of ./pyproject.toml).")
+@EXERCISES_DIR
 @click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), help="Write the report to a file instead of stdout.")
 @click.option("--feedback", "feedback_level", type=click.Choice(["score", "hints", "full"]), default=None,
               help="How much the report shows: score (pass/fail per check), hints (+ the likely mistake and a question), "
@@ -154,8 +156,7 @@ def check(path, exercise_id, fmt, seed, examples, sandbox, exercises_dir, output
 
 
 @cli.command("exercises")
-@click.option("--exercises-dir", multiple=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
-              help="An extra folder of exercises (also: exercises-dir in [tool.minimax-grader] of ./pyproject.toml).")
+@EXERCISES_DIR
 def list_exercises(exercises_dir):
     """List the exercises, one line each."""
     from grader import api
@@ -223,8 +224,7 @@ def init_ci(exercise_id, submission, install, folder, force):
 @click.option("--seed", type=SEED, default=None,
               help="The instructor's seed (default: the one in the gradebook, else a fresh secret one).")
 @click.option("--sandbox", type=click.Choice(["auto", "bwrap", "posix", "spawn"]), default=None, help="Force a sandbox kind.")
-@click.option("--exercises-dir", multiple=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
-              help="An extra folder of exercises (also: exercises-dir in [tool.minimax-grader] of ./pyproject.toml).")
+@EXERCISES_DIR
 @click.option("--examples", type=click.IntRange(0, 100000), default=None,
               help="How many random cases (default: the exercise's); part of the gradebook key, like the seed.")
 def grade(paths, exercise_id, out, jobs, seed, sandbox, exercises_dir, examples):

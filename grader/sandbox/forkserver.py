@@ -197,9 +197,6 @@ class ForkServer:
                 except ZygoteError:
                     pass
 
-    def alive(self) -> bool:
-        return not self.dead and self.process.poll() is None
-
     def close(self) -> None:
         self.dead = True
         try:

@@ -166,7 +166,6 @@ _dict = dict
 _bool = bool
 _NoneType = type(None)
 _dict_items = dict.items
-_isinstance = isinstance
 
 
 class _TooBig(Exception):
