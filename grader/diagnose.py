@@ -185,7 +185,26 @@ def _yours(reply) -> str:
     return f"your code {_did(reply)}"
 
 
+_PREDICTIONS: dict[tuple[int, int], tuple] = {}
+PREDICTIONS_KEPT = 1 << 16
+
+
 def _prediction(model: Model, case_input):
+    """What the model answers, remembered by identity: a bulk run asks every model about the same
+    bank inputs for each failing submission, and a model is a pure function of its input. The
+    entry holds the model and the input, so neither id can be reused while it is remembered."""
+    key = (id(model), id(case_input))
+    hit = _PREDICTIONS.get(key)
+    if hit is not None and hit[0] is model and hit[1] is case_input:
+        return hit[2]
+    if len(_PREDICTIONS) >= PREDICTIONS_KEPT:
+        _PREDICTIONS.clear()
+    prediction = _predict(model, case_input)
+    _PREDICTIONS[key] = (model, case_input, prediction)
+    return prediction
+
+
+def _predict(model: Model, case_input):
     try:
         value = model.answer(case_input)
     except Exception as exc:  # the model's own crash is its prediction (e.g. choosing among no moves)

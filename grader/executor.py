@@ -60,7 +60,7 @@ class _Worker:
     def __init__(self, job: Job, inbox: queue.Queue):
         self.process = subprocess.Popen(
             [sys.executable, "-m", "grader.worker"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=None, env=dict(os.environ), bufsize=0,
+            stderr=None, env=dict(os.environ),  # buffered: an unbuffered pipe reads a line one byte per call
         )
         self.in_flight: deque[Task] = deque()
         self.send({"job": asdict(job)})
@@ -81,6 +81,7 @@ class _Worker:
     def send(self, message: dict) -> bool:
         try:
             self.process.stdin.write((json.dumps(message) + "\n").encode("utf-8"))
+            self.process.stdin.flush()
             return True
         except (BrokenPipeError, OSError, ValueError):
             return False

@@ -15,6 +15,7 @@ spent the search stops asking the child and returns the best it has.
 
 from __future__ import annotations
 
+import itertools
 import json
 import time
 from typing import Callable
@@ -27,38 +28,43 @@ def greedy(start: Outcome, problem: str, candidates_of, run_batch, predicate, bu
     """Greedy descent from a failing outcome; returns the simplest (outcome, problem) it reached."""
     deadline = time.monotonic() + budget
     best = (start, problem)
-    tried: set[str] = {json.dumps(start.case.input, sort_keys=True)}
+    tried: set[str] = {_key(start.case.input)}
     for _ in range(max_rounds):
         if time.monotonic() > deadline:
             break
-        fresh = []
-        for candidate in candidates_of(best[0].case.input):
-            key = json.dumps(candidate, sort_keys=True)
-            if key not in tried:
-                tried.add(key)
-                fresh.append(candidate)
-        if not fresh:
-            break
-        failing = _first_failing(fresh, run_batch, predicate)
+        failing = _first_failing(_untried(candidates_of(best[0].case.input), tried), run_batch, predicate)
         if failing is None:  # no simpler candidate fails (or the sandbox gave up): done
             break
         best = failing
     return best
 
 
+def _key(case_input) -> str:
+    return json.dumps(case_input, sort_keys=True)
+
+
+def _untried(candidates, tried: set[str]):
+    """The candidates not asked before, each marked as asked when it is taken (lazily: most rounds stop early)."""
+    for candidate in candidates:
+        key = _key(candidate)
+        if key not in tried:
+            tried.add(key)
+            yield candidate
+
+
 CHUNKS = (8, 32)
 
 
-def _first_failing(candidates: list, run_batch, predicate):
+def _first_failing(candidates, run_batch, predicate):
     """The first candidate, in order, that still fails, as (outcome, problem); None if none does.
 
     The child is asked in growing chunks (8, then 32, then the rest) rather than all at once:
     a buggy submission usually fails on one of the first few simplifications, so most rounds
     stop early, and the answer is the same first failing candidate a single batch would give.
     """
-    start = 0
-    for size in (*CHUNKS, len(candidates)):
-        chunk = candidates[start:start + size]
+    candidates = iter(candidates)
+    for size in (*CHUNKS, None):
+        chunk = list(itertools.islice(candidates, size))
         if not chunk:
             return None
         outcomes = run_batch(chunk)
@@ -68,7 +74,6 @@ def _first_failing(candidates: list, run_batch, predicate):
             problem = predicate(outcome)
             if problem:
                 return outcome, problem
-        start += size
     return None
 
 

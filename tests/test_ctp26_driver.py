@@ -22,10 +22,11 @@ def driver(ctp26):
 
 
 def changed(driver, change) -> bool:
+    """What the harness asks after every call: the driver's quick ``changed``."""
     built = driver.build({"tree": TREE, "max_depth": 2, "player_a_moves": True})
     before = driver.snapshot(built)
     change(built.root)
-    return driver.snapshot(built) != before
+    return driver.changed(built, before)
 
 
 def test_reading_the_tree_is_not_a_change(driver):
@@ -45,3 +46,18 @@ def test_reading_the_tree_is_not_a_change(driver):
 ], ids=["rename", "new-attribute", "reorder", "detach", "add-child", "move"])
 def test_every_change_shows(driver, change):
     assert changed(driver, change)
+
+
+def test_an_equal_but_new_name_is_no_change(driver):
+    """The quick identity comparison differs, so the careful one decides: same text, same tree."""
+    def rename_to_itself(root):
+        root.name = "".join(list(root.name))
+    assert not changed(driver, rename_to_itself)
+
+
+def test_a_child_list_changed_in_place_shows(driver):
+    """anytree's own list, changed behind its back: same list object, other contents."""
+    def sneak(root):
+        kids = root.__dict__["_NodeMixin__children"]
+        kids.reverse()
+    assert changed(driver, sneak)

@@ -74,3 +74,45 @@ def test_correct_and_buggy_samples_match_a_fresh_child(setting):
     for path in [samples / "correct" / "memo_by_identity.py", samples / "buggy" / "mutates_tree.py",
                  samples / "buggy" / "state_across_calls.py", samples / "correct" / "prints_a_lot.py"]:
         assert grade(path, setting) == grade(path, setting, warm=False), path.name
+
+
+def _inner_launchers():
+    from test_sandbox_limits import _bwrap_problem
+
+    yield pytest.param("posix", id="posix")
+    yield pytest.param("bwrap", id="bwrap", marks=pytest.mark.skipif(
+        _bwrap_problem() is not None, reason=f"bubblewrap unusable here: {_bwrap_problem()}"))
+
+
+@pytest.mark.parametrize("inner", _inner_launchers())
+def test_the_zygote_sweeps_what_a_session_left_behind(tmp_path, inner, monkeypatch):
+    """A grandchild in a session of its own (missed by the group kill) comes back to the zygote,
+    a subreaper, which kills it before it reports the exit; the grader then has no need to look
+    through every process of the machine for the session's uid."""
+    import time
+    import uuid
+
+    from test_sandbox_limits import _processes_with, escaper
+
+    from grader.sandbox import identity
+
+    looked: list[int] = []
+    real = identity._has_processes
+    monkeypatch.setattr(identity, "_has_processes", lambda uid: looked.append(uid) or real(uid))
+    exercise = exercises.load("ctp-26")
+    bank = banks.build(exercise, seed=99, examples=0)
+    warm = forkserver.ZygoteLauncher.wrap(launch.choose(inner), exercise, bank)
+    try:
+        marker = f"minimax-escaper-{uuid.uuid4().hex}"
+        path = tmp_path / "escaper.py"
+        path.write_text(escaper(marker))
+        result = judge.grade(submissions.load(path), exercise, bank, warm)
+        assert result.status != "passed"
+        assert warm.server.swept, "the zygote did not report a sweep"
+        deadline = time.monotonic() + 3
+        while _processes_with(marker) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert _processes_with(marker) == []
+        assert looked == [], "a swept session still had its uid looked for"
+    finally:
+        warm.close()

@@ -6,6 +6,10 @@ identity (names repeat in the trees) and record every node they are asked about,
 preorder index, so the grader can check evaluation discipline from plain data.
 """
 
+from array import array
+from itertools import chain
+from operator import attrgetter, methodcaller
+
 from anytree import Node
 
 
@@ -21,6 +25,7 @@ class Built:
 
     def _make(self, data, parent):
         node = Node(data["name"], parent=parent)
+        node.children  # noqa: B018 - anytree adds this private key on first read; have it from the start
         self.index_of[id(node)] = len(self.nodes)
         self.nodes.append(node)
         self.values.append(data["value"])
@@ -76,12 +81,40 @@ def call(entry, built):
 
 
 def snapshot(built):
+    """The tree's state before a call: a quick fingerprint, and the careful description behind it."""
+    return _fingerprint(built), _describe(built)
+
+
+def changed(built, before):
+    """Whether the call changed the tree. Runs after every single call, so the common answer is quick:
+    every key, value and child is the very object it was, so nothing changed. Only when some identity
+    differs does the careful description decide (a new but equal name string is no change)."""
+    fingerprint, description = before
+    return _fingerprint(built) != fingerprint and _describe(built) != description
+
+
+def _fingerprint(built):
+    """The identities of every key, value and child of every node, as bytes.
+
+    C-level passes only (no per-node Python), and bytes rather than a list of ints: comparing
+    two is one memcmp, which writes nothing to the warm fork server's shared pages.
+    """
+    dicts = list(map(_dict_of, built.nodes))
+    kids = list(map(_children_of, dicts))
+    everything = chain(chain.from_iterable(dicts), chain.from_iterable(map(dict.values, dicts)), chain.from_iterable(kids))
+    return array("Q", chain(map(len, dicts), map(len, kids), map(id, everything))).tobytes()
+
+
+_dict_of = attrgetter("__dict__")
+_children_of = methodcaller("get", "_NodeMixin__children", ())
+
+
+def _describe(built):
     """Everything about the tree a student could change: names, attributes, children and parents.
 
     One flat pass over the nodes as built (children and parents by identity, which the same
-    objects keep between before and after), since it runs after every single call. Keys and
-    names that are not plain strings are never compared as objects: their methods are the
-    student's.
+    objects keep between before and after). Keys and names that are not plain strings are
+    never compared as objects: their methods are the student's.
     """
     out = []
     for node in built.nodes:

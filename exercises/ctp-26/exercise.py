@@ -136,7 +136,7 @@ def trace_violation(case_input, trace):
 
 
 def size(case_input):
-    return len(preorder(case_input["tree"]))
+    return len(_shape(case_input["tree"]))
 
 
 def call_text(case_input):

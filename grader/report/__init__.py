@@ -28,14 +28,35 @@ def _environment(html: bool):
         bytecode = jinja2.FileSystemBytecodeCache(str(folder))
     except OSError:
         bytecode = None
-    env = jinja2.Environment(
+    env = _environment_class(jinja2)(
         loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=html, trim_blocks=True, lstrip_blocks=True,
         keep_trailing_newline=True, undefined=jinja2.StrictUndefined, bytecode_cache=bytecode,
+        auto_reload=False,  # the templates ship with the package: no stat() per report of a class of hundreds
     )
     env.filters["label"] = lambda status: LABELS.get(status, status.upper())
     env.filters["points"] = lambda x: f"{x:g}"
     env.filters["indent_block"] = lambda text, n=4: "\n".join((" " * n + line) if line else line for line in str(text).splitlines())
     return env
+
+
+def _environment_class(jinja2):
+    class DataEnvironment(jinja2.Environment):
+        """Templates read plain dictionaries (the result contract): ``r.checks`` looks up the key first.
+
+        Jinja's own order (attribute, then item) costs a raised AttributeError per lookup on
+        a dict, and a class summary renders hundreds of reports. Keys never shadow anything
+        a template calls (``get``): those are not keys of the contract.
+        """
+
+        def getattr(self, obj, attribute):
+            if type(obj) is dict:
+                try:
+                    return obj[attribute]
+                except KeyError:
+                    pass
+            return super().getattr(obj, attribute)
+
+    return DataEnvironment
 
 
 def render(result, fmt: str = "text", *, color: bool = False) -> str:

@@ -52,6 +52,7 @@ class ForkServer:
         self.buffer = b""
         self.forked: dict[int, dict] = {}
         self.exits: dict[int, int] = {}
+        self.swept: set[int] = set()  # children whose leftovers the zygote has already killed
         self.dead = False
         self.tokens = 0
         self.home = Path(tempfile.mkdtemp(prefix="minimax-grader-zygote-", dir=_memory_folder()))
@@ -153,6 +154,8 @@ class ForkServer:
                 self.forked[message["token"]] = message
             elif op == "exited":
                 self.exits[message["pid"]] = message["code"]
+                if message.get("swept") is True:
+                    self.swept.add(message["pid"])
 
     def _wait(self, condition, timeout: float | None):
         """Pump until ``condition()`` gives something other than None, the zygote dies or time runs out."""
@@ -267,13 +270,14 @@ class ZygoteLauncher(launch.Launcher):
         return self.inner.python_argv()
 
     def terminate(self, process, fields: dict | None = None) -> None:
-        """Kill the child's group through the zygote, wait for its status, then anything left under its uid."""
+        """Kill the child's group through the zygote, wait for its status, then anything left under its uid
+        (unless the zygote, a subreaper, has swept it already: no look through every process then)."""
         process.kill()
         try:
             process.wait(timeout=5)
         except subprocess.TimeoutExpired:
             pass
-        if fields:
+        if fields and process.pid not in self.server.swept:  # else the zygote has already killed what was left
             from grader.sandbox import identity
 
             identity.reap(fields)

@@ -27,10 +27,12 @@ import signal
 import socket
 import struct
 import sys
+import time
 
 HEADER = struct.Struct("!I")
 FDS_PER_CHILD = 4
 MAX_MESSAGE = 64 << 20
+SWEEP_TRIES = 500
 
 
 def _load_harness():
@@ -105,6 +107,7 @@ class Zygote:
         self.prebuilt = {}
         self.inputs = {}
         self.children = set()
+        self.subreaper = _subreaper()
         self.recent = collections.deque(maxlen=16)
         self.wake_r, self.wake_w = os.pipe()
         os.set_blocking(self.wake_w, False)
@@ -129,11 +132,13 @@ class Zygote:
         copies = max(1, int(config.get("copies", 2)))
         for case in config["cases"]:
             self.inputs[case["id"]] = case["input"]
-            spares = []
-            for _ in range(copies):
+            self.prebuilt[case["id"]] = []
+        # One whole copy of the bank after the other: a pass over every case then touches (and
+        # copies, in a child) one dense stretch of memory, not pages shared with the other copy.
+        for _ in range(copies):
+            for case in config["cases"]:
                 built = driver.build(case["input"])
-                spares.append((built, driver.snapshot(built)))
-            self.prebuilt[case["id"]] = spares
+                self.prebuilt[case["id"]].append((built, driver.snapshot(built)))
         # Everything built so far is shared, read-mostly state: keep the collector off it, so a
         # child's garbage collections neither walk it nor copy its pages.
         gc.collect()
@@ -206,15 +211,53 @@ class Zygote:
         self.control.send({"op": "forked", "token": message.get("token"), "pid": pid})
 
     def reap(self):
-        for pid in list(self.children):
+        """Collect every dead child: a session's (reported, after a sweep) or a stray's (silently)."""
+        while True:
             try:
-                done, status = os.waitpid(pid, os.WNOHANG)
+                pid, status = os.waitpid(-1, os.WNOHANG)
             except ChildProcessError:
-                done, status = pid, 0
-            if done:
+                return
+            if not pid:
+                return
+            if pid in self.children:
                 self.children.discard(pid)
                 self.recent.append(pid)  # its group may outlive it until the grader's kill arrives
-                self.control.send({"op": "exited", "pid": pid, "code": os.waitstatus_to_exitcode(status)})
+                swept = self.sweep()
+                self.control.send({"op": "exited", "pid": pid, "code": os.waitstatus_to_exitcode(status), "swept": swept})
+
+    def sweep(self):
+        """Kill whatever a finished session left behind; True when nothing of it is left.
+
+        This zygote is a child subreaper, so a process that escaped its session's group
+        (``setsid`` and a double fork) comes back to it as a child when its parent dies: any
+        child that is not a live session is such a stray. Without this the grader would have
+        to look through every process of the machine for the session's uid.
+        """
+        if not self.subreaper:
+            return False
+        path = f"/proc/self/task/{os.getpid()}/children"
+        for attempt in range(SWEEP_TRIES):
+            try:
+                with open(path, "rb") as handle:
+                    pids = [int(p) for p in handle.read().split()]
+            except (OSError, ValueError):
+                return False
+            strays = [p for p in pids if p not in self.children]
+            if not strays:
+                return True
+            for pid in strays:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except OSError:
+                    pass
+            for pid in strays:
+                try:
+                    os.waitpid(pid, os.WNOHANG)
+                except ChildProcessError:
+                    pass
+            if attempt:
+                time.sleep(0.001)  # killed, not yet dead
+        return False
 
     def kill(self, pid):
         """Kill a child's whole process group (pids are this zygote's own: it may live in a pid namespace)."""
@@ -230,6 +273,8 @@ class Zygote:
                 os.killpg(pid, signal.SIGKILL)
             except OSError:
                 pass
+        self.children = set()
+        self.sweep()  # strays too: as this process's orphans they would otherwise go to init and live on
         os._exit(0)
 
     # -- in the child, right after the fork ----------------------------------------------
@@ -274,6 +319,18 @@ def _max_fd():
         return min(os.sysconf("SC_OPEN_MAX"), 1 << 20)
     except (OSError, ValueError):
         return 4096
+
+
+def _subreaper():
+    """PR_SET_CHILD_SUBREAPER: orphans below this process come back to it, not to init (Linux)."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+
+        return ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
 
 
 def _dumpable(flag):
