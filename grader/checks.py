@@ -57,7 +57,7 @@ def _answers(exercise, call_timeout) -> Predicate:
     plain = verify is default_verify
 
     def predicate(outcome: Outcome):
-        if plain and _right_int(outcome):
+        if plain and right_number(outcome):
             return None  # the common case, decided without decoding the answer
         problem = outcome.did_not_answer(call_timeout)
         if problem:
@@ -68,13 +68,34 @@ def _answers(exercise, call_timeout) -> Predicate:
     return predicate
 
 
-def _right_int(outcome: Outcome) -> bool:
-    """An exact int answer equal to an exact int expected value, nothing raised, skipped or cut short."""
+def right_number(outcome: Outcome) -> bool:
+    """A number equal to the expected number, nothing raised, skipped or cut short: what most replies are.
+
+    Decided straight from the reply's plain data, with exactly the meaning of the full path
+    (``default_verify``): exact ints and floats only, 7.0 equal to 7, NaN equal to nothing.
+    """
     raw = outcome.raw
     data = raw.get("answer")
-    return (type(data) is dict and data.get("t") == "int" and type(outcome.expected) is int
-            and type(data.get("v")) is int and data["v"] == outcome.expected
-            and "skipped" not in raw and not raw.get("timed_out") and not raw.get("raised"))
+    if type(data) is not dict or "skipped" in raw or raw.get("timed_out") or raw.get("raised"):
+        return False
+    expected = outcome.expected
+    if type(expected) is not int and type(expected) is not float:
+        return False
+    number = _tagged_number(data)
+    return number is not None and number == expected  # NaN == anything is False, as it should be
+
+
+def _tagged_number(data: dict):
+    """The number an answer's tag carries, exactly as ``Answer.decode`` reads it; None if it is no number."""
+    kind, value = data.get("t"), data.get("v")
+    if kind == "int":
+        return value if type(value) is int else None
+    if kind == "float" and type(value) is str:
+        try:
+            return float.fromhex(value)
+        except ValueError:
+            return None
+    return None
 
 
 def failure_message(exercise, outcome: Outcome, problem: str, failed: int, total: int, where: str) -> str:
@@ -92,6 +113,9 @@ def default_verify(case_input, expected, answer: Answer):
 
 def _numeric(exercise, call_timeout) -> Predicate:
     def predicate(outcome: Outcome):
+        data = outcome.raw.get("answer")
+        if type(data) is dict and _tagged_number(data) is not None:
+            return None  # a number, read from its tag (decoded in full only when it is something else)
         answer = outcome.answer
         if answer is not None and not answer.is_number:
             return f"returned {answer.show()}"

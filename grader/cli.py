@@ -220,7 +220,7 @@ def init_ci(exercise_id, submission, install, folder, force):
 @click.option("--exercise", "-e", "exercise_id", required=True, help="Exercise id (see `minimax-grader exercises`).")
 @click.option("--out", "-o", "out", required=True, type=click.Path(file_okay=False, path_type=Path),
               help="Output folder: gradebook, results.json, grades.csv, reports/, summary.html.")
-@click.option("--jobs", "-j", type=click.IntRange(1, 256), default=None, help="Parallel workers (default: one per core).")
+@click.option("--jobs", "-j", type=click.IntRange(1, 256), default=None, help="Parallel workers (default: one per core, plus one).")
 @click.option("--seed", type=SEED, default=None,
               help="The instructor's seed (default: the one in the gradebook, else a fresh secret one).")
 @click.option("--sandbox", type=click.Choice(["auto", "bwrap", "posix", "spawn"]), default=None, help="Force a sandbox kind.")
