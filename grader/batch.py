@@ -289,12 +289,13 @@ def _one_per_line(document: dict, key: str) -> str:
 def _write(path: Path, text: str) -> None:
     """Atomically: a reader (or a crash) never sees half a file. A file that already says exactly
     this is left alone (a re-run rewrites nothing it does not change)."""
+    data = text.encode("utf-8")
     try:
-        if path.stat().st_size == len(text.encode("utf-8")) and path.read_text(encoding="utf-8") == text:
+        if path.stat().st_size == len(data) and path.read_bytes() == data:
             return
-    except (OSError, UnicodeDecodeError):
+    except OSError:
         pass
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-        handle.write(text)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(data)
     os.replace(tmp, path)

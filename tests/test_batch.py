@@ -271,3 +271,25 @@ def test_another_executor_plugs_in_and_grader_failures_are_listed_not_stored(tmp
     assert all(r["status"] == "error" and r["error"] == batch.GRADER_FAILED for r in listed.values())
     with Gradebook(tmp_path / "out2" / batch.GRADEBOOK) as book:
         assert book.count() == 0  # the next run grades them again
+
+
+def test_outputs_are_rewritten_exactly_when_their_bytes_change(tmp_path):
+    """A re-run leaves identical files alone (no new inode), and a file that differs only in its
+    line endings is rewritten: the comparison is of bytes, not of text read back."""
+    path = tmp_path / "grades.csv"
+    batch._write(path, "id,score\r\nalice,1\r\n")
+    first = path.stat().st_ino
+    batch._write(path, "id,score\r\nalice,1\r\n")
+    assert path.stat().st_ino == first
+    batch._write(path, "id,score\nalice,1\n\n")  # as many characters, other line endings
+    assert path.read_bytes() == b"id,score\nalice,1\n\n" and path.stat().st_ino != first
+    batch._write(path, "é\n")
+    assert path.read_bytes() == "é\n".encode("utf-8")
+
+
+def test_one_per_line_json_round_trips():
+    for document in ({"exercise": "x", "submissions": []}, {"a": "é", "submissions": [{"b": [1, 2]}, {"c": None}]}):
+        text = batch._one_per_line(document, "submissions")
+        assert json.loads(text) == document
+        lines = [line.strip().rstrip(",") for line in text.splitlines()]
+        assert all(json.dumps(item, ensure_ascii=False) in lines for item in document["submissions"])

@@ -13,27 +13,37 @@ TREE = {"name": "Move Y", "value": 7, "children": [
 ]}
 
 
-@pytest.fixture(scope="module")
-def driver(ctp26):
-    spec = importlib.util.spec_from_file_location("_test_ctp26_driver", ctp26.driver_path)
+@pytest.fixture(scope="module", params=["ctp-26", "alphabeta"])
+def driver(request):
+    """ctp-26's driver, and alphabeta's, which shares its trees and must share its notion of change."""
+    from grader import exercise
+
+    spec = importlib.util.spec_from_file_location(f"_test_driver_{request.param}", exercise.load(request.param).driver_path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
-def changed(driver, change) -> bool:
-    """What the harness asks after every call: the driver's quick ``changed``."""
+@pytest.fixture(params=["quick", "snapshot"])
+def way(request):
+    """The harness asks ``changed`` when a driver has it, else compares a fresh snapshot: both must agree."""
+    return request.param
+
+
+def changed(driver, change, way="quick") -> bool:
     built = driver.build({"tree": TREE, "max_depth": 2, "player_a_moves": True})
     before = driver.snapshot(built)
     change(built.root)
-    return driver.changed(built, before)
+    if way == "quick":
+        return driver.changed(built, before)
+    return driver.snapshot(built) != before
 
 
-def test_reading_the_tree_is_not_a_change(driver):
+def test_reading_the_tree_is_not_a_change(driver, way):
     def read(root):
         for node in root.descendants:
             node.children, node.is_leaf, node.parent, node.name, node.depth  # noqa: B018
-    assert not changed(driver, read)
+    assert not changed(driver, read, way)
 
 
 @pytest.mark.parametrize("change", [
@@ -44,20 +54,50 @@ def test_reading_the_tree_is_not_a_change(driver):
     lambda root: Node("Move V", parent=root.children[1]),
     lambda root: setattr(root.children[0].children[0], "parent", root),
 ], ids=["rename", "new-attribute", "reorder", "detach", "add-child", "move"])
-def test_every_change_shows(driver, change):
-    assert changed(driver, change)
+def test_every_change_shows(driver, change, way):
+    assert changed(driver, change, way)
 
 
-def test_an_equal_but_new_name_is_no_change(driver):
+def test_an_equal_but_new_name_is_no_change(driver, way):
     """The quick identity comparison differs, so the careful one decides: same text, same tree."""
     def rename_to_itself(root):
         root.name = "".join(list(root.name))
-    assert not changed(driver, rename_to_itself)
+    assert not changed(driver, rename_to_itself, way)
 
 
-def test_a_child_list_changed_in_place_shows(driver):
+def test_a_child_list_changed_in_place_shows(driver, way):
     """anytree's own list, changed behind its back: same list object, other contents."""
     def sneak(root):
         kids = root.__dict__["_NodeMixin__children"]
         kids.reverse()
-    assert changed(driver, sneak)
+    assert changed(driver, sneak, way)
+
+
+def test_a_node_made_into_something_else_shows_without_running_its_code(driver):
+    """A replaced ``__dict__`` (a dict subclass) or class: changed, and none of its methods is called."""
+    called = []
+
+    class Loud(dict):
+        def get(self, *args):
+            called.append("get")
+            return dict.get(self, *args)
+
+        def __iter__(self):
+            called.append("iter")
+            return dict.__iter__(self)
+
+        def __len__(self):
+            called.append("len")
+            return dict.__len__(self)
+
+    class Other(Node):
+        pass
+
+    def new_dict(root):
+        root.__dict__ = Loud(root.__dict__)
+
+    def new_class(root):
+        root.children[0].__class__ = Other
+
+    assert changed(driver, new_dict) and changed(driver, new_class)
+    assert called == []

@@ -116,3 +116,29 @@ def test_the_zygote_sweeps_what_a_session_left_behind(tmp_path, inner, monkeypat
         assert looked == [], "a swept session still had its uid looked for"
     finally:
         warm.close()
+
+
+def test_a_reused_pid_starts_with_nothing_said_about_it():
+    """pids wrap around in the zygote's namespace: an exit status or a sweep reported for an earlier
+    child must not be taken for the new child that got the same pid."""
+    import json
+    import socket
+    import struct
+    import threading
+
+    ours, theirs = socket.socketpair()
+    server = forkserver.ForkServer.__new__(forkserver.ForkServer)
+    server.lock, server.buffer, server.sock, server.dead = threading.Lock(), b"", ours, False
+    server.forked, server.exits, server.swept = {}, {}, set()
+
+    def say(message):
+        payload = json.dumps(message).encode()
+        theirs.sendall(struct.pack("!I", len(payload)) + payload)
+
+    say({"op": "exited", "pid": 7, "code": 0, "swept": True})
+    server._pump(1.0)
+    assert server.exits == {7: 0} and server.swept == {7}
+    say({"op": "forked", "token": 1, "pid": 7})
+    server._pump(1.0)
+    assert 7 not in server.exits and 7 not in server.swept and server.forked[1]["pid"] == 7
+    ours.close(), theirs.close()

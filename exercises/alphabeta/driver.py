@@ -21,6 +21,7 @@ build = _trees.build
 helpers = _trees.helpers
 loading_helpers = _trees.loading_helpers
 snapshot = _trees.snapshot
+changed = _trees.changed
 
 
 def call(entry, built):

@@ -80,9 +80,25 @@ def call(entry, built):
     return entry(built.root, built.input["max_depth"], built.input["player_a_moves"])
 
 
+class Snapshot(tuple):
+    """The tree's state: a quick fingerprint and the careful description behind it. Two snapshots
+    are equal when their descriptions are (so ``snapshot(built) != before`` means what it says
+    wherever it is used); ``changed`` is the quick way to ask the same question after a call."""
+
+    __slots__ = ()
+
+    def __eq__(self, other):
+        return type(other) is Snapshot and self[1] == other[1]
+
+    def __ne__(self, other):
+        return not self == other
+
+    __hash__ = None
+
+
 def snapshot(built):
-    """The tree's state before a call: a quick fingerprint, and the careful description behind it."""
-    return _fingerprint(built), _describe(built)
+    """The tree's state before a call."""
+    return Snapshot((_fingerprint(built), _describe(built)))
 
 
 def changed(built, before):
@@ -90,16 +106,25 @@ def changed(built, before):
     every key, value and child is the very object it was, so nothing changed. Only when some identity
     differs does the careful description decide (a new but equal name string is no change)."""
     fingerprint, description = before
-    return _fingerprint(built) != fingerprint and _describe(built) != description
+    now = _fingerprint(built)
+    if now is None:
+        return True  # not anytree's own nodes and dicts any more: changed, and not looked into
+    return now != fingerprint and _describe(built) != description
 
 
 def _fingerprint(built):
-    """The identities of every key, value and child of every node, as bytes.
+    """The identities of every key, value and child of every node, as bytes; None when a node is no
+    longer a plain ``Node`` with a plain dict (its class or its ``__dict__`` replaced: student code
+    would run if it were looked into).
 
     C-level passes only (no per-node Python), and bytes rather than a list of ints: comparing
     two is one memcmp, which writes nothing to the warm fork server's shared pages.
     """
+    if set(map(type, built.nodes)) != {Node}:
+        return None
     dicts = list(map(_dict_of, built.nodes))
+    if set(map(type, dicts)) != {dict}:
+        return None
     kids = list(map(_children_of, dicts))
     everything = chain(chain.from_iterable(dicts), chain.from_iterable(map(dict.values, dicts)), chain.from_iterable(kids))
     return array("Q", chain(map(len, dicts), map(len, kids), map(id, everything))).tobytes()

@@ -152,6 +152,9 @@ class ForkServer:
                 self._ready = message
             elif op == "forked":
                 self.forked[message["token"]] = message
+                # A pid the namespace hands out again: what was said about its earlier owner is void.
+                self.exits.pop(message.get("pid"), None)
+                self.swept.discard(message.get("pid"))
             elif op == "exited":
                 self.exits[message["pid"]] = message["code"]
                 if message.get("swept") is True:

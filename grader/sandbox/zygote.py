@@ -236,6 +236,7 @@ class Zygote:
         if not self.subreaper:
             return False
         path = f"/proc/self/task/{os.getpid()}/children"
+        clean = 0
         for attempt in range(SWEEP_TRIES):
             try:
                 with open(path, "rb") as handle:
@@ -244,7 +245,11 @@ class Zygote:
                 return False
             strays = [p for p in pids if p not in self.children]
             if not strays:
-                return True
+                clean += 1
+                if clean == 2:  # the kernel may miss a child that is moving as the list is read: look twice
+                    return True
+                continue
+            clean = 0
             for pid in strays:
                 try:
                     os.kill(pid, signal.SIGKILL)
