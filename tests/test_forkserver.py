@@ -142,3 +142,22 @@ def test_a_reused_pid_starts_with_nothing_said_about_it():
     server._pump(1.0)
     assert 7 not in server.exits and 7 not in server.swept and server.forked[1]["pid"] == 7
     ours.close(), theirs.close()
+
+
+def test_a_tree_changed_by_a_call_is_never_asked_about_again(tmp_path, setting):
+    """The warm child asks the re-asking pass about the very tree of the first pass only when the
+    call left it unchanged; a call that cut a subtree off gets a fresh copy, as a fresh child would."""
+    path = tmp_path / "prunes.py"
+    path.write_text(
+        "def minimax(node, max_depth, player_a_moves):\n"
+        "    if max_depth == 0 or not node.children:\n"
+        "        return get_value(node)\n"
+        "    values = [minimax(c, max_depth - 1, not player_a_moves) for c in get_next_valid_moves(node)]\n"
+        "    best = max(values) if player_a_moves else min(values)\n"
+        "    if node.parent is None and len(node.children) > 1:\n"
+        "        node.children = node.children[1:]  # vandalism after the fact: the answer was right\n"
+        "    return best\n")
+    warm, fresh = grade(path, setting), grade(path, setting, warm=False)
+    consistent = next(c for c in warm["checks"] if c["name"] == "consistent-answers")
+    assert consistent["status"] == "passed", consistent
+    assert warm == fresh

@@ -383,9 +383,14 @@ class Harness:
         try:
             if self.changed(built, before):
                 result["mutated"] = True
+            else:
+                self.release(case, built, before)
         except BaseException:
             result["mutated"] = True
         return result
+
+    def release(self, case, built, before):
+        """A tree the call left exactly as it was; a warm harness may ask about it again (zygote.py)."""
 
     def changed(self, built, before):
         """The driver's quick comparison when it has one, else a fresh snapshot against the old."""

@@ -82,7 +82,8 @@ class Control:
 
 
 class WarmHarness(harness.Harness):
-    """A harness whose driver is already loaded and whose bank trees are already built."""
+    """A harness whose driver is already loaded and whose bank trees are already built (two copies of
+    each: a call that changes its tree leaves a fresh one for the re-asking pass)."""
 
     def __init__(self, channel, driver, prebuilt, inputs):
         super().__init__(channel)
@@ -97,6 +98,12 @@ class WarmHarness(harness.Harness):
         if spare:
             return spare.pop()
         return super().prepare({"id": case["id"], "input": self.inputs[case["id"]]})
+
+    def release(self, case, built, before):
+        """Unchanged by the call: the next question about this case (the re-asking pass) gets this very
+        tree again, whose pages this child has already copied, and the spare copy stays untouched."""
+        if "input" not in case and case["id"] in self.prebuilt:
+            self.prebuilt[case["id"]].append((built, before))
 
 
 class Zygote:
