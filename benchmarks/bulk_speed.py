@@ -118,16 +118,28 @@ def timed(command: list[str], **kwargs) -> tuple[float, float, subprocess.Comple
     return wall, cpu, process, process.returncode
 
 
-def grade(folder: Path, out: Path, jobs: int | None) -> tuple[float, float]:
+def grade(folder: Path, out: Path, jobs: int | None) -> tuple[float, float, list[float]]:
+    """Wall and CPU seconds of one `grade` run, and when (seconds from its start) each result came."""
     command = [sys.executable, "-m", "grader", "grade", str(folder), "--exercise", "ctp-26", "--out", str(out),
                "--seed", str(SEED)]
     if jobs:
         command += ["--jobs", str(jobs)]
-    log = open(out.parent / f"{out.name}.log", "w")
-    wall, cpu, _, code = timed(command, stdout=log, stderr=subprocess.STDOUT)
-    if code != 0:
-        raise SystemExit(f"grade failed (exit {code}); see {log.name}")
-    return wall, cpu
+    results: list[float] = []
+    busy = machine_busy()
+    started = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    with open(out.parent / f"{out.name}.log", "w") as log:
+        for line in process.stdout:  # plain progress lines: not a terminal
+            log.write(line)
+            if line.startswith("["):
+                results.append(time.perf_counter() - started)
+    _, status, usage = os.wait4(process.pid, 0)
+    wall = time.perf_counter() - started
+    after = machine_busy()
+    cpu = after - busy if busy is not None and after is not None else usage.ru_utime + usage.ru_stime
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"grade failed (exit {os.waitstatus_to_exitcode(status)}); see {out.name}.log")
+    return wall, cpu, results
 
 
 def pytest_loop(students: list[Path], work: Path, examples: int) -> tuple[float, float, int]:
@@ -186,8 +198,8 @@ def main(argv=None) -> int:
 
         bank.build(exercise.load("ctp-26"), seed=SEED)
 
-        first_wall, first_cpu = grade(folder, work / "out", args.jobs)
-        again_wall, again_cpu = grade(folder, work / "out", args.jobs)
+        first_wall, first_cpu, stamps = grade(folder, work / "out", args.jobs)
+        again_wall, _, _ = grade(folder, work / "out", args.jobs)
         n = len(students)
 
         sample_names = sorted(students)
@@ -208,6 +220,10 @@ def main(argv=None) -> int:
               f"{os.cpu_count()} cores; load average {os.getloadavg()[0]:.1f}")
         print(f"grade:        {first_wall:7.2f} s wall  {grade_rate:7.1f} submissions/s   "
               f"{first_cpu / n * 1000:6.1f} ms CPU per submission (machine busy time)")
+        if len(stamps) >= 2:
+            steady = (len(stamps) - 1) / (stamps[-1] - stamps[0]) if stamps[-1] > stamps[0] else float("nan")
+            print(f"phases:       first result after {stamps[0]:.2f} s; {steady:.1f} submissions/s from the first "
+                  f"result to the last; outputs written in {first_wall - stamps[-1]:.2f} s after it")
         print(f"re-run:       {again_wall:7.2f} s wall  ({again_wall / first_wall:.1%} of the first run, nothing to grade)")
         print(f"pytest loop:  {loop_wall:7.2f} s wall  {loop_rate:7.2f} submissions/s   "
               f"{loop_cpu / max(m, 1) * 1000:6.1f} ms CPU per submission ({m} sampled, {loop_passed} passed, "

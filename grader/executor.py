@@ -86,15 +86,19 @@ class _Worker:
         except (BrokenPipeError, OSError, ValueError):
             return False
 
+    def hang_up(self) -> None:
+        """End of input: the worker finishes, stops its fork server and exits."""
+        try:
+            self.process.stdin.close()
+        except OSError:
+            pass
+
     def give(self, task: Task) -> bool:
         self.in_flight.append(task)
         return self.send({"task": asdict(task)})
 
     def stop(self) -> None:
-        try:
-            self.process.stdin.close()
-        except OSError:
-            pass
+        self.hang_up()
         try:
             self.process.wait(timeout=10)
         except subprocess.TimeoutExpired:
@@ -160,6 +164,8 @@ class LocalPool:
                 worker.give(waiting.popleft())
 
     def close(self) -> None:
+        for worker in self.workers:
+            worker.hang_up()  # all at once: each takes a moment to stop its fork server
         for worker in self.workers:
             worker.stop()
         self.workers = []

@@ -16,8 +16,9 @@ ANSI = {"pass": "\033[32m", "fail": "\033[31m", "skip": "\033[33m", "error": "\0
 LABELS = {"passed": "PASS", "failed": "FAIL", "skipped": "SKIP", "error": "ERROR"}
 
 
-@cache
-def _environment(html: bool):
+def new_environment(*, autoescape: bool, keep_trailing_newline: bool = True):
+    """A jinja2 environment for the grader's own templates: compiled once per machine (a bytecode
+    cache in the user cache folder), never re-read from disk while it lives, dict keys first."""
     import jinja2
 
     from grader import paths
@@ -28,11 +29,16 @@ def _environment(html: bool):
         bytecode = jinja2.FileSystemBytecodeCache(str(folder))
     except OSError:
         bytecode = None
-    env = _environment_class(jinja2)(
-        loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=html, trim_blocks=True, lstrip_blocks=True,
-        keep_trailing_newline=True, undefined=jinja2.StrictUndefined, bytecode_cache=bytecode,
+    return _environment_class(jinja2)(
+        loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=autoescape, trim_blocks=True, lstrip_blocks=True,
+        keep_trailing_newline=keep_trailing_newline, undefined=jinja2.StrictUndefined, bytecode_cache=bytecode,
         auto_reload=False,  # the templates ship with the package: no stat() per report of a class of hundreds
     )
+
+
+@cache
+def _environment(html: bool):
+    env = new_environment(autoescape=html)
     env.filters["label"] = lambda status: LABELS.get(status, status.upper())
     env.filters["points"] = lambda x: f"{x:g}"
     env.filters["indent_block"] = lambda text, n=4: "\n".join((" " * n + line) if line else line for line in str(text).splitlines())

@@ -19,10 +19,9 @@ BINS = 10
 
 @cache
 def _environment():
-    import jinja2
+    from grader.report import new_environment
 
-    return jinja2.Environment(loader=jinja2.FileSystemLoader(str(Path(__file__).with_name("templates"))),
-                              autoescape=True, trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
+    return new_environment(autoescape=True, keep_trailing_newline=False)
 
 
 def histogram(scores: list[float], max_score: float, bins: int = BINS) -> list[dict]:
