@@ -358,7 +358,6 @@ class Harness:
         trace = {"evaluated": [], "expanded": []}
         self.module.__dict__.update(self.driver.helpers(built, trace))
         result = {"id": case["id"]}
-        start = _perf_counter()
         self.watchdog.arm(self.call_timeout)
         try:
             answer = self.driver.call(self.entry, built)
@@ -374,7 +373,6 @@ class Harness:
                 result["timed_out"] = True
             else:
                 result["answer"] = encode_answer(answer)
-        result["seconds"] = _perf_counter() - start
         # Absent fields mean their defaults (no answer, nothing raised, no timeout, unchanged):
         # the reply stays small, since it carries hundreds of cases.
         result["trace"] = {key: values[:TRACE_CAP] for key, values in trace.items()}

@@ -41,7 +41,7 @@ SIGNAL_NAMES = {
 
 # JSON decodes to exact types, so an exact type test is enough (and quick: hundreds of cases per reply).
 _RESULT_FIELDS = {"answer": (dict, type(None)), "raised": (str, type(None)), "timed_out": (bool,), "skipped": (str,),
-                  "mutated": (bool,), "trace": (dict,), "seconds": (int, float)}
+                  "mutated": (bool,), "trace": (dict,)}
 
 
 def _well_formed(result, case_id) -> bool:
