@@ -81,11 +81,11 @@ def right_number(outcome: Outcome) -> bool:
     expected = outcome.expected
     if type(expected) is not int and type(expected) is not float:
         return False
-    number = _tagged_number(data)
+    number = tagged_number(data)
     return number is not None and number == expected  # NaN == anything is False, as it should be
 
 
-def _tagged_number(data: dict):
+def tagged_number(data: dict):
     """The number an answer's tag carries, exactly as ``Answer.decode`` reads it; None if it is no number."""
     kind, value = data.get("t"), data.get("v")
     if kind == "int":
@@ -114,7 +114,7 @@ def default_verify(case_input, expected, answer: Answer):
 def _numeric(exercise, call_timeout) -> Predicate:
     def predicate(outcome: Outcome):
         data = outcome.raw.get("answer")
-        if type(data) is dict and _tagged_number(data) is not None:
+        if type(data) is dict and tagged_number(data) is not None:
             return None  # a number, read from its tag (decoded in full only when it is something else)
         answer = outcome.answer
         if answer is not None and not answer.is_number:

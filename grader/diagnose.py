@@ -28,7 +28,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from grader.checks import right_number
+from grader.checks import right_number, tagged_number
 from grader.result import Mistake
 
 NO_KNOWN_MISTAKE = "no-known-mistake"
@@ -127,7 +127,10 @@ class Facts:
         """("number", value) | ("raised", text) | ("other", text), or None when no reply counts (timeouts)."""
         key = id(outcome)
         if key not in self._replies:
-            self._replies[key] = _reply(outcome, self.exercise)
+            if right_number(outcome):  # a plain number, read from its tag as Answer.decode would
+                self._replies[key] = ("number", tagged_number(outcome.raw["answer"]))
+            else:
+                self._replies[key] = _reply(outcome, self.exercise)
         return self._replies[key]
 
     def is_wrong(self, outcome) -> bool:
@@ -253,18 +256,20 @@ def fitting_models(models, facts: Facts) -> list[Fit]:
     """
     wrong = sorted((o for o in facts.outcomes if facts.is_wrong(o)), key=facts.size)
     right = [o for o in facts.outcomes if not facts.is_wrong(o) and facts.reply(o) is not None]
+    # (outcome, its reply, whether it is wrong), worked out once for every model.
+    asked = [(o, facts.reply(o), True) for o in wrong] + [(o, facts.reply(o), False) for o in right]
     fits = []
     for model in models:
         compared = explained = 0
         example = None
-        for outcome in wrong + right:
-            reply = facts.reply(outcome)
-            if model.scope == "answered" and reply[0] != "number":
+        numbers_only = model.scope == "answered"
+        for outcome, reply, is_wrong in asked:
+            if numbers_only and reply[0] != "number":
                 continue
             if not _agrees(_prediction(model, outcome.case.input), reply):
                 break
             compared += 1
-            if facts.is_wrong(outcome):
+            if is_wrong:
                 explained += 1
                 example = example or outcome
         else:

@@ -82,3 +82,21 @@ def test_trace_quick_path_agrees_with_the_full_one(ctp26, ctp26_bank):
 def test_trace_quick_path_on_shapes_the_harness_never_sends(ctp26, ctp26_bank, trace):
     case = ctp26_bank.cases[0]
     assert ctp26.hooks.trace_violation(case.input, trace) == ctp26.hooks.first_trace_violation(case.input, trace)
+
+
+def test_diagnosis_reads_replies_the_same_either_way(ctp26):
+    """The diagnosis' view of a reply (its kind and value, wrong or not) with and without the quick path."""
+    from grader import diagnose
+
+    case = Case(id="c", group="random", input={"tree": {"name": "a", "value": 3, "children": []},
+                                                "max_depth": 1, "player_a_moves": True})
+    for raw in _raws():
+        for expected in ODD_EXPECTED:
+            outcome = Outcome(case, raw, expected)
+            facts = diagnose.Facts(ctp26, [outcome], [])
+            full_reply = diagnose._reply(outcome, ctp26)
+            assert facts.reply(outcome) == full_reply or (  # NaN never equals itself: compare its text
+                repr(facts.reply(outcome)) == repr(full_reply)), (raw, expected)
+            full_wrong = full_reply is not None and (full_reply[0] == "raised" or checks.default_verify(
+                case.input, expected, outcome.answer) is not None)
+            assert diagnose.Facts(ctp26, [outcome], []).is_wrong(outcome) == full_wrong, (raw, expected)
