@@ -79,9 +79,9 @@ def test_correct_and_buggy_samples_match_a_fresh_child(setting):
 def _inner_launchers():
     from test_sandbox_limits import _bwrap_problem
 
-    yield pytest.param("posix", id="posix")
-    yield pytest.param("bwrap", id="bwrap", marks=pytest.mark.skipif(
-        _bwrap_problem() is not None, reason=f"bubblewrap unusable here: {_bwrap_problem()}"))
+    return [pytest.param("posix", id="posix"),
+            pytest.param("bwrap", id="bwrap", marks=pytest.mark.skipif(
+                _bwrap_problem() is not None, reason=f"bubblewrap unusable here: {_bwrap_problem()}"))]
 
 
 @pytest.mark.parametrize("inner", _inner_launchers())
