@@ -73,7 +73,15 @@ def right_number(outcome: Outcome) -> bool:
 
     Decided straight from the reply's plain data, with exactly the meaning of the full path
     (``default_verify``): exact ints and floats only, 7.0 equal to 7, NaN equal to nothing.
+    Asked about each outcome by the answers check and twice by the diagnosis: worked out once.
     """
+    known = outcome.__dict__.get("_right_number")
+    if known is None:
+        known = outcome.__dict__["_right_number"] = _right_number(outcome)
+    return known
+
+
+def _right_number(outcome: Outcome) -> bool:
     raw = outcome.raw
     data = raw.get("answer")
     if type(data) is not dict or "skipped" in raw or raw.get("timed_out") or raw.get("raised"):
