@@ -283,7 +283,8 @@ def _one_per_line(document: dict, key: str) -> str:
     C encoder (an indented dump goes through the pure-Python one, slow for a class of hundreds)."""
     head = json.dumps({k: v for k, v in document.items() if k != key}, indent=1, ensure_ascii=False)
     items = ",\n".join("  " + json.dumps(item, ensure_ascii=False) for item in document[key])
-    return f'{head[:-2]},\n "{key}": [\n{items}\n ]\n}}\n' if items else f'{head[:-2]},\n "{key}": []\n}}\n'
+    listed = f"[\n{items}\n ]" if items else "[]"
+    return f'{head[:-2]},\n "{key}": {listed}\n}}\n'
 
 
 def _write(path: Path, text: str) -> None:

@@ -104,35 +104,32 @@ def node_paths(tree):
 _SHAPES: dict[int, tuple] = {}
 
 
-def _shape(tree):
-    """preorder(tree), remembered for the bank's trees, which every submission is asked about.
+def _shape_entry(tree):
+    """(tree, preorder(tree), allowed indexes by depth limit), remembered for the bank's trees,
+    which every submission is asked about.
 
     Keyed by identity; the entry keeps the tree alive, so an id is never reused while cached.
     """
     hit = _SHAPES.get(id(tree))
     if hit is not None and hit[0] is tree:
-        return hit[1]
+        return hit
     if len(_SHAPES) > 4096:
         _SHAPES.clear()
-    nodes = preorder(tree)
-    _SHAPES[id(tree)] = (tree, nodes)
-    return nodes
+    entry = _SHAPES[id(tree)] = (tree, preorder(tree), {})
+    return entry
 
 
-_ALLOWED: dict[tuple[int, int], tuple] = {}
+def _shape(tree):
+    return _shape_entry(tree)[1]
 
 
 def _allowed(tree, limit):
     """The preorder indexes get_value may be asked about (leaves within the limit, nodes at it), remembered."""
-    key = (id(tree), limit)
-    hit = _ALLOWED.get(key)
-    if hit is not None and hit[0] is tree:
-        return hit[1]
-    if len(_ALLOWED) > 4096:
-        _ALLOWED.clear()
-    allowed = frozenset(i for i, (node, depth) in enumerate(_shape(tree))
-                        if depth == limit or depth < limit and not node["children"])
-    _ALLOWED[key] = (tree, allowed)
+    _, nodes, by_limit = _shape_entry(tree)
+    allowed = by_limit.get(limit)
+    if allowed is None:
+        allowed = by_limit[limit] = frozenset(i for i, (node, depth) in enumerate(nodes)
+                                              if depth == limit or depth < limit and not node["children"])
     return allowed
 
 
