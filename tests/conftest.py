@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+pytest.register_assert_rewrite("samples")  # its shared assertions explain their failures as a test's do
+
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
 SUBMISSIONS = FIXTURES / "submissions"

@@ -18,6 +18,19 @@ def pinned(folder: Path) -> tuple[dict, list[str], list[str]]:
     return expected, correct, buggy
 
 
+def on_disk(folder: Path, folders_too: bool = False) -> set[str]:
+    """The samples under ``folder``'s subfolders as expected.toml names them ("buggy/x.py"), and the
+    multi-file samples (folders) too when an exercise has them."""
+    return {f"{p.parent.name}/{p.name}" for p in folder.glob("*/*") if p.suffix == ".py" or folders_too and p.is_dir()}
+
+
+def assert_full_score(result, points: float = 10.0) -> None:
+    """Graded without error, every check passed, the whole of ``points`` awarded."""
+    assert result.error is None
+    assert result.status == "passed", [(c.name, c.status, c.message) for c in result.checks]
+    assert result.score == result.max_score == points
+
+
 def grader_of(folder: Path, exercise_id: str):
     """A function grading a sample (relative to ``folder``) once, remembering the result."""
     from grader import api

@@ -12,7 +12,7 @@ import math
 from pathlib import Path
 
 import pytest
-from samples import grader_of, pinned
+from samples import assert_full_score, grader_of, on_disk, pinned
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "fixtures" / "submissions" / "alphabeta"
@@ -77,18 +77,14 @@ def test_reference_value_equals_minimax_on_random_trees(alphabeta):
 
 
 def test_every_sample_is_pinned():
-    on_disk = {f"{p.parent.name}/{p.name}" for p in SAMPLES.glob("*/*.py")}
-    assert on_disk == set(EXPECTED)
+    assert on_disk(SAMPLES) == set(EXPECTED)
     assert len(CORRECT) >= 4 and len(BUGGY) >= 8
     assert len({EXPECTED[k]["mistake"] for k in BUGGY}) >= 8
 
 
 @pytest.mark.parametrize("relative", CORRECT)
 def test_correct_sample_gets_full_score(graded, relative):
-    result = graded(relative)
-    assert result.error is None
-    assert result.status == "passed", [(c.name, c.status, c.message) for c in result.checks]
-    assert result.score == result.max_score == 10.0
+    assert_full_score(graded(relative))
 
 
 @pytest.mark.parametrize("relative", BUGGY)

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from samples import grader_of, pinned
+from samples import grader_of, on_disk, pinned
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "fixtures" / "submissions" / "aima-isolation"
@@ -72,8 +72,7 @@ def test_picture_draws_a_board(isolation):
 
 
 def test_every_sample_is_pinned():
-    on_disk = {f"{p.parent.name}/{p.name}" for p in SAMPLES.glob("*/*") if p.suffix == ".py" or p.is_dir()}
-    assert on_disk == set(EXPECTED)
+    assert on_disk(SAMPLES, folders_too=True) == set(EXPECTED)
     assert len(CORRECT) >= 4 and len(BUGGY) >= 8
     assert len({EXPECTED[k]["mistake"] for k in BUGGY}) >= 8  # a multi-file sample may repeat a mistake
 

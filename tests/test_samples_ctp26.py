@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from samples import grader_of, pinned
+from samples import assert_full_score, grader_of, on_disk, pinned
 
 SAMPLES = Path(__file__).resolve().parent.parent / "fixtures" / "submissions" / "ctp-26"
 EXPECTED, CORRECT, BUGGY = pinned(SAMPLES)
@@ -24,8 +24,7 @@ def graded():
 
 
 def test_every_sample_is_pinned():
-    on_disk = {f"{p.parent.name}/{p.name}" for p in SAMPLES.glob("*/*.py")}
-    assert on_disk == set(EXPECTED), "every sample under correct/ and buggy/ needs an entry in expected.toml"
+    assert on_disk(SAMPLES) == set(EXPECTED), "every sample under correct/ and buggy/ needs an entry in expected.toml"
     assert len(CORRECT) >= 8 and len(BUGGY) >= 15
     assert all(k.startswith("correct/") for k in CORRECT) and all(k.startswith("buggy/") for k in BUGGY)
 
@@ -33,9 +32,7 @@ def test_every_sample_is_pinned():
 @pytest.mark.parametrize("relative", CORRECT)
 def test_correct_sample_gets_full_score(graded, relative):
     result = graded(relative)
-    assert result.error is None
-    assert result.status == "passed", [(c.name, c.status, c.message) for c in result.checks]
-    assert result.score == result.max_score == 10.0
+    assert_full_score(result)
     assert all(c.status == "passed" and c.score == c.max_score for c in result.checks)
 
 
