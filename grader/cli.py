@@ -120,7 +120,7 @@ def check(path, exercise_id, fmt, seed, examples, sandbox, exercises_dir, output
             result = api.check(path, exercise_id, seed=bank.PUBLIC_SEED if seed is None else seed, examples=examples,
                                sandbox=sandbox, exercises_dir=extra)
             level = feedback_levels.resolve(feedback_level, exercises.load(exercise_id, extra).default_feedback, audience)
-    except (ExerciseError, ValueError) as exc:
+    except ExerciseError as exc:  # a ValueError while grading is the grader's failure, not the user's
         raise click.UsageError(str(exc)) from None
     # The level shapes what is shown, never what was judged.
     shown = feedback_levels.view(result.to_dict(), level, audience)
@@ -227,19 +227,35 @@ def init_ci(exercise_id, submission, install, folder, force):
 @EXERCISES_DIR
 @click.option("--examples", type=click.IntRange(0, 100000), default=None,
               help="How many random cases (default: the exercise's); part of the gradebook key, like the seed.")
-def grade(paths, exercise_id, out, jobs, seed, sandbox, exercises_dir, examples):
+@click.option("--lms", "lms", multiple=True, type=click.Choice(["canvas", "moodle"]),
+              help="Also write that LMS's grade-import CSV (canvas.csv, moodle.csv); may be repeated.")
+@click.option("--roster", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
+              help="CSV mapping the grader's student ids to the LMS's: columns id, name, login, sis_id, email, section.")
+def grade(paths, exercise_id, out, jobs, seed, sandbox, exercises_dir, examples, lms, roster):
     """Grade a whole class (files, folders, zips, Gradescope or GitHub Classroom layouts) in parallel.
 
-    Exits 0 when every submission was graded, whatever the scores; 3 when the grader itself failed.
+    Exits 0 when every submission was graded, whatever the scores; 2 for a usage error (before
+    anything is created); 3 when the grader itself failed.
     """
     from grader import batch
     from grader.exercise import ExerciseError
+    from grader.export import roster as lms_exports
 
     try:
+        roster_rows = lms_exports.read_roster(roster) if roster else None
         outcome = batch.grade(list(paths), exercise_id, out, jobs=jobs, seed=seed, examples=examples,
-                              exercises_dirs=_exercises_dirs(exercises_dir), sandbox=sandbox, progress=batch.make_progress())
-    except (ExerciseError, batch.NothingToGrade) as exc:
+                              exercises_dirs=_exercises_dirs(exercises_dir), sandbox=sandbox, progress=batch.make_progress(),
+                              lms=tuple(lms), roster=roster_rows)
+    except (ExerciseError, batch.UsageProblem, lms_exports.RosterError) as exc:
         raise click.UsageError(str(exc)) from None
+    except Exception as exc:  # noqa: BLE001 - the grader's own failure: one line and exit 3, never "usage"
+        if os.environ.get("MINIMAX_GRADER_DEBUG"):
+            raise
+        click.echo(f"minimax-grader: the grader failed: {type(exc).__name__}: {exc} "
+                   f"(MINIMAX_GRADER_DEBUG=1 shows where)", err=True)
+        sys.exit(3)
+    for line in outcome.notes:
+        click.echo(f"minimax-grader: {line}", err=True)
     for failure in outcome.failures:
         click.echo(f"minimax-grader: {failure}", err=True)
     sys.exit(3 if outcome.failures else 0)

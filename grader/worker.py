@@ -2,7 +2,8 @@
 
 The first line names the job; the worker loads the exercise and its case bank once and, where
 the platform allows, starts a warm fork server for them. Each further line is a task; each
-answer is one line ``{"key": ..., "result": {...contract...}}``. End of input (the batch is
+answer is one line ``{"key": ..., "result": {...contract...}}``, or ``"result": null`` with a
+``"failure"`` when the grader itself failed on that submission (never a verdict). End of input (the batch is
 done, or the grader died, even by ``kill -9``) stops the worker and its fork server. Anything
 printed by libraries goes to stderr: stdout carries nothing but answers.
 """
@@ -98,7 +99,13 @@ def main() -> int:
                     result = judge.grade(submission, exercise, bank, launcher)
                     warm = _warm(launcher, exercise, bank)
             except Exception as exc:  # noqa: BLE001 - one submission's failure must not take its neighbours down
-                result = judge.internal_error(submission, exercise, bank, f"{type(exc).__name__}: {exc}")
+                # The grader failed, not the student: no verdict is made up (a None result is
+                # never stored, so the next run grades this submission again).
+                reason = f"{type(exc).__name__}: {exc}"[:400]
+                print(f"minimax-grader worker: the grader failed on {task['display']}: {reason}", file=sys.stderr, flush=True)
+                answers.write(json.dumps({"key": task["key"], "result": None, "failure": reason}) + "\n")
+                answers.flush()
+                continue
             answers.write(json.dumps({"key": task["key"], "result": result.to_dict()}) + "\n")
             answers.flush()
     finally:
