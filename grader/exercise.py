@@ -187,9 +187,12 @@ class Exercise:
 
     @cached_property
     def fingerprint(self) -> str:
-        """Changes whenever anything that shapes the case bank changes, so stale caches are never used."""
+        """Changes whenever anything that shapes the cases or their verdicts changes (the exercise's
+        folder with its hooks, the fixtures, the reference), so stale caches and gradebook rows are never used."""
         digest = hashlib.sha256()
         files = sorted(self.folder.rglob("*")) + sorted(self.fixtures_path.rglob("*"))
+        if self.meta.get("reference"):  # the shared layout keeps it outside the exercise's folder
+            files.append(self._file("reference", "reference"))
         # Files of a sibling exercise this one borrows (its driver's imports, its hooks' imports).
         files += self.driver_files + [(self.folder / name).resolve() for name in self.meta.get("shared_files", [])]
         for path in files:
