@@ -123,7 +123,7 @@ class _DevTools:
         return json.loads(message)
 
 
-def open_page(path: str | Path, *, width: int = 1000, height: int = 800, timeout: float = 30.0,
+def open_page(path: str | Path, *, width: int = 1000, height: int = 800, timeout: float = 90.0,
               settle: float = 0.3, script: str | None = None) -> Page:
     """Load ``path`` (a local file) in headless Chromium; skips the test if there is no Chromium.
 
