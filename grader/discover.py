@@ -323,8 +323,10 @@ def _holds_a_class(top: Path) -> bool:
 
 
 def _alternatives(units: list[list[Path]], modules: set[str]) -> bool:
-    """True when at least two units define a top-level name in common and none imports another
-    (by module name): copies of one solution by different students, not one program's parts."""
+    """True when none imports another (by module name) and either two units define a top-level
+    name in common (copies of one solution by different students, not one program's parts) or
+    one defines nothing readable (a broken file is more likely a student's than a module's:
+    listed on its own, it is seen as an error, where folded into a neighbour it would be lost)."""
     seen: set[str] = set()
     shared = False
     for files in units:
@@ -341,7 +343,7 @@ def _alternatives(units: list[list[Path]], modules: set[str]) -> bool:
                     return False
                 elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in modules:
                     return False
-        shared = shared or bool(names & seen)
+        shared = shared or bool(names & seen) or not names
         seen |= names
     return shared
 

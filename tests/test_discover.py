@@ -220,3 +220,16 @@ def test_a_gradescope_export_accounts_for_its_metadata(tmp_path):
     result = discover.survey([export], tmp_path / "staging")
     assert [f.student for f in result.found] == ["9"]
     assert {s.path.rsplit("/", 1)[1] for s in result.skipped} == {"submission_metadata.yml", "notes.txt"}
+
+
+def test_an_archive_of_broken_files_is_still_a_class(tmp_path):
+    """Files that define nothing readable are not folded into one student: each is listed (and fails alone)."""
+    archive = _zip(tmp_path / "late.zip", {"uma.py": "def minimax(:\n", "vic.py": "", "wes.py": CORRECT})
+    assert sorted(f.student for f in find([archive], tmp_path / "staging")) == ["uma", "vic", "wes"]
+
+
+def test_modules_of_one_program_without_imports_between_them_stay_one_student(tmp_path):
+    """The parts of aima-isolation: different names, each file its own part (a third comes from the grader)."""
+    parts = SAMPLES.parent / "aima-isolation" / "buggy" / "two_files_rook_moves"
+    archive = _zip(tmp_path / "rob.zip", {p.name: p.read_text() for p in parts.glob("*.py")})
+    assert [f.student for f in find([archive], tmp_path / "staging")] == ["rob"]
