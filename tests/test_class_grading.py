@@ -273,3 +273,11 @@ def test_counting_every_part_is_idempotent_and_leaves_whole_submissions_alone():
     once = part_credit.count_every_part(part, isolation)
     assert once["status"] == "failed" and once["max_score"] == isolation.max_score
     assert part_credit.count_every_part(once, isolation) == once
+
+
+def test_the_gradebook_refuses_anything_but_a_result(tmp_path):
+    with Gradebook(tmp_path / "book.sqlite") as book:
+        for bad in (None, {"status": "grader-failed"}, "passed"):
+            with pytest.raises(ValueError):
+                book.record("k", "ctp-26", "v", 1, "f", 0, bad)
+        assert book.count() == 0
