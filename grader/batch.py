@@ -124,7 +124,7 @@ class RichProgress(Progress):
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress as Bar, TextColumn, TimeRemainingColumn
 
-        self.console = Console(file=self.stream)
+        self.console = Console(file=self.stream, highlight=False)
         self.console.print(self._announce(total, already, seed, exercise, to_grade, unreadable), markup=False)
         self.bar = Bar(TextColumn("[bold]grading"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[rate]}"),
                        TimeRemainingColumn(), TextColumn("{task.fields[counts]}"), console=self.console, transient=False)

@@ -281,3 +281,25 @@ def test_the_gradebook_refuses_anything_but_a_result(tmp_path):
             with pytest.raises(ValueError):
                 book.record("k", "ctp-26", "v", 1, "f", 0, bad)
         assert book.count() == 0
+
+
+def test_the_progress_bar_ends_at_the_announced_total(monkeypatch):
+    """Students known before grading (gradebook, unreadable) and identical ones count on the bar too."""
+    import io
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    monkeypatch.delenv("CI", raising=False)
+    terminal = Terminal()
+    bar = batch.make_progress(terminal)
+    bar.start(4, 1, 7, "ctp-26", to_grade=2, unreadable=1)
+    bar.count("passed", fresh=False)           # from the gradebook
+    bar.count("error", fresh=False)            # unreadable
+    bar.count("failed", "bob", n=2)            # one verdict, two identical submissions
+    assert bar.done == bar.total == 4 and bar.counts == {"passed": 1, "failed": 2, "error": 1}
+    bar.finish(batch.Outcome(out=Path("."), seed=7, total=4, graded_now=1, reused=1,
+                             counts={"passed": 1, "failed": 2, "error": 1}))
+    shown = terminal.getvalue()
+    assert "grading 4 submissions" in shown and "4/4" in shown and "done in" in shown and ": 4 submissions" in shown
