@@ -97,7 +97,9 @@ def test_filters_offer_every_status_and_mistake_present(page):
 
 
 def test_a_place_for_the_near_duplicates_section():
-    source = (summary.Path(summary.__file__).parent / "templates" / summary.TEMPLATE).read_text(encoding="utf-8")
+    from pathlib import Path
+
+    source = (Path(summary.__file__).parent / "templates" / summary.TEMPLATE).read_text(encoding="utf-8")
     assert '{% include "summary_duplicates.html.j2" ignore missing %}' in source
 
 
