@@ -27,6 +27,8 @@ from grader import discover as discovery
 from grader import exercise as exercises
 from grader.executor import Executor, Job, LocalPool, Task
 from grader.gradebook import Gradebook
+from grader.similarity import sources as similar
+from grader.similarity import view as similar_view
 
 GRADEBOOK = "gradebook.sqlite"
 STAGING = ".staging"
@@ -177,7 +179,9 @@ def grade(paths: list[Path], exercise_id: str, out: Path, *, jobs: int | None = 
             executor.close()
 
         entries = _assemble(students, done, exercise, bank, sandbox, outcome)
-    write_outputs(out, entries, exercise=exercise.id, seed=seed)
+    near_duplicates = similar.for_class({e["found"].student: e["submission"].files for e in students
+                                         if e["submission"] is not None and e["submission"].problem is None}, exercise)
+    write_outputs(out, entries, exercise=exercise.id, seed=seed, near_duplicates=near_duplicates)
     outcome.seconds = time.monotonic() - started
     progress.finish(outcome)
     return outcome
@@ -258,7 +262,9 @@ def _report_name(student: str, taken: set[str]) -> str:
 # -- outputs -------------------------------------------------------------------------------
 
 
-def write_outputs(out: Path, entries: list[dict], *, exercise: str, seed: int) -> None:
+def write_outputs(out: Path, entries: list[dict], *, exercise: str, seed: int, near_duplicates=None) -> None:
+    """``near_duplicates``: ``(clusters, texts)`` from ``grader.similarity.sources.for_class``, or None
+    when they were not looked for (the field is then absent, never an empty list that says "none")."""
     from grader import report
     from grader.export import csv as csv_export
     from grader.report import summary
@@ -272,9 +278,13 @@ def write_outputs(out: Path, entries: list[dict], *, exercise: str, seed: int) -
     counts = {s: sum(1 for e in entries if e["result"]["status"] == s) for s in ("passed", "failed", "error")}
     document = {"exercise": exercise, "seed": seed, "grader_version": __version__, "count": len(entries),
                 **counts, "submissions": submissions}
+    if near_duplicates is not None:
+        document["near_duplicates"] = near_duplicates[0]
     _write(out / "results.json", _one_per_line(document, "submissions"))
     _write(out / "grades.csv", csv_export.render([(e["student"], e["result"]) for e in entries]))
     page = summary.summarise(entries, exercise=exercise, seed=seed, grader_version=__version__)
+    if near_duplicates is not None:
+        page["near_duplicates"] = similar_view.context(*near_duplicates, {e["student"]: e["report"] for e in entries})
     _write(out / "summary.html", summary.render(page))
 
 

@@ -21,9 +21,9 @@ built it, so the figure never overstates the weakest link.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass
-from itertools import combinations
+from itertools import chain, combinations
 
 from grader.similarity.fingerprints import fingerprints
 
@@ -34,7 +34,7 @@ class Settings:
 
     k: int = 9                    # tokens per k-gram
     window: int = 3               # winnowing window, in k-grams
-    threshold: float = 0.55       # share of the smaller side's own fingerprints found in the other
+    threshold: float = 0.6        # share of the smaller side's own fingerprints found in the other
     min_fingerprints: int = 6     # fewer left after the discounts: too little to judge
     common_share: float = 0.2     # a fingerprint in more than this share of the class is an idiom ...
     common_floor: int = 5         # ... once it is in more than this many submissions
@@ -71,25 +71,25 @@ def pair_scores(submissions: dict[str, str], boilerplate: list[str] = (), vocabu
     for text in boilerplate:
         shapes |= fingerprints(text, s.k, s.window, vocabulary)
 
-    index: dict[int, list[str]] = defaultdict(list)
-    for sid in ids:
+    index: dict[int, list[int]] = defaultdict(list)  # fingerprint -> positions in ids, ascending
+    for position, sid in enumerate(ids):
         for fp in prints[sid] - shapes:
-            index[fp].append(sid)
+            index[fp].append(position)
     common_limit = max(s.common_floor, s.common_share * len(ids))
-    own = dict.fromkeys(ids, 0)
-    shared: dict[tuple[str, str], int] = defaultdict(int)
-    for holders in index.values():
-        if len(holders) > common_limit:
-            continue
-        for sid in holders:
-            own[sid] += 1
-        for pair in combinations(holders, 2):  # holders are in id order: each pair once, sorted
-            shared[pair] += 1
+    telling = {fp: holders for fp, holders in index.items() if len(holders) <= common_limit}
+    own = [0] * len(ids)
+    for holders in telling.values():
+        for position in holders:
+            own[position] += 1
     scores = {}
-    for (a, b), count in shared.items():
-        smaller = min(own[a], own[b])
-        if smaller >= s.min_fingerprints:
-            scores[(a, b)] = count / smaller
+    for position, sid in enumerate(ids):
+        if own[position] < s.min_fingerprints:
+            continue
+        # Counter counts in C: the shared fingerprints of this submission with every other at once.
+        shared = Counter(chain.from_iterable(telling[fp] for fp in prints[sid] if fp in telling))
+        for other, count in shared.items():
+            if other > position and own[other] >= s.min_fingerprints:
+                scores[(sid, ids[other])] = count / min(own[position], own[other])
     return scores
 
 
