@@ -4,8 +4,13 @@ A folder submission is its graded files joined in name order (the same files the
 gets), each under a one-line ``# file: name`` marker that the side-by-side view shows; the
 marker is a comment, so it never counts as shared code. The exercise's texts are the
 starter, the reference, the wrong versions of the reference used for diagnosis
-(``mistakes.py``) and any provided parts: all of them are the shape every solution of the
-exercise is expected to have, so none of it may make two students look alike.
+(``mistakes.py``), any provided parts, and the ``.py`` files of the exercise's optional
+``similarity/`` folder: all of them are the shape every solution of the exercise is expected
+to have, so none of it may make two students look alike.
+
+The ``similarity/`` folder exists because a reference is written against the grader's own
+game object (``game.moves(node)``), not the student's helpers (``get_next_valid_moves(node)``),
+so its tokens never match a student's: the folder holds the same shape in the student's API.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from pathlib import Path
 
 from grader.similarity.clusters import Settings, find_near_duplicates
 
+SHAPES = "similarity"  # an exercise folder's shapes: the reference written in the student's own API
 MAX_CHARS = 200_000  # a huge file is read this far: enough to compare, bounded work
 
 
@@ -43,6 +49,7 @@ def exercise_texts(exercise) -> list[str]:
     provided = _optional(lambda: exercise.provided_dir)
     if provided is not None and provided.is_dir():
         paths += sorted(provided.glob("*.py"))
+    paths += sorted((exercise.folder / SHAPES).glob("*.py"))
     return [_read(p) for p in paths if p is not None and p.is_file()]
 
 
