@@ -79,7 +79,7 @@ OTHER = textwrap.dedent('''
 def ctp26():
     ex = exercise.load("ctp-26")
     shapes = sources.exercise_texts(ex)
-    return shapes, sources.vocabulary(ex, shapes)
+    return shapes, sources.vocabulary(ex)
 
 
 def test_held_out_half_meets_the_targets():
@@ -135,28 +135,45 @@ def test_the_exercise_shape_is_discounted():
 
 
 def test_an_idiom_most_of_the_class_shares_is_not_evidence():
-    """A helper found in most submissions (the lecture's, say) is the class's idiom: discounted."""
+    """A helper found in every submission (the lecture's, say) is the class's idiom, not a sign
+    of copying: twelve different solutions that all carry it are paired without the discount,
+    and not with it."""
     idiom = textwrap.dedent('''
-        def children_or_empty(node):
+        def lecture_children(node):
             found = get_next_valid_moves(node)
             if found is None:
                 return []
-            return [child for child in found if child is not None]
+            ordered = sorted(found, key=lambda child: str(getattr(child, "name", child)))
+            return [child for child in ordered if child is not None]
+
+
+        def lecture_leaf(node, depth):
+            return depth <= 0 or len(lecture_children(node)) == 0
     ''')
-    own = [OTHER, ORIGINAL, "def minimax(a, b, c):\n    return get_value(a) if b == 0 else max(minimax(x, b - 1, not c) for x in a.children)\n"]
-    class_ = {f"s{i}": idiom + "\n" + own[i % 3].replace("minimax", f"minimax") + f"\nLIMIT_{i} = {i}\n" for i in range(12)}
-    # Make each student's own part different enough from the others with the same body.
-    class_ = {sid: text.replace("max_depth", f"depth{sid}") for sid, text in class_.items()}
-    scores_with = pair_scores(class_, [], (), Settings(common_share=0.3, common_floor=5))
-    scores_without = pair_scores(class_, [], (), Settings(common_share=1.0, common_floor=100))
-    assert scores_without[("s0", "s1")] > scores_with.get(("s0", "s1"), 0.0)
+    own = sorted((corpus.corpus_root() / "independent" / "ctp-26").glob("*.py"))[:12]
+    class_ = {path.stem: path.read_text() + "\n" + idiom for path in own}
+    assert len(class_) == 12
+    shapes, vocabulary = ctp26()
+    everything_counts = Settings(common_share=1.0, common_floor=100)
+    assert find_near_duplicates(class_, shapes, vocabulary, everything_counts) != []
+    assert find_near_duplicates(class_, shapes, vocabulary) == []
 
 
-def test_identical_submissions_are_flagged_even_when_all_boilerplate():
+REFERENCE_SHAPE = textwrap.dedent('''
+    def minimax(node, max_depth, player_a_moves):
+        moves = get_next_valid_moves(node)
+        if max_depth == 0 or not moves:
+            return get_value(node)
+        values = [minimax(child, max_depth - 1, not player_a_moves) for child in moves]
+        return max(values) if player_a_moves else min(values)
+''')
+
+
+def test_identical_files_are_flagged_even_when_all_boilerplate_but_the_untouched_starter_is_not():
     shapes, vocabulary = ctp26()
     starter = sources._read(exercise.load("ctp-26").starter_path)
-    found = find_near_duplicates({"a": starter, "b": starter, "c": OTHER}, shapes, vocabulary)
-    assert found == [{"students": ["a", "b"], "similarity": 1.0}]
+    class_ = {"a": REFERENCE_SHAPE, "b": REFERENCE_SHAPE, "c": OTHER, "d": starter, "e": starter}
+    assert find_near_duplicates(class_, shapes, vocabulary) == [{"students": ["a", "b"], "similarity": 1.0}]
 
 
 def test_bad_input_is_compared_on_what_it_has_and_never_raises():

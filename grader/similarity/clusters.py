@@ -46,14 +46,16 @@ def find_near_duplicates(submissions: dict[str, str], boilerplate: list[str] = (
 
     Returns ``[{"students": [ids, sorted], "similarity": 0.0-1.0}, ...]``, the most similar
     cluster first. Identical texts are always a cluster (similarity 1.0), whatever is left of
-    them after the discounts.
+    them after the discounts, unless the text is one of the exercise's own (the untouched starter).
     """
     scores = pair_scores(submissions, boilerplate, vocabulary, settings)
     flagged = {pair: value for pair, value in scores.items() if value >= settings.threshold}
+    handed_out = {text.strip() for text in boilerplate}
     by_text: dict[str, list[str]] = defaultdict(list)
     for sid in sorted(submissions):
-        if submissions[sid].strip():
-            by_text[submissions[sid].strip()].append(sid)
+        text = submissions[sid].strip()
+        if text and text not in handed_out:  # the untouched starter, handed in twice, is nobody's copy
+            by_text[text].append(sid)
     for same in by_text.values():
         for pair in combinations(same, 2):
             flagged[pair] = 1.0

@@ -96,7 +96,7 @@ def load_class(kind: str, half: str) -> ClassUnderTest:
             cid = copy.stem if copy.is_file() else copy.name
             texts[cid] = sources.submission_text(_files(copy))
             family[cid] = stem
-    return ClassUnderTest(kind, half, texts, family, shapes, sources.vocabulary(ex, shapes))
+    return ClassUnderTest(kind, half, texts, family, shapes, sources.vocabulary(ex))
 
 
 def figures(cls: ClassUnderTest, settings: Settings = Settings()) -> Figures:

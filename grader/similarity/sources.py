@@ -64,9 +64,9 @@ def _optional(getter):
         return None
 
 
-def vocabulary(exercise, texts: list[str]) -> set[str]:
+def vocabulary(exercise) -> set[str]:
     """Names the exercise fixes, which a copier cannot rename: the entry point, the provided
-    helpers, and every function, method, class and parameter-free global the starter defines."""
+    helpers, and every function, method and class the starter defines."""
     names = {exercise.entry_point, *exercise.provided_helpers}
     starter = _optional(lambda: exercise.starter_path)
     for text in [_read(starter)] if starter is not None and starter.is_file() else []:
@@ -88,5 +88,5 @@ def for_class(students: dict[str, list[Path]], exercise, settings: Settings = Se
     """
     texts = {sid: submission_text(files) for sid, files in students.items() if files}
     shapes = exercise_texts(exercise)
-    clusters = find_near_duplicates(texts, shapes, vocabulary(exercise, shapes), settings)
+    clusters = find_near_duplicates(texts, shapes, vocabulary(exercise), settings)
     return clusters, texts
