@@ -32,9 +32,9 @@ from grader.similarity.fingerprints import fingerprints
 class Settings:
     """Tuned on the tuning half of ``fixtures/similarity`` only (see its ``split.toml``)."""
 
-    k: int = 9                    # tokens per k-gram
-    window: int = 3               # winnowing window, in k-grams
-    threshold: float = 0.6        # share of the smaller side's own fingerprints found in the other
+    k: int = 5                    # tokens per k-gram
+    window: int = 1               # winnowing window, in k-grams (1: every k-gram is a fingerprint)
+    threshold: float = 0.5        # share of the smaller side's own fingerprints found in the other
     min_fingerprints: int = 6     # fewer left after the discounts: too little to judge
     common_share: float = 0.2     # a fingerprint in more than this share of the class is an idiom ...
     common_floor: int = 5         # ... once it is in more than this many submissions

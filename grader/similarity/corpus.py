@@ -6,8 +6,9 @@ holds disguised copies of them (``<original>__c<N>``); ``split.toml`` says which
 graded as one class: its originals and their copies together, the exercise's own texts
 discounted, exactly as ``grade`` would compare them.
 
-Figures: a copy is *caught* when it lands in a cluster with a member of its own family (its
-original or a sibling copy); an *independent pair* is two originals of different families,
+Figures: a copy is *caught* when it lands in one cluster with the original it was made from
+(two copies of one original found together, without it, do not count: in a class the
+original is there, and the copies share the marks of the tool that made them); an *independent pair* is two originals of different families,
 *flagged* when they land in one cluster. Used by the held-out test, the benchmark and the
 tuning script; nothing in the detector reads it.
 """
@@ -107,8 +108,7 @@ def figures(cls: ClassUnderTest, settings: Settings = Settings()) -> Figures:
         if sid == fam:
             continue
         result.copies += 1
-        kin = [other for other, f in cls.family.items() if f == fam and other != sid]
-        if sid in cluster_of and any(cluster_of.get(other) == cluster_of[sid] for other in kin):
+        if sid in cluster_of and cluster_of.get(fam) == cluster_of[sid]:
             result.caught += 1
         else:
             result.missed.append(f"{cls.kind}/{sid}")

@@ -81,6 +81,37 @@ def tokens(text: str, vocabulary: Iterable[str] = ()) -> list[str]:
                     out.pop()
             out.append(value)
         statement_start = False
+    return canonical(out)
+
+
+COMPARISONS = {">": "<", ">=": "<=", "<": "<", "<=": "<="}
+AUGMENTED = {"+=", "-=", "*=", "/=", "//=", "%=", "**=", "|=", "&=", "^=", "<<=", ">>=", "@="}
+ATOMS = frozenset("VNS")
+
+
+def canonical(stream: list[str]) -> list[str]:
+    """Two rewrites that change no meaning but many tokens, undone so that they cost nothing:
+
+    * a comparison reads one way: ``>`` becomes ``<`` (``>=``, ``<=``), and when both sides are
+      single names or literals they are put in a fixed order, so ``0 >= depth`` and
+      ``depth <= 0`` are the same tokens;
+    * an augmented assignment to a plain name is spelt out: ``x += 1`` as ``x = x + 1``.
+
+    Anything longer (``a.b > c[0]``) only has its operator turned.
+    """
+    out: list[str] = []
+    for token in stream:
+        if token in AUGMENTED and out and out[-1] == "V" and (len(out) < 2 or out[-2] not in (".", ")", "]")):
+            out += ["=", "V", token[:-1]]
+            continue
+        out.append(COMPARISONS.get(token, token))
+    last = len(out) - 1
+    for i in range(1, last):
+        if out[i] in ("<", "<=") and out[i - 1] in ATOMS and out[i + 1] in ATOMS:
+            left_alone = i < 2 or out[i - 2] not in (".", ")", "]")
+            right_alone = i + 2 > last or out[i + 2] not in ("(", "[", ".")
+            if left_alone and right_alone and out[i - 1] > out[i + 1]:
+                out[i - 1], out[i + 1] = out[i + 1], out[i - 1]
     return out
 
 
