@@ -11,7 +11,9 @@ Two things every submission of an exercise shares are taken out before anything 
 
 What is left is compared through an inverted index (fingerprint -> submissions), so the work
 grows with the shared fingerprints, not with the number of pairs: a class of a thousand is
-compared in a fraction of a second. A pair's similarity is the share of the smaller
+compared in seconds (``benchmarks/duplicates_speed.py``). The price of the idiom discount: a
+ring of copies larger than ``common_share`` of the class turns its own code into an "idiom"
+and is found only where its files are identical. A pair's similarity is the share of the smaller
 submission's remaining fingerprints that the other also has; a pair is flagged at
 ``threshold`` or above when both keep at least ``min_fingerprints`` (a submission that is
 nearly all boilerplate carries too little of its own to judge). Flagged pairs are joined into
@@ -23,7 +25,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from dataclasses import dataclass
-from itertools import chain, combinations
+from itertools import chain
 
 from grader.similarity.fingerprints import fingerprints
 
@@ -57,8 +59,8 @@ def find_near_duplicates(submissions: dict[str, str], boilerplate: list[str] = (
         if text and text not in handed_out:  # the untouched starter, handed in twice, is nobody's copy
             by_text[text].append(sid)
     for same in by_text.values():
-        for pair in combinations(same, 2):
-            flagged[pair] = 1.0
+        for other in same[1:]:  # a chain is enough to join them; n identical files cost n, not n^2
+            flagged[(same[0], other)] = 1.0
     return _clusters(flagged)
 
 
