@@ -15,7 +15,7 @@ from pathlib import Path
 
 from grader import exercise
 from grader.similarity import corpus, find_near_duplicates, sources
-from grader.similarity.clusters import Settings, pair_scores
+from grader.similarity.clusters import Settings
 from grader.similarity.fingerprints import fingerprints, tokens
 
 ROOT = Path(__file__).resolve().parent.parent
