@@ -29,6 +29,8 @@ from grader import exercise as exercises
 from grader import part_credit
 from grader.executor import Executor, Job, LocalPool, Task
 from grader.gradebook import Gradebook
+from grader.similarity import sources as similar
+from grader.similarity import view as similar_view
 
 GRADEBOOK = "gradebook.sqlite"
 STAGING = ".staging"      # where older versions unpacked archives; removed if found
@@ -192,10 +194,16 @@ def grade(paths: list[Path], exercise_id: str, out: Path, *, jobs: int | None = 
         out.mkdir(parents=True, exist_ok=True)
         shutil.rmtree(out / STAGING, ignore_errors=True)  # left by an older version of the grader
         with Gradebook(out / GRADEBOOK) as book:
-            outcome, entries = _grade_found(survey.found, exercise, book, out, seed=seed, jobs=jobs,
-                                            exercises_dirs=exercises_dirs, sandbox=sandbox, executor=executor,
-                                            progress=progress, warm=warm, examples=examples)
-    write_outputs(out, entries, exercise=exercise.id, seed=outcome.seed, discovered=survey.account())
+            outcome, entries, students = _grade_found(survey.found, exercise, book, out, seed=seed, jobs=jobs,
+                                                      exercises_dirs=exercises_dirs, sandbox=sandbox,
+                                                      executor=executor, progress=progress, warm=warm,
+                                                      examples=examples)
+        # Read while the unpacked archives still exist: the comparison needs every student's text.
+        near_duplicates = similar.for_class({e["found"].student: e["submission"].files for e in students
+                                             if e["submission"] is not None and e["submission"].problem is None},
+                                            exercise)
+    write_outputs(out, entries, exercise=exercise.id, seed=outcome.seed, discovered=survey.account(),
+                  near_duplicates=near_duplicates)
     outcome.notes += write_lms(out, entries, exercise=exercise.id, lms=lms, roster=roster)
     outcome.seconds = time.monotonic() - started
     progress.finish(outcome)
@@ -203,7 +211,7 @@ def grade(paths: list[Path], exercise_id: str, out: Path, *, jobs: int | None = 
 
 
 def _grade_found(found, exercise, book, out, *, seed, jobs, exercises_dirs, sandbox, executor, progress, warm,
-                 examples) -> tuple[Outcome, list[dict]]:
+                 examples) -> tuple[Outcome, list[dict], list[dict]]:
     if seed is None:
         seed = book.seed(exercise.id)
     if seed is None:
@@ -247,7 +255,7 @@ def _grade_found(found, exercise, book, out, *, seed, jobs, exercises_dirs, sand
             progress.count(result.get("status", "error"), task.display, n=sharing[task.key])
     finally:
         executor.close()
-    return outcome, _assemble(students, done, exercise, bank, sandbox, outcome)
+    return outcome, _assemble(students, done, exercise, bank, sandbox, outcome), students
 
 
 def _load_submissions(found: list[discovery.Found]) -> list[dict]:
@@ -325,7 +333,10 @@ def _report_name(student: str, taken: set[str]) -> str:
 # -- outputs -------------------------------------------------------------------------------
 
 
-def write_outputs(out: Path, entries: list[dict], *, exercise: str, seed: int, discovered: dict | None = None) -> None:
+def write_outputs(out: Path, entries: list[dict], *, exercise: str, seed: int, discovered: dict | None = None,
+                  near_duplicates=None) -> None:
+    """``near_duplicates``: ``(clusters, texts)`` from ``grader.similarity.sources.for_class``, or None
+    when they were not looked for (the field is then absent, never an empty list that says "none")."""
     from grader import report
     from grader.export import csv as csv_export
     from grader.report import summary
@@ -339,11 +350,15 @@ def write_outputs(out: Path, entries: list[dict], *, exercise: str, seed: int, d
     counts = {s: sum(1 for e in entries if e["result"]["status"] == s) for s in ("passed", "failed", "error")}
     document = {"exercise": exercise, "seed": seed, "grader_version": __version__, "count": len(entries),
                 **counts, "submissions": submissions}
+    if near_duplicates is not None:
+        document["near_duplicates"] = near_duplicates[0]
     _write(out / "results.json", _one_per_line(document, "submissions"))
     _write(out / "grades.csv", csv_export.render([(e["student"], e["result"]) for e in entries]))
     if discovered is not None:
         _write(out / DISCOVERY, json.dumps(discovered, indent=1, ensure_ascii=False) + "\n")
     page = summary.summarise(entries, exercise=exercise, seed=seed, grader_version=__version__, discovered=discovered)
+    if near_duplicates is not None:
+        page["near_duplicates"] = similar_view.context(*near_duplicates, {e["student"]: e["report"] for e in entries})
     _write(out / "summary.html", summary.render(page))
 
 
