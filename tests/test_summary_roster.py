@@ -96,13 +96,6 @@ def test_filters_offer_every_status_and_mistake_present(page):
     assert {"always-max", "depth-off-by-one"} <= set(re.findall(r'<option value="([a-z-]+)">', page))
 
 
-def test_a_place_for_the_near_duplicates_section():
-    from pathlib import Path
-
-    source = (Path(summary.__file__).parent / "templates" / summary.TEMPLATE).read_text(encoding="utf-8")
-    assert '{% include "summary_duplicates.html.j2" ignore missing %}' in source
-
-
 def test_sorting_and_filtering_work_in_chromium(tmp_path, page):
     import browser
 
