@@ -92,6 +92,9 @@ _loaded: dict[str, Any] = {}
 
 def mistakes_of(exercise):
     """The exercise's mistakes module, or None; loaded once per exercise folder."""
+    kit = getattr(exercise, "kit", None)
+    if kit is not None:  # a declared exercise: the kit's mistake families, written once for every game
+        return kit.mistakes
     name = exercise.meta.get("mistakes")
     if not name:
         return None
@@ -318,6 +321,8 @@ def behaviour_findings(exercise, module, facts: Facts) -> list[Finding]:
             evidence = _look_for(spec, exercise, facts, kinds)
         if evidence:
             found.append(Finding(entry["code"], evidence, checks=(spec.name,)))
+    # Mistakes read from traces (which positions were evaluated) rather than from one check's verdict.
+    found.extend(getattr(module, "behaviour_rules", lambda f: [])(facts))
     return found
 
 
