@@ -23,7 +23,7 @@ from pathlib import Path
 from grader.answers import Answer
 from grader.kit import bank as kit_bank
 from grader.kit import declaration, pictures
-from grader.kit.game import Game, to_plain
+from grader.kit.game import Game, from_plain, to_plain
 from grader.kit.search import Searcher
 
 DRIVER = Path(__file__).with_name("driver.py")
@@ -41,6 +41,7 @@ class KitHooks:
         self.game = Game.from_file(self.game_path, f"_minimax_grader_game_{exercise.id.replace('-', '_')}")
         self.searcher = Searcher(self.game, self.decl["depth_counts"])
         self._evaluations: dict[str, tuple] = {}
+        exercise.meta.setdefault("group_words", dict(GROUP_WORDS))  # how reports name the kit's groups
 
     # -- what the core loads ---------------------------------------------------------------------
 
@@ -285,7 +286,7 @@ def _same_move(answer: Answer, option) -> bool:
 
 
 def _moves_text(moves) -> str:
-    shown = [json.dumps(m) if not isinstance(m, (int, str)) else repr(m) for m in moves]
+    shown = [repr(from_plain(m)) for m in moves]  # as the student's code sees moves (tuples, not lists)
     return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " or " + shown[-1]
 
 
