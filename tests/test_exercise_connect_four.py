@@ -51,3 +51,13 @@ def test_counterexample_is_drawn_as_a_board(graded):
     example = next(c.counterexample for c in result.checks if c.status == "failed")
     rows = [line for line in example.picture.splitlines() if line.startswith("| ")]
     assert len(rows) == 4 and all(len(line) == len("| . . . . . |") for line in rows)
+
+
+@pytest.mark.parametrize("name, code", [("buggy/bad_initial_bound.py", "bad-initial-bound"),
+                                        ("buggy/first_child_only.py", "first-child-only")])
+def test_mistakes_are_named_on_another_seed_too(name, code):
+    """The families are simulated inside alpha-beta (a wrong bound changes what is cut off), whatever the cases."""
+    from grader import api
+
+    result = api.check(SAMPLES / name, "connect-four", seed=1234)
+    assert code in [m.code for m in result.mistakes]

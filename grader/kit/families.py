@@ -135,8 +135,12 @@ class KitMistakes:
                 return None
             state = self.hooks.state_of(outcome.case.input)
             try:
-                value, empty = self.hooks.searcher.variant_value(family, state, outcome.case.input.get("depth"))
-            except (TooBig, ZeroDivisionError, TypeError, ValueError):
+                decl = self.hooks.decl
+                value, empty = self.hooks.searcher.variant_value(family, state, outcome.case.input.get("depth"),
+                                                                 decl["search"] == "alphabeta", decl["alpha"], decl["beta"])
+            except TooBig:
+                return None  # too large a search to predict (a depth never lowered on a big game): not this family
+            except (ZeroDivisionError, TypeError, ValueError):
                 continue
             agrees = (reply[0] == "raised" and empty) or (reply[0] == "number" and _same(reply[1], value))
             if not agrees:

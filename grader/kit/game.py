@@ -67,14 +67,29 @@ class Game:
         self.max_player, self.min_player = players
         self.to_move = module.to_move
         self.result = module.result
-        self.is_terminal = module.is_terminal
         self.utility = module.utility
+        self._terminal: dict = {}  # the game's rules are pure: asked once per position
         self.has_evaluate = callable(getattr(module, "evaluate", None))
         self.name = str(getattr(module, "NAME", path.stem if path else "game"))
 
     @classmethod
     def from_file(cls, path: Path, name: str = "_minimax_grader_game") -> "Game":
         return cls(load_module(path, name), path)
+
+    def is_terminal(self, state) -> bool:
+        ident = self.ident(state)
+        found = self._terminal.get(ident)
+        if found is None:
+            found = self._terminal[ident] = bool(self.module.is_terminal(state))
+        return found
+
+    def ident(self, state):
+        """The position itself where it is hashable (quick), else its encoding as text."""
+        try:
+            hash(state)
+        except TypeError:
+            return self.key(state)
+        return state
 
     def actions(self, state) -> list:
         return list(self.module.actions(state))

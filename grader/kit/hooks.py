@@ -205,7 +205,7 @@ class KitHooks:
         memo: dict = {}
 
         def count(node, left):
-            key = (self.game.key(node), left)
+            key = (self.game.ident(node), left)
             if key not in memo:
                 if self.game.is_terminal(node) or left == 0 or len(memo) > SIZE_CAP:
                     memo[key] = 1

@@ -17,7 +17,7 @@ import math
 from dataclasses import dataclass, field
 
 INF = math.inf
-VARIANT_NODE_BUDGET = 200_000
+VARIANT_NODE_BUDGET = 5_000
 
 
 class TooBig(Exception):
@@ -42,10 +42,14 @@ class Searcher:
         return depth - 1
 
     def leaf(self, state):
-        game = self.game
-        if game.is_terminal(state):
-            return game.utility(state, game.max_player)
-        return game.evaluate(state, game.max_player)
+        key = ("leaf", self.game.ident(state))
+        if key not in self.memo:
+            game = self.game
+            if game.is_terminal(state):
+                self.memo[key] = game.utility(state, game.max_player)
+            else:
+                self.memo[key] = game.evaluate(state, game.max_player)
+        return self.memo[key]
 
     def role(self, state) -> str:
         return "max" if self.game.to_move(state) == self.game.max_player else "min"
@@ -54,7 +58,7 @@ class Searcher:
 
     def value(self, state, depth):
         """Depth-limited minimax (``depth`` None: to the end of the game)."""
-        key = ("minimax", self.game.key(state), depth)
+        key = ("minimax", self.game.ident(state), depth)
         if key not in self.memo:
             game = self.game
             if game.is_terminal(state) or depth == 0:
@@ -124,12 +128,16 @@ class Searcher:
 
     # -- the mistake families ------------------------------------------------------------------
 
-    def variant_value(self, variant: str, state, depth) -> tuple:
-        """(value, touched a node without moves) for a search with the mistake ``variant``."""
+    def variant_value(self, variant: str, state, depth, pruning: bool = False, alpha=-INF, beta=INF) -> tuple:
+        """(value, touched a node without moves) for a search with the mistake ``variant``.
+
+        ``pruning``: the student writes alpha-beta, so the mistake is simulated inside alpha-beta
+        (a wrong initial bound, say, also changes what is cut off and so the value).
+        """
         counter = [0]
         root = self.role(state)
         start = {"ignores-player-argument": "max", "no-alternation": root}.get(variant, None)
-        return self._variant(variant, state, depth, start, True, counter)
+        return self._variant(variant, state, depth, start, True, counter, pruning, alpha, beta)
 
     def _role(self, variant, state, inherited):
         true = self.role(state)
@@ -143,8 +151,8 @@ class Searcher:
             return inherited
         return true
 
-    def _variant(self, variant, state, depth, inherited, is_root, counter):
-        key = ("variant", variant, self.game.key(state), depth, inherited, is_root)
+    def _variant(self, variant, state, depth, inherited, is_root, counter, pruning, alpha, beta):
+        key = ("variant", variant, self.game.ident(state), depth, inherited, is_root, pruning and (alpha, beta))
         if key in self.memo:
             return self.memo[key]
         counter[0] += 1
@@ -166,30 +174,42 @@ class Searcher:
             found = (-INF if role == "max" else INF, True)
             self.memo[key] = found
             return found
-        children = [game.result(state, a) for a in actions]
-        if variant == "one-ply-search" and is_root:
-            values = [(self.leaf(child), False) for child in children]
-        else:
-            nxt = ("min" if role == "max" else "max") if variant == "ignores-player-argument" else inherited
-            values = [self._variant(variant, child, self.child_depth(state, child, depth), nxt, False, counter)
-                      for child in children]
-        empty = any(flag for _, flag in values)
-        numbers = [v for v, _ in values]
-        if variant == "first-child-only":
-            numbers = numbers[:1]
+        nxt = ("min" if role == "max" else "max") if variant == "ignores-player-argument" else inherited
+        best = 0 if variant == "bad-initial-bound" else (-INF if role == "max" else INF)
+        values, empty = [], False
+        for action in actions:
+            child = game.result(state, action)
+            if variant == "one-ply-search" and is_root:
+                value, touched = self.leaf(child), False
+            else:
+                value, touched = self._variant(variant, child, self.child_depth(state, child, depth), nxt, False,
+                                               counter, pruning, alpha, beta)
+            values.append(value)
+            empty = empty or touched
+            if variant == "first-child-only":
+                best = value
+                break
+            if variant == "averages-children":
+                continue
+            best = max(best, value) if role == "max" else min(best, value)
+            if pruning and role == "max":
+                if best > beta:
+                    break
+                alpha = max(alpha, best)
+            elif pruning:
+                if best < alpha:
+                    break
+                beta = min(beta, best)
         if variant == "averages-children":
-            value = sum(numbers) / len(numbers)
-        elif variant == "bad-initial-bound":
-            value = max([0, *numbers]) if role == "max" else min([0, *numbers])
-        else:
-            value = max(numbers) if role == "max" else min(numbers)
-        self.memo[key] = (value, empty)
+            best = sum(values) / len(values)
+        self.memo[key] = (best, empty)
         return self.memo[key]
 
 
 # What each family needs to make sense: depth-limited only, or a heuristic.
+# Cheapest first: a depth never lowered searches to the end of the game, so it comes last.
 FAMILIES = ("min-max-swapped", "always-max", "always-min", "no-alternation", "ignores-player-argument",
-            "depth-off-by-one", "depth-not-decremented", "missing-terminal-check", "sign-flip",
-            "bad-initial-bound", "first-child-only", "averages-children", "one-ply-search")
+            "depth-off-by-one", "missing-terminal-check", "sign-flip", "bad-initial-bound", "first-child-only",
+            "averages-children", "one-ply-search", "depth-not-decremented")
 NEEDS_DEPTH = {"depth-off-by-one", "depth-not-decremented"}
 NEEDS_EVALUATE = {"one-ply-search"}
