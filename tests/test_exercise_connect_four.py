@@ -61,3 +61,12 @@ def test_mistakes_are_named_on_another_seed_too(name, code):
 
     result = api.check(SAMPLES / name, "connect-four", seed=1234)
     assert code in [m.code for m in result.mistakes]
+
+
+def test_the_html_report_draws_the_board_as_svg(graded):
+    from grader import report
+
+    html = report.render(graded("buggy/sign_flip.py").to_dict(), "html")
+    assert "<svg" in html and "<circle" in html and "| . . . . . |" not in html.split("<svg", 1)[0]
+    text = report.render(graded("buggy/sign_flip.py").to_dict(), "text")
+    assert "<svg" not in text and "| " in text
