@@ -13,15 +13,14 @@ initial = (("." * COLUMNS,) * ROWS, "X")
 
 
 def _lines():
-    """Every window of three cells in a row, a column or a diagonal, as (row, col) triples."""
-    steps = [(0, 1), (1, 0), (1, 1), (1, -1)]
+    """Every window of three cells in a row, a column or a diagonal, as indices into the joined rows."""
     found = []
     for r in range(ROWS):
         for c in range(COLUMNS):
-            for dr, dc in steps:
+            for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
                 cells = [(r + i * dr, c + i * dc) for i in range(CONNECT)]
                 if all(0 <= rr < ROWS and 0 <= cc < COLUMNS for rr, cc in cells):
-                    found.append(cells)
+                    found.append(tuple(rr * COLUMNS + cc for rr, cc in cells))
     return found
 
 
@@ -44,7 +43,8 @@ def result(state, column):
 
 
 def _has_line(rows, mark):
-    return any(all(rows[r][c] == mark for r, c in line) for line in LINES)
+    cells = "".join(rows)
+    return any(cells[a] == cells[b] == cells[c] == mark for a, b, c in LINES)
 
 
 def is_terminal(state):
@@ -62,9 +62,9 @@ def evaluate(state, player):
     if is_terminal(state):
         return utility(state, player)
     other = "O" if player == "X" else "X"
-    score = 0
-    for line in LINES:
-        marks = [state[0][r][c] for r, c in line]
+    cells, score = "".join(state[0]), 0
+    for a, b, c in LINES:
+        marks = cells[a] + cells[b] + cells[c]
         if marks.count(".") == 1:
             score += (marks.count(player) == 2) - (marks.count(other) == 2)
     return score
