@@ -114,7 +114,8 @@ class KitMistakes:
         wrong_values.sort(key=lambda ov: facts.size(ov[0]))
         findings = []
         if wrong_values:
-            right = [(o, v) for o, v in asked if (o, v) not in wrong_values]
+            wrong_ids = {id(o) for o, _ in wrong_values}
+            right = [(o, v) for o, v in asked if id(o) not in wrong_ids]
             deadline = time.monotonic() + RULES_BUDGET
             for family in self.families():
                 fit = self._fits(family, wrong_values, right, deadline)
