@@ -440,7 +440,8 @@ def diagnose(exercise, outcomes, checks, again_raw=(), session=None, budget: flo
     module = mistakes_of(exercise)
     facts = Facts(exercise, outcomes, checks, again_raw)
     deadline = time.monotonic() + budget
-    failing_answer_checks = [c for c in checks if c.status == "failed" and _kind(exercise, c.name) == "answers"]
+    answer_kinds = getattr(module, "ANSWER_KINDS", ("answers",))  # the kit judges value and move as kinds of their own
+    failing_answer_checks = [c for c in checks if c.status == "failed" and _kind(exercise, c.name) in answer_kinds]
     failing_names = tuple(c.name for c in failing_answer_checks)
 
     run_batch = _runner(session, exercise, deadline)

@@ -48,3 +48,11 @@ def test_counterexample_is_drawn_as_heaps(graded):
     example = next(c.counterexample for c in result.checks if c.status == "failed")
     assert "heap 0:" in example.picture and "to move" in example.picture
     assert example.noun == "position"
+
+
+def test_where_it_first_goes_wrong_is_shown_on_the_position(graded):
+    """The kit asks the student about every position of the small counterexample (diagnose's localisation)."""
+    result = graded("buggy/first_child_only.py")
+    values = next(c for c in result.checks if c.name == "values")
+    where = values.counterexample.localisation
+    assert where is not None and "the moves are worth" in where["text"] and where["expected"]["value"] == 1

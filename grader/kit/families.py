@@ -80,12 +80,19 @@ class KitMistakes:
     """The ``mistakes`` module of every declared exercise (what ``grader.diagnose`` asks of one)."""
 
     MODELS = ()  # values are matched by the rules below, so the move part of an answer never decides
+    ANSWER_KINDS = ("answers", "value", "move")  # checks whose failures are wrong answers (localised, explained)
     CODES = CODES
 
     def __init__(self, hooks):
         self.hooks = hooks
         self.CHECK_CODES = {spec.name: {"code": "wrong-return-type", "even_if_skipped": True}
                             for spec in hooks.exercise.checks if spec.kind == "shape"}
+
+    def subproblems(self, case_input) -> list[dict]:
+        return subproblem_plan(self.hooks, case_input)
+
+    def explain_node(self, entry, expected, children, yours) -> str:
+        return explain(entry, expected, children, yours)
 
     def families(self) -> list[str]:
         decl, game = self.hooks.decl, self.hooks.game
@@ -203,6 +210,57 @@ class KitMistakes:
         if done_set < wanted_set:
             return "horizon-not-evaluated"
         return "under-pruning" if self.hooks.decl["search"] == "alphabeta" else "evaluates-internal-nodes"
+
+
+def subproblem_plan(hooks, case_input, cap: int = 60) -> list[dict]:
+    """Every position of the counterexample's search as a question of its own, parents before children.
+
+    ``grader.diagnose`` asks the student about each and reports the deepest position whose
+    moves are valued right while its own value is not: where the mistake first shows.
+    """
+    game, searcher = hooks.game, hooks.searcher
+    entries = [{"id": "the root", "path": (), "state": hooks.state_of(case_input), "depth": case_input.get("depth"),
+                "level": 0, "children": []}]
+    for entry in entries:
+        state, left = entry["state"], entry["depth"]
+        if game.is_terminal(state) or left == 0:
+            continue
+        for index, action in enumerate(game.actions(state)):
+            if len(entries) >= cap:
+                return []  # too large to ask about every position
+            child = game.result(state, action)
+            entry["children"].append(len(entries))
+            path = entry["path"] + (index,)
+            entries.append({"id": "after moves " + " then ".join(repr(m) for m in _moves_on(game, entries[0]["state"], path)),
+                            "path": path, "state": child, "depth": searcher.child_depth(state, child, left),
+                            "level": entry["level"] + 1, "children": []})
+    plan = []
+    for entry in entries:
+        data = {"state": game.encode(entry["state"])}
+        if "depth" in case_input:
+            data["depth"] = entry["depth"]
+        plan.append({"id": entry["id"], "input": data, "depth": entry["level"], "children": entry["children"],
+                     "role": searcher.role(entry["state"])})
+    return plan
+
+
+def _moves_on(game, state, path) -> list:
+    moves = []
+    for index in path:
+        action = game.actions(state)[index]
+        moves.append(action)
+        state = game.result(state, action)
+    return moves
+
+
+def explain(entry, expected, children, yours) -> str:
+    if not children:
+        return (f"{entry['id']} no move is looked at (the game is over, or no depth is left), so the position is "
+                f"worth what the evaluation says, {expected['value']!r}; {yours}")
+    worth = ", ".join(repr(c["value"]) for c in children)
+    pick = "the highest" if entry["role"] == "max" else "the lowest"
+    return (f"{entry['id']} ({entry['role'].upper()} to move), the moves are worth {worth}, so the position is "
+            f"worth {pick}, {expected['value']!r}; {yours}")
 
 
 def _same(a, b) -> bool:
