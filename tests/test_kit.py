@@ -173,3 +173,18 @@ def test_pictures_are_text_and_svg(tmp_path):
 def test_values_from_max_point_of_view_match_math():
     assert math.isinf(declaration.read({"game": {"module": "g.py"}, "student": {
         "function": "f", "arguments": {"s": "state"}}})["alpha"])
+
+
+def test_new_exercise_refuses_an_existing_folder_and_a_game_without_rules(tmp_path):
+    from grader.kit.scaffold import ScaffoldError, scaffold
+
+    game = Path(__file__).resolve().parent.parent / "exercises" / "nim" / "nim.py"
+    made = scaffold("heaps", game, tmp_path)
+    assert (made / "nim.py").is_file() and "[student]" in (made / "exercise.toml").read_text(encoding="utf-8")
+    with pytest.raises(ScaffoldError, match="already exists"):
+        scaffold("heaps", game, tmp_path)
+    broken = tmp_path / "broken.py"
+    broken.write_text("PLAYERS = (1, 2)\n", encoding="utf-8")
+    with pytest.raises(ScaffoldError, match="lacks to_move"):
+        scaffold("other", broken, tmp_path)
+    assert not (tmp_path / "other").exists()
