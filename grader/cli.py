@@ -24,7 +24,8 @@ MACHINE_FORMATS = {"json", "junit", "gradescope"}
 
 
 def _exercises_dirs(values) -> list[Path]:
-    return [Path(v) for v in values or ()]
+    """Absolute at the door: the sandbox resolves paths from its own work folder."""
+    return [Path(v).resolve() for v in values or ()]
 
 
 def guess_exercise(path: Path, extra_dirs: list[Path]) -> str:
@@ -168,6 +169,24 @@ def list_exercises(exercises_dir):
         raise click.UsageError(str(exc)) from None
     for exercise_id, summary in sorted(found):
         click.echo(f"{exercise_id:<16} {summary}")
+
+
+@cli.command("new-exercise")
+@click.argument("exercise_id")
+@click.option("--game", "game", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="The game's rules as a Python module (to_move, actions, result, is_terminal, utility).")
+@click.option("--dir", "folder", type=click.Path(file_okay=False, path_type=Path), default=Path("."), show_default=True,
+              help="The folder of exercises to write it into (what --exercises-dir will name).")
+def new_exercise(exercise_id, game, folder):
+    """Scaffold an exercise folder (toml, statement, starter, positions) from a game module."""
+    from grader.kit.scaffold import ScaffoldError, scaffold
+
+    try:
+        target = scaffold(exercise_id, game, folder)
+    except ScaffoldError as exc:
+        raise click.UsageError(str(exc)) from None
+    click.echo(f"wrote {target}: edit the [student] part of its exercise.toml, then "
+               f"`minimax-grader check --exercises-dir {folder} --exercise {exercise_id} FILE`")
 
 
 @cli.command("gradescope-bundle")
