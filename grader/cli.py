@@ -227,7 +227,11 @@ def init_ci(exercise_id, submission, install, folder, force):
 @EXERCISES_DIR
 @click.option("--examples", type=click.IntRange(0, 100000), default=None,
               help="How many random cases (default: the exercise's); part of the gradebook key, like the seed.")
-def grade(paths, exercise_id, out, jobs, seed, sandbox, exercises_dir, examples):
+@click.option("--executor", type=click.Choice(["local", "dask"]), default=None,
+              help="Where to grade: local worker processes (default), or dask (a LocalCluster, or the --scheduler's cluster).")
+@click.option("--scheduler", metavar="ADDRESS", default=None,
+              help="Grade on a running Dask cluster, e.g. tcp://10.0.0.5:8786 (implies --executor dask).")
+def grade(paths, exercise_id, out, jobs, seed, sandbox, exercises_dir, examples, executor, scheduler):
     """Grade a whole class (files, folders, zips, Gradescope or GitHub Classroom layouts) in parallel.
 
     Exits 0 when every submission was graded, whatever the scores; 3 when the grader itself failed.
@@ -235,14 +239,32 @@ def grade(paths, exercise_id, out, jobs, seed, sandbox, exercises_dir, examples)
     from grader import batch
     from grader.exercise import ExerciseError
 
+    chosen = _dask_executor(scheduler, jobs) if scheduler or executor == "dask" else None
     try:
-        outcome = batch.grade(list(paths), exercise_id, out, jobs=jobs, seed=seed, examples=examples,
+        outcome = batch.grade(list(paths), exercise_id, out, jobs=jobs, seed=seed, examples=examples, executor=chosen,
                               exercises_dirs=_exercises_dirs(exercises_dir), sandbox=sandbox, progress=batch.make_progress())
     except (ExerciseError, batch.NothingToGrade) as exc:
         raise click.UsageError(str(exc)) from None
+    finally:
+        if chosen is not None:
+            chosen.close()
     for failure in outcome.failures:
         click.echo(f"minimax-grader: {failure}", err=True)
     sys.exit(3 if outcome.failures else 0)
+
+
+def _dask_executor(scheduler, jobs):
+    """A connected Dask executor, or a one-line usage error (Dask missing, scheduler unreachable)."""
+    try:
+        from grader.executors.dask_cluster import DaskExecutor, DaskUnavailable
+    except ImportError as exc:  # pragma: no cover - the module itself imports nothing optional
+        raise click.UsageError(str(exc)) from None
+    try:
+        executor = DaskExecutor(scheduler=scheduler, jobs=jobs)
+        executor.connect()
+    except (DaskUnavailable, ConnectionError) as exc:
+        raise click.UsageError(str(exc)) from None
+    return executor
 
 
 def main():
