@@ -261,7 +261,8 @@ def _dask_executor(scheduler, jobs):
         raise click.UsageError(str(exc)) from None
     try:
         executor = DaskExecutor(scheduler=scheduler, jobs=jobs)
-        executor.connect()
+        if scheduler:  # a bad address is said now; a LocalCluster starts only if there is something to grade
+            executor.connect()
     except (DaskUnavailable, ConnectionError) as exc:
         raise click.UsageError(str(exc)) from None
     return executor
