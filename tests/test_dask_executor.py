@@ -241,3 +241,32 @@ def test_without_dask_the_options_say_what_to_install(tmp_path, monkeypatch, opt
     errors = [line for line in result.output.splitlines() if line.startswith("Error:")]
     assert errors == ['Error: the Dask executor needs Dask: pip install "minimax-grader[dask]"']
     assert not (tmp_path / "out").exists()
+
+
+def test_after_a_batch_no_worker_keeps_the_job(cluster, on_dask):
+    """The job (and with it the seed, the banks and the fork servers) is unregistered when the batch ends."""
+    from distributed import Client
+
+    with Client(cluster.address, set_as_default=False) as client:
+        # A lambda travels by value (the workers cannot import this test module).
+        held = client.run(lambda dask_worker: sorted(n for n in dask_worker.plugins if n.startswith("minimax-grader-job-")))
+    assert len(held) == 2 and all(names == [] for names in held.values())
+
+
+def test_a_worker_with_another_grader_version_refuses_to_grade():
+    from grader.executor import Job
+    from grader.executors.dask_cluster import job_plugin
+    from grader.executors.on_worker import Context, WorkerMismatch
+
+    plugin = job_plugin(Job(exercise="ctp-26", seed=SEED, examples=5))
+    plugin.version = "0.0.0-elsewhere"
+    plugin.setup(worker=None)
+    try:
+        with pytest.raises(WorkerMismatch, match="install the same version"):
+            Context(plugin)
+        plugin.version = __import__("grader").__version__
+        plugin.fingerprint = "0" * 16
+        with pytest.raises(WorkerMismatch, match="differs from the driving machine"):
+            Context(plugin)
+    finally:
+        plugin.teardown(worker=None)
