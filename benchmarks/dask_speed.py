@@ -2,7 +2,8 @@
 
 In one run, on one class (SIZE distinct submissions, half buggy, fixed seed):
 
-  * the local pool (``grade``'s default executor, one worker per core plus one);
+  * the local pool (``grade``'s default executor, one worker per core plus one), and with two
+    workers (as many as the scheduler's cluster below);
   * Dask on a ``LocalCluster`` (one single-threaded worker process per core plus one, started by
     the executor: its start is part of the time, as it is for an instructor);
   * Dask on a ``dask scheduler`` with two ``dask worker`` processes (``--nthreads 1``) on
@@ -138,7 +139,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     os.environ.setdefault("MINIMAX_GRADER_CACHE", tempfile.mkdtemp(prefix="minimax-grader-bench-cache-"))
     from grader import bank, exercise
-    from grader.executor import default_jobs
+    from grader.executor import LocalPool, default_jobs
     from grader.executors import shipping
     from grader.executors.dask_cluster import DaskExecutor
 
@@ -152,6 +153,8 @@ def main(argv=None) -> int:
 
         local = timed_grade(folder, work / "local")
         print(f"local pool        {local['wall']:6.2f} s  {local['rate']:6.1f}/s  (steady {local['steady']:.1f}/s)", flush=True)
+        local2 = timed_grade(folder, work / "local2", LocalPool(2))
+        print(f"local pool, 2 wkr {local2['wall']:6.2f} s  {local2['rate']:6.1f}/s  (steady {local2['steady']:.1f}/s)", flush=True)
         on_local_cluster = timed_grade(folder, work / "localcluster", DaskExecutor())
         print(f"Dask LocalCluster {on_local_cluster['wall']:6.2f} s  {on_local_cluster['rate']:6.1f}/s  "
               f"(steady {on_local_cluster['steady']:.1f}/s, cluster start included)", flush=True)
@@ -164,13 +167,16 @@ def main(argv=None) -> int:
             noop = noop_costs(cluster.address, cluster.scheduler.pid, shipping.pack_submission(sample), result, args.noop)
         writer = writer_cost(result, 2000, work)
 
-        same = verdicts(work / "local") == verdicts(work / "localcluster") == verdicts(work / "scheduler")
-        print(f"\nverdicts equal across the three runs: {same}")
-        print("ratios to the local pool (wall time, >1 = slower):")
-        print(f"  LocalCluster        {on_local_cluster['wall'] / local['wall']:.2f}x   (steady rate {local['steady'] / on_local_cluster['steady']:.2f}x)")
-        print(f"  scheduler+2 workers {on_cluster['wall'] / local['wall']:.2f}x   (steady rate {local['steady'] / on_cluster['steady']:.2f}x)")
-        per_task = (on_cluster["wall"] - local["wall"]) / args.size
-        print(f"  overhead per submission, scheduler+2 workers vs pool: {per_task * 1000:+.1f} ms of wall time")
+        runs = ("local", "local2", "localcluster", "scheduler")
+        same = all(verdicts(work / run) == verdicts(work / "local") for run in runs)
+        print(f"\nverdicts equal across the four runs: {same}")
+        print("time ratios, Dask to the local pool with as many workers (>1 = slower):")
+        print(f"  LocalCluster        {on_local_cluster['wall'] / local['wall']:.2f}x whole run, "
+              f"{local['steady'] / on_local_cluster['steady']:.2f}x steady")
+        print(f"  scheduler+2 workers {on_cluster['wall'] / local2['wall']:.2f}x whole run, "
+              f"{local2['steady'] / on_cluster['steady']:.2f}x steady")
+        per_task = 2 * (1 / on_cluster["steady"] - 1 / local2["steady"])
+        print(f"  per-task overhead (scheduler+2 workers, steady): {per_task * 1000:+.1f} ms of a worker's time per submission")
         print(f"Dask's own cost per task (empty tasks carrying a submission and a result, {args.noop} of them):")
         print(f"  round trip {noop['wall_per_task'] * 1000:.2f} ms wall per task through 2 workers; "
               f"scheduler {noop['scheduler_cpu'] * 1000:.2f} ms CPU; driving process {noop['driver_cpu'] * 1000:.2f} ms CPU")
@@ -188,6 +194,9 @@ def main(argv=None) -> int:
             print(f"  {name:<48} {rate:9.0f} submissions/s")
         bottleneck = min(limits, key=limits.get)
         print(f"  => about {limits[bottleneck]:.0f} submissions/s; the first limit met: {bottleneck}")
+        shared = {name: rate for name, rate in limits.items() if name != "compute (workers)"}
+        first_shared = min(shared, key=shared.get)
+        print(f"  beyond about {shared[first_shared] / per_core:.0f} cores in all, {first_shared} is the limit")
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return 0

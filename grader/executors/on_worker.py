@@ -100,7 +100,10 @@ class Context:
         pool_worker.remember_reference(self.exercise, self.bank)
         self.warm = pool_worker._warm(self.launcher, self.exercise, self.bank) if job.get("warm", True) else None
         self.scratch = Path(shipping.private_folder(plugin.home, "submissions-"))
+        # As a pool worker does: the bank, the exercise and Dask's own heap live as long as this
+        # context; keep the collector from walking them again for every submission.
         gc.collect()
+        gc.freeze()
 
     def grade(self, parcel: shipping.Parcel, display: str) -> dict:
         from grader import submissions
