@@ -166,6 +166,20 @@ def test_the_driving_process_killed_and_restarted_resumes_from_the_gradebook(kla
         assert comparable(result) == comparable(local[student]), student
 
 
+def test_executor_dask_without_an_address_grades_on_a_local_cluster(klass, local):
+    """``--executor dask`` starts (and stops) a LocalCluster of its own: same verdicts, exit 0."""
+    build_class(klass / "few", CLASS[:5], copies=2, unique=True)
+    out = klass / "localcluster"
+    command = [sys.executable, "-m", "grader", "grade", str(klass / "few"), "--exercise", "ctp-26", "--out", str(out),
+               "--seed", str(SEED), "--executor", "dask", "--jobs", "2"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=600, env={**os.environ, "CI": "1"})
+    assert done.returncode == 0, done.stderr[-2000:]
+    results = results_of(out)
+    assert len(results) == 10
+    for student, result in results.items():
+        assert comparable(result) == comparable(local[student]), student
+
+
 KILLER = '''\
 import os, signal
 os.kill(os.getppid(), signal.SIGKILL)  # the process that started this one: the Dask worker
