@@ -63,7 +63,8 @@ class LoopbackCluster:
                 time.sleep(0.1)
         for _ in range(self.wanted):
             self.add_worker()
-        self.wait_for_workers(self.wanted)
+        if self.wanted:
+            self.wait_for_workers(self.wanted)
 
     def add_worker(self) -> subprocess.Popen:
         n = len(self.workers)

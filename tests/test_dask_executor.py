@@ -284,3 +284,30 @@ def test_a_worker_with_another_grader_version_refuses_to_grade():
             Context(plugin)
     finally:
         plugin.teardown(worker=None)
+
+
+def test_a_cluster_without_workers_is_said_and_the_batch_waits_for_one(tmp_path):
+    from grader.executors.dask_cluster import DaskExecutor
+
+    class StartsAWorkerWhenTold:
+        """stderr of the executor: once it says there is no worker, one is started."""
+
+        def __init__(self, cluster):
+            self.cluster, self.lines = cluster, []
+
+        def write(self, text):
+            self.lines.append(text)
+            if "no worker is connected" in text and not self.cluster.workers:
+                self.cluster.add_worker()
+
+        def flush(self):
+            pass
+
+    (tmp_path / "class").mkdir()
+    (tmp_path / "class" / "alice.py").write_text("def minimax(node, max_depth, player_a_moves):\n    return 7\n")
+    with LoopbackCluster(tmp_path / "cluster", workers=0) as empty:
+        stream = StartsAWorkerWhenTold(empty)
+        outcome = batch.grade([tmp_path / "class"], "ctp-26", tmp_path / "out", seed=SEED,
+                              executor=DaskExecutor(scheduler=empty.address, stream=stream))
+    assert any("no worker is connected yet" in line for line in stream.lines)
+    assert outcome.graded_now == 1 and outcome.failures == []

@@ -95,6 +95,8 @@ class DaskExecutor:
         from grader.executors import on_worker
 
         client = self.connect()
+        if self.address and not client.scheduler_info().get("workers"):
+            self._say(f"{self.address}: no worker is connected yet; the tasks wait for one (start `dask worker {self.address}`)")
         plugin = job_plugin(job)
         client.register_plugin(plugin)
         try:
