@@ -153,7 +153,7 @@ def job_plugin(job: Job):
     from grader import exercise as exercises
     from grader.executors.on_worker import GradingJob
 
-    exercise = exercises.load(job.exercise, [_path(d) for d in job.exercises_dirs])
+    exercise = exercises.load(job.exercise, [Path(d) for d in job.exercises_dirs])
     zips = [shipping.zip_folder(root) for root in shipped_roots(job)]
     description = asdict(job)
     description["exercises_dirs"] = []  # driver paths mean nothing to a worker
@@ -170,12 +170,8 @@ def shipped_roots(job: Job) -> list[Path]:
     from grader import paths
 
     built_in = paths.data_root().resolve()
-    roots = exercises._search_roots([_path(d) for d in job.exercises_dirs])
+    roots = exercises._search_roots([Path(d) for d in job.exercises_dirs])
     return [root for root in roots if root.resolve() != built_in]
-
-
-def _path(text: str) -> Path:
-    return Path(text)
 
 
 def _exception_of(future) -> BaseException | None:
