@@ -81,8 +81,10 @@ class DaskExecutor:
             from distributed import LocalCluster
 
             with dask.config.set(LOCAL_SCHEDULER_CONFIG):
+                # No dashboard, and the scheduler's small HTTP server on a free port (not 8787, maybe taken).
                 self.cluster = LocalCluster(n_workers=self.jobs, threads_per_worker=1, processes=True,
-                                            host="127.0.0.1", dashboard_address=None, silence_logs=logging.ERROR)
+                                            host="127.0.0.1", dashboard_address=None, silence_logs=logging.ERROR,
+                                            scheduler_kwargs={"dashboard_address": "127.0.0.1:0"})
             self.client = Client(self.cluster, set_as_default=False)
         return self.client
 
