@@ -239,6 +239,8 @@ def grade(paths, exercise_id, out, jobs, seed, sandbox, exercises_dir, examples,
     from grader import batch
     from grader.exercise import ExerciseError
 
+    if scheduler and executor == "local":
+        raise click.UsageError("--scheduler grades on a Dask cluster; it cannot go with --executor local")
     chosen = _dask_executor(scheduler, jobs) if scheduler or executor == "dask" else None
     try:
         outcome = batch.grade(list(paths), exercise_id, out, jobs=jobs, seed=seed, examples=examples, executor=chosen,

@@ -311,3 +311,13 @@ def test_a_cluster_without_workers_is_said_and_the_batch_waits_for_one(tmp_path)
                               executor=DaskExecutor(scheduler=empty.address, stream=stream))
     assert any("no worker is connected yet" in line for line in stream.lines)
     assert outcome.graded_now == 1 and outcome.failures == []
+
+
+def test_a_scheduler_with_the_local_executor_is_a_usage_error(tmp_path):
+    from grader.cli import cli
+
+    (tmp_path / "alice.py").write_text("def minimax(node, max_depth, player_a_moves):\n    return 0\n")
+    result = CliRunner().invoke(cli, ["grade", str(tmp_path / "alice.py"), "--exercise", "ctp-26", "--out",
+                                      str(tmp_path / "out"), "--executor", "local", "--scheduler", "tcp://127.0.0.1:9"])
+    assert result.exit_code == 2 and "cannot go with --executor local" in result.output
+    assert not (tmp_path / "out").exists()
