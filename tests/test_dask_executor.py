@@ -321,3 +321,26 @@ def test_a_scheduler_with_the_local_executor_is_a_usage_error(tmp_path):
                                       str(tmp_path / "out"), "--executor", "local", "--scheduler", "tcp://127.0.0.1:9"])
     assert result.exit_code == 2 and "cannot go with --executor local" in result.output
     assert not (tmp_path / "out").exists()
+
+
+def test_an_interrupted_batch_takes_its_job_back_from_the_cluster(tmp_path, cluster, on_dask):
+    """Ctrl-C in the middle: the job (and its seed) is taken back from every worker, the rows written stay."""
+    from distributed import Client
+
+    from grader.executors.dask_cluster import DaskExecutor
+
+    class Interrupting(batch.Progress):
+        def count(self, status, student=None, fresh=True):
+            super().count(status, student, fresh)
+            if self.done == 2:
+                raise KeyboardInterrupt
+
+    build_class(tmp_path / "class", samples("correct")[:6], unique=True)
+    with pytest.raises(KeyboardInterrupt):
+        batch.grade([tmp_path / "class"], "ctp-26", tmp_path / "out", seed=SEED + 1,
+                    executor=DaskExecutor(scheduler=cluster.address), progress=Interrupting(open(os.devnull, "w")))
+    with Client(cluster.address, set_as_default=False) as client:
+        held = client.run(lambda dask_worker: sorted(n for n in dask_worker.plugins if n.startswith("minimax-grader-job-")))
+    assert held and all(names == [] for names in held.values())
+    with Gradebook(tmp_path / "out" / batch.GRADEBOOK) as book:
+        assert book.count() >= 2  # what was written before the interruption stays

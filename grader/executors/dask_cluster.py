@@ -64,6 +64,7 @@ class DaskExecutor:
         self.owns_client = client is None
         self.cluster = None
         self._said: set[str] = set()
+        self._registered: set[str] = set()
 
     def connect(self):
         """The client, connected now (a bad address is said before any grading starts)."""
@@ -101,6 +102,7 @@ class DaskExecutor:
             self._say(f"{self.address}: no worker is connected yet; the tasks wait for one (start `dask worker {self.address}`)")
         plugin = job_plugin(job)
         client.register_plugin(plugin)
+        self._registered.add(plugin.name)
         try:
             sent, parcels = [], []
             for task in tasks:
@@ -128,10 +130,17 @@ class DaskExecutor:
                 future.release()
                 yield task, result
         finally:
-            try:
-                client.unregister_worker_plugin(plugin.name)
-            except Exception:  # noqa: BLE001 - a cluster already gone has nothing left to tidy
-                pass
+            self._unregister(plugin.name)
+
+    def _unregister(self, name: str) -> None:
+        """Take the job (and its seed) back from the cluster; a cluster already gone has nothing to tidy."""
+        if name not in self._registered or self.client is None:
+            return
+        self._registered.discard(name)
+        try:
+            self.client.unregister_worker_plugin(name)
+        except Exception:  # noqa: BLE001 - the scheduler went away or the job was never set up
+            pass
 
     def _say(self, line: str) -> None:
         """One line on stderr per distinct reason (a broken worker would otherwise say it for every task)."""
@@ -141,6 +150,10 @@ class DaskExecutor:
             print(f"minimax-grader: dask: {line}", file=self.stream, flush=True)
 
     def close(self) -> None:
+        # Belt and braces: a run whose generator was never closed (kept alive by a reference) still
+        # takes its job back here.
+        for name in list(self._registered):
+            self._unregister(name)
         if self.owns_client and self.client is not None:
             self.client.close()
         self.client = None
