@@ -257,10 +257,8 @@ def grade(paths, exercise_id, out, jobs, seed, sandbox, exercises_dir, examples,
 
 def _dask_executor(scheduler, jobs):
     """A connected Dask executor, or a one-line usage error (Dask missing, scheduler unreachable)."""
-    try:
-        from grader.executors.dask_cluster import DaskExecutor, DaskUnavailable
-    except ImportError as exc:  # pragma: no cover - the module itself imports nothing optional
-        raise click.UsageError(str(exc)) from None
+    from grader.executors.dask_cluster import DaskExecutor, DaskUnavailable  # imports nothing optional itself
+
     try:
         executor = DaskExecutor(scheduler=scheduler, jobs=jobs)
         if scheduler:  # a bad address is said now; a LocalCluster starts only if there is something to grade
