@@ -250,7 +250,11 @@ def init_ci(exercise_id, submission, install, folder, force):
               help="Also write that LMS's grade-import CSV (canvas.csv, moodle.csv); may be repeated.")
 @click.option("--roster", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
               help="CSV mapping the grader's student ids to the LMS's: columns id, name, login, sis_id, email, section.")
-def grade(paths, exercise_id, out, jobs, seed, sandbox, exercises_dir, examples, lms, roster):
+@click.option("--executor", type=click.Choice(["local", "dask"]), default=None,
+              help="Where to grade: local worker processes (default), or dask (a LocalCluster, or the --scheduler's cluster).")
+@click.option("--scheduler", metavar="ADDRESS", default=None,
+              help="Grade on a running Dask cluster, e.g. tcp://10.0.0.5:8786 (implies --executor dask).")
+def grade(paths, exercise_id, out, jobs, seed, sandbox, exercises_dir, examples, lms, roster, executor, scheduler):
     """Grade a whole class (files, folders, zips, Gradescope or GitHub Classroom layouts) in parallel.
 
     Exits 0 when every submission was graded, whatever the scores; 2 for a usage error (before
@@ -260,9 +264,12 @@ def grade(paths, exercise_id, out, jobs, seed, sandbox, exercises_dir, examples,
     from grader.exercise import ExerciseError
     from grader.export import roster as lms_exports
 
+    if scheduler and executor == "local":
+        raise click.UsageError("--scheduler grades on a Dask cluster; it cannot go with --executor local")
+    chosen = _dask_executor(scheduler, jobs) if scheduler or executor == "dask" else None
     try:
         roster_rows = lms_exports.read_roster(roster) if roster else None
-        outcome = batch.grade(list(paths), exercise_id, out, jobs=jobs, seed=seed, examples=examples,
+        outcome = batch.grade(list(paths), exercise_id, out, jobs=jobs, seed=seed, examples=examples, executor=chosen,
                               exercises_dirs=_exercises_dirs(exercises_dir), sandbox=sandbox, progress=batch.make_progress(),
                               lms=tuple(lms), roster=roster_rows)
     except (ExerciseError, batch.UsageProblem, lms_exports.RosterError) as exc:
@@ -273,11 +280,27 @@ def grade(paths, exercise_id, out, jobs, seed, sandbox, exercises_dir, examples,
         click.echo(f"minimax-grader: the grader failed: {type(exc).__name__}: {exc} "
                    f"(MINIMAX_GRADER_DEBUG=1 shows where)", err=True)
         sys.exit(3)
+    finally:
+        if chosen is not None:
+            chosen.close()
     for line in outcome.notes:
         click.echo(f"minimax-grader: {line}", err=True)
     for failure in outcome.failures:
         click.echo(f"minimax-grader: {failure}", err=True)
     sys.exit(3 if outcome.failures else 0)
+
+
+def _dask_executor(scheduler, jobs):
+    """A connected Dask executor, or a one-line usage error (Dask missing, scheduler unreachable)."""
+    from grader.executors.dask_cluster import DaskExecutor, DaskUnavailable  # imports nothing optional itself
+
+    try:
+        executor = DaskExecutor(scheduler=scheduler, jobs=jobs)
+        if scheduler:  # a bad address is said now; a LocalCluster starts only if there is something to grade
+            executor.connect()
+    except (DaskUnavailable, ConnectionError) as exc:
+        raise click.UsageError(str(exc)) from None
+    return executor
 
 
 def main():
