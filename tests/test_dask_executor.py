@@ -204,7 +204,8 @@ def test_a_submission_that_kills_its_worker_is_an_error_for_itself_alone(tmp_pat
     (folder / "zz-killer.py").write_text(KILLER, encoding="utf-8")
     outcome = batch.grade([folder], "ctp-26", tmp_path / "out", seed=SEED, sandbox="spawn", warm=False,
                           executor=DaskExecutor(scheduler=cluster.address))
-    assert outcome.failures == [f"{folder / 'zz-killer.py'}: the grader itself failed on this submission"]
+    assert outcome.failures == [f"{folder / 'zz-killer.py'}: the grader itself failed on this submission "
+                                "(not stored; the next run grades it again)"]
     results = results_of(tmp_path / "out")
     assert results["zz-killer"]["status"] == "error" and results["zz-killer"]["error"] == batch.GRADER_FAILED
     graded = {student: r["status"] for student, r in results.items() if student != "zz-killer"}
