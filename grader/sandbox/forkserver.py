@@ -264,7 +264,7 @@ class ZygoteLauncher(launch.Launcher):
             raise ZygoteError("no fork server on this platform or with this sandbox")
         server = ForkServer(exercise, bank, inner)
         return cls(name=f"{inner.name}+fork-server", isolated=True, warning=inner.warning, server=server, inner=inner,
-                   session_class=ForkSession)
+                   session_class=ForkSession, landlock=inner.landlock)
 
     def rlimits(self, limits) -> dict:
         return self.inner.rlimits(limits)

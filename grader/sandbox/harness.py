@@ -275,7 +275,9 @@ class Harness:
             spec = importlib.util.spec_from_file_location("_minimax_grader_driver", config["driver"])
             self.driver = importlib.util.module_from_spec(spec)
             spec.loader.exec_module(self.driver)
-        lock_down(config)
+        problem = lock_down(config)
+        if problem:  # the grader counted on Landlock: no student code runs unconfined
+            return {"ok": False, "error": f"the sandbox could not confine the submission: {problem}"}
         return self.load_submission(config)
 
     def load_submission(self, config):
@@ -581,8 +583,9 @@ def _guard():
 
 def lock_down(config):
     """Drop to the session's uid, refuse sockets and signals to others: the last step before student code."""
-    if config.get("identity") or config.get("preload") or config.get("rlimits"):
-        _guard().lock_down(config)
+    if config.get("identity") or config.get("preload") or config.get("rlimits") or config.get("landlock"):
+        return _guard().lock_down(config)
+    return None
 
 
 def _undumpable():

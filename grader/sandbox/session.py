@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from grader.sandbox import launch, staging
+from grader.sandbox import landlock, launch, staging
 from grader.sandbox.childlib import child_sys_path
 
 HARNESS = Path(__file__).with_name("harness.py")
@@ -159,7 +159,10 @@ class Session:
         request.update(staging.init_fields(self.staged, self.exercise))
         request.update(self.fields)
         argv = self.launcher.python_argv() + [str(HARNESS), str(stdout_file)]
-        extra = {"view": self._view(request, stdout_file)} if getattr(self.launcher, "wants_view", False) else {}
+        view = self._view(request, stdout_file)
+        if getattr(self.launcher, "landlock", 0):
+            request["landlock"] = landlock.rules(view.readonly, view.scratch_dirs)
+        extra = {"view": view} if getattr(self.launcher, "wants_view", False) else {}
         self.process = self.launcher.start(argv, cwd=str(self.scratch / "work"), env=env, stderr=self._stderr_file,
                                            **extra)
         self.reader = _Reader(self.process.stdout)
