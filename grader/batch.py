@@ -27,6 +27,7 @@ from grader import discover as discovery
 from grader import exercise as exercises
 from grader.executor import Executor, Job, LocalPool, Task
 from grader.gradebook import Gradebook
+from grader.sandbox import frozen
 
 GRADEBOOK = "gradebook.sqlite"
 STAGING = ".staging"
@@ -152,10 +153,12 @@ def grade(paths: list[Path], exercise_id: str, out: Path, *, jobs: int | None = 
         students = _load_submissions(found)
         done = book.done(exercise.id, __version__, seed, exercise.fingerprint, bank.examples)
         tasks: dict[str, Task] = {}
+        class_copy = frozen.open_class(out / STAGING)  # every submission read, hashed and copied before any student code runs
         for entry in students:
             key = entry["key"]
             if key is not None and key not in done and key not in tasks:
-                tasks[key] = Task(key=key, path=str(entry["submission"].path), display=entry["found"].display)
+                path = class_copy.freeze(entry["submission"], len(tasks)) or entry["submission"].path
+                tasks[key] = Task(key=key, path=str(path), display=entry["found"].display)
 
         already = sum(1 for e in students if e["key"] in done)
         outcome.reused = already
@@ -175,6 +178,7 @@ def grade(paths: list[Path], exercise_id: str, out: Path, *, jobs: int | None = 
                 progress.count(result.get("status", "error"), task.display)
         finally:
             executor.close()
+            class_copy.close()
 
         entries = _assemble(students, done, exercise, bank, sandbox, outcome)
     write_outputs(out, entries, exercise=exercise.id, seed=seed)

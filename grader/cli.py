@@ -227,13 +227,21 @@ def init_ci(exercise_id, submission, install, folder, force):
 @EXERCISES_DIR
 @click.option("--examples", type=click.IntRange(0, 100000), default=None,
               help="How many random cases (default: the exercise's); part of the gradebook key, like the seed.")
-def grade(paths, exercise_id, out, jobs, seed, sandbox, exercises_dir, examples):
+@click.option("--unconfined-ok", is_flag=True, default=False,
+              help="Grade even where nothing keeps a submission from the others' files and the outputs (no bwrap, no Landlock).")
+def grade(paths, exercise_id, out, jobs, seed, sandbox, exercises_dir, examples, unconfined_ok):
     """Grade a whole class (files, folders, zips, Gradescope or GitHub Classroom layouts) in parallel.
 
-    Exits 0 when every submission was graded, whatever the scores; 3 when the grader itself failed.
+    Exits 0 when every submission was graded, whatever the scores; 3 when the grader itself failed;
+    2 when it refuses to grade a class unconfined (see --unconfined-ok).
     """
     from grader import batch
     from grader.exercise import ExerciseError
+    from grader.sandbox import launch
+
+    refusal = launch.refuse_unconfined(launch.choose(sandbox), unconfined_ok)
+    if refusal:
+        raise click.UsageError(refusal)
 
     try:
         outcome = batch.grade(list(paths), exercise_id, out, jobs=jobs, seed=seed, examples=examples,

@@ -73,7 +73,8 @@ def main() -> int:
         return 0
     job = json.loads(first)["job"]
     from grader import judge, submissions
-    from grader.sandbox import forkserver
+    from grader.batch import content_key
+    from grader.sandbox import forkserver, frozen
 
     exercise, bank, launcher = _load(job)
     remember_reference(exercise, bank)
@@ -90,6 +91,8 @@ def main() -> int:
             submission = submissions.load(task["path"])
             submission.display = task["display"]
             try:
+                if submission.problem is None and content_key(submission) != task["key"]:
+                    submission.problem = frozen.CHANGED  # graded as an error, never as someone else's work
                 try:
                     result = judge.grade(submission, exercise, bank, warm or launcher)
                 except forkserver.ZygoteError:

@@ -98,9 +98,9 @@ class ForkServer:
         from grader.sandbox import bwrap
 
         readonly = [str(ZYGOTE), str(Path(__file__).with_name("harness.py")), str(exercise.driver_path)]
-        guard = Path(__file__).with_name("guard.py")
-        if guard.is_file():
-            readonly.append(str(guard))
+        for helper in ("guard.py", "landlock.py"):
+            if Path(__file__).with_name(helper).is_file():
+                readonly.append(str(Path(__file__).with_name(helper)))
         readonly += [str(p) for p in getattr(exercise, "driver_files", [])]
         readonly += [p for p in child_sys_path() if os.path.isdir(p)]
         view = launch.View(readonly=list(dict.fromkeys(readonly)), outputs=[str(self.home)])

@@ -24,6 +24,7 @@ from grader.sandbox.childlib import child_sys_path
 
 HARNESS = Path(__file__).with_name("harness.py")
 GUARD = Path(__file__).with_name("guard.py")  # loaded by the harness from its own folder
+LANDLOCK = Path(__file__).with_name("landlock.py")  # loaded by the guard from its own folder
 TAMPERED = "tampered with the result channel"
 MAGIC = b"MMG1"
 MAX_REPLY = 64 << 20
@@ -174,7 +175,8 @@ class Session:
 
     def _view(self, request: dict, stdout_file: Path) -> launch.View:
         """Everything the child must see; for bwrap, the whole of its world."""
-        readonly = [str(HARNESS), str(GUARD), str(self.exercise.driver_path), str(self.submission_copy.parent)]
+        readonly = [str(HARNESS), str(GUARD), str(LANDLOCK), str(self.exercise.driver_path),
+                    str(self.submission_copy.parent)]
         readonly += [str(p) for p in getattr(self.exercise, "driver_files", [])]  # what the driver itself imports
         readonly += [p for p in request.get("sys_path", []) if os.path.isdir(p)]
         provided = request.get("provided")
@@ -226,6 +228,7 @@ class Session:
             self._stderr_file.close()
             self._stderr_file = None
             self.output = self._read_output()
+        staging.unlock(self.scratch)
         shutil.rmtree(self.scratch, ignore_errors=True)
 
     # -- the channel -------------------------------------------------------------------
