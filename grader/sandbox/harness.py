@@ -50,6 +50,23 @@ def _restore_builtins():
 
 MAGIC = b"MMG1"
 TRACE_CAP = 20000
+TRACE_KEYS = ("evaluated", "expanded")
+
+
+def _sibling(filename, name):
+    """A helper module from this folder, loaded by path: the grader package is not importable here."""
+    module = sys.modules.get(name)
+    if module is None:
+        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), filename)
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        sys.modules[name] = module
+    return module
+
+
+_seal = _sibling("seal.py", "_minimax_grader_seal")  # loaded before any student code can patch importlib
+_tampered = [False]  # set when a call changed the harness or its records; every later reply says only that
 
 
 class Channel:
@@ -263,6 +280,7 @@ class Harness:
         self.entry = None
         self.config = {}
         self.submission_files = set()
+        self.seal = None
 
     def load(self, config):
         self.config = config
@@ -278,7 +296,23 @@ class Harness:
         problem = lock_down(config)
         if problem:  # the grader counted on Landlock: no student code runs unconfined
             return {"ok": False, "error": f"the sandbox could not confine the submission: {problem}"}
-        return self.load_submission(config)
+        self.seal = _seal.Seal.__new__(_seal.Seal)  # in place first: the seal covers its own identity too
+        self.make_seal(self.seal)
+        reply = self.load_submission(config)
+        if self.seal.broken():
+            _tampered[0] = True
+        return reply
+
+    def make_seal(self, seal):
+        """What student code must leave alone: this harness, the driver, the json encoder, the seal itself."""
+        driver = self.driver
+        driver_classes = [v for v in vars(driver).values() if isinstance(v, type) and v.__module__ == driver.__name__]
+        seal.__init__(
+            namespaces=[globals(), driver, json, json.encoder, json.decoder, _seal],
+            objects=[self, self.channel, self.watchdog],
+            classes=[*type(self).__mro__[:-1], Channel, Watchdog, _seal.Record, _seal.Seal, _seal.CallSeal,
+                     json.JSONEncoder, json.JSONDecoder, *driver_classes],
+        )
 
     def load_submission(self, config):
         """Load every file of the submission as a module of its own name, then find what to call.
@@ -357,8 +391,10 @@ class Harness:
 
     def run_case(self, case):
         built, before = self.prepare(case)
-        trace = {"evaluated": [], "expanded": []}
-        self.module.__dict__.update(self.driver.helpers(built, trace))
+        trace, kept = _seal.records(TRACE_KEYS)
+        helpers = self.driver.helpers(built, trace)
+        call_seal = _seal.CallSeal(helpers.values(), before)
+        self.module.__dict__.update(helpers)
         result = {"id": case["id"]}
         self.watchdog.arm(self.call_timeout)
         try:
@@ -377,6 +413,9 @@ class Harness:
                 result["answer"] = encode_answer(answer)
         # Absent fields mean their defaults (no answer, nothing raised, no timeout, unchanged):
         # the reply stays small, since it carries hundreds of cases.
+        if self.seal.broken() or call_seal.broken(before) or not _seal.records_intact(trace, kept):
+            _tampered[0] = True  # the evidence of this call (and of every later one) cannot be trusted
+            return result
         result["trace"] = {key: values[:TRACE_CAP] for key, values in trace.items()}
         if _len(trace["evaluated"]) > TRACE_CAP or _len(trace["expanded"]) > TRACE_CAP:
             result["trace"]["truncated"] = True
@@ -413,6 +452,8 @@ class Harness:
                     break
                 except KeyboardInterrupt:  # a late watchdog interrupt landing in harness code
                     continue
+            if _tampered[0]:
+                return {"fatal": "tampered"}
             if "timed_out" in result:
                 timeouts += 1
             results.append(result)
@@ -438,6 +479,8 @@ class Harness:
             _restore_builtins()
             if _memory_exhausted[0]:
                 reply = {"fatal": "memory"}
+            if _tampered[0]:
+                reply = {"fatal": "tampered"}
             for stream in (sys.stdout, sys.stderr):
                 try:
                     stream.flush()

@@ -25,7 +25,9 @@ from grader.sandbox.childlib import child_sys_path
 HARNESS = Path(__file__).with_name("harness.py")
 GUARD = Path(__file__).with_name("guard.py")  # loaded by the harness from its own folder
 LANDLOCK = Path(__file__).with_name("landlock.py")  # loaded by the guard from its own folder
+SEAL = Path(__file__).with_name("seal.py")  # loaded by the harness from its own folder
 TAMPERED = "tampered with the result channel"
+HARNESS_TAMPERED = "tampered with the grader's harness or its records (the evidence of its calls was changed)"
 MAGIC = b"MMG1"
 MAX_REPLY = 64 << 20
 KEEP_OUTPUT = 16 << 10
@@ -175,7 +177,7 @@ class Session:
 
     def _view(self, request: dict, stdout_file: Path) -> launch.View:
         """Everything the child must see; for bwrap, the whole of its world."""
-        readonly = [str(HARNESS), str(GUARD), str(LANDLOCK), str(self.exercise.driver_path),
+        readonly = [str(HARNESS), str(GUARD), str(LANDLOCK), str(SEAL), str(self.exercise.driver_path),
                     str(self.submission_copy.parent)]
         readonly += [str(p) for p in getattr(self.exercise, "driver_files", [])]  # what the driver itself imports
         readonly += [p for p in request.get("sys_path", []) if os.path.isdir(p)]
@@ -188,6 +190,8 @@ class Session:
 
     def _check_fatal(self, reply: dict) -> None:
         """The harness saw the memory limit hit (a MemoryError, caught or not, in student code)."""
+        if reply.get("fatal") == "tampered":
+            self._fail(HARNESS_TAMPERED)
         if reply.get("fatal") == "memory":
             self._fail(f"killed: memory limit {self.limits.memory_mib} MiB")
         if self._output_overflowed():  # Python ignores SIGXFSZ: the writes failed, the child lived on
@@ -299,7 +303,7 @@ class Session:
 
     def _fail(self, reason: str):
         self.failure = reason
-        if reason == TAMPERED:
+        if reason in (TAMPERED, HARNESS_TAMPERED):
             self.violation = reason
         if self.process is not None:
             self.launcher.terminate(self.process, self.fields)
