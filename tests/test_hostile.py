@@ -336,3 +336,57 @@ def test_unprivileged_without_bwrap_the_filter_and_limits_still_hold():
     assert {data["sandbox"]["mode"] for data, _ in outcomes.values()} == {"posix"}
     assert all("WARNING: not using the bubblewrap sandbox" in stderr for _, stderr in outcomes.values())
     check_outcomes(outcomes, strict=True)
+
+
+def test_a_class_graded_by_an_unprivileged_user_without_bwrap():
+    """``grade`` of a whole class as an ordinary user with bubblewrap off (``--sandbox posix``): with
+    Landlock every attack loses, every honest neighbour keeps full marks, and the class folder, the
+    user's home and an earlier output folder are byte-identical afterwards. Without Landlock the
+    grader must refuse to start (the policy for a class graded unconfined)."""
+    work = Path(tempfile.mkdtemp(prefix="minimax-unprivileged-class-"))
+    try:
+        os.chmod(work, 0o755)
+        klass = work / "class"
+        shutil.copytree(HOSTILE, klass, ignore=shutil.ignore_patterns("*.toml"))
+        for path in HONEST:
+            shutil.copyfile(path, klass / f"honest_{path.name}")
+        (klass / "notes.txt").write_text("a file next to the submissions\n")
+        home = work / "home"
+        home.mkdir()
+        (home / ".bashrc").write_text("export PS1='$ '\n")
+        (home / "thesis.md").write_text("years of work\n")
+        previous = work / "previous-results"
+        previous.mkdir()
+        (previous / "results.json").write_text('{"submissions": []}\n')
+        (previous / "gradebook.sqlite").write_bytes(b"SQLite format 3\x00" + bytes(range(256)))
+        (work / "cache").mkdir()
+        for path in [work, *work.rglob("*")]:
+            os.chmod(path, 0o755 if path.is_dir() else 0o644)
+            if os.geteuid() == 0:
+                os.chown(path, NOBODY, NOBODY)
+        command, env = _unprivileged_python(work)
+        env["HOME"] = str(home)
+        before = {name: digest(work / name) for name in ("class", "home", "previous-results")}
+        done = subprocess.run(command + ["-m", "grader", "grade", str(klass), "-e", "ctp-26", "--out", str(work / "out"),
+                                         "--sandbox", "posix", "--examples", str(EXAMPLES), "-j", "2"],
+                              capture_output=True, text=True, env=env, cwd=work, timeout=1800)
+        after = {name: digest(work / name) for name in ("class", "home", "previous-results")}
+        if not _fenced("posix"):
+            assert done.returncode == 2 and "refusing to grade" in done.stderr, done.stderr[-800:]
+            assert before == after
+            return
+        assert done.returncode == 0, done.stderr[-1500:]
+        document = json.loads((work / "out" / "results.json").read_text(encoding="utf-8"))
+    finally:
+        subprocess.run(["rm", "-rf", str(work)], check=False)
+    assert "Landlock (ABI" in done.stderr
+    students = {entry["student"]: entry for entry in document["submissions"]}
+    assert len(students) == len(MANIFEST) + len(HONEST)
+    for student, data in students.items():
+        if student.startswith("honest_"):
+            assert (data["status"], data["score"]) == ("passed", data["max_score"]), (student, data["error"])
+            continue
+        messages = [c["message"] for c in data["checks"] if c["status"] != "passed"]
+        assert_attack_lost(f"{student}.py", data["status"], data["score"], verdict_text(data["status"], data["error"], messages))
+    for name in before:
+        assert before[name] == after[name], f"{name} changed while the class was graded"

@@ -67,6 +67,7 @@ def _sibling(filename, name):
 
 _seal = _sibling("seal.py", "_minimax_grader_seal")  # loaded before any student code can patch importlib
 _tampered = [False]  # set when a call changed the harness or its records; every later reply says only that
+_seal_broken = _seal.Seal.broken  # the harness's own reference: swapping the class's method is itself caught
 
 
 class Channel:
@@ -281,6 +282,7 @@ class Harness:
         self.config = {}
         self.submission_files = set()
         self.seal = None
+        self.before_texts = {}  # the "before" snapshots' text, by snapshot (see seal.CallSeal)
 
     def load(self, config):
         self.config = config
@@ -299,7 +301,7 @@ class Harness:
         self.seal = _seal.Seal.__new__(_seal.Seal)  # in place first: the seal covers its own identity too
         self.make_seal(self.seal)
         reply = self.load_submission(config)
-        if self.seal.broken():
+        if _seal_broken(self.seal):
             _tampered[0] = True
         return reply
 
@@ -393,7 +395,7 @@ class Harness:
         built, before = self.prepare(case)
         trace, kept = _seal.records(TRACE_KEYS)
         helpers = self.driver.helpers(built, trace)
-        call_seal = _seal.CallSeal(helpers.values(), before)
+        call_seal = _seal.CallSeal(helpers.values(), before, self.before_texts)
         self.module.__dict__.update(helpers)
         result = {"id": case["id"]}
         self.watchdog.arm(self.call_timeout)
@@ -413,7 +415,7 @@ class Harness:
                 result["answer"] = encode_answer(answer)
         # Absent fields mean their defaults (no answer, nothing raised, no timeout, unchanged):
         # the reply stays small, since it carries hundreds of cases.
-        if self.seal.broken() or call_seal.broken(before) or not _seal.records_intact(trace, kept):
+        if call_seal.broken(before) or not _seal.records_intact(trace, kept):
             _tampered[0] = True  # the evidence of this call (and of every later one) cannot be trusted
             return result
         result["trace"] = {key: values[:TRACE_CAP] for key, values in trace.items()}
@@ -457,6 +459,9 @@ class Harness:
             if "timed_out" in result:
                 timeouts += 1
             results.append(result)
+        if _seal_broken(self.seal):  # once per request: tampering zeroes everything this request says
+            _tampered[0] = True
+            return {"fatal": "tampered"}
         return {"results": results}
 
     def serve(self):

@@ -14,8 +14,10 @@ Two things make tampering show:
 - ``Seal``: identities of everything the harness relies on, taken before the submission
   loads: its module's globals, its classes' methods, its objects' attributes, the driver's
   functions and classes, the json encoder, each function's code, defaults and closure
-  contents. ``broken()`` after every call says whether any of it was swapped; the harness
-  then reports tampering and the grader zeroes the whole submission.
+  contents. ``broken()`` before every reply says whether any of it was swapped (each call's
+  helpers, records and "before" snapshot are checked right after the call); the harness then
+  reports tampering and the grader zeroes the whole submission, so a forged result inside a
+  request never counts.
 
 What this does not stop: code that writes the process's memory directly (``ctypes``), or that
 changes data the driver keeps inside its own objects (an index map, say) without swapping any
@@ -143,17 +145,23 @@ def _has_contents(cell):
 
 class CallSeal:
     """One call's seal: the helpers handed to the student (their code and closures) and the tree's
-    "before" snapshot, as text (it is plain data the driver made before the call)."""
+    "before" snapshot, as text (plain data the driver made before the call). ``texts`` caches that
+    text by snapshot: a warm child asks about the same prebuilt tree again and again."""
 
-    __slots__ = ("helpers", "parts", "cells", "before", "before_text")
+    __slots__ = ("helpers", "parts", "cells", "contents", "before", "before_text")
 
-    def __init__(self, helpers, before):
+    def __init__(self, helpers, before, texts):
         self.helpers = [h for h in helpers if _type(h) is _FunctionType]
         self.parts = _tuple(_map(_id, chain.from_iterable(_map(_function_parts, self.helpers))))
-        cells = [cell for h in self.helpers for cell in (h.__closure__ or ()) if _has_contents(cell)]
-        self.cells = (cells, _tuple(_map(_id, _map(_cell_contents, cells))))
+        self.cells = [cell for h in self.helpers for cell in (h.__closure__ or ()) if _has_contents(cell)]
+        self.contents = _tuple(_map(_id, _map(_cell_contents, self.cells)))
         self.before = before
-        self.before_text = _repr(before)
+        known = texts.get(_id(before))
+        if known is None or known[0] is not before:
+            if len(texts) > 4096:  # a cold child builds a fresh tree per call: keep the cache small
+                texts.clear()
+            known = texts[_id(before)] = (before, _repr(before))
+        self.before_text = known[1]
 
     def broken(self, before):
         try:
@@ -161,6 +169,6 @@ class CallSeal:
                 return True
             if _tuple(_map(_id, chain.from_iterable(_map(_function_parts, self.helpers)))) != self.parts:
                 return True
-            return _tuple(_map(_id, _map(_cell_contents, self.cells[0]))) != self.cells[1]
+            return _tuple(_map(_id, _map(_cell_contents, self.cells))) != self.contents
         except BaseException:
             return True
