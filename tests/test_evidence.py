@@ -117,3 +117,32 @@ def test_a_swapped_method_or_function_breaks_the_seal():
     assert not sealed.broken()
     helper.__code__ = (lambda: 4).__code__
     assert sealed.broken()
+
+
+def test_a_helper_counting_in_its_closure_is_not_tampering():
+    """Drivers may keep counters in their helpers' closures (``nonlocal``); swapping the trace is caught."""
+    from grader.sandbox import seal
+
+    trace, kept = seal.records(("evaluated",))
+
+    def make(trace):
+        calls = 0
+
+        def get_value(node):
+            nonlocal calls
+            calls += 1
+            trace["evaluated"].append(node)
+            return node
+
+        return get_value
+
+    helper = make(trace)
+    before = ("snapshot", [1, 2])
+    call = seal.CallSeal([helper], before, {})
+    helper(3)
+    assert not call.broken(before) and seal.records_intact(trace, kept)
+    before[1].append(3)  # the snapshot rewritten in place
+    assert call.broken(before)
+    before[1].pop()
+    helper.__closure__[1].cell_contents = {"evaluated": []}  # the trace swapped for a dummy
+    assert call.broken(before)

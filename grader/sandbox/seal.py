@@ -41,6 +41,7 @@ _dict_values = dict.values
 _FunctionType = types.FunctionType
 _function_parts = attrgetter("__code__", "__defaults__", "__kwdefaults__")
 _cell_contents = attrgetter("cell_contents")
+_SCALARS = (int, float, bool, str, bytes, type(None))
 
 # Attributes the harness itself reassigns while serving (the channel's buffer, the watchdog's
 # alarm, what loading the submission finds): their keys are sealed, not their values.
@@ -153,7 +154,10 @@ class CallSeal:
     def __init__(self, helpers, before, texts):
         self.helpers = [h for h in helpers if _type(h) is _FunctionType]
         self.parts = _tuple(_map(_id, chain.from_iterable(_map(_function_parts, self.helpers))))
-        self.cells = [cell for h in self.helpers for cell in (h.__closure__ or ()) if _has_contents(cell)]
+        # A helper may count in a closure variable (``nonlocal calls``): cells holding plain scalars
+        # are left out; a swapped trace dict or tree is not.
+        self.cells = [cell for h in self.helpers for cell in (h.__closure__ or ())
+                      if _has_contents(cell) and _type(cell.cell_contents) not in _SCALARS]
         self.contents = _tuple(_map(_id, _map(_cell_contents, self.cells)))
         self.before = before
         known = texts.get(_id(before))
