@@ -146,3 +146,15 @@ def test_a_helper_counting_in_its_closure_is_not_tampering():
     before[1].pop()
     helper.__closure__[1].cell_contents = {"evaluated": []}  # the trace swapped for a dummy
     assert call.broken(before)
+
+
+def test_a_driver_counting_in_a_global_is_not_tampering_but_a_swapped_function_is():
+    from grader.sandbox import seal
+
+    driver = {"calls": 0, "helper": lambda: 1, "cache": {}}
+    sealed = seal.Seal(lenient=[driver])
+    driver["calls"] += 5
+    driver["cache"]["x"] = 1
+    assert not sealed.broken()
+    driver["helper"] = lambda: 2
+    assert sealed.broken()

@@ -310,7 +310,8 @@ class Harness:
         driver = self.driver
         driver_classes = [v for v in vars(driver).values() if isinstance(v, type) and v.__module__ == driver.__name__]
         seal.__init__(
-            namespaces=[globals(), driver, json, json.encoder, json.decoder, _seal],
+            namespaces=[globals(), json, json.encoder, json.decoder, _seal],
+            lenient=[driver],
             objects=[self, self.channel, self.watchdog],
             classes=[*type(self).__mro__[:-1], Channel, Watchdog, _seal.Record, _seal.Seal, _seal.CallSeal,
                      json.JSONEncoder, json.JSONDecoder, *driver_classes],

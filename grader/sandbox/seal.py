@@ -99,12 +99,14 @@ def _functions_of(namespace_values):
 class Seal:
     """Identities of the harness's working parts, taken once; ``broken()`` compares them again."""
 
-    def __init__(self, namespaces=(), objects=(), classes=(), functions=()):
+    def __init__(self, namespaces=(), objects=(), classes=(), functions=(), lenient=()):
+        """``lenient``: namespaces whose plain scalars may be rebound (a driver counting in a global)."""
         self.namespaces = [vars(n) if not isinstance(n, dict) else n for n in namespaces]
+        self.lenient = [vars(n) if not isinstance(n, dict) else n for n in lenient]
         self.objects = list(objects)
         self.classes = [k for k in classes if isinstance(k, type)]
         found = list(functions)
-        for space in self.namespaces:
+        for space in self.namespaces + self.lenient:
             found += _functions_of(_dict_values(space))
         for klass in self.classes:
             found += _functions_of(vars(klass).values())
@@ -115,6 +117,7 @@ class Seal:
 
     def _take(self):
         spaces = [(_tuple(_map(_id, _dict_keys(s))), _tuple(_map(_id, _dict_values(s)))) for s in self.namespaces]
+        spaces += [_tuple(_id(v) for v in _dict_values(s) if _type(v) not in _SCALARS) for s in self.lenient]
         kinds = _tuple(_map(_id, _map(_type, self.objects)))
         objects = []
         for obj in self.objects:
