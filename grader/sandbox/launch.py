@@ -4,7 +4,10 @@
 own scratch as the only writable place, no network and its own process ids; see bwrap.py.
 ``posix`` (Linux, macOS, or where bwrap is missing): a new session (so the whole process
 group can be killed) and resource limits the child lowers on itself before loading student
-code; as root the child also drops to a throw-away uid. ``spawn``: the portable fallback
+code; as root the child also drops to a throw-away uid; on Linux 5.13+ it fences its own files
+with Landlock (landlock.py: it reads Python, the harness and its submission, writes only its
+scratch). Where none of bwrap, Landlock or root keeps a child from the grader's files,
+``refuse_unconfined`` says why bulk grading should not start. ``spawn``: the portable fallback
 (Windows, or forced with ``MINIMAX_GRADER_SANDBOX=spawn``): a plain child process, no
 resource limits, only the grader's wall-clock timeout. Everything else (channel, capture,
 timeouts, verdicts) is the same for every launcher.
