@@ -61,13 +61,13 @@ def main() -> None:
         launchers["bwrap"] = chosen
     else:
         print(f"bwrap: not measured ({chosen.warning})")
-    medians = {}
-    for name, launcher in launchers.items():
+    times = {name: [] for name in launchers}
+    for launcher in launchers.values():
         one_submission(launcher, exercise, case)  # warm the page cache and the child library folder
-        times = []
-        for _ in range(args.runs):
-            times.append(one_submission(launcher, exercise, case))
-        medians[name] = statistics.median(times)
+    for _ in range(args.runs):  # launchers taken in turn, so a change in the machine's load falls on all
+        for name, launcher in launchers.items():
+            times[name].append(one_submission(launcher, exercise, case))
+    medians = {name: statistics.median(values) for name, values in times.items()}
     base = medians["spawn"]
     print(f"per submission (start, load, one call, stop), median of {args.runs} runs:")
     for name, value in medians.items():
@@ -82,7 +82,32 @@ def main() -> None:
     if "posix+landlock" in medians:
         extra = medians["posix+landlock"] - medians["posix"]
         print(f"  Landlock over posix: {extra:+.1f} ms (x{medians['posix+landlock'] / medians['posix']:.2f})")
+        landlock_step(args.runs)
     seal_cost(exercise, args.runs)
+
+
+def landlock_step(runs: int) -> None:
+    """The Landlock step alone, timed inside a child (load landlock.py, build and apply the rule set):
+    what the layer adds to every child, without the noise of a whole session."""
+    import json
+    import subprocess
+
+    from grader.sandbox import landlock
+
+    rules = landlock.rules([str(ROOT / "grader" / "sandbox")], [tempfile.gettempdir()])
+    script = ("import importlib.util, json, sys, time\n"
+              "t = time.perf_counter()\n"
+              "spec = importlib.util.spec_from_file_location('ll', sys.argv[1])\n"
+              "m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)\n"
+              "problem = m.restrict(json.loads(sys.argv[2]))\n"
+              "print(problem or (time.perf_counter() - t) * 1000)\n")
+    samples = []
+    for _ in range(runs):
+        done = subprocess.run([sys.executable, "-I", "-S", "-B", "-c", script, str(ROOT / "grader" / "sandbox" / "landlock.py"),
+                               json.dumps(rules)], capture_output=True, text=True, check=True)
+        samples.append(float(done.stdout))
+    print(f"  the Landlock step itself ({len(rules['read']) + len(rules['write']) + len(rules['devices'])} rules, "
+          f"module load included): median {statistics.median(samples):.1f} ms per child")
 
 
 def seal_cost(exercise, runs: int) -> None:
