@@ -158,3 +158,37 @@ def test_a_driver_counting_in_a_global_is_not_tampering_but_a_swapped_function_i
     assert not sealed.broken()
     driver["helper"] = lambda: 2
     assert sealed.broken()
+
+
+STACK_PROBE = '''
+import os
+import sys
+
+
+def minimax(node, max_depth, player_a_moves):
+    frame, files = sys._getframe(), []
+    while frame is not None:
+        files.append(os.path.basename(frame.f_code.co_filename))
+        frame = frame.f_back
+    raise RuntimeError("STACK[" + ",".join(files) + "] other threads visible: " + str(hasattr(sys, "_current_frames")))
+'''
+
+
+@pytest.mark.parametrize("sandbox, warm", LAUNCHERS)
+def test_the_students_stack_holds_no_harness_frame(sandbox, warm, ctp26_small, tmp_path):
+    exercise, bank = ctp26_small
+    probe = tmp_path / "stack_probe.py"
+    probe.write_text(STACK_PROBE, encoding="utf-8")
+    launcher = launch.choose(sandbox)
+    if warm:
+        launcher = forkserver.ZygoteLauncher.wrap(launcher, exercise, bank)
+    try:
+        result = judge.grade(submissions.load(probe), exercise, bank, launcher)
+    finally:
+        if warm:
+            launcher.close()
+    text = " ".join(c.message for c in result.checks)
+    stack = text.split("STACK[", 1)[1].split("]", 1)[0].split(",")
+    assert stack[0] == "stack_probe.py" and "driver.py" in stack
+    assert not {"harness.py", "zygote.py", "seal.py"} & set(stack), stack
+    assert "other threads visible: False" in text

@@ -66,6 +66,7 @@ def _sibling(filename, name):
 
 
 _seal = _sibling("seal.py", "_minimax_grader_seal")  # loaded before any student code can patch importlib
+_runner = _sibling("runner.py", "_minimax_grader_runner")
 _tampered = [False]  # set when a call changed the harness or its records; every later reply says only that
 _seal_broken = _seal.Seal.broken  # the harness's own reference: swapping the class's method is itself caught
 
@@ -129,6 +130,7 @@ class Watchdog:
         self.armed = None  # (deadline,): a new tuple per call, so the thread can tell calls apart
         self.fired = False
         self.tick = 0.05
+        self.interrupt = None  # interrupts the runner thread (runner.py); None: the main thread
         thread = threading.Thread(target=self._run, name="minimax-grader-watchdog", daemon=True)
         thread.start()
 
@@ -152,7 +154,10 @@ class Watchdog:
                 if self.armed is armed:  # still the same call: it has run too long
                     self.armed = None
                     self.fired = True
-                    _thread.interrupt_main()
+                    if self.interrupt is None:
+                        _thread.interrupt_main()
+                    else:
+                        self.interrupt()
 
 
 _memory_exhausted = [False]  # set when student code ran out of memory; the reply then says only that
@@ -275,6 +280,9 @@ class Harness:
     def __init__(self, channel):
         self.channel = channel
         self.watchdog = Watchdog()
+        self.runner = _runner.Runner(self.watchdog.lock)  # the student's calls run there, off this stack
+        if self.runner.ident is not None:
+            self.watchdog.interrupt = self.runner.interrupt
         self.driver = None
         self.module = None
         self.modules = []
@@ -300,6 +308,7 @@ class Harness:
             return {"ok": False, "error": f"the sandbox could not confine the submission: {problem}"}
         self.seal = _seal.Seal.__new__(_seal.Seal)  # in place first: the seal covers its own identity too
         self.make_seal(self.seal)
+        _runner.hide_other_threads(sys)
         reply = self.load_submission(config)
         if _seal_broken(self.seal):
             _tampered[0] = True
@@ -310,10 +319,10 @@ class Harness:
         driver = self.driver
         driver_classes = [v for v in vars(driver).values() if isinstance(v, type) and v.__module__ == driver.__name__]
         seal.__init__(
-            namespaces=[globals(), json, json.encoder, json.decoder, _seal],
+            namespaces=[globals(), json, json.encoder, json.decoder, _seal, _runner],
             lenient=[driver],
-            objects=[self, self.channel, self.watchdog],
-            classes=[*type(self).__mro__[:-1], Channel, Watchdog, _seal.Record, _seal.Seal, _seal.CallSeal,
+            objects=[self, self.channel, self.watchdog, self.runner],
+            classes=[*type(self).__mro__[:-1], Channel, Watchdog, _seal.Record, _seal.Seal, _seal.CallSeal, _runner.Runner,
                      json.JSONEncoder, json.JSONDecoder, *driver_classes],
         )
 
@@ -401,7 +410,7 @@ class Harness:
         result = {"id": case["id"]}
         self.watchdog.arm(self.call_timeout)
         try:
-            answer = self.driver.call(self.entry, built)
+            answer = self.runner.call(self.driver.call, (self.entry, built))
         except BaseException as exc:  # SystemExit and KeyboardInterrupt from the student too
             _restore_builtins()
             if self.watchdog.disarm():
