@@ -5,7 +5,8 @@ root, seccomp; posix+landlock: the same child fencing its files with Landlock; b
 inside a bubblewrap world), median over several runs, and printed as milliseconds and as ratios
 against the plain child measured in the same run. Then what the harness's seal and records cost
 per call (``seal.py``: checked after every call of the student's function), against what one
-bank case costs in a child that answers the whole bank.
+bank case costs in a child that answers the whole bank, and what handing each call to the
+runner thread (``runner.py``) and back costs.
 
     python benchmarks/sandbox_cost.py [--runs 15]
 """
@@ -153,6 +154,20 @@ def seal_cost(exercise, runs: int) -> None:
     case_cost = statistics.median(times)
     print(f"seal and records per call (every node recorded once): {per_call:.1f} us; one bank case in a posix child "
           f"(seal included): {case_cost:.1f} us; the seal's share x{per_call / case_cost:.2f}")
+    import _thread
+
+    from grader.sandbox import runner
+
+    caller = runner.Runner(_thread.allocate_lock())
+    samples = []
+    for _ in range(max(3, runs // 5)):
+        started = time.perf_counter()
+        for _ in range(2000):
+            caller.call(int, ())
+        samples.append((time.perf_counter() - started) / 2000 * 1e6)
+    handoff = statistics.median(samples)
+    print(f"handing each call to the runner thread and back: {handoff:.1f} us per call; "
+          f"x{handoff / case_cost:.2f} of one bank case")
 
 
 if __name__ == "__main__":

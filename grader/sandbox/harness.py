@@ -114,10 +114,11 @@ class Channel:
 
 
 class Watchdog:
-    """Interrupts the main thread when one call of the student's function runs too long.
+    """Interrupts the student's call when it runs too long.
 
-    Portable (no SIGALRM): ``_thread.interrupt_main`` raises KeyboardInterrupt in the main
-    thread. A student who swallows it only delays the grader's own wall-clock kill.
+    Portable (no SIGALRM): KeyboardInterrupt is raised in the thread the call runs on (the
+    runner's, through ``interrupt``; ``_thread.interrupt_main`` where there is no runner).
+    A student who swallows it only delays the grader's own wall-clock kill.
 
     Arming and disarming happen around every call, thousands of times per submission, so
     they wake nobody: arming is one attribute store, and the watchdog thread looks at the
