@@ -101,3 +101,21 @@ def test_workers_grade_the_frozen_bytes_and_refuse_a_changed_copy(tmp_path):
     assert by_student["alice"]["status"] == "passed"  # graded on what was handed in, not on the rewrite
     assert (by_student["dave"]["status"], by_student["dave"]["error"]) == ("error", frozen.CHANGED)
     assert not any(p.name.startswith("frozen-") for p in (out / ".staging").iterdir())
+
+
+def test_a_sessions_staged_copy_is_read_only_and_removed_with_its_scratch(tmp_path):
+    from grader import exercise as exercises
+    from grader.sandbox import launch
+    from grader.sandbox.session import Session
+
+    original = tmp_path / "erin.py"
+    original.write_bytes(CORRECT)
+    session = Session(original, exercises.load("ctp-26"), launch.Launcher("spawn", isolated=False))
+    staged = session.staged.entry
+    try:
+        assert staged.read_bytes() == CORRECT
+        assert stat.S_IMODE(staged.stat().st_mode) == 0o444
+        assert stat.S_IMODE(staged.parent.stat().st_mode) == 0o555
+    finally:
+        session.close()
+    assert not session.scratch.exists()
