@@ -178,6 +178,7 @@ def describe(exercise, outcome: Outcome, problem: str, shrunk: bool = False) -> 
         shrunk=shrunk,
         note=problem,
         noun=str(exercise.meta.get("input_noun", "tree")),
+        svg=exercise.hook("picture_svg", lambda case_input: "")(outcome.case.input),
     )
 
 

@@ -24,11 +24,12 @@ class Counterexample:
     # Where the student's value first goes wrong: {"node", "depth", "expected", "actual", "children", "text"}.
     localisation: dict | None = None
     noun: str = "tree"  # what the picture shows, in the exercise's words ("tree", "position", "board")
+    svg: str = ""  # the same picture as inline SVG for HTML, when the exercise draws one (kit games do)
 
     def to_dict(self) -> dict:
         return {"call": self.call, "tree": self.picture, "expected": self.expected, "actual": self.actual,
                 "shrunk": self.shrunk, "note": self.note, "input": self.input, "localisation": self.localisation,
-                "noun": self.noun}
+                "noun": self.noun, **({"svg": self.svg} if self.svg else {})}
 
 
 @dataclass

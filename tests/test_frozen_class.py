@@ -76,6 +76,7 @@ class _ChangingPool(LocalPool):
 
     def run(self, job, tasks):
         tasks = list(tasks)
+        self.frozen_path = tasks[0].path
         self.original.write_bytes(WRONG)
         for task in tasks:
             if task.display.endswith(self.victim):
@@ -100,7 +101,8 @@ def test_workers_grade_the_frozen_bytes_and_refuse_a_changed_copy(tmp_path):
     by_student = {entry["student"]: entry for entry in document["submissions"]}
     assert by_student["alice"]["status"] == "passed"  # graded on what was handed in, not on the rewrite
     assert (by_student["dave"]["status"], by_student["dave"]["error"]) == ("error", frozen.CHANGED)
-    assert not any(p.name.startswith("frozen-") for p in (out / ".staging").iterdir())
+    assert sorted(p.name for p in out.iterdir() if p.name.startswith(".")) == []  # nothing frozen is left in --out
+    assert not os.path.exists(os.path.dirname(os.path.dirname(pool.frozen_path)))  # and the private copy is gone
 
 
 def test_a_sessions_staged_copy_is_read_only_and_removed_with_its_scratch(tmp_path):
