@@ -1,8 +1,12 @@
 """What the sandbox costs per submission: start the child, load a solution, answer one case, stop.
 
 Measured for each launcher this machine has (spawn: a plain child; posix: limits, uid drop as
-root, seccomp; bwrap: all that inside a bubblewrap world), median over several runs, and
-printed as milliseconds and as ratios against the plain child measured in the same run.
+root, seccomp; posix+landlock: the same child fencing its files with Landlock; bwrap: all that
+inside a bubblewrap world), median over several runs, and printed as milliseconds and as ratios
+against the plain child measured in the same run. Then what the harness's seal and records cost
+per call (``seal.py``: checked after every call of the student's function), against what one
+bank case costs in a child that answers the whole bank, and what handing each call to the
+runner thread (``runner.py``) and back costs.
 
     python benchmarks/sandbox_cost.py [--runs 15]
 """
@@ -47,22 +51,28 @@ def main() -> None:
     exercise = exercises.load("ctp-26")
     case = build(exercise, examples=0).cases[0].to_request()
     launchers = {"spawn": launch.Launcher("spawn", isolated=False), "posix": launch.Launcher("posix", isolated=True)}
+    from grader.sandbox import landlock
+
+    if landlock.abi():
+        launchers["posix+landlock"] = launch.Launcher("posix", isolated=True, landlock=landlock.abi())
+    else:
+        print("posix+landlock: not measured (this kernel offers no Landlock)")
     chosen = launch.choose("bwrap")
     if chosen.name == "bwrap":
         launchers["bwrap"] = chosen
     else:
         print(f"bwrap: not measured ({chosen.warning})")
-    medians = {}
-    for name, launcher in launchers.items():
+    times = {name: [] for name in launchers}
+    for launcher in launchers.values():
         one_submission(launcher, exercise, case)  # warm the page cache and the child library folder
-        times = []
-        for _ in range(args.runs):
-            times.append(one_submission(launcher, exercise, case))
-        medians[name] = statistics.median(times)
+    for _ in range(args.runs):  # launchers taken in turn, so a change in the machine's load falls on all
+        for name, launcher in launchers.items():
+            times[name].append(one_submission(launcher, exercise, case))
+    medians = {name: statistics.median(values) for name, values in times.items()}
     base = medians["spawn"]
     print(f"per submission (start, load, one call, stop), median of {args.runs} runs:")
     for name, value in medians.items():
-        print(f"  {name:<6} {value:8.1f} ms   x{value / base:5.2f} of spawn   added {value - base:+7.1f} ms")
+        print(f"  {name:<14} {value:8.1f} ms   x{value / base:5.2f} of spawn   added {value - base:+7.1f} ms")
     from grader.sandbox import identity
 
     if identity.is_root() and not identity.python_readable_by_others():
@@ -70,6 +80,94 @@ def main() -> None:
               "this Python is not readable by other uids)")
     if "bwrap" in medians:
         print(f"  bwrap over posix: {medians['bwrap'] - medians['posix']:+.1f} ms (x{medians['bwrap'] / medians['posix']:.2f})")
+    if "posix+landlock" in medians:
+        extra = medians["posix+landlock"] - medians["posix"]
+        print(f"  Landlock over posix: {extra:+.1f} ms (x{medians['posix+landlock'] / medians['posix']:.2f})")
+        landlock_step(args.runs)
+    seal_cost(exercise, args.runs)
+
+
+def landlock_step(runs: int) -> None:
+    """The Landlock step alone, timed inside a child (load landlock.py, build and apply the rule set):
+    what the layer adds to every child, without the noise of a whole session."""
+    import json
+    import subprocess
+
+    from grader.sandbox import landlock
+
+    rules = landlock.rules([str(ROOT / "grader" / "sandbox")], [tempfile.gettempdir()])
+    script = ("import importlib.util, json, sys, time\n"
+              "t = time.perf_counter()\n"
+              "spec = importlib.util.spec_from_file_location('ll', sys.argv[1])\n"
+              "m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)\n"
+              "problem = m.restrict(json.loads(sys.argv[2]))\n"
+              "print(problem or (time.perf_counter() - t) * 1000)\n")
+    samples = []
+    for _ in range(runs):
+        done = subprocess.run([sys.executable, "-I", "-S", "-B", "-c", script, str(ROOT / "grader" / "sandbox" / "landlock.py"),
+                               json.dumps(rules)], capture_output=True, text=True, check=True)
+        samples.append(float(done.stdout))
+    print(f"  the Landlock step itself ({len(rules['read']) + len(rules['write']) + len(rules['devices'])} rules, "
+          f"module load included): median {statistics.median(samples):.1f} ms per child")
+
+
+def seal_cost(exercise, runs: int) -> None:
+    """The seal's checks around one call, timed in this process on the bank's trees, against one case's
+    share of a child answering the whole bank (which pays for them)."""
+    import importlib.util
+
+    from grader.sandbox import seal
+
+    spec = importlib.util.spec_from_file_location("_bench_driver", exercise.driver_path)
+    driver = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(driver)
+    bank = build(exercise)
+    built = [driver.build(case.input) for case in bank.cases]
+    befores = [driver.snapshot(b) for b in built]
+    harness_like = seal.Seal(namespaces=[vars(seal), driver], objects=[], classes=[seal.Record, seal.Seal])
+    texts = {}
+    samples = []
+    for _ in range(max(3, runs // 5)):
+        started = time.perf_counter()
+        for tree, before in zip(built, befores):
+            trace, kept = seal.records(("evaluated", "expanded"))
+            helpers = driver.helpers(tree, trace)
+            call = seal.CallSeal(helpers.values(), before, texts)
+            for index in range(len(tree.nodes)):
+                trace["evaluated"].append(index)
+            assert not call.broken(before) and seal.records_intact(trace, kept)
+        assert not harness_like.broken()  # once per request
+        samples.append((time.perf_counter() - started) / len(built) * 1e6)
+    per_call = statistics.median(samples)
+    launcher = launch.choose("posix")
+    requests = [case.to_request() for case in bank.cases]
+    times = []
+    for _ in range(max(3, runs // 5)):
+        session = Session(SOLUTION, exercise, launcher)
+        try:
+            session.open()
+            started = time.perf_counter()
+            session.run(requests)
+            times.append((time.perf_counter() - started) / len(requests) * 1e6)
+        finally:
+            session.close()
+    case_cost = statistics.median(times)
+    print(f"seal and records per call (every node recorded once): {per_call:.1f} us; one bank case in a posix child "
+          f"(seal included): {case_cost:.1f} us; the seal's share x{per_call / case_cost:.2f}")
+    import _thread
+
+    from grader.sandbox import runner
+
+    caller = runner.Runner(_thread.allocate_lock())
+    samples = []
+    for _ in range(max(3, runs // 5)):
+        started = time.perf_counter()
+        for _ in range(2000):
+            caller.call(int, ())
+        samples.append((time.perf_counter() - started) / 2000 * 1e6)
+    handoff = statistics.median(samples)
+    print(f"handing each call to the runner thread and back: {handoff:.1f} us per call; "
+          f"x{handoff / case_cost:.2f} of one bank case")
 
 
 if __name__ == "__main__":

@@ -29,6 +29,7 @@ from grader import exercise as exercises
 from grader import part_credit
 from grader.executor import Executor, Job, LocalPool, Task
 from grader.gradebook import Gradebook
+from grader.sandbox import frozen
 from grader.similarity import sources as similar
 from grader.similarity import view as similar_view
 
@@ -197,7 +198,7 @@ def grade(paths: list[Path], exercise_id: str, out: Path, *, jobs: int | None = 
             outcome, entries, students = _grade_found(survey.found, exercise, book, out, seed=seed, jobs=jobs,
                                                       exercises_dirs=exercises_dirs, sandbox=sandbox,
                                                       executor=executor, progress=progress, warm=warm,
-                                                      examples=examples)
+                                                      examples=examples, frozen_root=Path(staging))
         # Read while the unpacked archives still exist: the comparison needs every student's text.
         near_duplicates = similar.for_class({e["found"].student: e["submission"].files for e in students
                                              if e["submission"] is not None and e["submission"].problem is None},
@@ -211,7 +212,7 @@ def grade(paths: list[Path], exercise_id: str, out: Path, *, jobs: int | None = 
 
 
 def _grade_found(found, exercise, book, out, *, seed, jobs, exercises_dirs, sandbox, executor, progress, warm,
-                 examples) -> tuple[Outcome, list[dict], list[dict]]:
+                 examples, frozen_root: Path) -> tuple[Outcome, list[dict], list[dict]]:
     if seed is None:
         seed = book.seed(exercise.id)
     if seed is None:
@@ -224,12 +225,16 @@ def _grade_found(found, exercise, book, out, *, seed, jobs, exercises_dirs, sand
             for key, result in book.done(exercise.id, __version__, seed, exercise.fingerprint, bank.examples).items()}
     tasks: dict[str, Task] = {}
     sharing: dict[str, int] = {}  # students behind each content key: a task's verdict counts for each of them
+    # Every submission is read, hashed and copied (read-only, in a private folder outside --out)
+    # before any student code runs: nothing one submission does can change what another is graded on.
+    class_copy = frozen.open_class(frozen_root)
     for entry in students:
         key = entry["key"]
         if key is not None:
             sharing[key] = sharing.get(key, 0) + 1
             if key not in done and key not in tasks:
-                tasks[key] = Task(key=key, path=str(entry["submission"].path), display=entry["found"].display)
+                path = class_copy.freeze(entry["submission"], len(tasks)) or entry["submission"].path
+                tasks[key] = Task(key=key, path=str(path), display=entry["found"].display)
 
     known = [("error" if e["key"] is None else done[e["key"]].get("status", "error"))
              for e in students if e["key"] is None or e["key"] in done]
@@ -255,6 +260,7 @@ def _grade_found(found, exercise, book, out, *, seed, jobs, exercises_dirs, sand
             progress.count(result.get("status", "error"), task.display, n=sharing[task.key])
     finally:
         executor.close()
+        class_copy.close()
     return outcome, _assemble(students, done, exercise, bank, sandbox, outcome), students
 
 

@@ -254,15 +254,24 @@ def init_ci(exercise_id, submission, install, folder, force):
               help="Where to grade: local worker processes (default), or dask (a LocalCluster, or the --scheduler's cluster).")
 @click.option("--scheduler", metavar="ADDRESS", default=None,
               help="Grade on a running Dask cluster, e.g. tcp://10.0.0.5:8786 (implies --executor dask).")
-def grade(paths, exercise_id, out, jobs, seed, sandbox, exercises_dir, examples, lms, roster, executor, scheduler):
+@click.option("--unconfined-ok", is_flag=True, default=False,
+              help="Grade even where nothing keeps a submission from the others' files and the outputs (no bwrap, no Landlock).")
+def grade(paths, exercise_id, out, jobs, seed, sandbox, exercises_dir, examples, lms, roster, executor, scheduler,
+          unconfined_ok):
     """Grade a whole class (files, folders, zips, Gradescope or GitHub Classroom layouts) in parallel.
 
     Exits 0 when every submission was graded, whatever the scores; 2 for a usage error (before
-    anything is created); 3 when the grader itself failed.
+    anything is created, and when it refuses to grade a class unconfined: see --unconfined-ok);
+    3 when the grader itself failed.
     """
     from grader import batch
     from grader.exercise import ExerciseError
     from grader.export import roster as lms_exports
+    from grader.sandbox import launch
+
+    refusal = launch.refuse_unconfined(launch.choose(sandbox), unconfined_ok)
+    if refusal:
+        raise click.UsageError(refusal)
 
     if scheduler and executor == "local":
         raise click.UsageError("--scheduler grades on a Dask cluster; it cannot go with --executor local")

@@ -99,6 +99,8 @@ def main() -> int:
         return 0
     job = json.loads(first)["job"]
     from grader import submissions
+    from grader.batch import content_key
+    from grader.sandbox import frozen
 
     exercise, bank, launcher = _load(job)
     remember_reference(exercise, bank)
@@ -114,6 +116,8 @@ def main() -> int:
             task = json.loads(line)["task"]
             submission = submissions.load(task["path"])
             submission.display = task["display"]
+            if submission.problem is None and content_key(submission) != task["key"]:
+                submission.problem = frozen.CHANGED  # graded as an error, never as someone else's work
             result, warm = grade_one(submission, exercise, bank, launcher, warm)
             if result is None:
                 # The grader failed, not the student: no verdict is made up (a None result is

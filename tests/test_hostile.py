@@ -51,6 +51,15 @@ def _bwrap_problem() -> str | None:
 needs_bwrap = pytest.mark.skipif(_bwrap_problem() is not None, reason=f"bubblewrap unusable here: {_bwrap_problem()}")
 
 
+def _fenced(sandbox: str | None) -> bool:
+    """Does this sandbox keep the child's files to its own (bwrap's view, or Landlock under posix)?"""
+    from grader.sandbox import landlock
+
+    if sandbox == "bwrap":
+        return True
+    return sandbox in (None, "posix") and landlock.abi() > 0 and sys.platform.startswith("linux")
+
+
 @pytest.fixture
 def limits(monkeypatch):
     for key, value in LIMITS.items():
@@ -117,7 +126,7 @@ def runnable(paths: list[Path], sandbox: str) -> list[Path]:
     Run unconfined by an ordinary user, the vandals would really wipe that user's home and
     files; those attacks are then left out (the warning says why they would not be contained).
     """
-    if sandbox == "bwrap" or os.geteuid() == 0:
+    if _fenced(sandbox) or os.geteuid() == 0:
         return paths
     return [p for p in paths if not MANIFEST[p.name]["needs_bwrap"]]
 
@@ -179,7 +188,7 @@ def test_battery_without_bwrap_warns_once_and_still_contains(limits, capfd):
     from grader.sandbox import launch
 
     launch._warned.clear()
-    results = run_battery("posix", strict=False)
+    results = run_battery("posix", strict=_fenced("posix"))  # with Landlock even the vandals must lose
     assert {r.sandbox["mode"] for r in results.values()} == {"posix"}
     assert all("not using the bubblewrap sandbox" in (r.sandbox["warning"] or "") for r in results.values())
     assert capfd.readouterr().err.count("WARNING: not using the bubblewrap sandbox") == 1
@@ -217,8 +226,15 @@ def test_battery_in_one_bulk_run_next_to_honest_work(limits):
             continue
         messages = [c["message"] for c in data["checks"] if c["status"] != "passed"]
         text = verdict_text(data["status"], data["error"], messages)
-        assert_attack_lost(f"{student}.py", data["status"], data["score"], text, strict=sandbox == "bwrap")
+        assert_attack_lost(f"{student}.py", data["status"], data["score"], text, strict=_fenced(sandbox))
     assert before == after, "a file in the canary folder (submissions, home or output) changed"
+
+
+def _missing(why: str) -> None:
+    """CI must run the unprivileged battery: there a missing tool fails the test; elsewhere it skips."""
+    if os.environ.get("CI"):
+        pytest.fail(f"cannot run the grader as an unprivileged user: {why}")
+    pytest.skip(why)
 
 
 def _unprivileged_python(workdir: Path) -> tuple[list[str], dict]:
@@ -228,7 +244,7 @@ def _unprivileged_python(workdir: Path) -> tuple[list[str], dict]:
     if os.geteuid() != 0:
         return [sys.executable], {**env, "PYTHONPATH": str(ROOT)}
     if shutil.which("setpriv") is None:
-        pytest.skip("setpriv (util-linux) is not installed")
+        _missing("setpriv (util-linux) is not installed")
     drop = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"]
     import sysconfig
 
@@ -242,7 +258,7 @@ def _unprivileged_python(workdir: Path) -> tuple[list[str], dict]:
     # The interpreter lives where nobody may look (a pyenv under a private /root): show it to
     # the unprivileged user through a bind mount in a mount namespace of the test's own.
     if shutil.which("unshare") is None:
-        pytest.skip("this Python is unreadable for uid 65534 and unshare (util-linux) is missing")
+        _missing("this Python is unreadable for uid 65534 and unshare (util-linux) is missing")
     prefix = Path(sys.base_prefix).resolve()
     view = workdir / "python"
     view.mkdir()
@@ -269,7 +285,7 @@ def grade_unprivileged(attacks: list[str] | None, honest_count: int, sandbox: st
                 os.chown(path, NOBODY, NOBODY)
         command, env = _unprivileged_python(workdir)
         hostile = sorted((workdir / "hostile").glob("*.py"))
-        if sandbox == "posix" or _bwrap_problem() is not None:
+        if (sandbox == "posix" or _bwrap_problem() is not None) and not _fenced("posix"):
             hostile = [p for p in hostile if not MANIFEST[p.name]["needs_bwrap"] or os.geteuid() == 0]
         if attacks is not None:
             hostile = [p for p in hostile if p.name in attacks]
@@ -304,7 +320,7 @@ def check_outcomes(outcomes: dict, *, strict: bool) -> None:
 def test_battery_from_the_command_line_as_an_unprivileged_user():
     outcomes = grade_unprivileged(None, honest_count=3)
     modes = {data["sandbox"]["mode"] for data, _ in outcomes.values()}
-    check_outcomes(outcomes, strict=modes == {"bwrap"})
+    check_outcomes(outcomes, strict=modes == {"bwrap"} or _fenced("posix"))
     if _bwrap_problem() is None:
         assert modes == {"bwrap"}, "bwrap works for root here, it should for an unprivileged user too"
 
@@ -320,3 +336,57 @@ def test_unprivileged_without_bwrap_the_filter_and_limits_still_hold():
     assert {data["sandbox"]["mode"] for data, _ in outcomes.values()} == {"posix"}
     assert all("WARNING: not using the bubblewrap sandbox" in stderr for _, stderr in outcomes.values())
     check_outcomes(outcomes, strict=True)
+
+
+def test_a_class_graded_by_an_unprivileged_user_without_bwrap():
+    """``grade`` of a whole class as an ordinary user with bubblewrap off (``--sandbox posix``): with
+    Landlock every attack loses, every honest neighbour keeps full marks, and the class folder, the
+    user's home and an earlier output folder are byte-identical afterwards. Without Landlock the
+    grader must refuse to start (the policy for a class graded unconfined)."""
+    work = Path(tempfile.mkdtemp(prefix="minimax-unprivileged-class-"))
+    try:
+        os.chmod(work, 0o755)
+        klass = work / "class"
+        shutil.copytree(HOSTILE, klass, ignore=shutil.ignore_patterns("*.toml"))
+        for path in HONEST:
+            shutil.copyfile(path, klass / f"honest_{path.name}")
+        (klass / "notes.txt").write_text("a file next to the submissions\n")
+        home = work / "home"
+        home.mkdir()
+        (home / ".bashrc").write_text("export PS1='$ '\n")
+        (home / "thesis.md").write_text("years of work\n")
+        previous = work / "previous-results"
+        previous.mkdir()
+        (previous / "results.json").write_text('{"submissions": []}\n')
+        (previous / "gradebook.sqlite").write_bytes(b"SQLite format 3\x00" + bytes(range(256)))
+        (work / "cache").mkdir()
+        for path in [work, *work.rglob("*")]:
+            os.chmod(path, 0o755 if path.is_dir() else 0o644)
+            if os.geteuid() == 0:
+                os.chown(path, NOBODY, NOBODY)
+        command, env = _unprivileged_python(work)
+        env["HOME"] = str(home)
+        before = {name: digest(work / name) for name in ("class", "home", "previous-results")}
+        done = subprocess.run(command + ["-m", "grader", "grade", str(klass), "-e", "ctp-26", "--out", str(work / "out"),
+                                         "--sandbox", "posix", "--examples", str(EXAMPLES), "-j", "2"],
+                              capture_output=True, text=True, env=env, cwd=work, timeout=1800)
+        after = {name: digest(work / name) for name in ("class", "home", "previous-results")}
+        if not _fenced("posix"):
+            assert done.returncode == 2 and "refusing to grade" in done.stderr, done.stderr[-800:]
+            assert before == after
+            return
+        assert done.returncode == 0, done.stderr[-1500:]
+        document = json.loads((work / "out" / "results.json").read_text(encoding="utf-8"))
+    finally:
+        subprocess.run(["rm", "-rf", str(work)], check=False)
+    assert "Landlock (ABI" in done.stderr
+    students = {entry["student"]: entry for entry in document["submissions"]}
+    assert len(students) == len(MANIFEST) + len(HONEST)
+    for student, data in students.items():
+        if student.startswith("honest_"):
+            assert (data["status"], data["score"]) == ("passed", data["max_score"]), (student, data["error"])
+            continue
+        messages = [c["message"] for c in data["checks"] if c["status"] != "passed"]
+        assert_attack_lost(f"{student}.py", data["status"], data["score"], verdict_text(data["status"], data["error"], messages))
+    for name in before:
+        assert before[name] == after[name], f"{name} changed while the class was graded"

@@ -190,5 +190,4 @@ def problem() -> str | None:
 
 def fallback_warning(problem_text: str) -> str:
     return (f"not using the bubblewrap sandbox: {problem_text}. Student code runs as a plain child process with "
-            "resource limits, a throw-away uid (as root) and a system-call filter, but it can read every file "
-            "this machine lets any user read (the reference solution included, if it is readable)")
+            "resource limits, a throw-away uid (as root) and a system-call filter")

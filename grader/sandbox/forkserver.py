@@ -98,9 +98,9 @@ class ForkServer:
         from grader.sandbox import bwrap
 
         readonly = [str(ZYGOTE), str(Path(__file__).with_name("harness.py")), str(exercise.driver_path)]
-        guard = Path(__file__).with_name("guard.py")
-        if guard.is_file():
-            readonly.append(str(guard))
+        for helper in ("guard.py", "landlock.py", "seal.py", "runner.py"):
+            if Path(__file__).with_name(helper).is_file():
+                readonly.append(str(Path(__file__).with_name(helper)))
         readonly += [str(p) for p in getattr(exercise, "driver_files", [])]
         readonly += [p for p in child_sys_path() if os.path.isdir(p)]
         view = launch.View(readonly=list(dict.fromkeys(readonly)), outputs=[str(self.home)])
@@ -264,7 +264,7 @@ class ZygoteLauncher(launch.Launcher):
             raise ZygoteError("no fork server on this platform or with this sandbox")
         server = ForkServer(exercise, bank, inner)
         return cls(name=f"{inner.name}+fork-server", isolated=True, warning=inner.warning, server=server, inner=inner,
-                   session_class=ForkSession)
+                   session_class=ForkSession, landlock=inner.landlock)
 
     def rlimits(self, limits) -> dict:
         return self.inner.rlimits(limits)

@@ -37,7 +37,8 @@ ARCHES = {
 
 
 def lock_down(config):
-    """Everything below is best effort except the uid drop, which must succeed or the child stops."""
+    """Everything below is best effort except the uid drop, which must succeed or the child stops,
+    and Landlock when the grader asks for it: the reason it failed is returned (None when done)."""
     for name in config.get("preload") or ():
         try:
             __import__(name)
@@ -46,6 +47,9 @@ def lock_down(config):
     identity = config.get("identity")
     if identity:
         drop(int(identity["uid"]), int(identity["gid"]))
+    problem = None
+    if config.get("landlock"):
+        problem = landlock().restrict(config["landlock"])
     try:
         install_filter(os.getpid())
     except BaseException:
@@ -54,6 +58,21 @@ def lock_down(config):
         undumpable()
     except BaseException:
         pass
+    return problem
+
+
+def landlock():
+    """landlock.py, loaded from this folder by path (the grader package is not importable here)."""
+    module = sys.modules.get("_minimax_grader_landlock")
+    if module is None:
+        import importlib.util
+
+        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "landlock.py")
+        spec = importlib.util.spec_from_file_location("_minimax_grader_landlock", path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        sys.modules["_minimax_grader_landlock"] = module
+    return module
 
 
 def undumpable():

@@ -50,6 +50,25 @@ def _restore_builtins():
 
 MAGIC = b"MMG1"
 TRACE_CAP = 20000
+TRACE_KEYS = ("evaluated", "expanded")
+
+
+def _sibling(filename, name):
+    """A helper module from this folder, loaded by path: the grader package is not importable here."""
+    module = sys.modules.get(name)
+    if module is None:
+        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), filename)
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        sys.modules[name] = module
+    return module
+
+
+_seal = _sibling("seal.py", "_minimax_grader_seal")  # loaded before any student code can patch importlib
+_runner = _sibling("runner.py", "_minimax_grader_runner")
+_tampered = [False]  # set when a call changed the harness or its records; every later reply says only that
+_seal_broken = _seal.Seal.broken  # the harness's own reference: swapping the class's method is itself caught
 
 
 class Channel:
@@ -95,10 +114,11 @@ class Channel:
 
 
 class Watchdog:
-    """Interrupts the main thread when one call of the student's function runs too long.
+    """Interrupts the student's call when it runs too long.
 
-    Portable (no SIGALRM): ``_thread.interrupt_main`` raises KeyboardInterrupt in the main
-    thread. A student who swallows it only delays the grader's own wall-clock kill.
+    Portable (no SIGALRM): KeyboardInterrupt is raised in the thread the call runs on (the
+    runner's, through ``interrupt``; ``_thread.interrupt_main`` where there is no runner).
+    A student who swallows it only delays the grader's own wall-clock kill.
 
     Arming and disarming happen around every call, thousands of times per submission, so
     they wake nobody: arming is one attribute store, and the watchdog thread looks at the
@@ -111,6 +131,7 @@ class Watchdog:
         self.armed = None  # (deadline,): a new tuple per call, so the thread can tell calls apart
         self.fired = False
         self.tick = 0.05
+        self.interrupt = None  # interrupts the runner thread (runner.py); None: the main thread
         thread = threading.Thread(target=self._run, name="minimax-grader-watchdog", daemon=True)
         thread.start()
 
@@ -134,7 +155,10 @@ class Watchdog:
                 if self.armed is armed:  # still the same call: it has run too long
                     self.armed = None
                     self.fired = True
-                    _thread.interrupt_main()
+                    if self.interrupt is None:
+                        _thread.interrupt_main()
+                    else:
+                        self.interrupt()
 
 
 _memory_exhausted = [False]  # set when student code ran out of memory; the reply then says only that
@@ -257,12 +281,17 @@ class Harness:
     def __init__(self, channel):
         self.channel = channel
         self.watchdog = Watchdog()
+        self.runner = _runner.Runner(self.watchdog.lock)  # the student's calls run there, off this stack
+        if self.runner.ident is not None:
+            self.watchdog.interrupt = self.runner.interrupt
         self.driver = None
         self.module = None
         self.modules = []
         self.entry = None
         self.config = {}
         self.submission_files = set()
+        self.seal = None
+        self.before_texts = {}  # the "before" snapshots' text, by snapshot (see seal.CallSeal)
 
     def load(self, config):
         self.config = config
@@ -275,8 +304,28 @@ class Harness:
             spec = importlib.util.spec_from_file_location("_minimax_grader_driver", config["driver"])
             self.driver = importlib.util.module_from_spec(spec)
             spec.loader.exec_module(self.driver)
-        lock_down(config)
-        return self.load_submission(config)
+        problem = lock_down(config)
+        if problem:  # the grader counted on Landlock: no student code runs unconfined
+            return {"ok": False, "error": f"the sandbox could not confine the submission: {problem}"}
+        self.seal = _seal.Seal.__new__(_seal.Seal)  # in place first: the seal covers its own identity too
+        self.make_seal(self.seal)
+        _runner.hide_other_threads(sys)
+        reply = self.load_submission(config)
+        if _seal_broken(self.seal):
+            _tampered[0] = True
+        return reply
+
+    def make_seal(self, seal):
+        """What student code must leave alone: this harness, the driver, the json encoder, the seal itself."""
+        driver = self.driver
+        driver_classes = [v for v in vars(driver).values() if isinstance(v, type) and v.__module__ == driver.__name__]
+        seal.__init__(
+            namespaces=[globals(), json, json.encoder, json.decoder, _seal, _runner],
+            lenient=[driver],
+            objects=[self, self.channel, self.watchdog, self.runner],
+            classes=[*type(self).__mro__[:-1], Channel, Watchdog, _seal.Record, _seal.Seal, _seal.CallSeal, _runner.Runner,
+                     json.JSONEncoder, json.JSONDecoder, *driver_classes],
+        )
 
     def load_submission(self, config):
         """Load every file of the submission as a module of its own name, then find what to call.
@@ -355,12 +404,14 @@ class Harness:
 
     def run_case(self, case):
         built, before = self.prepare(case)
-        trace = {"evaluated": [], "expanded": []}
-        self.module.__dict__.update(self.driver.helpers(built, trace))
+        trace, kept = _seal.records(TRACE_KEYS)
+        helpers = self.driver.helpers(built, trace)
+        call_seal = _seal.CallSeal(helpers.values(), before, self.before_texts)
+        self.module.__dict__.update(helpers)
         result = {"id": case["id"]}
         self.watchdog.arm(self.call_timeout)
         try:
-            answer = self.driver.call(self.entry, built)
+            answer = self.runner.call(self.driver.call, (self.entry, built))
         except BaseException as exc:  # SystemExit and KeyboardInterrupt from the student too
             _restore_builtins()
             if self.watchdog.disarm():
@@ -375,6 +426,9 @@ class Harness:
                 result["answer"] = encode_answer(answer)
         # Absent fields mean their defaults (no answer, nothing raised, no timeout, unchanged):
         # the reply stays small, since it carries hundreds of cases.
+        if call_seal.broken(before) or not _seal.records_intact(trace, kept):
+            _tampered[0] = True  # the evidence of this call (and of every later one) cannot be trusted
+            return result
         result["trace"] = {key: values[:TRACE_CAP] for key, values in trace.items()}
         if _len(trace["evaluated"]) > TRACE_CAP or _len(trace["expanded"]) > TRACE_CAP:
             result["trace"]["truncated"] = True
@@ -411,9 +465,14 @@ class Harness:
                     break
                 except KeyboardInterrupt:  # a late watchdog interrupt landing in harness code
                     continue
+            if _tampered[0]:
+                return {"fatal": "tampered"}
             if "timed_out" in result:
                 timeouts += 1
             results.append(result)
+        if _seal_broken(self.seal):  # once per request: tampering zeroes everything this request says
+            _tampered[0] = True
+            return {"fatal": "tampered"}
         return {"results": results}
 
     def serve(self):
@@ -436,6 +495,8 @@ class Harness:
             _restore_builtins()
             if _memory_exhausted[0]:
                 reply = {"fatal": "memory"}
+            if _tampered[0]:
+                reply = {"fatal": "tampered"}
             for stream in (sys.stdout, sys.stderr):
                 try:
                     stream.flush()
@@ -581,8 +642,9 @@ def _guard():
 
 def lock_down(config):
     """Drop to the session's uid, refuse sockets and signals to others: the last step before student code."""
-    if config.get("identity") or config.get("preload") or config.get("rlimits"):
-        _guard().lock_down(config)
+    if config.get("identity") or config.get("preload") or config.get("rlimits") or config.get("landlock"):
+        return _guard().lock_down(config)
+    return None
 
 
 def _undumpable():

@@ -4,7 +4,10 @@
 own scratch as the only writable place, no network and its own process ids; see bwrap.py.
 ``posix`` (Linux, macOS, or where bwrap is missing): a new session (so the whole process
 group can be killed) and resource limits the child lowers on itself before loading student
-code; as root the child also drops to a throw-away uid. ``spawn``: the portable fallback
+code; as root the child also drops to a throw-away uid; on Linux 5.13+ it fences its own files
+with Landlock (landlock.py: it reads Python, the harness and its submission, writes only its
+scratch). Where none of bwrap, Landlock or root keeps a child from the grader's files,
+``refuse_unconfined`` says why bulk grading should not start. ``spawn``: the portable fallback
 (Windows, or forced with ``MINIMAX_GRADER_SANDBOX=spawn``): a plain child process, no
 resource limits, only the grader's wall-clock timeout. Everything else (channel, capture,
 timeouts, verdicts) is the same for every launcher.
@@ -39,6 +42,19 @@ class Launcher:
     isolated: bool  # does it apply resource limits and kill whole process groups?
     warning: str | None = None
     prefix: list[str] = field(default_factory=list)
+    landlock: int = 0  # the Landlock ABI the child fences its files with (0: none)
+
+    @property
+    def confined(self) -> bool:
+        """Can the child reach nothing of the grader's, its neighbours' or the outputs'?
+
+        True under bwrap (its own filesystem view), with Landlock, or as root (the child drops
+        to a throw-away uid that owns nothing). False when the child keeps the grader's own uid
+        and only file permissions stand in its way: it may then write what the grader writes.
+        """
+        from grader.sandbox import identity
+
+        return self.name.startswith("bwrap") or self.landlock > 0 or (self.isolated and identity.is_root())
 
     def rlimits(self, limits) -> dict:
         if not self.isolated:
@@ -134,9 +150,38 @@ def choose(requested: str | None = None) -> Launcher:
         problem = bwrap.problem()
         if problem is None:
             return bwrap.BwrapLauncher()
-    warning = bwrap.fallback_warning(problem)
+    from grader.sandbox import landlock
+
+    version = landlock.abi()
+    warning = bwrap.fallback_warning(problem) + (landlock_note(version) if version else NO_LANDLOCK)
     warn_once(warning)
-    return Launcher("posix", isolated=True, warning=warning)
+    return Launcher("posix", isolated=True, warning=warning, landlock=version)
+
+
+def landlock_note(version: int) -> str:
+    return (f"; Landlock (ABI {version}) confines its files: it reads only Python, the harness and its own "
+            "submission, and writes only its own scratch folder")
+
+
+NO_LANDLOCK = ("; Landlock is not available either (Linux 5.13+ needed), so nothing but file permissions keeps "
+               "it from writing or deleting what this user may write: other submissions, the output folder, "
+               "the gradebook, the home folder")
+
+UNCONFINED_ENV = "MINIMAX_GRADER_UNCONFINED_OK"
+
+
+def refuse_unconfined(launcher: Launcher, allowed: bool = False) -> str | None:
+    """Bulk grading's policy: one line saying why it will not start, or None to go ahead.
+
+    Grading a whole class as the grader's own user with no filesystem fence would let one
+    submission destroy another's file or the results; ``grade`` therefore stops unless told
+    (``--unconfined-ok`` or ``MINIMAX_GRADER_UNCONFINED_OK=1``) that this is accepted.
+    """
+    if launcher.confined or allowed or os.environ.get(UNCONFINED_ENV, "").lower() in ("1", "yes", "true", "on"):
+        return None
+    return (f"refusing to grade: the '{launcher.name}' sandbox cannot keep one submission from writing or deleting "
+            "another's files, the output folder or the gradebook here (no bubblewrap, no Landlock, not root); "
+            f"install bubblewrap, use Linux 5.13+, or pass --unconfined-ok (or set {UNCONFINED_ENV}=1) to accept it")
 
 
 def python_argv() -> list[str]:

@@ -19,12 +19,16 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from grader.sandbox import launch, staging
+from grader.sandbox import landlock, launch, staging
 from grader.sandbox.childlib import child_sys_path
 
 HARNESS = Path(__file__).with_name("harness.py")
 GUARD = Path(__file__).with_name("guard.py")  # loaded by the harness from its own folder
+LANDLOCK = Path(__file__).with_name("landlock.py")  # loaded by the guard from its own folder
+SEAL = Path(__file__).with_name("seal.py")  # loaded by the harness from its own folder
+RUNNER = Path(__file__).with_name("runner.py")  # loaded by the harness from its own folder
 TAMPERED = "tampered with the result channel"
+HARNESS_TAMPERED = "tampered with the grader's harness or its records (the evidence of its calls was changed)"
 MAGIC = b"MMG1"
 MAX_REPLY = 64 << 20
 KEEP_OUTPUT = 16 << 10
@@ -159,7 +163,10 @@ class Session:
         request.update(staging.init_fields(self.staged, self.exercise))
         request.update(self.fields)
         argv = self.launcher.python_argv() + [str(HARNESS), str(stdout_file)]
-        extra = {"view": self._view(request, stdout_file)} if getattr(self.launcher, "wants_view", False) else {}
+        view = self._view(request, stdout_file)
+        if getattr(self.launcher, "landlock", 0):
+            request["landlock"] = landlock.rules(view.readonly, view.scratch_dirs)
+        extra = {"view": view} if getattr(self.launcher, "wants_view", False) else {}
         self.process = self.launcher.start(argv, cwd=str(self.scratch / "work"), env=env, stderr=self._stderr_file,
                                            **extra)
         self.reader = _Reader(self.process.stdout)
@@ -171,7 +178,8 @@ class Session:
 
     def _view(self, request: dict, stdout_file: Path) -> launch.View:
         """Everything the child must see; for bwrap, the whole of its world."""
-        readonly = [str(HARNESS), str(GUARD), str(self.exercise.driver_path), str(self.submission_copy.parent)]
+        readonly = [str(HARNESS), str(GUARD), str(LANDLOCK), str(SEAL), str(RUNNER), str(self.exercise.driver_path),
+                    str(self.submission_copy.parent)]
         readonly += [str(p) for p in getattr(self.exercise, "driver_files", [])]  # what the driver itself imports
         readonly += [p for p in request.get("sys_path", []) if os.path.isdir(p)]
         provided = request.get("provided")
@@ -183,6 +191,8 @@ class Session:
 
     def _check_fatal(self, reply: dict) -> None:
         """The harness saw the memory limit hit (a MemoryError, caught or not, in student code)."""
+        if reply.get("fatal") == "tampered":
+            self._fail(HARNESS_TAMPERED)
         if reply.get("fatal") == "memory":
             self._fail(f"killed: memory limit {self.limits.memory_mib} MiB")
         if self._output_overflowed():  # Python ignores SIGXFSZ: the writes failed, the child lived on
@@ -223,6 +233,7 @@ class Session:
             self._stderr_file.close()
             self._stderr_file = None
             self.output = self._read_output()
+        staging.unlock(self.scratch)
         shutil.rmtree(self.scratch, ignore_errors=True)
 
     # -- the channel -------------------------------------------------------------------
@@ -293,7 +304,7 @@ class Session:
 
     def _fail(self, reason: str):
         self.failure = reason
-        if reason == TAMPERED:
+        if reason in (TAMPERED, HARNESS_TAMPERED):
             self.violation = reason
         if self.process is not None:
             self.launcher.terminate(self.process, self.fields)

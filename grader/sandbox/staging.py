@@ -10,6 +10,7 @@ each other by name (``from gamestate import *``).
 
 from __future__ import annotations
 
+import os
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,7 +41,26 @@ def stage(submission, exercise, scratch: Path) -> Staged:
         staged.provided.mkdir()
         for path in sorted(Path(provided).glob("*.py")):
             shutil.copyfile(path, staged.provided / path.name)
+    for folder in (target, staged.provided):
+        if folder is not None:
+            _read_only(folder)
     return staged
+
+
+def _read_only(folder: Path) -> None:
+    """Files 0444 in a 0555 folder: a second fence after Landlock (which grants only reading here)."""
+    for path in folder.iterdir():
+        os.chmod(path, 0o444)
+    os.chmod(folder, 0o555)
+
+
+def unlock(scratch: Path) -> None:
+    """Make the read-only staged folders removable again (the grader throws the scratch away)."""
+    for name in ("submission", "provided"):
+        try:
+            os.chmod(scratch / name, 0o700)
+        except OSError:
+            pass
 
 
 def init_fields(staged: Staged, exercise) -> dict:

@@ -130,7 +130,7 @@ class Zygote:
         self.driver = driver
         # What every child imports in its last steps before student code (the guard, and the
         # standard modules a dropped uid could no longer read) is imported once, here.
-        harness._guard()
+        harness._guard().landlock()  # each child fences itself with its own scratch after the fork
         for name in config.get("preload") or ():
             try:
                 __import__(name)

@@ -1,0 +1,114 @@
+"""The thread the student's function is called on: its stack holds no frame of the harness.
+
+Loaded by the harness (a plain ``python -I -S`` script) from its own folder; standard library
+only, and nothing of the harness in this module's globals. Called on the harness's own thread,
+student code could walk ``sys._getframe().f_back`` up to the harness and its records. Here the
+harness hands each call to a thread of its own and waits: that thread's stack is this module's
+small loop (its locals: two lock methods, a mailbox and a lock), then the driver's ``call``,
+then the student's code. ``sys._current_frames`` (the other threads' stacks) is taken away
+before any student code runs. What this does not hide: objects the harness keeps are still on
+the heap (``gc``), which is why the seal (seal.py) checks them after every call.
+
+Timeouts: the watchdog raises KeyboardInterrupt in this thread (``PyThreadState_SetAsyncExc``),
+only while a call is running, under the same lock this loop takes when a call ends, so the
+interrupt lands in the student's code or, at worst, just after it, where the loop still turns
+it into the call's outcome. Where ctypes cannot reach the interpreter's C API the calls stay on
+the harness's thread, as before (``Runner.ident`` is then None).
+"""
+
+import _thread
+
+IDLE, RUNNING = 0, 1
+STACK_BYTES = 16 << 20  # as deep a recursion as the main thread allows, with room to spare
+
+
+def _loop(acquire, release, box, lock):
+    """box: [job (function, args), outcome (ok, value), state]; one call per ``acquire``."""
+    while True:
+        acquire()
+        outcome = None
+        try:
+            try:
+                box[2] = RUNNING
+                function, args = box[0]
+                box[0] = None
+                outcome = (True, function(*args))
+            except BaseException as exc:
+                outcome = (False, exc)
+            function = args = None
+            with lock:
+                box[2] = IDLE
+        except BaseException as late:  # the watchdog's interrupt, landing just as the call ended
+            if outcome is None:
+                outcome = (False, late)
+            box[2] = IDLE
+        box[1] = outcome
+        outcome = None
+        release()
+
+
+def _async_raiser():
+    try:
+        import ctypes
+
+        raiser = ctypes.pythonapi.PyThreadState_SetAsyncExc
+        raiser.argtypes = [ctypes.c_ulong, ctypes.py_object]
+        raiser.restype = ctypes.c_int
+        return raiser
+    except (ImportError, AttributeError, OSError):
+        return None
+
+
+class Runner:
+    def __init__(self, lock):
+        self.lock = lock
+        self.box = [None, None, IDLE]
+        self.raiser = _async_raiser()
+        self.ident = None
+        if self.raiser is None:
+            return
+        self.go = _thread.allocate_lock()
+        self.go.acquire()
+        self.done = _thread.allocate_lock()
+        self.done.acquire()
+        previous = _thread.stack_size()
+        try:
+            try:
+                _thread.stack_size(STACK_BYTES)
+            except (ValueError, RuntimeError):
+                pass
+            self.ident = _thread.start_new_thread(_loop, (self.go.acquire, self.done.release, self.box, lock))
+        finally:
+            try:
+                _thread.stack_size(previous)
+            except (ValueError, RuntimeError):
+                pass
+
+    def call(self, function, args):
+        """``function(*args)`` on the runner thread; its exception is raised here."""
+        if self.ident is None:
+            return function(*args)
+        box = self.box
+        box[0] = (function, args)
+        self.go.release()
+        self.done.acquire()
+        ok, value = box[1]
+        box[1] = None
+        if ok:
+            return value
+        raise value
+
+    def interrupt(self):
+        """The watchdog's move (it holds ``self.lock``): interrupt the running call, if one is running."""
+        if self.ident is not None and self.box[2] == RUNNING:
+            self.raiser(self.ident, KeyboardInterrupt)
+            return True
+        return False
+
+
+def hide_other_threads(sys_module):
+    """Student code may not read the other threads' stacks (the harness waits on the main one)."""
+    try:
+        del sys_module._current_frames
+    except AttributeError:
+        pass

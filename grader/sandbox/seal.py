@@ -1,0 +1,181 @@
+"""Evidence the student's code cannot quietly rewrite: append-only records and a seal on the harness.
+
+Loaded by the harness (a plain ``python -I -S`` script) from its own folder, before any student
+code runs; standard library only. The answers are safe whatever the child does (the parent
+judges them), but the behaviour checks rest on evidence made in the child: which nodes the
+provided helpers were asked about, and whether the tree changed. Student code shares that
+process, so it can reach the harness through the stack, ``gc`` or a helper's ``__closure__``.
+Two things make tampering show:
+
+- ``Record``: a list the driver appends to, which also feeds every item into a running hash
+  that can only move forward. After each call the harness hashes the list's contents again;
+  a record that was emptied, cut or rewritten no longer matches its hash (keeping the true
+  record as a prefix is the only way to match, and that keeps the evidence).
+- ``Seal``: identities of everything the harness relies on, taken before the submission
+  loads: its module's globals, its classes' methods, its objects' attributes, the driver's
+  functions and classes, the json encoder, each function's code, defaults and closure
+  contents. ``broken()`` before every reply says whether any of it was swapped (each call's
+  helpers, records and "before" snapshot are checked right after the call); the harness then
+  reports tampering and the grader zeroes the whole submission, so a forged result inside a
+  request never counts.
+
+What this does not stop: code that writes the process's memory directly (``ctypes``), or that
+changes data the driver keeps inside its own objects (an index map, say) without swapping any
+sealed object. The README says so; bubblewrap or Landlock do not change that.
+"""
+
+import hashlib
+import types
+from itertools import chain
+from operator import attrgetter
+
+_sha1 = hashlib.sha1
+_list_append = list.append
+_repr = repr
+_id = id
+_type = type
+_tuple = tuple
+_map = map
+_dict_keys = dict.keys
+_dict_values = dict.values
+_FunctionType = types.FunctionType
+_function_parts = attrgetter("__code__", "__defaults__", "__kwdefaults__")
+_cell_contents = attrgetter("cell_contents")
+_SCALARS = (int, float, bool, str, bytes, type(None))
+
+# Attributes the harness itself reassigns while serving (the channel's buffer, the watchdog's
+# alarm, what loading the submission finds): their keys are sealed, not their values.
+VOLATILE = frozenset({"buffer", "armed", "fired", "tick", "module", "modules", "entry", "submission_files"})
+
+
+class Record(list):
+    """A list whose every ``append`` is also fed to a hash that cannot be rewound."""
+
+    __slots__ = ("chain",)
+
+    def __init__(self):
+        super().__init__()
+        self.chain = _sha1()
+
+    def append(self, item):
+        _list_append(self, item)
+        self.chain.update((_repr(item) + "\x1f").encode())
+
+    def extend(self, items):
+        for item in items:
+            self.append(item)
+
+    def __iadd__(self, items):
+        self.extend(items)
+        return self
+
+
+def records(keys):
+    """A fresh trace dict of records, and the harness's own references to them and their hashes."""
+    made = {key: Record() for key in keys}
+    return made, [(key, record, record.chain) for key, record in made.items()]
+
+
+def records_intact(trace, kept):
+    """Every record is still the harness's own, of its own type, and its contents hash as appended."""
+    if _type(trace) is not dict or len(trace) < len(kept):
+        return False
+    for key, record, digest in kept:
+        if trace.get(key) is not record or _type(record) is not Record or record.chain is not digest:
+            return False
+        items = list.__iter__(record)
+        text = "\x1f".join(_map(_repr, items))
+        if text or len(record):
+            text += "\x1f"
+        if _sha1(text.encode()).digest() != digest.digest():
+            return False
+    return True
+
+
+def _functions_of(namespace_values):
+    return [value for value in namespace_values if _type(value) is _FunctionType]
+
+
+class Seal:
+    """Identities of the harness's working parts, taken once; ``broken()`` compares them again."""
+
+    def __init__(self, namespaces=(), objects=(), classes=(), functions=(), lenient=()):
+        """``lenient``: namespaces whose plain scalars may be rebound (a driver counting in a global)."""
+        self.namespaces = [vars(n) if not isinstance(n, dict) else n for n in namespaces]
+        self.lenient = [vars(n) if not isinstance(n, dict) else n for n in lenient]
+        self.objects = list(objects)
+        self.classes = [k for k in classes if isinstance(k, type)]
+        found = list(functions)
+        for space in self.namespaces + self.lenient:
+            found += _functions_of(_dict_values(space))
+        for klass in self.classes:
+            found += _functions_of(vars(klass).values())
+            found += [v.__func__ for v in vars(klass).values() if _type(v) in (staticmethod, classmethod)]
+        self.functions = list({_id(f): f for f in found}.values())
+        self.cells = [cell for f in self.functions for cell in (f.__closure__ or ()) if _has_contents(cell)]
+        self.taken = self._take()
+
+    def _take(self):
+        spaces = [(_tuple(_map(_id, _dict_keys(s))), _tuple(_map(_id, _dict_values(s)))) for s in self.namespaces]
+        spaces += [_tuple(_id(v) for v in _dict_values(s) if _type(v) not in _SCALARS) for s in self.lenient]
+        kinds = _tuple(_map(_id, _map(_type, self.objects)))
+        objects = []
+        for obj in self.objects:
+            attrs = getattr(obj, "__dict__", {})
+            objects.append((_tuple(_map(_id, _dict_keys(attrs))),
+                            _tuple(_id(v) for k, v in attrs.items() if k not in VOLATILE)))
+        klasses = [_tuple(_map(_id, vars(k).values())) for k in self.classes]
+        parts = _tuple(_map(_id, chain.from_iterable(_map(_function_parts, self.functions))))
+        try:
+            cells = _tuple(_map(_id, _map(_cell_contents, self.cells)))
+        except ValueError:  # a cell emptied
+            cells = None
+        return spaces, kinds, objects, klasses, parts, cells
+
+    def broken(self):
+        try:
+            return self._take() != self.taken
+        except BaseException:
+            return True
+
+
+def _has_contents(cell):
+    try:
+        cell.cell_contents
+    except ValueError:
+        return False
+    return True
+
+
+class CallSeal:
+    """One call's seal: the helpers handed to the student (their code and closures) and the tree's
+    "before" snapshot, as text (plain data the driver made before the call). ``texts`` caches that
+    text by snapshot: a warm child asks about the same prebuilt tree again and again."""
+
+    __slots__ = ("helpers", "parts", "cells", "contents", "before", "before_text")
+
+    def __init__(self, helpers, before, texts):
+        self.helpers = [h for h in helpers if _type(h) is _FunctionType]
+        self.parts = _tuple(_map(_id, chain.from_iterable(_map(_function_parts, self.helpers))))
+        # A helper may count in a closure variable (``nonlocal calls``): cells holding plain scalars
+        # are left out; a swapped trace dict or tree is not.
+        self.cells = [cell for h in self.helpers for cell in (h.__closure__ or ())
+                      if _has_contents(cell) and _type(cell.cell_contents) not in _SCALARS]
+        self.contents = _tuple(_map(_id, _map(_cell_contents, self.cells)))
+        self.before = before
+        known = texts.get(_id(before))
+        if known is None or known[0] is not before:
+            if len(texts) > 4096:  # a cold child builds a fresh tree per call: keep the cache small
+                texts.clear()
+            known = texts[_id(before)] = (before, _repr(before))
+        self.before_text = known[1]
+
+    def broken(self, before):
+        try:
+            if before is not self.before or _repr(before) != self.before_text:
+                return True
+            if _tuple(_map(_id, chain.from_iterable(_map(_function_parts, self.helpers)))) != self.parts:
+                return True
+            return _tuple(_map(_id, _map(_cell_contents, self.cells))) != self.contents
+        except BaseException:
+            return True

@@ -1,0 +1,194 @@
+"""Evidence made in the child cannot be forged into a better grade, under every launcher.
+
+The forging fixtures evaluate internal nodes and change the tree (honestly 8/10), then hide it:
+one through the stack (wrapping the harness's methods, emptying its records), one without it
+(a helper's closure, ``gc`` and the driver's own functions). Each must get no more than its
+honest score; in fact tampering zeroes it. Their honest twins (the same code without the
+forging step, made here) must still get exactly 8, so the checks are not simply failing everything.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import SUBMISSIONS
+from grader import bank as banks
+from grader import exercise as exercises
+from grader import judge, submissions
+from grader.sandbox import forkserver, launch
+from grader.sandbox.session import HARNESS_TAMPERED
+
+HOSTILE = SUBMISSIONS / "hostile"
+FORGERS = ["forge_evidence_stack.py", "forge_evidence_closure.py"]
+HONEST_SCORE = 8.0
+
+
+def _bwrap_problem():
+    from test_hostile import _bwrap_problem as problem
+
+    return problem()
+
+
+LAUNCHERS = [
+    pytest.param("posix", False, id="posix"),
+    pytest.param("spawn", False, id="spawn"),
+    pytest.param("posix", True, id="posix+fork-server",
+                 marks=pytest.mark.skipif(not forkserver.available(), reason="no fork() here")),
+    pytest.param("bwrap", False, id="bwrap",
+                 marks=pytest.mark.skipif(_bwrap_problem() is not None, reason="bubblewrap unusable here")),
+    pytest.param("bwrap", True, id="bwrap+fork-server",
+                 marks=pytest.mark.skipif(_bwrap_problem() is not None or not forkserver.available(),
+                                          reason="bubblewrap or fork() unusable here")),
+]
+
+
+@pytest.fixture(scope="module")
+def ctp26_small():
+    exercise = exercises.load("ctp-26")
+    return exercise, banks.build(exercise, seed=11, examples=20)
+
+
+def _honest_twin(tmp_path, name):
+    """The fixture with its forging step taken out: what it earns by its own code."""
+    source = (HOSTILE / name).read_text(encoding="utf-8")
+    assert "            _forge()\n" in source
+    twin = tmp_path / f"honest_{name}"
+    twin.write_text(source.replace("            _forge()\n", "            pass\n"), encoding="utf-8")
+    return twin
+
+
+@pytest.mark.parametrize("sandbox, warm", LAUNCHERS)
+def test_forged_evidence_never_beats_the_honest_score(sandbox, warm, ctp26_small, tmp_path):
+    exercise, bank = ctp26_small
+    launcher = launch.choose(sandbox)
+    if warm:
+        launcher = forkserver.ZygoteLauncher.wrap(launcher, exercise, bank)
+    try:
+        for name in FORGERS:
+            honest = judge.grade(submissions.load(_honest_twin(tmp_path, name)), exercise, bank, launcher)
+            forged = judge.grade(submissions.load(HOSTILE / name), exercise, bank, launcher)
+            assert honest.score == HONEST_SCORE, (name, honest.score, honest.error)
+            assert {c.name for c in honest.checks if c.score < c.max_score} == {"evaluation-discipline", "tree-unchanged"}
+            assert forged.score <= honest.score
+            assert (forged.status, forged.score, forged.error) == ("error", 0.0, HARNESS_TAMPERED), (name, forged.error)
+            assert forged.sandbox["mode"] == launcher.name
+    finally:
+        if warm:
+            launcher.close()
+
+
+def test_records_cannot_be_rewound():
+    """A record emptied, cut or rewritten no longer matches the hash it grew with; extending it does."""
+    from grader.sandbox import seal
+
+    trace, kept = seal.records(("evaluated",))
+    for index in (0, 3, 4):
+        trace["evaluated"].append(index)
+    assert seal.records_intact(trace, kept)
+    trace["evaluated"].append(9)
+    assert seal.records_intact(trace, kept)
+    for forge in (lambda r: list.clear(r), lambda r: list.__delitem__(r, 0), lambda r: list.__setitem__(r, 1, 7),
+                  lambda r: list.append(r, 5)):
+        trace, kept = seal.records(("evaluated",))
+        trace["evaluated"].extend([1, 2, 3])
+        forge(trace["evaluated"])
+        assert not seal.records_intact(trace, kept)
+    trace, kept = seal.records(("evaluated",))
+    trace["evaluated"] = []
+    assert not seal.records_intact(trace, kept)
+
+
+def test_a_swapped_method_or_function_breaks_the_seal():
+    from grader.sandbox import seal
+
+    class Worker:
+        def work(self):
+            return 1
+
+    def helper():
+        return 2
+
+    worker = Worker()
+    sealed = seal.Seal(namespaces=[{"helper": helper}], objects=[worker], classes=[Worker])
+    assert not sealed.broken()
+    worker.work = lambda: 3  # an instance attribute shadowing the method
+    assert sealed.broken()
+    del worker.work
+    assert not sealed.broken()
+    helper.__code__ = (lambda: 4).__code__
+    assert sealed.broken()
+
+
+def test_a_helper_counting_in_its_closure_is_not_tampering():
+    """Drivers may keep counters in their helpers' closures (``nonlocal``); swapping the trace is caught."""
+    from grader.sandbox import seal
+
+    trace, kept = seal.records(("evaluated",))
+
+    def make(trace):
+        calls = 0
+
+        def get_value(node):
+            nonlocal calls
+            calls += 1
+            trace["evaluated"].append(node)
+            return node
+
+        return get_value
+
+    helper = make(trace)
+    before = ("snapshot", [1, 2])
+    call = seal.CallSeal([helper], before, {})
+    helper(3)
+    assert not call.broken(before) and seal.records_intact(trace, kept)
+    before[1].append(3)  # the snapshot rewritten in place
+    assert call.broken(before)
+    before[1].pop()
+    helper.__closure__[1].cell_contents = {"evaluated": []}  # the trace swapped for a dummy
+    assert call.broken(before)
+
+
+def test_a_driver_counting_in_a_global_is_not_tampering_but_a_swapped_function_is():
+    from grader.sandbox import seal
+
+    driver = {"calls": 0, "helper": lambda: 1, "cache": {}}
+    sealed = seal.Seal(lenient=[driver])
+    driver["calls"] += 5
+    driver["cache"]["x"] = 1
+    assert not sealed.broken()
+    driver["helper"] = lambda: 2
+    assert sealed.broken()
+
+
+STACK_PROBE = '''
+import os
+import sys
+
+
+def minimax(node, max_depth, player_a_moves):
+    frame, files = sys._getframe(), []
+    while frame is not None:
+        files.append(os.path.basename(frame.f_code.co_filename))
+        frame = frame.f_back
+    raise RuntimeError("STACK[" + ",".join(files) + "] other threads visible: " + str(hasattr(sys, "_current_frames")))
+'''
+
+
+@pytest.mark.parametrize("sandbox, warm", LAUNCHERS)
+def test_the_students_stack_holds_no_harness_frame(sandbox, warm, ctp26_small, tmp_path):
+    exercise, bank = ctp26_small
+    probe = tmp_path / "stack_probe.py"
+    probe.write_text(STACK_PROBE, encoding="utf-8")
+    launcher = launch.choose(sandbox)
+    if warm:
+        launcher = forkserver.ZygoteLauncher.wrap(launcher, exercise, bank)
+    try:
+        result = judge.grade(submissions.load(probe), exercise, bank, launcher)
+    finally:
+        if warm:
+            launcher.close()
+    text = " ".join(c.message for c in result.checks)
+    stack = text.split("STACK[", 1)[1].split("]", 1)[0].split(",")
+    assert stack[0] == "stack_probe.py" and "driver.py" in stack
+    assert not {"harness.py", "zygote.py", "seal.py"} & set(stack), stack
+    assert "other threads visible: False" in text
