@@ -278,12 +278,35 @@ def fitting_models(models, facts: Facts) -> list[Fit]:
     return fits
 
 
-def _model_finding(fit: Fit, facts: Facts, failing: tuple[str, ...]) -> Finding:
+def _model_finding(fit: Fit, facts: Facts, failing: tuple[str, ...], shown_example=None) -> Finding:
     example = fit.example
-    shown = f"{facts.call(example)}: {_did(facts.reply(example))}, the right answer is {example.expected!r}"
+    if shown_example is not None and (fit.model.scope != "answered" or facts.reply(shown_example)[0] == "number"):
+        example = shown_example  # the model agrees with every wrong reply: quote the one the report draws
+    shown = f"{facts.call(example)}: {_did(facts.reply(example))}, the right answer is {_right(facts, example)}"
     evidence = (f"this mistake gives exactly your answers on all {fit.compared} cases it was compared on, "
                 f"including the {fit.explained} where they are wrong (for example {shown})")
     return Finding(fit.model.code, evidence, fit.model.explanation, fit.model.question, failing)
+
+
+def _right(facts: Facts, outcome) -> str:
+    """The right answer in the words the counterexample uses (the exercise's ``show_expected``)."""
+    from grader.checks import show_expected
+
+    shown = show_expected(facts.exercise, outcome.case.input, outcome.expected)
+    return shown if isinstance(shown, str) else repr(shown)
+
+
+def shown_example(facts: Facts, wrong, checks):
+    """The wrong outcome whose input is the counterexample a failing check draws, if there is one:
+    the evidence quotes that very case, so "expected 0" above never meets "the right answer is 4"
+    below for another tree with the same call text."""
+    drawn = [Facts.key(c.counterexample.input) for c in checks
+             if c.status == "failed" and c.counterexample is not None and c.counterexample.input is not None]
+    for key in drawn:
+        for outcome in wrong:
+            if Facts.key(outcome.case.input) == key:
+                return outcome
+    return None
 
 
 # -- behaviour ------------------------------------------------------------------------------
@@ -455,11 +478,14 @@ def diagnose(exercise, outcomes, checks, again_raw=(), session=None, budget: flo
                 extra.extend(asked)
             if key in seen:
                 roots[check.name] = seen[key]
-    # The localisation's questions are cases like any other: more evidence for the models.
+    # The localisation's questions are cases like any other: more evidence for the models
+    # (but the counts a report prints are of the bank's cases, the ones the checks add up to).
+    bank = list(facts.outcomes)
     facts.outcomes.extend(extra)
 
     findings: list[Finding] = []
     wrong = [o for o in facts.outcomes if facts.is_wrong(o)]
+    drawn = shown_example(facts, wrong, checks)
     behaviour = behaviour_findings(exercise, module, facts)
     stateful = any(f.code == "state-across-calls" for f in behaviour)
     if wrong and module is not None:
@@ -467,7 +493,7 @@ def diagnose(exercise, outcomes, checks, again_raw=(), session=None, budget: flo
         for fit in fitting_models(getattr(module, "MODELS", ()), facts):
             if fit.model.code not in seen_codes:
                 seen_codes.add(fit.model.code)
-                findings.append(_model_finding(fit, facts, failing_names))
+                findings.append(_model_finding(fit, facts, failing_names, drawn))
     if wrong and not findings:
         # No single model: rules over many answers at once, then (if still nothing) the state probe.
         candidates = [hardcoded_finding(facts)]
@@ -494,16 +520,25 @@ def diagnose(exercise, outcomes, checks, again_raw=(), session=None, budget: flo
             localisations[name] = found
 
     if wrong and not explained or not findings:
-        findings.append(_unknown(facts, wrong, checks, localisations))
+        findings.append(_unknown(facts, [o for o in bank if facts.is_wrong(o)], len(bank), checks, localisations,
+                                 drawn))
     return [_mistake(f, module, wrong_checks=failing_names) for f in findings], localisations
 
 
-def _unknown(facts: Facts, wrong, checks, localisations) -> Finding:
+def _unknown(facts: Facts, wrong, asked: int, checks, localisations, example=None) -> Finding:
+    """``wrong`` and ``asked`` count the bank's cases only, the ones the checks' "fails on" add up to."""
     seen = []
-    if wrong:
+    drawn = next((c.counterexample for c in checks if c.status == "failed" and c.counterexample is not None), None)
+    if wrong and example is not None:
+        seen.append(f"wrong on {len(wrong)} of {asked} cases, the one drawn above {facts.call(example)}: "
+                    f"{_did(facts.reply(example))}, the right answer is {_right(facts, example)}")
+    elif wrong and drawn is not None:  # a shrunk case nobody asked again: quote it as the report draws it
+        seen.append(f"wrong on {len(wrong)} of {asked} cases, the one drawn above {drawn.call}: "
+                    f"yours {drawn.actual}, the right answer is {drawn.expected}")
+    elif wrong:
         smallest = min(wrong, key=facts.size)
-        seen.append(f"wrong on {len(wrong)} of {len(facts.outcomes)} cases, the smallest {facts.call(smallest)}: "
-                    f"{_did(facts.reply(smallest))}, the right answer is {smallest.expected!r}")
+        seen.append(f"wrong on {len(wrong)} of {asked} cases, the smallest {facts.call(smallest)}: "
+                    f"{_did(facts.reply(smallest))}, the right answer is {_right(facts, smallest)}")
     for check in checks:
         if check.status == "failed" and check.message and (not wrong or check.counterexample is None):
             seen.append(f"{check.name}: {check.message}")

@@ -182,6 +182,14 @@ def picture(case_input):
     return "\n".join(lines)
 
 
+def drawing(case_input):
+    """The board as plain data for the HTML report's picture (the same marks as the text picture)."""
+    rows = [line.split() for line in picture(case_input).splitlines()[1:-1]]
+    return {"kind": "board", "rows": [row[1:] for row in rows], "row_labels": [row[0] for row in rows],
+            "col_labels": [f"x={x}" for x in range(len(rows[0]) - 1)] if rows else [],
+            "caption": picture(case_input).splitlines()[-1]}
+
+
 def show_answer(answer):
     """Moves and lists of moves as Python shows them; anything else with its type."""
     return answer.describe()

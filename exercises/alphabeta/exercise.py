@@ -29,6 +29,7 @@ fixture_cases = _trees.fixture_cases
 strategy = _trees.strategy
 size = _trees.size
 picture = _trees.picture
+drawing = _trees.drawing
 shrink_candidates = _trees.shrink_candidates
 trace_violation = _trees.trace_violation
 PlainTree = _trees.PlainTree

@@ -251,6 +251,12 @@ def show_answer(answer):
     return answer.describe()
 
 
+def show_expected(case_input, expected):
+    """The best moves as the game's helpers give them (tic-tac-toe moves are ``(row, col)`` tuples,
+    never the lists the plain-data record holds): "(1, 1)", "1 or 3"."""
+    return _moves_text(expected["best moves"], plain=True)
+
+
 # -- showing a case --------------------------------------------------------------------------------
 
 def size(case_input):
@@ -289,6 +295,23 @@ def picture(case_input):
 
     walk(case_input["tree"], case_input["player"], "")
     return "\n".join(lines)
+
+
+def drawing(case_input):
+    """The game tree or the board as plain data for the HTML report's picture."""
+    if case_input["game"] == "tictactoe":
+        rows = [[MARKS.get(v, "?") for v in row] for row in case_input["board"]]
+        return {"kind": "board", "rows": rows, "caption": f"player {case_input['player']} to move (X = 2, O = 1)"}
+
+    def walk(node, player, label, path):
+        if node["moves"]:
+            detail = f"player {player} to move"
+        else:
+            detail = f"value {node['value']}"
+        children = [walk(child, _next(player), f"move {move!r}", f"{path}/{move!r}") for move, child in node["moves"]]
+        return {"id": path, "label": label, "detail": detail, "children": children}
+
+    return {"kind": "tree", "root": walk(case_input["tree"], case_input["player"], "root", "")}
 
 
 def _board_picture(case_input):

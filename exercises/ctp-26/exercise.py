@@ -198,6 +198,25 @@ def picture(case_input):
     return "\n".join(lines)
 
 
+def drawing(case_input):
+    """The tree as plain data for the HTML report's picture; node ids are the localisation's paths."""
+    first_turn_a = case_input["player_a_moves"]
+    limit = case_input["max_depth"]
+
+    def walk(node, depth, path):
+        turn = "A" if (depth % 2 == 0) == first_turn_a else "B"
+        where = " (limit)" if depth == limit and node["children"] else " (beyond)" if depth > limit else ""
+        names = [child["name"] for child in node["children"]]
+        children = []
+        for i, child in enumerate(node["children"]):
+            label = child["name"] if names.count(child["name"]) == 1 else f"{child['name']} (move {i + 1})"
+            children.append(walk(child, depth + 1, f"{path}/{label}"))
+        detail = f"value {format_value(node['value'])}" + ("" if depth > limit else f", {turn}") + where
+        return {"id": path, "label": node["name"], "detail": detail, "children": children}
+
+    return {"kind": "tree", "root": walk(case_input["tree"], 0, f"/{case_input['tree']['name']}")}
+
+
 def format_value(value):
     return repr(value)
 

@@ -225,6 +225,15 @@ def show_answer(answer):
     return answer.describe()
 
 
+def show_expected(case_input, expected):
+    """The right answer as the statement writes it, ``[row, col, score]``: ``[-1, -1, 0]`` for a
+    finished game, else every optimal move with the score ("[0, 2, 1] or [2, 0, 1]")."""
+    score = expected["score"]
+    moves = expected["moves"] or [[-1, -1]]
+    shown = [f"[{r}, {c}, {score}]" for r, c in moves]
+    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " or " + shown[-1]
+
+
 # -- showing a case -----------------------------------------------------------------------------
 
 def size(case_input):
@@ -253,6 +262,14 @@ def picture(case_input):
     else:
         lines.append(f"X = MAX (+1), O = MIN (-1); {mover} to move, {_cells(len(_empties(board)))}")
     return "\n".join(lines)
+
+
+def drawing(case_input):
+    """The board as plain data for the HTML report's picture."""
+    board = case_input["board"]
+    mover = "X (MAX, +1)" if case_input["player"] == MAX else "O (MIN, -1)"
+    caption = "the game is over" if _finished(board) else f"{mover} to move"
+    return {"kind": "board", "rows": [[MARKS.get(v, "?") for v in row] for row in board], "caption": caption}
 
 
 def shrink_candidates(case_input):
