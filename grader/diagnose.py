@@ -120,6 +120,7 @@ class Facts:
         self._plain = self._verify is kinds.default_verify
         self._replies: dict[int, tuple | None] = {}
         self._wrong: dict[int, bool] = {}
+        self.bank_size: int | None = None  # set once questions beyond the bank are appended
         self.published_answers = {o.expected for o in self.outcomes
                                   if o.case.group == "published" and type(o.expected) in (int, float)}
 
@@ -154,6 +155,10 @@ class Facts:
         return json.dumps(data, sort_keys=True)
 
     def call(self, outcome) -> str:
+        """The call as evidence quotes it, marked when it is not the drawn counterexample (see example_call)."""
+        return example_call(self, outcome)
+
+    def call_text(self, outcome) -> str:
         return self.exercise.hook("call_text", lambda case_input: "the call")(outcome.case.input)
 
     def size(self, outcome) -> int:
@@ -283,8 +288,14 @@ def _model_finding(fit: Fit, facts: Facts, failing: tuple[str, ...], shown_examp
     if shown_example is not None and (fit.model.scope != "answered" or facts.reply(shown_example)[0] == "number"):
         example = shown_example  # the model agrees with every wrong reply: quote the one the report draws
     shown = f"{facts.call(example)}: {_did(facts.reply(example))}, the right answer is {_right(facts, example)}"
-    evidence = (f"this mistake gives exactly your answers on all {fit.compared} cases it was compared on, "
-                f"including the {fit.explained} where they are wrong (for example {shown})")
+    # Counted over the bank's cases, the ones the checks' "fails on N of M" add up to (the model also
+    # agreed with the questions asked while localising, which no check counts).
+    bank = facts.outcomes[:facts.bank_size] if facts.bank_size is not None else facts.outcomes
+    in_scope = [o for o in bank if facts.reply(o) is not None
+                and (fit.model.scope != "answered" or facts.reply(o)[0] == "number")]
+    wrong = sum(1 for o in in_scope if facts.is_wrong(o))
+    evidence = (f"this mistake gives exactly your answers on all {len(in_scope)} cases it was compared on, "
+                f"including the {wrong} where they are wrong (for example {shown})")
     return Finding(fit.model.code, evidence, fit.model.explanation, fit.model.question, failing)
 
 
@@ -294,6 +305,19 @@ def _right(facts: Facts, outcome) -> str:
 
     shown = show_expected(facts.exercise, outcome.case.input, outcome.expected)
     return shown if isinstance(shown, str) else repr(shown)
+
+
+def example_call(facts: Facts, outcome) -> str:
+    """The call of a quoted example, saying so when it is not the drawn counterexample though its
+    call reads the same ("best_move(1, state)" fits many games): never two answers for one call."""
+    call = facts.call_text(outcome)
+    key = Facts.key(outcome.case.input)
+    for check in facts.checks:
+        drawn = check.counterexample
+        if (check.status == "failed" and drawn is not None and drawn.call == call and drawn.input is not None
+                and Facts.key(drawn.input) != key):
+            return f"{call} on another {drawn.noun} than the one drawn"
+    return call
 
 
 def shown_example(facts: Facts, wrong, checks):
@@ -481,6 +505,7 @@ def diagnose(exercise, outcomes, checks, again_raw=(), session=None, budget: flo
     # The localisation's questions are cases like any other: more evidence for the models
     # (but the counts a report prints are of the bank's cases, the ones the checks add up to).
     bank = list(facts.outcomes)
+    facts.bank_size = len(bank)
     facts.outcomes.extend(extra)
 
     findings: list[Finding] = []
@@ -530,7 +555,7 @@ def _unknown(facts: Facts, wrong, asked: int, checks, localisations, example=Non
     seen = []
     drawn = next((c.counterexample for c in checks if c.status == "failed" and c.counterexample is not None), None)
     if wrong and example is not None:
-        seen.append(f"wrong on {len(wrong)} of {asked} cases, the one drawn above {facts.call(example)}: "
+        seen.append(f"wrong on {len(wrong)} of {asked} cases, the one drawn above {facts.call_text(example)}: "
                     f"{_did(facts.reply(example))}, the right answer is {_right(facts, example)}")
     elif wrong and drawn is not None:  # a shrunk case nobody asked again: quote it as the report draws it
         seen.append(f"wrong on {len(wrong)} of {asked} cases, the one drawn above {drawn.call}: "

@@ -42,7 +42,7 @@ def grade(submission: Submission, exercise, bank: Bank, launcher: launch.Launche
     # A launcher may speak a richer protocol (the warm fork server does): it names its own Session.
     session = (getattr(launcher, "session_class", None) or Session)(submission, exercise, launcher)
     try:
-        _grade_in_session(session, exercise, bank, result, shrink, diagnose)
+        _grade_in_session(session, exercise, bank, result, shrink, diagnose, files=submission.files)
     finally:
         session.close()
         result.output = {"stdout": _own_paths(session.output.stdout, session),
@@ -84,16 +84,20 @@ def _finish(result: SubmissionResult, started: float) -> SubmissionResult:
 
 
 def _grade_in_session(session: Session, exercise, bank: Bank, result: SubmissionResult, shrink: bool,
-                      diagnose: bool = True) -> None:
+                      diagnose: bool = True, files=()) -> None:
+    from grader import api_mismatch
+
     try:
         loaded = session.open()
         if not loaded.get("ok"):
-            result.error = str(loaded.get("error") or "the submission could not be loaded")[:400]
+            error = str(loaded.get("error") or "the submission could not be loaded")
+            result.error = api_mismatch.explain_load_error(exercise, files, error)[:600]
             return
         if exercise.parts:
             result.parts = parts.from_reply(loaded, exercise)
             if not result.parts["graded"]:  # never a 0/0 "pass"
-                result.error = "the submission defines none of the parts of this exercise"
+                result.error = api_mismatch.explain_load_error(
+                    exercise, files, "the submission defines none of the parts of this exercise")[:600]
                 return
             result.max_score = parts.graded_max_score(exercise, result.parts)
         first_raw = session.run([c.to_request() for c in bank.cases])
@@ -114,6 +118,12 @@ def _grade_in_session(session: Session, exercise, bank: Bank, result: Submission
     reference_of = exercise.hook("reference")
     outcomes = [Outcome(case, raw, reference_of(case.input, reference)) for case, raw in zip(bank.cases, first_raw)]
     by_id = {o.case.id: o for o in outcomes}
+    # Written against another API (node.value, other helper names, other parameters): one line, not
+    # the same crash in every check.
+    mismatch = api_mismatch.explain_replies(exercise, files, outcomes)
+    if mismatch is not None:
+        result.error = mismatch[:600]
+        return
 
     shrink_targets = []
     for spec in exercise.checks:

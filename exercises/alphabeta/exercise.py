@@ -35,6 +35,10 @@ trace_violation = _trees.trace_violation
 PlainTree = _trees.PlainTree
 
 
+API_PROVIDES = _trees.API_PROVIDES
+API_OBJECTS = _trees.API_OBJECTS
+
+
 def call_text(case_input):
     return f"alphabeta(root, {case_input['max_depth']}, -inf, inf, {case_input['player_a_moves']})"
 

@@ -87,6 +87,13 @@ class TicTacToeGame:
     next_player = staticmethod(_next)
 
 
+# What the student is handed and how they are called, for one-line API mismatch reports
+# (grader/api_mismatch.py): a state is opaque, read only through the helpers.
+API_PROVIDES = ["generate_valid_moves(player, state)", "apply(state, move)", "is_terminal(state)",
+                "evaluate(state)", "next_player(player)"]
+API_OBJECTS = {"State": "state"}
+
+
 def game_of(case_input):
     """(game, root state) for the reference."""
     if case_input["game"] == "tree":

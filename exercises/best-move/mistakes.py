@@ -250,3 +250,10 @@ def _best(outcome) -> str:
     moves = outcome.expected["best moves"]
     shown = [repr(tuple(m)) if type(m) is list else repr(m) for m in moves]
     return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " or " + shown[-1]
+
+
+def _best(outcome) -> str:
+    """The best moves in the game's own shape (tuples stay tuples), as the counterexample shows them."""
+    moves = outcome.expected["best moves"]
+    shown = [repr(tuple(m)) if type(m) is list else repr(m) for m in moves]
+    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " or " + shown[-1]

@@ -24,6 +24,12 @@ class PlainTree:
         return node["value"]
 
 
+# What the student is handed and how they are called, for one-line API mismatch reports
+# (grader/api_mismatch.py): a node's value and moves come only through the helpers.
+API_PROVIDES = ["get_value(node)", "get_next_valid_moves(node)"]
+API_OBJECTS = {"Node": "node"}
+
+
 def fixture_cases(folder: Path):
     """Published cases (the exercise's four calls) and every other call in the fixture files."""
     cases = []

@@ -22,6 +22,13 @@ ENDGAME_EMPTIES = 2
 FINISHED_EVERY = 4  # one finished position in four (of 1916), chosen evenly
 
 
+# What the student is handed and how they are called, for one-line API mismatch reports
+# (grader/api_mismatch.py): the state is a plain 3x3 list of lists.
+API_PROVIDES = ["evaluate(state)", "wins(state, player)", "game_over(state)", "empty_cells(state)"]
+API_CALLS = ["minimax(state, depth, player) with state a 3x3 list of lists"]
+API_OBJECTS = {"list": "state"}
+
+
 # -- the rules, on plain boards (the grader's own copy: the hooks never import the driver) --------
 
 def _wins(board, player):
