@@ -45,9 +45,12 @@ def provides_of(exercise) -> list[str]:
     return [f"{name}(...)" for name in exercise.provided_helpers]
 
 
-def _api_words(exercise, calls: bool = True) -> str:
+def _api_words(exercise, calls: bool = True, about: str | None = None) -> str:
+    """What the exercise provides and how it calls the student's code (only the call of the
+    function ``about`` names, when it is one of them)."""
     provided = provides_of(exercise)
-    how = " and ".join(calls_of(exercise))
+    every = calls_of(exercise)
+    how = _join(next(([c] for c in every if about and c.startswith(about + "(")), every))
     if provided and calls:
         return f"this exercise provides {_join(provided)}, and the grader calls {how}"
     if provided:
@@ -198,10 +201,9 @@ def explain_replies(exercise, files, outcomes) -> str | None:
         asked = [o for o in chosen if "skipped" not in o.raw and not o.raw.get("timed_out")]
         if not asked or not all(o.raw.get("raised") for o in asked):
             continue
-        kinds = {_classify(str(o.raw["raised"]), exercise) for o in asked}
-        if len(kinds) == 1 and None not in kinds:
-            kind = kinds.pop()
-            return _words(exercise, files, kind, str(asked[0].raw["raised"]))
+        kinds = [_classify(str(o.raw["raised"]), exercise) for o in asked]
+        if None not in kinds and len({k[0] for k in kinds}) == 1:  # one kind (the names may differ)
+            return _words(exercise, files, kinds[0], str(asked[0].raw["raised"]))
     return None
 
 
@@ -221,6 +223,7 @@ def _words(exercise, files, kind, raised: str) -> str:
             names.insert(0, detail)
         shown = [f"{n}(...)" for n in names[:4]]
         return f"your code calls {_join(shown)}, which this exercise does not provide: {api}"
+    api = _api_words(exercise, about=detail)
     defined = _top_level_functions(trees).get(detail)
     if defined is not None:
         return f"{detail}({', '.join(defined)}) has other parameters than the grader passes: {api}"

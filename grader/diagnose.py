@@ -512,6 +512,9 @@ def diagnose(exercise, outcomes, checks, again_raw=(), session=None, budget: flo
     wrong = [o for o in facts.outcomes if facts.is_wrong(o)]
     drawn = shown_example(facts, wrong, checks)
     behaviour = behaviour_findings(exercise, module, facts)
+    regroup = getattr(module, "regroup_behaviour", None)  # e.g. alphabeta: two pruning failures, one move order
+    if regroup is not None:
+        behaviour = regroup(behaviour, facts)
     stateful = any(f.code == "state-across-calls" for f in behaviour)
     if wrong and module is not None:
         seen_codes = set()

@@ -22,9 +22,8 @@ QUESTION = {
 
 
 # How the grader calls each part, for one-line API mismatch reports (grader/api_mismatch.py).
-API_PROVIDES: list[str] = []
-API_CALLS = ["GameState() (then state.forecast_move(move) and state.get_legal_moves())", "terminal_test(gameState)",
-             "min_value(gameState)", "max_value(gameState)", "minimax_decision(gameState)"]
+API_PROVIDES = ["GameState() with only state.forecast_move(move) and state.get_legal_moves()"]
+API_CALLS = ["terminal_test(gameState)", "min_value(gameState)", "max_value(gameState)", "minimax_decision(gameState)"]
 API_OBJECTS = {"GameState": "gameState"}
 
 
