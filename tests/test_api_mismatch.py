@@ -1,6 +1,6 @@
 """Code written against another API gets status error and one line, for every exercise and kind.
 
-The samples live in ``fixtures/submissions/<exercise>/api/``: each reads what its exercise does
+The samples live in ``fixtures/api-mismatch/<exercise>/``: each reads what its exercise does
 not provide (node attributes, dict keys), calls helpers under other names, puts the function in
 a class, or takes other parameters. Without ``grader/api_mismatch.py`` most of them are FAILED
 reports with the same crash in every check.
@@ -15,6 +15,7 @@ import pytest
 from grader import api
 
 SUBMISSIONS = Path(__file__).resolve().parent.parent / "fixtures" / "submissions"
+API_SAMPLES = SUBMISSIONS.parent / "api-mismatch"  # beside submissions/, whose samples are pinned in expected.toml
 
 # (exercise, sample, what the line must say it used, a provided helper it must name, the call it must show)
 CASES = [
@@ -53,7 +54,7 @@ CASES = [
 
 @pytest.mark.parametrize("exercise, sample, used, helper, call", CASES, ids=[f"{c[0]}/{c[1]}" for c in CASES])
 def test_an_api_mismatch_is_one_error_line(exercise, sample, used, helper, call):
-    result = api.check(SUBMISSIONS / exercise / "api" / sample, exercise)
+    result = api.check(API_SAMPLES / exercise / sample, exercise)
     assert result.status == "error", [(c.name, c.status, c.message) for c in result.checks]
     line = result.error
     assert "\n" not in line
@@ -64,7 +65,7 @@ def test_an_api_mismatch_is_one_error_line(exercise, sample, used, helper, call)
 def test_every_kind_has_a_sample_for_every_exercise():
     kinds = {"attributes", "dict_keys", "other_helper_names", "method_of_class", "param"}
     for exercise in ("ctp-26", "alphabeta", "tictactoe", "best-move", "aima-isolation"):
-        names = {p.stem for p in (SUBMISSIONS / exercise / "api").glob("*.py")}
+        names = {p.stem for p in (API_SAMPLES / exercise).glob("*.py")}
         found = {k for k in kinds if any(k in n for n in names)}
         assert found == kinds, (exercise, names)
 
