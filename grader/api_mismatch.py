@@ -39,10 +39,14 @@ def calls_of(exercise) -> list[str]:
 
 
 def provides_of(exercise) -> list[str]:
-    custom = exercise.hook("API_PROVIDES")
-    if custom is not None:
-        return list(custom)
-    return [f"{name}(...)" for name in exercise.provided_helpers]
+    """The helpers as call forms. An exercise copied and renamed (``provided_helpers`` changed in its
+    toml, the hooks left as they were) gets its own names, never the original's."""
+    custom = list(exercise.hook("API_PROVIDES") or [])
+    helpers = list(exercise.provided_helpers)
+    if not helpers:
+        return custom
+    by_name = {form.split("(")[0]: form for form in custom}
+    return [by_name.get(name, f"{name}(...)") for name in helpers]
 
 
 def _api_words(exercise, calls: bool = True, about: str | None = None) -> str:

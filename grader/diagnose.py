@@ -150,6 +150,11 @@ class Facts:
             self._wrong[key] = wrong
         return self._wrong[key]
 
+    def bank(self) -> list:
+        """The bank's outcomes only: what the checks' "fails on N of M" count (not the questions
+        asked while localising, appended after them)."""
+        return self.outcomes if self.bank_size is None else self.outcomes[:self.bank_size]
+
     @staticmethod
     def key(data) -> str:
         return json.dumps(data, sort_keys=True)
@@ -290,7 +295,7 @@ def _model_finding(fit: Fit, facts: Facts, failing: tuple[str, ...], shown_examp
     shown = f"{facts.call(example)}: {_did(facts.reply(example))}, the right answer is {_right(facts, example)}"
     # Counted over the bank's cases, the ones the checks' "fails on N of M" add up to (the model also
     # agreed with the questions asked while localising, which no check counts).
-    bank = facts.outcomes[:facts.bank_size] if facts.bank_size is not None else facts.outcomes
+    bank = facts.bank()
     in_scope = [o for o in bank if facts.reply(o) is not None
                 and (fit.model.scope != "answered" or facts.reply(o)[0] == "number")]
     wrong = sum(1 for o in in_scope if facts.is_wrong(o))
@@ -383,11 +388,11 @@ def _look_for(spec, exercise, facts: Facts, kinds) -> str | None:
     predicate = kinds.predicate_for(spec, exercise)
     if predicate is None:
         return None
-    failures = [(o, p) for o in facts.outcomes for p in [predicate(o)] if p]
+    failures = [(o, p) for o in facts.bank() for p in [predicate(o)] if p]
     if not failures:
         return None
     outcome, problem = min(failures, key=lambda f: facts.size(f[0]))
-    return f"{facts.call(outcome)}: {problem} (on {len(failures)} of {len(facts.outcomes)} cases)"
+    return f"{facts.call(outcome)}: {problem} (on {len(failures)} of {len(facts.bank())} cases)"
 
 
 def hardcoded_finding(facts: Facts) -> Finding | None:
@@ -395,10 +400,10 @@ def hardcoded_finding(facts: Facts) -> Finding | None:
     published = [o for o in facts.outcomes if o.case.group == "published"]
     if not published or not facts.published_answers or any(facts.is_wrong(o) for o in published):
         return None
-    replies = [facts.reply(o) for o in facts.outcomes]
+    replies = [facts.reply(o) for o in facts.bank()]
     if any(r is None or r[0] != "number" or r[1] not in facts.published_answers for r in replies):
         return None
-    wrong = [o for o in facts.outcomes if facts.is_wrong(o)]
+    wrong = [o for o in facts.bank() if facts.is_wrong(o)]
     if not wrong:
         return None
     answers = ", ".join(repr(v) for v in sorted(facts.published_answers))

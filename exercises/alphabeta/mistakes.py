@@ -144,7 +144,7 @@ def regroup_behaviour(findings, facts):
     pruned both ways at once: one mistake, named by its order, not over- and under-pruning."""
     hooks = facts.exercise.hooks
     module = hooks._reference_module()
-    asked = [o for o in facts.outcomes[:facts.bank_size or len(facts.outcomes)] if _evaluated(o) is not None]
+    asked = [o for o in facts.bank() if _evaluated(o) is not None]
     stepped_back = [o for o in asked if hooks.out_of_order(o.case.input, _evaluated(o))]
     if not stepped_back:
         return findings
