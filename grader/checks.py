@@ -180,8 +180,22 @@ def describe(exercise, outcome: Outcome, problem: str, shrunk: bool = False) -> 
         note=problem,
         noun=str(exercise.meta.get("input_noun", "tree")),
         answer_right=answer is not None and _answers(exercise, exercise.limits.call_timeout)(outcome) is None,
-        drawing=drawing(outcome.case.input) if drawing is not None else None,
+        drawing=_drawing(exercise, drawing, outcome, answer),
     )
+
+
+def _drawing(exercise, drawing, outcome: Outcome, answer):
+    """The picture as data for the HTML report, with the cells the exercise marks (its
+    ``drawing_marks`` hook: the student's move and the best ones) when there is an answer."""
+    if drawing is None:
+        return None
+    drawn = drawing(outcome.case.input)
+    marks = exercise.hook("drawing_marks")
+    if isinstance(drawn, dict) and marks is not None and answer is not None:
+        found = marks(outcome.case.input, answer, outcome.expected)
+        if found:
+            drawn["marks"] = found
+    return drawn
 
 
 def show_expected(exercise, case_input, expected):

@@ -91,3 +91,14 @@ def test_a_report_graded_in_bulk_links_back_to_the_class_summary(tmp_path):
 
 def test_a_single_check_has_no_summary_link(failing_html):
     assert "class summary" not in failing_html[1]
+
+
+def test_a_board_marks_the_students_move_and_the_best_ones():
+    result = api.check(SUBMISSIONS / "tictactoe" / "buggy" / "one_ply_search.py", "tictactoe")
+    drawn = next(c.counterexample for c in result.checks if c.name == "optimal-moves")
+    marks = drawn.drawing["marks"]
+    assert marks["yours"] not in marks["best"] and marks["best"]
+    html = report.render(result, "html")
+    pictures = html.count('class="counterexample-picture"')
+    assert pictures >= 1 and html.count('class="yours"') == pictures
+    assert "green: the best moves; red frame: yours" in html

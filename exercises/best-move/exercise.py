@@ -321,6 +321,15 @@ def drawing(case_input):
     return {"kind": "tree", "root": walk(case_input["tree"], case_input["player"], "root", "")}
 
 
+def drawing_marks(case_input, answer, expected):
+    """On a board: the student's move (when it is a cell) and the best moves."""
+    if case_input["game"] != "tictactoe":
+        return None
+    value = answer.plain()
+    yours = list(value) if isinstance(value, list) and len(value) == 2 and all(type(v) is int for v in value) else None
+    return {"yours": yours, "best": [list(m) for m in expected["best moves"]]}
+
+
 def _board_picture(case_input):
     board = case_input["board"]
     lines = ["     0   1   2"]

@@ -279,6 +279,15 @@ def drawing(case_input):
     return {"kind": "board", "rows": [[MARKS.get(v, "?") for v in row] for row in board], "caption": caption}
 
 
+def drawing_marks(case_input, answer, expected):
+    """The cells to mark on the board: the student's move (if it is a cell) and the best moves."""
+    yours = None
+    if answer.kind in ("list", "tuple") and len(answer.items) == 3 and all(i.kind == "int" for i in answer.items[:2]):
+        row, col = answer.items[0].value, answer.items[1].value
+        yours = [row, col] if 0 <= row < 3 and 0 <= col < 3 else None
+    return {"yours": yours, "best": [list(m) for m in expected.get("moves") or []]}
+
+
 def shrink_candidates(case_input):
     """Smaller searches only: the position one legal move on, for each free cell."""
     board, player = case_input["board"], case_input["player"]

@@ -99,7 +99,12 @@ def _board(drawing, expected, actual) -> str:
     n_rows, n_cols = len(rows), max(len(r) for r in rows)
     left, top = 34, 26
     width = left + n_cols * CELL + MARGIN
+    marks = drawing.get("marks") or {}
+    best = {tuple(m) for m in marks.get("best") or [] if isinstance(m, list) and len(m) == 2}
+    yours = tuple(marks["yours"]) if isinstance(marks.get("yours"), list) and len(marks["yours"]) == 2 else None
     caption = [str(drawing.get("caption") or "")]
+    if best or yours:
+        caption[0] += "; green: the best moves" + ("; red frame: yours" if yours else "")
     if expected is not None or actual is not None:
         caption.append(f"expected {_value(expected)}, yours {_value(actual)}")
     height = top + n_rows * CELL + 8 + 18 * len(caption)
@@ -115,9 +120,12 @@ def _board(drawing, expected, actual) -> str:
         parts.append(_text(left - 8, top + r * CELL + CELL / 2 + 4, row_labels[r] if r < len(row_labels) else "",
                            size=11, fill="#555", anchor="end"))
         for c, mark in enumerate(row):
-            shade = "#333" if mark == "#" else "#fff"
+            shade = "#333" if mark == "#" else "#d8f0dc" if (r, c) in best else "#fff"
             parts.append(f'<rect x="{left + c * CELL}" y="{top + r * CELL}" width="{CELL}" height="{CELL}" '
                          f'fill="{shade}" stroke="#555"/>')
+            if (r, c) == yours:
+                parts.append(f'<rect class="yours" x="{left + c * CELL + 2}" y="{top + r * CELL + 2}" '
+                             f'width="{CELL - 4}" height="{CELL - 4}" fill="none" stroke="#b00020" stroke-width="3"/>')
             if mark not in (".", "#", ""):
                 parts.append(_text(left + c * CELL + CELL / 2, top + r * CELL + CELL / 2 + 7, mark, size=20,
                                    weight="bold"))
