@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import json
 import re
 from pathlib import Path
 
@@ -98,7 +99,8 @@ def _string_subscripts(trees) -> list[str]:
         for node in ast.walk(tree):
             if (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name)
                     and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str)):
-                text = f'{node.value.id}["{node.slice.value}"]'
+                key = node.slice.value if len(node.slice.value) <= 30 else node.slice.value[:29] + "…"
+                text = f"{node.value.id}[{json.dumps(key, ensure_ascii=False)}]"
                 if text not in seen:
                     seen.append(text)
     return seen
@@ -194,21 +196,41 @@ def _classify(raised: str, exercise):
 
 
 def explain_replies(exercise, files, outcomes) -> str | None:
-    """One line when every case of some answers check raised the same API mismatch, else None."""
+    """One line when the replies show an API mismatch, else None.
+
+    A function called with other parameters than it takes: every case of one answers check
+    raised that TypeError (the other functions of a multi-part exercise may be fine). Anything
+    read or called that is not provided: every case of every answers check of the part raised
+    the same kind of error, so a bug that crashes on some inputs only stays a failed check."""
     by_group: dict[str, list] = {}
     for outcome in outcomes:
         by_group.setdefault(outcome.case.group, []).append(outcome)
+    by_part: dict[object, list] = {}
     for spec in exercise.checks:
         if spec.kind != "answers":
             continue
-        chosen = [o for g in (spec.groups or by_group) for o in by_group.get(g, ())]
-        asked = [o for o in chosen if "skipped" not in o.raw and not o.raw.get("timed_out")]
-        if not asked or not all(o.raw.get("raised") for o in asked):
-            continue
-        kinds = [_classify(str(o.raw["raised"]), exercise) for o in asked]
-        if None not in kinds and len({k[0] for k in kinds}) == 1:  # one kind (the names may differ)
+        asked = [o for g in (spec.groups or by_group) for o in by_group.get(g, ())
+                 if "skipped" not in o.raw and not o.raw.get("timed_out")]
+        kinds = _kinds_if_all_raised(asked, exercise)
+        if kinds and kinds[0][0] == "arguments":
             return _words(exercise, files, kinds[0], str(asked[0].raw["raised"]))
+        by_part.setdefault(spec.params.get("part"), []).append((asked, kinds))
+    for checks in by_part.values():
+        if all(kinds for _, kinds in checks):
+            every = [k for _, kinds in checks for k in kinds]
+            if len({k[0] for k in every}) == 1:
+                return _words(exercise, files, every[0], str(checks[0][0][0].raw["raised"]))
     return None
+
+
+def _kinds_if_all_raised(asked, exercise) -> list | None:
+    """The mismatch kind of every case, if every case raised one of one kind (names may differ)."""
+    if not asked or not all(o.raw.get("raised") for o in asked):
+        return None
+    kinds = [_classify(str(o.raw["raised"]), exercise) for o in asked]
+    if None in kinds or len({k[0] for k in kinds}) != 1:
+        return None
+    return kinds
 
 
 def _words(exercise, files, kind, raised: str) -> str:
