@@ -84,3 +84,20 @@ def test_the_line_reads_the_source_without_running_it(tmp_path):
     source.write_text("import os\nclass A:\n    def minimax(self, n, d, p):\n        os.system('echo no')\n", encoding="utf-8")
     line = api_mismatch.explain_load_error(ctp26, [source], "the submission defines no function named minimax")
     assert line.startswith("found A.minimax, a method of class A, where a function minimax is due")
+
+
+def test_a_crash_on_some_inputs_only_stays_a_failed_check(tmp_path):
+    """An undefined name reached only on the published tree (every published case crashes, the
+    other checks' cases do not) is a bug in some cases, not another API."""
+    source = tmp_path / "published_tree_only.py"
+    source.write_text(
+        "def minimax(node, max_depth, player_a_moves):\n"
+        "    moves = get_next_valid_moves(node)\n"
+        "    if node.is_root and node.name == 'Move Y' and len(moves) == 2 and len(moves[0].children) == 3:\n"
+        "        return helper_never_written(node)\n"
+        "    if max_depth == 0 or not moves:\n"
+        "        return get_value(node)\n"
+        "    values = [minimax(m, max_depth - 1, not player_a_moves) for m in moves]\n"
+        "    return max(values) if player_a_moves else min(values)\n", encoding="utf-8")
+    result = api.check(source, "ctp-26")
+    assert result.status == "failed" and result.checks
