@@ -102,3 +102,14 @@ def test_a_board_marks_the_students_move_and_the_best_ones():
     pictures = html.count('class="counterexample-picture"')
     assert pictures >= 1 and html.count('class="yours"') == pictures
     assert "green: the best moves; red frame: yours" in html
+
+
+def test_a_game_tree_marks_the_chosen_move_and_the_best_ones():
+    result = api.check(SUBMISSIONS / "best-move" / "buggy" / "one_ply_search.py", "best-move")
+    drawn = next(c.counterexample for c in result.checks if c.name == "hand-made-games")
+    assert drawn.drawing["kind"] == "tree"
+    marks = drawn.drawing["marks"]
+    assert marks["yours_node"] not in marks["best_nodes"]
+    picture = str(svg.to_svg(drawn.drawing))
+    assert 'stroke="#b00020" stroke-width="3"' in picture and "#d8f0dc" in picture
+    assert "green: the best moves; red frame: yours" in picture

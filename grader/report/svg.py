@@ -24,7 +24,7 @@ def to_svg(drawing, localisation=None, expected=None, actual=None) -> str:
     if not isinstance(drawing, dict):
         return Markup("")
     if drawing.get("kind") == "tree":
-        return Markup(_tree(drawing.get("root"), localisation))
+        return Markup(_tree(drawing.get("root"), localisation, drawing.get("marks") or {}))
     if drawing.get("kind") == "board":
         return Markup(_board(drawing, expected, actual))
     return Markup("")
@@ -54,7 +54,11 @@ def _layout(root):
     return placed, next_leaf[0]
 
 
-def _tree(root, localisation) -> str:
+def _tree(root, localisation, marks=None) -> str:
+    """``marks``: ``yours_node`` (framed in red) and ``best_nodes`` (green), e.g. the moves of a root."""
+    marks = marks or {}
+    best = set(marks.get("best_nodes") or [])
+    yours = marks.get("yours_node")
     if not isinstance(root, dict):
         return ""
     placed, leaves = _layout(root)
@@ -63,7 +67,7 @@ def _tree(root, localisation) -> str:
     wrong = (localisation or {}).get("node")
     depth = max(d for _, d, _ in placed)
     width = MARGIN * 2 + leaves * NODE_W + (leaves - 1) * GAP_X + (190 if wrong else 0)  # room for the note
-    height = MARGIN * 2 + (depth + 1) * NODE_H + depth * GAP_Y
+    height = MARGIN * 2 + (depth + 1) * NODE_H + depth * GAP_Y + (16 if marks.get("best_nodes") else 0)
     cx = lambda slot: MARGIN + slot * (NODE_W + GAP_X) + NODE_W / 2  # noqa: E731
     cy = lambda d: MARGIN + d * (NODE_H + GAP_Y)  # noqa: E731
     where = {id(node): (cx(x), cy(d)) for node, d, x in placed}
@@ -79,15 +83,24 @@ def _tree(root, localisation) -> str:
         x, y = where[id(node)]
         is_wrong = wrong is not None and node.get("id") == wrong
         stroke, fill = ("#b00020", "#fde7ea") if is_wrong else ("#555", "#f6f6f6")
+        if node.get("id") in best:
+            fill = "#d8f0dc"
+        if yours is not None and node.get("id") == yours:
+            stroke, is_yours = "#b00020", True
+        else:
+            is_yours = False
         parts.append(f'<g class="node{" wrong" if is_wrong else ""}" data-node="{escape(str(node.get("id", "")))}">'
                      f'<rect x="{x - NODE_W / 2:.0f}" y="{y:.0f}" width="{NODE_W}" height="{NODE_H}" rx="6" '
-                     f'fill="{fill}" stroke="{stroke}" stroke-width="{3 if is_wrong else 1}"/>')
+                     f'fill="{fill}" stroke="{stroke}" stroke-width="{3 if is_wrong or is_yours else 1}"/>')
         parts.append(_text(x, y + 16, _short(node.get("label", "")), weight="bold"))
         parts.append(_text(x, y + 31, _short(node.get("detail", "")), size=11, fill="#444"))
         if is_wrong:
             note = f"expected {_value(localisation.get('expected'))}, yours {_value(localisation.get('actual'))}"
             parts.append(_text(x + NODE_W / 2 + 6, y + 25, note, weight="bold", fill="#b00020", anchor="start"))
         parts.append("</g>")
+    if best or yours:
+        parts.append(_text(MARGIN, height - 4, "green: the best moves" + ("; red frame: yours" if yours else ""),
+                           size=11, anchor="start", fill="#444"))
     parts.append("</svg>")
     return "".join(parts)
 
