@@ -12,7 +12,7 @@ each as the median wall time of N runs in a fresh subprocess, after one warm-up 
 fills the case-bank cache (as a student's first run does). It prints the three medians and
 the two ratios against the targets: correct within 2.5x the baseline, buggy within 5x.
 
-    python benchmarks/check_speed.py [--runs 7] [--correct PATH] [--buggy PATH]
+    python benchmarks/check_speed.py [--runs 7] [--correct PATH] [--buggy PATH] [--exercise ID]
 
 Exit status 0 whether or not the targets are met (it reports; it does not judge), unless a
 run itself fails.
@@ -59,6 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=7, help="timed runs per command (default 7)")
     parser.add_argument("--correct", type=Path, default=SAMPLES / "correct" / "published_style.py")
     parser.add_argument("--buggy", type=Path, default=SAMPLES / "buggy" / "always_max.py")
+    parser.add_argument("--exercise", default="ctp-26", help="the exercise the samples are for (default ctp-26)")
     args = parser.parse_args(argv)
     if args.runs < 1:
         parser.error("--runs must be at least 1")
@@ -69,8 +70,8 @@ def main(argv: list[str] | None = None) -> int:
         env.setdefault("MINIMAX_GRADER_CACHE", str(scratch / "cache"))
         env.pop("NO_COLOR", None)
         command = grader_command()
-        check_correct = command + ["check", str(args.correct.resolve()), "--exercise", "ctp-26"]
-        check_buggy = command + ["check", str(args.buggy.resolve()), "--exercise", "ctp-26"]
+        check_correct = command + ["check", str(args.correct.resolve()), "--exercise", args.exercise]
+        check_buggy = command + ["check", str(args.buggy.resolve()), "--exercise", args.exercise]
         baseline = [sys.executable, "-c", "import anytree, hypothesis, jinja2"]
 
         # Warm-up: build and cache the case bank, compile the templates, fill the OS file cache.

@@ -25,6 +25,8 @@ SAMPLES = {
     "ctp-26": ("correct/functional.py", "buggy/always_max.py"),
     "tictactoe": ("correct/published_style.py", "buggy/always_max.py"),
     "best-move": ("correct/seed_style.py", "buggy/always_max.py"),
+    "nim": ("correct/textbook.py", "buggy/always_max.py"),
+    "connect-four": ("correct/textbook.py", "buggy/sign_flip.py"),
 }
 
 

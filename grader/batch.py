@@ -15,6 +15,7 @@ import hashlib
 import json
 import os
 import secrets
+import shutil
 import sys
 import tempfile
 import time
@@ -25,11 +26,15 @@ from grader import __version__
 from grader import bank as banks
 from grader import discover as discovery
 from grader import exercise as exercises
+from grader import part_credit
 from grader.executor import Executor, Job, LocalPool, Task
 from grader.gradebook import Gradebook
+from grader.similarity import sources as similar
+from grader.similarity import view as similar_view
 
 GRADEBOOK = "gradebook.sqlite"
-STAGING = ".staging"
+STAGING = ".staging"      # where older versions unpacked archives; removed if found
+DISCOVERY = "discovery.json"
 REPORTS = "reports"
 
 
@@ -45,40 +50,63 @@ class Outcome:
     reused: int = 0               # students whose result came from the gradebook
     counts: dict = field(default_factory=lambda: {"passed": 0, "failed": 0, "error": 0})
     failures: list[str] = field(default_factory=list)  # the grader's own failures
+    notes: list[str] = field(default_factory=list)     # what the instructor should know (unmatched roster ids...)
     seconds: float = 0.0
 
 
 class Progress:
-    """Plain log lines (not a TTY, a CI log); ``RichProgress`` draws a bar instead."""
+    """Plain log lines (not a TTY, a CI log); ``RichProgress`` draws a bar instead.
+
+    Every count is of students, from the first line to the last: the announced total, the
+    running counts (a verdict shared by identical submissions counts once per student; those
+    known before grading, from the gradebook or unreadable, are counted at the start) and the
+    final line all add up to the same number as the rows of ``grades.csv``.
+    """
 
     def __init__(self, stream=None):
         self.stream = stream or sys.stderr
         self.counts = {"passed": 0, "failed": 0, "error": 0}
         self.total = 0
-        self.done = 0
+        self.done = 0      # students counted so far
+        self.graded = 0    # verdicts that arrived in this run (for the rate)
         self.started = time.monotonic()
 
-    def start(self, total: int, already: int, seed: int, exercise: str) -> None:
-        self.total, self.done = total, 0
-        self.started = time.monotonic()
-        print(f"grading {total} submission{'s' if total != 1 else ''} of {exercise} with seed {seed} "
-              f"({already} already in the gradebook)", file=self.stream, flush=True)
+    def account(self, lines: list[str]) -> None:
+        """What discovery found and left out, before any grading starts."""
+        for line in lines:
+            print(line, file=self.stream, flush=True)
 
-    def count(self, status: str, student: str | None = None, fresh: bool = True) -> None:
-        self.counts[status] = self.counts.get(status, 0) + 1
+    def start(self, total: int, already: int, seed: int, exercise: str, *, to_grade: int | None = None,
+              unreadable: int = 0) -> None:
+        self.total, self.done, self.graded = total, 0, 0
+        self.started = time.monotonic()
+        print(self._announce(total, already, seed, exercise, to_grade, unreadable), file=self.stream, flush=True)
+
+    @staticmethod
+    def _announce(total, already, seed, exercise, to_grade, unreadable) -> str:
+        to_grade = total - already - unreadable if to_grade is None else to_grade
+        return (f"grading {total} submission{'s' if total != 1 else ''} of {exercise} with seed {seed}: "
+                f"{to_grade} to grade, {already} already in the gradebook, {unreadable} that cannot be graded")
+
+    def count(self, status: str, student: str | None = None, fresh: bool = True, n: int = 1) -> None:
+        self.counts[status] = self.counts.get(status, 0) + n
+        self.done += n
         if fresh:
-            self.done += 1
+            self.graded += 1
             elapsed = time.monotonic() - self.started
-            print(f"[{self.done}/{self.total}] {status:<6} {student}  ({self._line(elapsed)})", file=self.stream, flush=True)
+            who = student if n == 1 else f"{student} (and {n - 1} identical)"
+            print(f"[{self.done}/{self.total}] {status:<6} {who}  ({self._line(elapsed)})", file=self.stream, flush=True)
 
     def _line(self, elapsed: float) -> str:
-        rate = self.done / elapsed if elapsed > 0 else 0.0
+        rate = self.graded / elapsed if elapsed > 0 else 0.0
         eta = (self.total - self.done) / rate if rate > 0 else 0.0
         return (f"{rate:.1f}/s, ETA {eta:.0f} s; passed {self.counts['passed']}, failed {self.counts['failed']}, "
                 f"error {self.counts['error']}")
 
     def finish(self, outcome: Outcome) -> None:
-        print(f"done in {outcome.seconds:.1f} s: {outcome.graded_now} graded now, {outcome.reused} from the gradebook; "
+        counted = sum(outcome.counts.values())
+        print(f"done in {outcome.seconds:.1f} s: {counted} submission{'s' if counted != 1 else ''} "
+              f"({outcome.graded_now} graded now, {outcome.reused} from the gradebook); "
               f"passed {outcome.counts['passed']}, failed {outcome.counts['failed']}, error {outcome.counts['error']}; "
               f"results in {outcome.out}", file=self.stream, flush=True)
 
@@ -86,15 +114,23 @@ class Progress:
 class RichProgress(Progress):
     """A rich progress bar with the rate, the ETA and running passed/failed/error counts."""
 
-    def start(self, total: int, already: int, seed: int, exercise: str) -> None:
+    def account(self, lines: list[str]) -> None:
+        from rich.console import Console
+
+        console = Console(file=self.stream, highlight=False)
+        for line in lines:
+            console.print(line, markup=False)
+
+    def start(self, total: int, already: int, seed: int, exercise: str, *, to_grade: int | None = None,
+              unreadable: int = 0) -> None:
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress as Bar, TextColumn, TimeRemainingColumn
 
-        self.console = Console(file=self.stream)
-        self.console.print(f"grading {total} submission(s) of [bold]{exercise}[/] with seed {seed} ({already} already in the gradebook)")
+        self.console = Console(file=self.stream, highlight=False)
+        self.console.print(self._announce(total, already, seed, exercise, to_grade, unreadable), markup=False)
         self.bar = Bar(TextColumn("[bold]grading"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[rate]}"),
                        TimeRemainingColumn(), TextColumn("{task.fields[counts]}"), console=self.console, transient=False)
-        self.total, self.done = total, 0
+        self.total, self.done, self.graded = total, 0, 0
         self.started = time.monotonic()
         self.task = self.bar.add_task("grading", total=total, completed=0, rate="", counts=self._counts())
         self.bar.start()
@@ -103,21 +139,24 @@ class RichProgress(Progress):
         return (f"[green]{self.counts['passed']} passed[/] [red]{self.counts['failed']} failed[/] "
                 f"[magenta]{self.counts['error']} error[/]")
 
-    def count(self, status: str, student: str | None = None, fresh: bool = True) -> None:
-        self.counts[status] = self.counts.get(status, 0) + 1
+    def count(self, status: str, student: str | None = None, fresh: bool = True, n: int = 1) -> None:
+        self.counts[status] = self.counts.get(status, 0) + n
+        self.done += n
         if fresh:
-            self.done += 1
-            elapsed = max(time.monotonic() - self.started, 1e-6)
-            self.bar.update(self.task, advance=1, rate=f"{self.done / elapsed:.1f}/s", counts=self._counts())
-        else:
-            self.bar.update(self.task, counts=self._counts())
+            self.graded += 1
+        elapsed = max(time.monotonic() - self.started, 1e-6)
+        self.bar.update(self.task, advance=n, rate=f"{self.graded / elapsed:.1f}/s", counts=self._counts())
 
     def finish(self, outcome: Outcome) -> None:
         self.bar.stop()
         super().finish(outcome)
 
 
-class NothingToGrade(Exception):
+class UsageProblem(Exception):
+    """The command cannot run as given (a path that does not exist, nothing to grade): exit 2, nothing created."""
+
+
+class NothingToGrade(UsageProblem):
     """The paths hold no submission at all: an instructor's mistake, not a graded batch."""
 
 
@@ -130,57 +169,93 @@ def make_progress(stream=None) -> Progress:
 
 def grade(paths: list[Path], exercise_id: str, out: Path, *, jobs: int | None = None, seed: int | None = None,
           exercises_dirs: list[Path] | None = None, sandbox: str | None = None, executor: Executor | None = None,
-          progress: Progress | None = None, warm: bool = True, examples: int | None = None) -> Outcome:
+          progress: Progress | None = None, warm: bool = True, examples: int | None = None,
+          lms: tuple[str, ...] = (), roster: dict | None = None) -> Outcome:
+    """Grade every submission under ``paths`` into ``out``.
+
+    Everything that can be refused is refused before ``out`` is touched: an unknown exercise,
+    a path that does not exist, paths that hold no submission. Archives are unpacked into a
+    temporary folder outside ``out`` that is removed however the run ends.
+    """
     started = time.monotonic()
     out = Path(out)
+    paths = [Path(p) for p in paths]
     exercise = exercises.load(exercise_id, exercises_dirs)  # an unknown exercise leaves no --out folder behind
-    out.mkdir(parents=True, exist_ok=True)
+    missing = [str(p) for p in paths if not p.exists()]
+    if missing:
+        raise UsageProblem(f"no such file or folder: {', '.join(missing)}")
     progress = progress or Progress(open(os.devnull, "w"))
-    with Gradebook(out / GRADEBOOK) as book:
-        if seed is None:
-            seed = book.seed(exercise.id)
-        if seed is None:
-            seed = secrets.randbits(32)  # fresh and secret: nobody has seen these cases
-        book.remember_seed(exercise.id, seed)
-        bank = banks.build(exercise, seed=seed, examples=examples)  # once, cached on disk for every worker
-        outcome = Outcome(out=out, seed=seed)
-
-        found = discovery.discover([Path(p) for p in paths], out / STAGING)
-        if not found:
-            raise NothingToGrade(f"found no submissions in {', '.join(str(p) for p in paths)}")
-        outcome.total = len(found)
-        students = _load_submissions(found)
-        done = book.done(exercise.id, __version__, seed, exercise.fingerprint, bank.examples)
-        tasks: dict[str, Task] = {}
-        for entry in students:
-            key = entry["key"]
-            if key is not None and key not in done and key not in tasks:
-                tasks[key] = Task(key=key, path=str(entry["submission"].path), display=entry["found"].display)
-
-        already = sum(1 for e in students if e["key"] in done)
-        outcome.reused = already
-        progress.start(len(tasks), already, seed, exercise.id)
-        job = Job(exercise=exercise.id, seed=seed, examples=bank.examples,
-                  exercises_dirs=tuple(str(d) for d in exercises_dirs or ()), sandbox=sandbox, warm=warm)
-        executor = executor or LocalPool(jobs)
-        try:
-            for task, result in executor.run(job, list(tasks.values())):
-                if result is None:
-                    outcome.failures.append(f"{task.display}: the grader itself failed on this submission")
-                    progress.count("error", task.display)
-                    continue
-                book.record(task.key, exercise.id, __version__, seed, exercise.fingerprint, bank.examples, result)
-                done[task.key] = result
-                outcome.graded_now += 1
-                progress.count(result.get("status", "error"), task.display)
-        finally:
-            executor.close()
-
-        entries = _assemble(students, done, exercise, bank, sandbox, outcome)
-    write_outputs(out, entries, exercise=exercise.id, seed=seed)
+    with tempfile.TemporaryDirectory(prefix="minimax-grader-unpacked-") as staging:
+        survey = discovery.survey(paths, Path(staging))
+        if not survey.found:
+            raise NothingToGrade(f"found no submissions in {', '.join(str(p) for p in paths)}"
+                                 + "".join(f"; skipped {s.path}: {s.reason}" for s in survey.skipped[:5]))
+        progress.account(survey.lines())
+        out.mkdir(parents=True, exist_ok=True)
+        shutil.rmtree(out / STAGING, ignore_errors=True)  # left by an older version of the grader
+        with Gradebook(out / GRADEBOOK) as book:
+            outcome, entries, students = _grade_found(survey.found, exercise, book, out, seed=seed, jobs=jobs,
+                                                      exercises_dirs=exercises_dirs, sandbox=sandbox,
+                                                      executor=executor, progress=progress, warm=warm,
+                                                      examples=examples)
+        # Read while the unpacked archives still exist: the comparison needs every student's text.
+        near_duplicates = similar.for_class({e["found"].student: e["submission"].files for e in students
+                                             if e["submission"] is not None and e["submission"].problem is None},
+                                            exercise)
+    write_outputs(out, entries, exercise=exercise.id, seed=outcome.seed, discovered=survey.account(),
+                  near_duplicates=near_duplicates)
+    outcome.notes += write_lms(out, entries, exercise=exercise.id, lms=lms, roster=roster)
     outcome.seconds = time.monotonic() - started
     progress.finish(outcome)
     return outcome
+
+
+def _grade_found(found, exercise, book, out, *, seed, jobs, exercises_dirs, sandbox, executor, progress, warm,
+                 examples) -> tuple[Outcome, list[dict], list[dict]]:
+    if seed is None:
+        seed = book.seed(exercise.id)
+    if seed is None:
+        seed = secrets.randbits(32)  # fresh and secret: nobody has seen these cases
+    book.remember_seed(exercise.id, seed)
+    bank = banks.build(exercise, seed=seed, examples=examples)  # once, cached on disk for every worker
+    outcome = Outcome(out=out, seed=seed, total=len(found))
+    students = _load_submissions(found)
+    done = {key: part_credit.count_every_part(result, exercise)
+            for key, result in book.done(exercise.id, __version__, seed, exercise.fingerprint, bank.examples).items()}
+    tasks: dict[str, Task] = {}
+    sharing: dict[str, int] = {}  # students behind each content key: a task's verdict counts for each of them
+    for entry in students:
+        key = entry["key"]
+        if key is not None:
+            sharing[key] = sharing.get(key, 0) + 1
+            if key not in done and key not in tasks:
+                tasks[key] = Task(key=key, path=str(entry["submission"].path), display=entry["found"].display)
+
+    known = [("error" if e["key"] is None else done[e["key"]].get("status", "error"))
+             for e in students if e["key"] is None or e["key"] in done]
+    outcome.reused = sum(1 for e in students if e["key"] is not None and e["key"] in done)
+    progress.start(len(students), outcome.reused, seed, exercise.id, to_grade=len(students) - len(known),
+                   unreadable=len(known) - outcome.reused)
+    for status in known:
+        progress.count(status, fresh=False)
+    job = Job(exercise=exercise.id, seed=seed, examples=bank.examples,
+              exercises_dirs=tuple(str(d) for d in exercises_dirs or ()), sandbox=sandbox, warm=warm)
+    executor = executor or LocalPool(jobs)
+    try:
+        for task, result in executor.run(job, list(tasks.values())):
+            if result is None:
+                outcome.failures.append(f"{task.display}: the grader itself failed on this submission "
+                                        f"(not stored; the next run grades it again)")
+                progress.count("error", task.display, n=sharing[task.key])
+                continue
+            result = part_credit.count_every_part(result, exercise)
+            book.record(task.key, exercise.id, __version__, seed, exercise.fingerprint, bank.examples, result)
+            done[task.key] = result
+            outcome.graded_now += 1
+            progress.count(result.get("status", "error"), task.display, n=sharing[task.key])
+    finally:
+        executor.close()
+    return outcome, _assemble(students, done, exercise, bank, sandbox, outcome), students
 
 
 def _load_submissions(found: list[discovery.Found]) -> list[dict]:
@@ -258,7 +333,10 @@ def _report_name(student: str, taken: set[str]) -> str:
 # -- outputs -------------------------------------------------------------------------------
 
 
-def write_outputs(out: Path, entries: list[dict], *, exercise: str, seed: int) -> None:
+def write_outputs(out: Path, entries: list[dict], *, exercise: str, seed: int, discovered: dict | None = None,
+                  near_duplicates=None) -> None:
+    """``near_duplicates``: ``(clusters, texts)`` from ``grader.similarity.sources.for_class``, or None
+    when they were not looked for (the field is then absent, never an empty list that says "none")."""
     from grader import report
     from grader.export import csv as csv_export
     from grader.report import summary
@@ -272,10 +350,33 @@ def write_outputs(out: Path, entries: list[dict], *, exercise: str, seed: int) -
     counts = {s: sum(1 for e in entries if e["result"]["status"] == s) for s in ("passed", "failed", "error")}
     document = {"exercise": exercise, "seed": seed, "grader_version": __version__, "count": len(entries),
                 **counts, "submissions": submissions}
+    if near_duplicates is not None:
+        document["near_duplicates"] = near_duplicates[0]
     _write(out / "results.json", _one_per_line(document, "submissions"))
     _write(out / "grades.csv", csv_export.render([(e["student"], e["result"]) for e in entries]))
-    page = summary.summarise(entries, exercise=exercise, seed=seed, grader_version=__version__)
+    if discovered is not None:
+        _write(out / DISCOVERY, json.dumps(discovered, indent=1, ensure_ascii=False) + "\n")
+    page = summary.summarise(entries, exercise=exercise, seed=seed, grader_version=__version__, discovered=discovered)
+    if near_duplicates is not None:
+        page["near_duplicates"] = similar_view.context(*near_duplicates, {e["student"]: e["report"] for e in entries})
     _write(out / "summary.html", summary.render(page))
+
+
+LMS_FILES = {"canvas": "canvas.csv", "moodle": "moodle.csv"}
+
+
+def write_lms(out: Path, entries: list[dict], *, exercise: str, lms: tuple[str, ...], roster: dict | None) -> list[str]:
+    """Each requested LMS's import file; returns a note per student the roster does not name."""
+    import importlib
+
+    pairs = [(e["student"], e["result"]) for e in entries]
+    for name in dict.fromkeys(lms):
+        module = importlib.import_module(f"grader.export.{name}")
+        _write(out / LMS_FILES[name], module.render(pairs, assignment=exercise, roster=roster))
+    if not lms or roster is None:
+        return []
+    return [f"{student} is not in the roster: its row in {', '.join(LMS_FILES[n] for n in lms)} has no LMS id"
+            for student, _ in pairs if student not in roster]
 
 
 def _one_per_line(document: dict, key: str) -> str:

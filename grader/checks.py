@@ -181,6 +181,7 @@ def describe(exercise, outcome: Outcome, problem: str, shrunk: bool = False) -> 
         noun=str(exercise.meta.get("input_noun", "tree")),
         answer_right=answer is not None and _answers(exercise, exercise.limits.call_timeout)(outcome) is None,
         drawing=_drawing(exercise, drawing, outcome, answer),
+        svg=exercise.hook("picture_svg", lambda case_input: "")(outcome.case.input),
     )
 
 

@@ -24,7 +24,8 @@ MACHINE_FORMATS = {"json", "junit", "gradescope"}
 
 
 def _exercises_dirs(values) -> list[Path]:
-    return [Path(v) for v in values or ()]
+    """Absolute at the door: the sandbox resolves paths from its own work folder."""
+    return [Path(v).resolve() for v in values or ()]
 
 
 def guess_exercise(path: Path, extra_dirs: list[Path]) -> str:
@@ -120,7 +121,7 @@ def check(path, exercise_id, fmt, seed, examples, sandbox, exercises_dir, output
             result = api.check(path, exercise_id, seed=bank.PUBLIC_SEED if seed is None else seed, examples=examples,
                                sandbox=sandbox, exercises_dir=extra)
             level = feedback_levels.resolve(feedback_level, exercises.load(exercise_id, extra).default_feedback, audience)
-    except (ExerciseError, ValueError) as exc:
+    except ExerciseError as exc:  # a ValueError while grading is the grader's failure, not the user's
         raise click.UsageError(str(exc)) from None
     # The level shapes what is shown, never what was judged.
     shown = feedback_levels.view(result.to_dict(), level, audience)
@@ -191,6 +192,24 @@ def show(exercise_id, starter_dir, exercises_dir):
         raise click.UsageError(str(exc)) from None
 
 
+@cli.command("new-exercise")
+@click.argument("exercise_id")
+@click.option("--game", "game", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="The game's rules as a Python module (to_move, actions, result, is_terminal, utility).")
+@click.option("--dir", "folder", type=click.Path(file_okay=False, path_type=Path), default=Path("."), show_default=True,
+              help="The folder of exercises to write it into (what --exercises-dir will name).")
+def new_exercise(exercise_id, game, folder):
+    """Scaffold an exercise folder (toml, statement, starter, positions) from a game module."""
+    from grader.kit.scaffold import ScaffoldError, scaffold
+
+    try:
+        target = scaffold(exercise_id, game, folder)
+    except ScaffoldError as exc:
+        raise click.UsageError(str(exc)) from None
+    click.echo(f"wrote {target}: edit the [student] part of its exercise.toml, then "
+               f"`minimax-grader check --exercises-dir {folder} --exercise {exercise_id} FILE`")
+
+
 @cli.command("gradescope-bundle")
 @click.option("--exercise", "-e", "exercise_id", required=True, help="Exercise id the autograder grades.")
 @click.option("--out", "-o", type=click.Path(dir_okay=False, path_type=Path), default=Path("autograder.zip"), show_default=True,
@@ -248,22 +267,61 @@ def init_ci(exercise_id, submission, install, folder, force):
 @EXERCISES_DIR
 @click.option("--examples", type=click.IntRange(0, 100000), default=None,
               help="How many random cases (default: the exercise's); part of the gradebook key, like the seed.")
-def grade(paths, exercise_id, out, jobs, seed, sandbox, exercises_dir, examples):
+@click.option("--lms", "lms", multiple=True, type=click.Choice(["canvas", "moodle"]),
+              help="Also write that LMS's grade-import CSV (canvas.csv, moodle.csv); may be repeated.")
+@click.option("--roster", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
+              help="CSV mapping the grader's student ids to the LMS's: columns id, name, login, sis_id, email, section.")
+@click.option("--executor", type=click.Choice(["local", "dask"]), default=None,
+              help="Where to grade: local worker processes (default), or dask (a LocalCluster, or the --scheduler's cluster).")
+@click.option("--scheduler", metavar="ADDRESS", default=None,
+              help="Grade on a running Dask cluster, e.g. tcp://10.0.0.5:8786 (implies --executor dask).")
+def grade(paths, exercise_id, out, jobs, seed, sandbox, exercises_dir, examples, lms, roster, executor, scheduler):
     """Grade a whole class (files, folders, zips, Gradescope or GitHub Classroom layouts) in parallel.
 
-    Exits 0 when every submission was graded, whatever the scores; 3 when the grader itself failed.
+    Exits 0 when every submission was graded, whatever the scores; 2 for a usage error (before
+    anything is created); 3 when the grader itself failed.
     """
     from grader import batch
     from grader.exercise import ExerciseError
+    from grader.export import roster as lms_exports
 
+    if scheduler and executor == "local":
+        raise click.UsageError("--scheduler grades on a Dask cluster; it cannot go with --executor local")
+    chosen = _dask_executor(scheduler, jobs) if scheduler or executor == "dask" else None
     try:
-        outcome = batch.grade(list(paths), exercise_id, out, jobs=jobs, seed=seed, examples=examples,
-                              exercises_dirs=_exercises_dirs(exercises_dir), sandbox=sandbox, progress=batch.make_progress())
-    except (ExerciseError, batch.NothingToGrade) as exc:
+        roster_rows = lms_exports.read_roster(roster) if roster else None
+        outcome = batch.grade(list(paths), exercise_id, out, jobs=jobs, seed=seed, examples=examples, executor=chosen,
+                              exercises_dirs=_exercises_dirs(exercises_dir), sandbox=sandbox, progress=batch.make_progress(),
+                              lms=tuple(lms), roster=roster_rows)
+    except (ExerciseError, batch.UsageProblem, lms_exports.RosterError) as exc:
         raise click.UsageError(str(exc)) from None
+    except Exception as exc:  # noqa: BLE001 - the grader's own failure: one line and exit 3, never "usage"
+        if os.environ.get("MINIMAX_GRADER_DEBUG"):
+            raise
+        click.echo(f"minimax-grader: the grader failed: {type(exc).__name__}: {exc} "
+                   f"(MINIMAX_GRADER_DEBUG=1 shows where)", err=True)
+        sys.exit(3)
+    finally:
+        if chosen is not None:
+            chosen.close()
+    for line in outcome.notes:
+        click.echo(f"minimax-grader: {line}", err=True)
     for failure in outcome.failures:
         click.echo(f"minimax-grader: {failure}", err=True)
     sys.exit(3 if outcome.failures else 0)
+
+
+def _dask_executor(scheduler, jobs):
+    """A connected Dask executor, or a one-line usage error (Dask missing, scheduler unreachable)."""
+    from grader.executors.dask_cluster import DaskExecutor, DaskUnavailable  # imports nothing optional itself
+
+    try:
+        executor = DaskExecutor(scheduler=scheduler, jobs=jobs)
+        if scheduler:  # a bad address is said now; a LocalCluster starts only if there is something to grade
+            executor.connect()
+    except (DaskUnavailable, ConnectionError) as exc:
+        raise click.UsageError(str(exc)) from None
+    return executor
 
 
 def main():

@@ -92,6 +92,9 @@ _loaded: dict[str, Any] = {}
 
 def mistakes_of(exercise):
     """The exercise's mistakes module, or None; loaded once per exercise folder."""
+    kit = getattr(exercise, "kit", None)
+    if kit is not None:  # a declared exercise: the kit's mistake families, written once for every game
+        return kit.mistakes
     name = exercise.meta.get("mistakes")
     if not name:
         return None
@@ -370,6 +373,8 @@ def behaviour_findings(exercise, module, facts: Facts) -> list[Finding]:
             evidence = _look_for(spec, exercise, facts, kinds)
         if evidence:
             found.append(Finding(entry["code"], evidence, checks=(spec.name,)))
+    # Mistakes read from traces (which positions were evaluated) rather than from one check's verdict.
+    found.extend(getattr(module, "behaviour_rules", lambda f: [])(facts))
     return found
 
 
@@ -487,7 +492,8 @@ def diagnose(exercise, outcomes, checks, again_raw=(), session=None, budget: flo
     module = mistakes_of(exercise)
     facts = Facts(exercise, outcomes, checks, again_raw)
     deadline = time.monotonic() + budget
-    failing_answer_checks = [c for c in checks if c.status == "failed" and _kind(exercise, c.name) == "answers"]
+    answer_kinds = getattr(module, "ANSWER_KINDS", ("answers",))  # the kit judges value and move as kinds of their own
+    failing_answer_checks = [c for c in checks if c.status == "failed" and _kind(exercise, c.name) in answer_kinds]
     failing_names = tuple(c.name for c in failing_answer_checks)
 
     run_batch = _runner(session, exercise, deadline)

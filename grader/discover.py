@@ -12,10 +12,20 @@ total size and compression ratio, and a member whose path would land outside its
 (absolute, ``..``, a link) spoils that archive; a link that leads out of the folder being
 graded spoils that submission. Each problem becomes one ``Found`` with a one-line
 ``problem`` for that student, and discovery goes on with the rest.
+
+Nobody is lost without a word: ``survey`` returns, beside the submissions, every entry it
+looked at and left out (a README, the LMS's metadata, ``__MACOSX``), each with the reason, so
+the instructor can read the whole account before grading starts.
+
+An archive is read by one rule wherever it is found (on the command line or inside a
+folder): it is a class when it holds several submissions (per-student folders or archives,
+or several ``.py`` files that each define the same top-level names, i.e. alternatives to one
+another), and one student's submission (named after the archive) otherwise.
 """
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import os
 import re
@@ -30,7 +40,7 @@ MAX_MEMBER_BYTES = 4 << 20  # one unpacked file
 MAX_TOTAL_BYTES = 64 << 20  # one unpacked archive
 MAX_RATIO = 200             # unpacked/packed bytes of a member larger than RATIO_FLOOR
 RATIO_FLOOR = 1 << 20
-MAX_NESTING = 2             # a class archive may hold per-student archives, no deeper
+MAX_NESTING = 2             # an archive may hold archives (a class of students' zips), no deeper
 
 IGNORED = {"__MACOSX", "__pycache__", ".git", ".github", ".DS_Store", ".idea", ".vscode", "node_modules", ".venv", "venv"}
 GRADESCOPE_METADATA = "submission_metadata.yml"
@@ -44,6 +54,38 @@ class Found:
     problem: str | None = None
 
 
+@dataclass
+class Skipped:
+    """Something discovery looked at and did not grade, with the reason."""
+
+    path: str      # as the instructor knows it (inside an archive: archive/member)
+    reason: str
+
+
+@dataclass
+class Survey:
+    """What discovery found: the submissions to grade and everything it left out."""
+
+    found: list[Found]
+    skipped: list[Skipped]
+
+    def account(self) -> dict:
+        """Plain data for ``discovery.json`` and the summary page: every entry, graded or skipped."""
+        return {
+            "submissions": len(self.found),
+            "graded": [{"student": f.student, "from": f.display, "problem": f.problem} for f in self.found],
+            "skipped": [{"path": s.path, "reason": s.reason} for s in self.skipped],
+        }
+
+    def lines(self) -> list[str]:
+        """The account as text: one line per submission with a problem and one per skipped entry."""
+        out = [f"found {len(self.found)} submission{'s' if len(self.found) != 1 else ''}"
+               f"{f', skipped {len(self.skipped)}' if self.skipped else ''}"]
+        out += [f"skipped {s.path}: {s.reason}" for s in self.skipped]
+        out += [f"{f.student}: cannot be graded: {f.problem} ({f.display})" for f in self.found if f.problem]
+        return out
+
+
 class ArchiveError(Exception):
     """An archive that cannot be unpacked safely; the message is the student's one line."""
 
@@ -53,29 +95,43 @@ class ArchiveError(Exception):
 
 def discover(paths: list[Path], staging: Path) -> list[Found]:
     """Every submission under ``paths``; archives are unpacked below ``staging``."""
+    return survey(paths, staging).found
+
+
+def survey(paths: list[Path], staging: Path) -> Survey:
+    """Every submission under ``paths`` and every entry left out, with the reason."""
     found: list[Found] = []
+    skipped: list[Skipped] = []
     for path in paths:
         path = Path(path)
         if path.is_symlink() and not path.exists():
             found.append(Found(_student_of(path), None, str(path), f"{path.name} is a broken link"))
         elif path.is_file() and path.suffix.lower() == ".zip":
-            found.extend(_class_archive(path, staging, str(path)))
+            found.extend(_archive(path, staging, str(path), depth=1, skipped=skipped))
         elif path.is_dir():
-            found.extend(_class_folder(path, root=path.resolve(), staging=staging, shown=str(path)))
+            found.extend(_class_folder(path, root=path.resolve(), staging=staging, shown=str(path), skipped=skipped))
         elif path.is_file():
             found.append(_single_file(path, path.parent.resolve(), str(path)))
         else:
             found.append(Found(_student_of(path), None, str(path), f"no such file or folder: {path}"))
-    return _unique_ids(found)
+    return Survey(_unique_ids(found), skipped)
 
 
 # -- folders -------------------------------------------------------------------------------
 
 
-def _class_folder(folder: Path, root: Path, staging: Path, shown: str, depth: int = 0) -> list[Found]:
+def _ignored(entry: Path) -> bool:
+    return entry.name in IGNORED or entry.name.startswith(".")
+
+
+def _class_folder(folder: Path, root: Path, staging: Path, shown: str, skipped: list[Skipped], depth: int = 0) -> list[Found]:
     if (folder / GRADESCOPE_METADATA).is_file():
-        return _gradescope(folder, root, staging, shown, depth)
-    entries = sorted(p for p in folder.iterdir() if p.name not in IGNORED and not p.name.startswith("."))
+        return _gradescope(folder, root, staging, shown, depth, skipped)
+    everything = sorted(folder.iterdir())
+    for entry in everything:
+        if _ignored(entry):
+            skipped.append(Skipped(f"{shown}/{entry.name}", "hidden, or a tool's metadata (not a submission)"))
+    entries = [p for p in everything if not _ignored(p)]
     repos = [p for p in entries if p.is_dir() and not p.is_symlink() and (p / ".git").exists()]
     prefix = _common_prefix([p.name for p in repos]) if len(repos) > 1 else ""
     found = []
@@ -90,10 +146,11 @@ def _class_folder(folder: Path, root: Path, staging: Path, shown: str, depth: in
             if depth >= MAX_NESTING:
                 found.append(Found(_student_of(entry), None, display, f"{entry.name}: archives nested too deeply"))
             else:
-                found.append(_student_archive(entry, staging, display, depth + 1))
+                found.extend(_archive(entry, staging, display, depth + 1, skipped))
         elif entry.suffix == ".py" and entry.is_file():
             found.append(_single_file(entry, root, display))
-        # anything else (a README, a spreadsheet the LMS added) is not a submission
+        else:
+            skipped.append(Skipped(display, "neither a Python file (.py), a folder nor a .zip archive"))
     return found
 
 
@@ -153,23 +210,29 @@ def _inside(path: Path, root: Path) -> bool:
 # -- Gradescope ------------------------------------------------------------------------------
 
 
-def _gradescope(folder: Path, root: Path, staging: Path, shown: str, depth: int) -> list[Found]:
+def _gradescope(folder: Path, root: Path, staging: Path, shown: str, depth: int, skipped: list[Skipped]) -> list[Found]:
     names = gradescope_students(folder / GRADESCOPE_METADATA)
     found = []
-    for entry in sorted(p for p in folder.iterdir() if p.name not in IGNORED and not p.name.startswith(".")):
-        if entry.name == GRADESCOPE_METADATA:
-            continue
+    for entry in sorted(folder.iterdir()):
         display = f"{shown}/{entry.name}"
+        if entry.name == GRADESCOPE_METADATA:
+            skipped.append(Skipped(display, "Gradescope's metadata (read for the students' ids)"))
+            continue
+        if _ignored(entry):
+            skipped.append(Skipped(display, "hidden, or a tool's metadata (not a submission)"))
+            continue
         key = entry.stem if entry.suffix.lower() == ".zip" else entry.name
         student = names.get(key) or key
         if entry.is_symlink() and not _inside(entry, root):
             found.append(Found(student, None, display, f"{entry.name} is a link that leads outside {shown}"))
         elif entry.is_dir():
             found.append(_student_folder(entry, student, root, display))
-        elif entry.suffix.lower() == ".zip" and depth < MAX_NESTING:
-            one = _student_archive(entry, staging, display, depth + 1)
+        elif entry.suffix.lower() == ".zip" and entry.is_file() and depth < MAX_NESTING:
+            one = _student_archive(entry, staging, display)
             one.student = student
             found.append(one)
+        else:
+            skipped.append(Skipped(display, "not a submission folder or archive of this Gradescope export"))
     return found
 
 
@@ -214,22 +277,75 @@ def gradescope_students(metadata: Path) -> dict[str, str]:
 # -- archives -----------------------------------------------------------------------------
 
 
-def _class_archive(path: Path, staging: Path, shown: str) -> list[Found]:
+def _archive(path: Path, staging: Path, display: str, depth: int, skipped: list[Skipped]) -> list[Found]:
+    """An archive, wherever it was found: a class of several submissions, or one student's (see the module's doc)."""
     try:
         folder = unpack(path, staging)
     except ArchiveError as exc:
-        return [Found(_student_of(path), None, shown, str(exc))]
-    return _class_folder(_single_top(folder), root=folder.resolve(), staging=staging, shown=shown, depth=1)
-
-
-def _student_archive(path: Path, staging: Path, display: str, depth: int) -> Found:
-    student = _student_of(path)
-    try:
-        folder = unpack(path, staging)
-    except ArchiveError as exc:
-        return Found(student, None, display, str(exc))
-    found = _student_folder(_single_top(folder), student, folder.resolve(), display)
+        return [Found(_student_of(path), None, display, str(exc))]
+    top = _single_top(folder)
+    if not _holds_a_class(top):
+        return [_student_folder(top, _student_of(path), folder.resolve(), display)]
+    inner: list[Skipped] = []
+    found = _class_folder(top, root=folder.resolve(), staging=staging, shown=display, skipped=inner, depth=depth)
+    skipped.extend(inner)
     return found
+
+
+def _student_archive(path: Path, staging: Path, display: str) -> Found:
+    """One student's archive (a Gradescope export names its owner): never read as a class."""
+    try:
+        folder = unpack(path, staging)
+    except ArchiveError as exc:
+        return Found(_student_of(path), None, display, str(exc))
+    return _student_folder(_single_top(folder), _student_of(path), folder.resolve(), display)
+
+
+def _holds_a_class(top: Path) -> bool:
+    """Several submissions: archives, or several units of code (``.py`` files, folders with code)
+    that are alternatives to one another rather than the modules of one program."""
+    from grader.submissions import python_files
+
+    entries = [p for p in top.iterdir() if not _ignored(p)]
+    if any(p.suffix.lower() == ".zip" and p.is_file() for p in entries):
+        return True
+    files = [[f] for f in python_files(top)]
+    folders = []
+    for entry in entries:
+        if entry.is_dir() and not entry.is_symlink() and entry.name not in ("tests", "test"):
+            code = _code_folder(entry)
+            if code is not None:
+                folders.append(python_files(code))
+    if not files:  # folders with code and nothing beside them: one per student
+        return len(folders) > 1
+    units = files + folders
+    return len(units) > 1 and _alternatives(units, {p.stem for p in entries})
+
+
+def _alternatives(units: list[list[Path]], modules: set[str]) -> bool:
+    """True when none imports another (by module name) and either two units define a top-level
+    name in common (copies of one solution by different students, not one program's parts) or
+    one defines nothing readable (a broken file is more likely a student's than a module's:
+    listed on its own, it is seen as an error, where folded into a neighbour it would be lost)."""
+    seen: set[str] = set()
+    shared = False
+    for files in units:
+        names: set[str] = set()
+        for path in files:
+            try:
+                tree = ast.parse(path.read_bytes())
+            except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+                continue
+            for node in tree.body:
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    names.add(node.name)
+                elif isinstance(node, ast.Import) and any(a.name.split(".")[0] in modules for a in node.names):
+                    return False
+                elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in modules:
+                    return False
+        shared = shared or bool(names & seen) or not names
+        seen |= names
+    return shared
 
 
 def _single_top(folder: Path) -> Path:

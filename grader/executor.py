@@ -6,7 +6,7 @@ whatever order they finish; results are plain contract dictionaries, so the judg
 gradebook and the reports never learn where the work ran. ``LocalPool`` is the default: a
 few warm worker processes on this machine (``grader.worker``), each grading one submission
 at a time through its own fork server. A distributed engine plugs in by implementing the
-same two methods.
+same two methods (``grader.executors.dask_cluster.DaskExecutor`` does, for a Dask cluster).
 
 A worker that dies takes its in-flight tasks with it; they are handed to a fresh worker once
 more, and a task that kills two workers comes back as ``None`` (the grader failed, not the

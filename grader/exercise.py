@@ -107,8 +107,9 @@ class Exercise:
         self.id: str = meta["id"]
         self.title: str = meta.get("title", self.id)
         self.summary: str = meta.get("summary", self.title)
-        self.entry_point: str = meta["entry_point"]
-        self.parameters: list[str] = list(meta.get("parameters", []))
+        student = meta.get("student") if isinstance(meta.get("student"), dict) else {}  # a kit exercise's declaration
+        self.entry_point: str = meta.get("entry_point") or student.get("function") or meta["entry_point"]
+        self.parameters: list[str] = list(meta.get("parameters") or student.get("arguments") or [])
         self.provided_helpers: list[str] = list(meta.get("provided_helpers", []))
         self.default_feedback: str = meta.get("default_feedback", "full")
         self.random_examples: int = int(meta.get("random_examples", 200))
@@ -148,8 +149,24 @@ class Exercise:
         candidates = [self.folder / value, self.folder / shared / value, self.root / shared / value]
         return next((path for path in candidates if path.exists()), candidates[-1])
 
+    @cached_property
+    def kit(self):
+        """The game-search kit's hooks when exercise.toml declares a ``[game]`` (else None): see grader/kit/."""
+        if "game" not in self.meta:
+            return None
+        from grader.kit.declaration import DeclarationError
+        from grader.kit.game import GameError
+        from grader.kit.hooks import KitHooks
+
+        try:
+            return KitHooks(self)
+        except (DeclarationError, GameError) as exc:
+            raise ExerciseError(f"{self.id}: {exc}") from None
+
     @property
     def driver_path(self) -> Path:
+        if self.kit is not None:
+            return self.kit.driver_path()
         return self._file("driver")
 
     @property
@@ -163,7 +180,8 @@ class Exercise:
     @property
     def driver_files(self) -> list[Path]:
         """Other sandbox-side files the driver loads (``driver_files``): the sandbox must let it read them."""
-        return [(self.folder / name).resolve() for name in self.meta.get("driver_files", [])]
+        kit = self.kit.driver_files() if self.kit is not None else []
+        return kit + [(self.folder / name).resolve() for name in self.meta.get("driver_files", [])]
 
     @property
     def provided_dir(self) -> Path | None:
@@ -176,10 +194,14 @@ class Exercise:
 
     @cached_property
     def hooks(self) -> ModuleType:
+        if self.kit is not None:
+            return self.kit
         return _load_module(self._file("hooks"), f"_minimax_grader_hooks_{self.id.replace('-', '_')}")
 
     @cached_property
     def reference(self) -> ModuleType:
+        if self.kit is not None:
+            return None  # the kit's searcher is the reference (see KitHooks.reference)
         return _load_module(self._file("reference", "reference"), f"_minimax_grader_reference_{self.id.replace('-', '_')}")
 
     def hook(self, name: str, default=None):
@@ -187,9 +209,12 @@ class Exercise:
 
     @cached_property
     def fingerprint(self) -> str:
-        """Changes whenever anything that shapes the case bank changes, so stale caches are never used."""
+        """Changes whenever anything that shapes the cases or their verdicts changes (the exercise's
+        folder with its hooks, the fixtures, the reference), so stale caches and gradebook rows are never used."""
         digest = hashlib.sha256()
         files = sorted(self.folder.rglob("*")) + sorted(self.fixtures_path.rglob("*"))
+        if self.meta.get("reference"):  # the shared layout keeps it outside the exercise's folder
+            files.append(self._file("reference", "reference"))
         # Files of a sibling exercise this one borrows (its driver's imports, its hooks' imports).
         files += self.driver_files + [(self.folder / name).resolve() for name in self.meta.get("shared_files", [])]
         for path in files:
@@ -209,10 +234,11 @@ def _search_roots(extra: list[Path] | None) -> list[Path]:
     """
     roots = []
     for folder in extra or []:
-        roots.append(Path(folder))
+        # Absolute at the door: the sandbox runs from its own work folder, where a relative path means nothing.
+        roots.append(Path(folder).resolve())
     env = os.environ.get("MINIMAX_GRADER_EXERCISES")
     if env:
-        roots.extend(Path(p) for p in env.split(os.pathsep) if p)
+        roots.extend(Path(p).resolve() for p in env.split(os.pathsep) if p)
     try:
         roots.extend(config.exercises_dirs())
     except config.ConfigError as exc:

@@ -7,6 +7,10 @@ grading, and the same command run again grades only what has no row yet: nothing
 nothing graded twice. A row written for an older version of the exercise's data (its
 fingerprint) or another number of random cases is stale and gets replaced.
 
+Only students' results are stored: a submission the grader itself failed on has no row, so
+the next run grades it again. The fingerprint is the exercise's (its folder, fixtures and
+reference): an edited reference makes every row stale.
+
 The gradebook also keeps the instructor's secret seed per exercise, so a re-run (and a
 regrade after a fix) asks every submission about the same cases.
 """
@@ -80,7 +84,11 @@ class Gradebook:
 
     def record(self, sha256: str, exercise: str, version: str, seed: int, fingerprint: str, examples: int,
                result: dict) -> None:
-        """Store one result; committed before this returns (one transaction per result)."""
+        """Store one result; committed before this returns (one transaction per result).
+
+        Only a result of the contract goes in: a grader failure is never a student's result."""
+        if not isinstance(result, dict) or result.get("status") not in ("passed", "failed", "error"):
+            raise ValueError(f"not a submission result: {str(result)[:80]!r}")
         with self.db:
             self.db.execute(
                 "INSERT INTO results (sha256, exercise, grader_version, seed, fingerprint, examples, status, result, graded_at) "

@@ -70,14 +70,6 @@ def _disqualify(result: SubmissionResult, reason: str) -> None:
             check.status, check.message = "error", reason
 
 
-def internal_error(submission: Submission, exercise, bank: Bank, reason: str) -> SubmissionResult:
-    """The result for a submission the grader itself failed on: an error for it alone, never a crash."""
-    return SubmissionResult(submission=submission.display, exercise=exercise.id, status="error", score=0.0,
-                            max_score=exercise.max_score, seed=bank.seed, examples=bank.examples,
-                            error=f"the grader failed while grading this submission: {reason}"[:400],
-                            grader_version=__version__)
-
-
 def _finish(result: SubmissionResult, started: float) -> SubmissionResult:
     result.duration_seconds = time.monotonic() - started
     return result

@@ -2,7 +2,8 @@
 
 The first line names the job; the worker loads the exercise and its case bank once and, where
 the platform allows, starts a warm fork server for them. Each further line is a task; each
-answer is one line ``{"key": ..., "result": {...contract...}}``. End of input (the batch is
+answer is one line ``{"key": ..., "result": {...contract...}}``, or ``"result": null`` with a
+``"failure"`` when the grader itself failed on that submission (never a verdict). End of input (the batch is
 done, or the grader died, even by ``kill -9``) stops the worker and its fork server. Anything
 printed by libraries goes to stderr: stdout carries nothing but answers.
 """
@@ -64,6 +65,31 @@ def _warm(launcher, exercise, bank):
         return None
 
 
+def grade_one(submission, exercise, bank, launcher, warm):
+    """Grade one loaded submission; returns its result and the fork server to use next.
+
+    Shared by this pool worker and the Dask one (``grader.executors.on_worker``), so both
+    grade with the same fallbacks: a broken fork server grades this one the slow way and is
+    started afresh. Any other failure is the grader's, not the student's: the result is None
+    (said on stderr), which is never stored, so the next run grades this submission again.
+    """
+    from grader import judge
+    from grader.sandbox import forkserver
+
+    try:
+        try:
+            result = judge.grade(submission, exercise, bank, warm or launcher)
+        except forkserver.ZygoteError:
+            warm.close()
+            result = judge.grade(submission, exercise, bank, launcher)
+            warm = _warm(launcher, exercise, bank)
+    except Exception as exc:  # noqa: BLE001 - one submission's failure must not take its neighbours down
+        reason = f"{type(exc).__name__}: {exc}"[:400]
+        print(f"minimax-grader worker: the grader failed on {submission.display}: {reason}", file=sys.stderr, flush=True)
+        result = None
+    return result, warm
+
+
 def main() -> int:
     answers = os.fdopen(os.dup(1), "w", encoding="utf-8")
     os.dup2(2, 1)  # stray prints from any library land on stderr, not in the answers
@@ -72,8 +98,7 @@ def main() -> int:
     if not first:
         return 0
     job = json.loads(first)["job"]
-    from grader import judge, submissions
-    from grader.sandbox import forkserver
+    from grader import submissions
 
     exercise, bank, launcher = _load(job)
     remember_reference(exercise, bank)
@@ -89,16 +114,13 @@ def main() -> int:
             task = json.loads(line)["task"]
             submission = submissions.load(task["path"])
             submission.display = task["display"]
-            try:
-                try:
-                    result = judge.grade(submission, exercise, bank, warm or launcher)
-                except forkserver.ZygoteError:
-                    # The fork server broke: grade this one the slow way, start afresh.
-                    warm.close()
-                    result = judge.grade(submission, exercise, bank, launcher)
-                    warm = _warm(launcher, exercise, bank)
-            except Exception as exc:  # noqa: BLE001 - one submission's failure must not take its neighbours down
-                result = judge.internal_error(submission, exercise, bank, f"{type(exc).__name__}: {exc}")
+            result, warm = grade_one(submission, exercise, bank, launcher, warm)
+            if result is None:
+                # The grader failed, not the student: no verdict is made up (a None result is
+                # never stored, so the next run grades this submission again).
+                answers.write(json.dumps({"key": task["key"], "result": None}) + "\n")
+                answers.flush()
+                continue
             answers.write(json.dumps({"key": task["key"], "result": result.to_dict()}) + "\n")
             answers.flush()
     finally:

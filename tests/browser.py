@@ -64,6 +64,7 @@ class Page:
     screenshot: bytes
     console_errors: list[str] = field(default_factory=list)
     requests: list[str] = field(default_factory=list)
+    evaluated: object = None  # what ``script`` returned, if one was given
 
 
 class BrowserError(RuntimeError):
@@ -122,9 +123,13 @@ class _DevTools:
         return json.loads(message)
 
 
-def open_page(path: str | Path, *, width: int = 1000, height: int = 800, timeout: float = 30.0,
-              settle: float = 0.3) -> Page:
-    """Load ``path`` (a local file) in headless Chromium; skips the test if there is no Chromium."""
+def open_page(path: str | Path, *, width: int = 1000, height: int = 800, timeout: float = 90.0,
+              settle: float = 0.3, script: str | None = None) -> Page:
+    """Load ``path`` (a local file) in headless Chromium; skips the test if there is no Chromium.
+
+    ``script``, if given, is a JavaScript expression run in the page once it has loaded (to
+    click, choose, read back); its value (JSON-like) is ``Page.evaluated``.
+    """
     binary = require_chromium()
     url = Path(path).resolve().as_uri()
     profile = tempfile.mkdtemp(prefix="minimax-grader-chromium-")
@@ -150,7 +155,7 @@ def open_page(path: str | Path, *, width: int = 1000, height: int = 800, timeout
     os.close(from_browser_w)
     tools = _DevTools(proc, to_browser_w, from_browser_r, timeout)
     try:
-        return _visit(tools, url, width, height, settle)
+        return _visit(tools, url, width, height, settle, script)
     finally:
         try:
             tools.send("Browser.close")
@@ -166,7 +171,7 @@ def open_page(path: str | Path, *, width: int = 1000, height: int = 800, timeout
         shutil.rmtree(profile, ignore_errors=True)
 
 
-def _visit(tools: _DevTools, url: str, width: int, height: int, settle: float) -> Page:
+def _visit(tools: _DevTools, url: str, width: int, height: int, settle: float, script: str | None = None) -> Page:
     target = tools.send("Target.createTarget", {"url": "about:blank"})["targetId"]
     session = tools.send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
     for domain in ("Page", "Runtime", "Log", "Network"):
@@ -176,12 +181,16 @@ def _visit(tools: _DevTools, url: str, width: int, height: int, settle: float) -
     tools.send("Page.navigate", {"url": url}, session=session)
     tools.wait_for("Page.loadEventFired")
     time.sleep(settle)  # let late scripts, fonts or timers show their errors and requests
+    value = None
+    if script is not None:
+        value = tools.send("Runtime.evaluate", {"expression": script, "returnByValue": True},
+                           session=session)["result"].get("value")
     evaluated = tools.send("Runtime.evaluate", {"expression": "[document.title, document.body ? document.body.innerText : '']",
                                                 "returnByValue": True}, session=session)
     title, text = evaluated["result"]["value"]
     shot = tools.send("Page.captureScreenshot", {"format": "png"}, session=session)
     return Page(url=url, text=text, title=title, screenshot=base64.b64decode(shot["data"]),
-                console_errors=_console_errors(tools.events), requests=_requests(tools.events, url))
+                console_errors=_console_errors(tools.events), requests=_requests(tools.events, url), evaluated=value)
 
 
 def _console_errors(events: list[dict]) -> list[str]:

@@ -148,3 +148,88 @@ def test_duplicate_ids_are_kept_apart(tmp_path):
     (tmp_path / "c" / "alice" / "solution.py").write_text(CORRECT)
     found = find([tmp_path / "c"], tmp_path / "staging")
     assert sorted(f.student for f in found) == ["alice", "alice~2"]
+
+
+def _zip(path, members: dict[str, str | bytes]):
+    with zipfile.ZipFile(path, "w") as zf:
+        for name, data in members.items():
+            zf.writestr(name, data)
+    return path
+
+
+def five_students(folder):
+    """The instructor's folder of issue 12: two class archives, five students in all."""
+    folder.mkdir(parents=True)
+    _zip(folder / "classA.zip", {"kim.py": CORRECT, "lee.py": CORRECT, "max.py": CORRECT})
+    _zip(folder / "classB.zip", {"ann/solution.py": CORRECT, "ben/minimax.py": CORRECT, "ben/helpers.py": "pick = max\n"})
+    return folder
+
+
+def test_zips_inside_a_folder_are_read_like_zips_on_the_command_line(tmp_path):
+    folder = five_students(tmp_path / "downloads")
+    in_folder = by_student(find([folder], tmp_path / "staging"))
+    assert set(in_folder) == {"kim", "lee", "max", "ann", "ben"}
+    assert all(f.problem is None for f in in_folder.values())
+    assert in_folder["kim"].display == f"{folder}/classA.zip/kim.py"
+    assert in_folder["ben"].path.joinpath("helpers.py").is_file()
+    given = by_student(find([folder / "classA.zip", folder / "classB.zip"], tmp_path / "staging2"))
+    assert set(given) == set(in_folder)
+
+
+def test_an_archive_of_one_program_is_one_student_named_after_it(tmp_path):
+    folder = tmp_path / "class"
+    folder.mkdir()
+    # Two modules of one program (one imports the other): one student, wherever the zip is.
+    _zip(folder / "zoe.zip", {"gamestate.py": "class GameState:\n    pass\n",
+                              "player.py": "from gamestate import GameState\ndef minimax_decision(s):\n    return None\n"})
+    _zip(folder / "yan.zip", {"yan-work/src/solution.py": CORRECT, "yan-work/README.md": "notes"})
+    found = by_student(find([folder], tmp_path / "staging"))
+    assert set(found) == {"zoe", "yan"}
+    assert {p.name for p in found["zoe"].path.iterdir()} == {"gamestate.py", "player.py"}
+    assert found["yan"].path.name == "src"
+    alone = find([folder / "zoe.zip"], tmp_path / "staging2")
+    assert [f.student for f in alone] == ["zoe"]
+
+
+def test_every_entry_is_accounted_for(tmp_path):
+    folder = five_students(tmp_path / "downloads")
+    (folder / "README.txt").write_text("instructions")
+    (folder / ".DS_Store").write_bytes(b"\0")
+    (folder / "grades.xlsx").write_bytes(b"PK")
+    _zip(folder / "classC.zip", {"cat.py": CORRECT, "dan.py": CORRECT, "notes.pdf": b"%PDF"})
+    result = discover.survey([folder], tmp_path / "staging")
+    assert sorted(f.student for f in result.found) == ["ann", "ben", "cat", "dan", "kim", "lee", "max"]
+    reasons = {s.path: s.reason for s in result.skipped}
+    assert set(reasons) == {f"{folder}/README.txt", f"{folder}/.DS_Store", f"{folder}/grades.xlsx",
+                            f"{folder}/classC.zip/notes.pdf"}
+    assert "not a submission" in reasons[f"{folder}/.DS_Store"]
+    account = result.account()
+    assert account["submissions"] == 7 and len(account["skipped"]) == 4
+    assert {g["student"] for g in account["graded"]} == {f.student for f in result.found}
+    lines = result.lines()
+    assert lines[0] == "found 7 submissions, skipped 4"
+    assert sum(line.startswith("skipped ") for line in lines) == 4
+
+
+def test_a_gradescope_export_accounts_for_its_metadata(tmp_path):
+    export = tmp_path / "export"
+    (export / "submission_1").mkdir(parents=True)
+    (export / "submission_1" / "minimax.py").write_text(CORRECT)
+    (export / "submission_metadata.yml").write_text("submission_1:\n  :submitters:\n  - :sid: '9'\n")
+    (export / "notes.txt").write_text("x")
+    result = discover.survey([export], tmp_path / "staging")
+    assert [f.student for f in result.found] == ["9"]
+    assert {s.path.rsplit("/", 1)[1] for s in result.skipped} == {"submission_metadata.yml", "notes.txt"}
+
+
+def test_an_archive_of_broken_files_is_still_a_class(tmp_path):
+    """Files that define nothing readable are not folded into one student: each is listed (and fails alone)."""
+    archive = _zip(tmp_path / "late.zip", {"uma.py": "def minimax(:\n", "vic.py": "", "wes.py": CORRECT})
+    assert sorted(f.student for f in find([archive], tmp_path / "staging")) == ["uma", "vic", "wes"]
+
+
+def test_modules_of_one_program_without_imports_between_them_stay_one_student(tmp_path):
+    """The parts of aima-isolation: different names, each file its own part (a third comes from the grader)."""
+    parts = SAMPLES.parent / "aima-isolation" / "buggy" / "two_files_rook_moves"
+    archive = _zip(tmp_path / "rob.zip", {p.name: p.read_text() for p in parts.glob("*.py")})
+    assert [f.student for f in find([archive], tmp_path / "staging")] == ["rob"]

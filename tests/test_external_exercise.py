@@ -178,3 +178,14 @@ def test_grade_uses_the_instructors_exercise_too(example, tmp_path):
     status = {Path(s["submission"]).stem: s["status"] for s in results["submissions"]}
     assert status == {"ada": "passed", "bob": "failed"}
     assert {s["exercise"] for s in results["submissions"]} == {"ctp-26-scores"}
+
+
+def test_a_relative_exercises_dir_works_as_typed(example):
+    """The README's own command, `--exercises-dir my-exercises`, from the folder that holds it.
+
+    The sandbox runs from its own work folder, where a relative driver path means nothing: the
+    path is made absolute at the door, so the correct submission is not failed for the grader's sake.
+    """
+    base, _ = example
+    done = grader("check", "--exercises-dir", "my-exercises", "--exercise", "ctp-26-scores", "correct.py", cwd=base)
+    assert done.returncode == 0 and "PASSED" in done.stdout, done.stdout + done.stderr

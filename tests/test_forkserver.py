@@ -109,7 +109,7 @@ def test_the_zygote_sweeps_what_a_session_left_behind(tmp_path, inner, monkeypat
         result = judge.grade(submissions.load(path), exercise, bank, warm)
         assert result.status != "passed"
         assert warm.server.swept, "the zygote did not report a sweep"
-        deadline = time.monotonic() + 3
+        deadline = time.monotonic() + 30  # event-driven: ends as soon as they are gone; slack for a busy machine
         while _processes_with(marker) and time.monotonic() < deadline:
             time.sleep(0.05)
         assert _processes_with(marker) == []

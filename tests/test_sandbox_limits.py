@@ -136,7 +136,7 @@ def test_nothing_the_child_started_outlives_the_session(tmp_path, sandbox):
     marker = f"minimax-escaper-{uuid.uuid4().hex}"
     result = grade(tmp_path, escaper(marker), sandbox)
     assert result.status != "passed"
-    deadline = time.monotonic() + 3
+    deadline = time.monotonic() + 30  # event-driven: ends as soon as they are gone; slack for a busy machine
     while _processes_with(marker) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert _processes_with(marker) == []

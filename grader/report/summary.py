@@ -2,7 +2,12 @@
 
 The numbers are computed here, from the result dictionaries alone; the template only lays
 them out. The page is one self-contained HTML file: inline CSS, the histogram as inline
-SVG, no script, no font, no image, nothing fetched.
+SVG, no font, no image, nothing fetched. Its one small inline script sorts and filters the
+roster; with scripts off the roster is the same complete table, sorted by student id.
+
+Every number counts every student: a submission that could not be graded scores 0 in the
+mean, the median and the histogram, as it does in ``grades.csv`` (the page says so, and
+gives the mean of the graded submissions beside it).
 """
 
 from __future__ import annotations
@@ -52,11 +57,26 @@ def svg_bars(bins: list[dict], width: int = 640, height: int = 220) -> dict:
             "pad_left": pad_left, "pad_top": pad_top}
 
 
-def summarise(entries: list[dict], *, exercise: str, seed: int | None, grader_version: str) -> dict:
-    """``entries``: one dict per student: ``student``, ``report`` (a relative link) and ``result``."""
+def roster(entries: list[dict]) -> list[dict]:
+    """One row per student, sorted by id: what the roster table shows and sorts by."""
+    rows = []
+    for entry in sorted(entries, key=lambda e: e["student"]):
+        result = entry["result"]
+        rows.append({"student": entry["student"], "report": entry["report"], "status": result.get("status", "error"),
+                     "score": float(result.get("score") or 0.0), "max_score": float(result.get("max_score") or 0.0),
+                     "mistakes": [m.get("code", "") for m in result.get("mistakes") or []],
+                     "error": result.get("error") or "", "seconds": float(result.get("duration_seconds") or 0.0)})
+    return rows
+
+
+def summarise(entries: list[dict], *, exercise: str, seed: int | None, grader_version: str,
+              discovered: dict | None = None) -> dict:
+    """``entries``: one dict per student: ``student``, ``report`` (a relative link) and ``result``.
+    ``discovered``: discovery's account (what was graded, what was skipped and why), if any."""
     results = [e["result"] for e in entries]
     graded = [e for e in entries if e["result"].get("status") != "error"]
-    scores = [e["result"].get("score", 0.0) for e in graded]
+    scores = [float(e["result"].get("score") or 0.0) for e in entries]  # an error counts 0, as in grades.csv
+    graded_scores = [float(e["result"].get("score") or 0.0) for e in graded]
     max_score = max((r.get("max_score", 0.0) for r in results), default=0.0)
     statuses = Counter(r.get("status") for r in results)
 
@@ -95,6 +115,12 @@ def summarise(entries: list[dict], *, exercise: str, seed: int | None, grader_ve
         "errors": statuses.get("error", 0), "max_score": max_score,
         "mean": (sum(scores) / len(scores)) if scores else None,
         "median": _median(scores),
+        "mean_graded": (sum(graded_scores) / len(graded_scores)) if graded_scores else None,
+        "graded": len(graded),
+        "roster": roster(entries),
+        "statuses": [s for s in ("passed", "failed", "error") if statuses.get(s)],
+        "mistake_codes": sorted({m.get("code", "") for r in results for m in r.get("mistakes") or []}),
+        "discovered": discovered,
         "histogram": bins, "svg": svg_bars(bins),
         "checks": list(checks.values()),
         "mistakes": sorted(mistakes.values(), key=lambda m: (-m["count"], m["code"])),

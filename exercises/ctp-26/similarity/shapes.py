@@ -1,0 +1,26 @@
+# The reference's shape written against the student's helpers: what every solution looks
+# like, so near-duplicate detection never counts it as evidence of copying.
+import math
+
+
+def minimax(node, max_depth, player_a_moves):
+    moves = get_next_valid_moves(node)
+    if max_depth == 0 or not moves:
+        return get_value(node)
+    values = [minimax(child, max_depth - 1, not player_a_moves) for child in moves]
+    return max(values) if player_a_moves else min(values)
+
+
+def minimax(node, max_depth, player_a_moves):
+    children = get_next_valid_moves(node)
+    if max_depth == 0 or len(children) == 0:
+        return get_value(node)
+    if player_a_moves:
+        best = -math.inf
+        for child in children:
+            best = max(best, minimax(child, max_depth - 1, False))
+        return best
+    best = math.inf
+    for child in children:
+        best = min(best, minimax(child, max_depth - 1, True))
+    return best

@@ -1,0 +1,206 @@
+"""The Dask executor: grade on a Dask cluster behind the same seam as the local pool.
+
+``DaskExecutor(scheduler="tcp://host:8786")`` connects to a running cluster;
+``DaskExecutor()`` starts a ``LocalCluster`` of single-threaded worker processes on this
+machine. ``run(job, tasks)`` registers the job once (a worker plugin, ``on_worker.GradingJob``),
+submits one task per distinct submission carrying that submission's content, and yields
+``(task, result)`` ``as_completed``: ``batch`` stays the only writer of the gradebook.
+
+Faults, in Dask's terms: a worker that dies has the tasks it held rescheduled on others by the
+scheduler; the driving process sees each future complete once, so each submission is recorded
+once. A task whose workers keep dying (a submission that kills its worker's process tree)
+ends, after the scheduler's ``allowed-failures``, as ``KilledWorker``: that submission comes
+back as ``None``, exactly like a submission that killed two local workers (the grader failed
+on it, it is listed as an error, not stored, and the next run tries it again), and the batch
+goes on.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import logging
+import sys
+import uuid
+from dataclasses import asdict
+from pathlib import Path
+from typing import Iterable, Iterator
+
+from grader.executor import Job, Task, default_jobs
+from grader.executors import shipping
+
+MISSING = 'the Dask executor needs Dask: pip install "minimax-grader[dask]"'
+CONNECT_TIMEOUT = "30s"
+# A LocalCluster's scheduler: a worker holds only the task it runs (so a worker killed by a
+# submission charges that submission alone a failure, as the local pool does), and a
+# submission gets three workers killed under it before it is given up as KilledWorker.
+LOCAL_SCHEDULER_CONFIG = {
+    "distributed.scheduler.worker-saturation": 1.0,
+    "distributed.scheduler.allowed-failures": 2,
+}
+
+
+class DaskUnavailable(Exception):
+    """Dask (the ``dask`` extra) is not installed here."""
+
+
+def require() -> None:
+    """Raise ``DaskUnavailable`` with the one line to say when ``distributed`` cannot be imported."""
+    try:
+        import distributed  # noqa: F401
+    except ImportError:
+        raise DaskUnavailable(MISSING) from None
+
+
+class DaskExecutor:
+    """Futures on a Dask cluster, consumed as they complete by the caller's thread."""
+
+    def __init__(self, scheduler: str | None = None, jobs: int | None = None, *, client=None, stream=None):
+        require()
+        self.address = scheduler
+        self.jobs = max(1, jobs or default_jobs())
+        self.stream = stream or sys.stderr
+        self.client = client
+        self.owns_client = client is None
+        self.cluster = None
+        self._said: set[str] = set()
+        self._registered: set[str] = set()
+
+    def connect(self):
+        """The client, connected now (a bad address is said before any grading starts)."""
+        if self.client is not None:
+            return self.client
+        from distributed import Client
+
+        if self.address:
+            try:
+                self.client = Client(self.address, timeout=CONNECT_TIMEOUT, set_as_default=False)
+            except (OSError, TimeoutError) as exc:
+                raise ConnectionError(f"cannot reach the Dask scheduler at {self.address}: {exc}") from None
+        else:
+            import dask
+            from distributed import LocalCluster
+
+            with dask.config.set(LOCAL_SCHEDULER_CONFIG):
+                # No dashboard, and the scheduler's small HTTP server on a free port (not 8787, maybe taken).
+                self.cluster = LocalCluster(n_workers=self.jobs, threads_per_worker=1, processes=True,
+                                            host="127.0.0.1", dashboard_address=None, silence_logs=logging.ERROR,
+                                            scheduler_kwargs={"dashboard_address": "127.0.0.1:0"})
+            self.client = Client(self.cluster, set_as_default=False)
+        return self.client
+
+    def run(self, job: Job, tasks: Iterable[Task]) -> Iterator[tuple[Task, dict | None]]:
+        tasks = list(tasks)
+        if not tasks:
+            return
+        from distributed import as_completed
+
+        from grader.executors import on_worker
+
+        client = self.connect()
+        if self.address and not client.scheduler_info().get("workers"):
+            self._say(f"{self.address}: no worker is connected yet; the tasks wait for one (start `dask worker {self.address}`)")
+        plugin = job_plugin(job)
+        client.register_plugin(plugin)
+        self._registered.add(plugin.name)
+        try:
+            sent, parcels = [], []
+            for task in tasks:
+                try:
+                    parcels.append(shipping.pack_submission(task.path))
+                    sent.append(task)
+                except shipping.ShippingError as exc:
+                    self._say(f"{task.display}: {exc}")
+                    yield task, None
+            # One message for the whole class: submitting task by task costs the driver a round trip each.
+            grade = functools.partial(on_worker.grade_parcel, plugin.name)
+            keys = [f"grade-submission-{uuid.uuid4().hex}" for _ in sent]
+            futures = dict(zip(client.map(grade, [t.display for t in sent], parcels, key=keys, pure=False), sent))
+            del parcels  # the tasks hold the content now
+            for future in as_completed(list(futures), loop=client.loop):
+                task = futures.pop(future)
+                result = None
+                if future.status == "finished":
+                    try:
+                        result = future.result()
+                    except Exception as exc:  # noqa: BLE001 - lost between finishing and fetching
+                        self._say(f"{task.display}: {_why(exc)}")
+                else:
+                    self._say(f"{task.display}: {_why(_exception_of(future))}")
+                future.release()
+                yield task, result
+        finally:
+            self._unregister(plugin.name)
+
+    def _unregister(self, name: str) -> None:
+        """Take the job (and its seed) back from the cluster; a cluster already gone has nothing to tidy."""
+        if name not in self._registered or self.client is None:
+            return
+        self._registered.discard(name)
+        try:
+            self.client.unregister_worker_plugin(name)
+        except Exception:  # noqa: BLE001 - the scheduler went away or the job was never set up
+            pass
+
+    def _say(self, line: str) -> None:
+        """One line on stderr per distinct reason (a broken worker would otherwise say it for every task)."""
+        reason = line.split(": ", 1)[-1]
+        if reason not in self._said:
+            self._said.add(reason)
+            print(f"minimax-grader: dask: {line}", file=self.stream, flush=True)
+
+    def close(self) -> None:
+        # Belt and braces: a run whose generator was never closed (kept alive by a reference) still
+        # takes its job back here.
+        for name in list(self._registered):
+            self._unregister(name)
+        if self.owns_client and self.client is not None:
+            self.client.close()
+        self.client = None
+        if self.cluster is not None:
+            self.cluster.close()
+            self.cluster = None
+
+
+def job_plugin(job: Job):
+    """The job as a worker plugin, named after its content (a restarted driver replaces its own leftover)."""
+    from grader import __version__
+    from grader import exercise as exercises
+    from grader.executors.on_worker import GradingJob
+
+    exercise = exercises.load(job.exercise, [Path(d) for d in job.exercises_dirs])
+    zips = [shipping.zip_folder(root) for root in shipped_roots(job)]
+    description = asdict(job)
+    description["exercises_dirs"] = []  # driver paths mean nothing to a worker
+    limits = asdict(exercise.limits)
+    name = "minimax-grader-job-" + shipping.digest(
+        [json.dumps([description, limits, exercise.fingerprint, __version__], sort_keys=True).encode(), *zips])
+    return GradingJob(name=name, job=description, version=__version__, fingerprint=exercise.fingerprint,
+                      limits=limits, exercise_zips=zips)
+
+
+def shipped_roots(job: Job) -> list[Path]:
+    """Every exercises folder the driver searches but a worker may not have: all except the built-in ones."""
+    from grader import exercise as exercises
+    from grader import paths
+
+    built_in = paths.data_root().resolve()
+    roots = exercises._search_roots([Path(d) for d in job.exercises_dirs])
+    return [root for root in roots if root.resolve() != built_in]
+
+
+def _exception_of(future) -> BaseException | None:
+    try:
+        return future.exception(timeout=5)
+    except Exception as exc:  # noqa: BLE001 - cancelled futures raise instead of returning
+        return exc
+
+
+def _why(exc: BaseException | None) -> str:
+    name = type(exc).__name__ if exc is not None else "lost"
+    if name == "KilledWorker":
+        return ("its worker process died every time it was graded (a submission that kills its worker, "
+                "or a worker out of memory); listed as an error, tried again on the next run")
+    if name == "CancelledError" or exc is None:
+        return "the cluster dropped this task (the scheduler went away?); run grade again to finish"
+    return f"{name}: {str(exc).splitlines()[0] if str(exc) else ''}"[:300]

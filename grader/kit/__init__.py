@@ -1,0 +1,22 @@
+"""The game-search kit: exercises declared from a game's rules instead of coded.
+
+An instructor writes a game in the AIMA vocabulary (``to_move``, ``actions``, ``result``,
+``is_terminal``, ``utility``, optionally ``evaluate``, ``encode``/``decode``, ``render``) and
+declares in ``exercise.toml`` what the student writes (``[game]`` and ``[student]`` tables).
+Everything else is written here once for every game:
+
+- ``game``: loading and checking the instructor's game module, plain-data states, positions;
+- ``declaration``: reading ``[game]`` and ``[student]`` into one validated, plain description;
+- ``search``: the references (depth-limited minimax, alpha-beta with its evaluated states,
+  the set of optimal moves) and the mistake families as variants of the same search;
+- ``bank``: the cases (reachable positions, seeded play driven by hypothesis, fixture files);
+- ``judging``: the check kinds and answer reading for the declared answer shape;
+- ``families``: naming the mistake from the student's replies and traces;
+- ``pictures``: boards as text and as inline SVG;
+- ``hooks``: the grader-side hook object that ``grader.exercise`` hands to the judge;
+- ``driver``: the sandbox-side generic driver (standard library only, never imports ``grader``);
+- ``scaffold``: ``minimax-grader new-exercise``.
+
+The kit may import ``grader.answers``, ``grader.checks`` and ``grader.diagnose`` (the judge's
+vocabulary); nothing below ``grader.kit`` imports the kit except ``grader.exercise``.
+"""

@@ -1,0 +1,103 @@
+"""``[game]`` and ``[student]`` of exercise.toml, read once into one plain, validated dict.
+
+The same dict configures both sides: the grader's hooks read it here, and the sandbox's
+generic driver gets it as JSON (it never imports this module). Every mistake in the file is
+reported in one line that names the key, so an instructor fixes it without reading the kit.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+SOURCES = ("state", "depth", "player", "alpha", "beta")
+OPERATIONS = ("to_move", "actions", "result", "is_terminal", "utility", "evaluate")
+ROLES = ("max", "min")
+SEARCHES = ("minimax", "alphabeta")
+RETURN_ITEMS = ("value", "move")
+
+
+class DeclarationError(Exception):
+    """exercise.toml declares something the kit cannot do."""
+
+
+def _returns(text: str) -> dict:
+    """``"value"``, ``"move"``, ``"(value, move)"``, ``"[move, value]"``: what comes back, and in what."""
+    text = str(text).strip()
+    if text in RETURN_ITEMS:
+        return {"container": None, "items": [text]}
+    match = re.fullmatch(r"([(\[])\s*(\w+)\s*,\s*(\w+)\s*([)\]])", text)
+    if not match or {match[1] + match[4]} - {"()", "[]"} or sorted([match[2], match[3]]) != ["move", "value"]:
+        raise DeclarationError(f"[student] returns = {text!r}: write \"value\", \"move\", \"(value, move)\" "
+                               "or \"[move, value]\" (a tuple or a list of the two, in your order)")
+    return {"container": "tuple" if match[1] == "(" else "list", "items": [match[2], match[3]]}
+
+
+def _helper(name: str, raw) -> dict:
+    if isinstance(raw, str):
+        raw = {"op": raw}
+    if not isinstance(raw, dict) or raw.get("op") not in OPERATIONS:
+        raise DeclarationError(f"[student.helpers] {name}: name one game operation ({', '.join(OPERATIONS)}), "
+                               "as a string or as {op = ..., player = \"max\"}")
+    fixed = raw.get("player")
+    if fixed is not None and fixed not in ROLES:
+        raise DeclarationError(f"[student.helpers] {name}: player = {fixed!r} must be \"max\" or \"min\"")
+    if fixed is not None and raw["op"] not in ("utility", "evaluate"):
+        raise DeclarationError(f"[student.helpers] {name}: only utility and evaluate take a fixed player")
+    return {"op": raw["op"], "player": fixed}
+
+
+def read(meta: dict) -> dict:
+    """The declaration of one exercise, with defaults filled in; raises DeclarationError."""
+    game = meta.get("game")
+    student = meta.get("student")
+    if not isinstance(game, dict) or not game.get("module"):
+        raise DeclarationError("[game] must name the game's module: module = \"mygame.py\"")
+    if not isinstance(student, dict) or not student.get("function"):
+        raise DeclarationError("[student] must name the function the student writes: function = \"minimax\"")
+    arguments = student.get("arguments")
+    if not isinstance(arguments, dict) or not arguments:
+        raise DeclarationError("[student.arguments] must list each parameter and what it is built from "
+                               f"({', '.join(SOURCES)})")
+    for name, source in arguments.items():
+        if source not in SOURCES:
+            raise DeclarationError(f"[student.arguments] {name} = {source!r}: one of {', '.join(SOURCES)}")
+    players = student.get("players", {"max": "max", "min": "min"})
+    if not isinstance(players, dict) or set(players) != set(ROLES):
+        raise DeclarationError("[student.players] must give the course's value for both max and min")
+    search = student.get("search", "minimax")
+    if search not in SEARCHES:
+        raise DeclarationError(f"[student] search = {search!r}: one of {', '.join(SEARCHES)}")
+    depth_limited = "depth" in arguments.values()
+    depths = [int(d) for d in game.get("depths", [])]
+    if depth_limited and (not depths or min(depths) < 0):
+        raise DeclarationError("[game] depths = [...] must list the depths to ask about (the student takes a depth)")
+    counts = game.get("depth_counts", "plies")
+    if counts not in ("plies", "turns"):
+        raise DeclarationError(f"[game] depth_counts = {counts!r}: \"plies\" (every move) or \"turns\" (every change of player)")
+    positions = game.get("positions", "reachable")
+    if positions not in ("reachable", "random"):
+        raise DeclarationError(f"[game] positions = {positions!r}: \"reachable\" (small games) or \"random\" (large ones)")
+    moves = game.get("random_moves", [0, 12])
+    if not (isinstance(moves, list) and len(moves) == 2 and 0 <= int(moves[0]) <= int(moves[1])):
+        raise DeclarationError("[game] random_moves = [fewest, most]: how many random moves make a random position")
+    alpha, beta = float(student.get("alpha", -math.inf)), float(student.get("beta", math.inf))
+    return {
+        "module": str(game["module"]),
+        "fixtures": game.get("fixtures"),
+        "positions": positions,
+        "cap": int(game.get("cap", 2000)),
+        "random_moves": [int(moves[0]), int(moves[1])],
+        "depths": depths,
+        "depth_counts": counts,
+        "function": str(student["function"]),
+        "arguments": {str(k): str(v) for k, v in arguments.items()},
+        "players": {"max": players["max"], "min": players["min"]},
+        "helpers": {str(name): _helper(name, raw) for name, raw in (student.get("helpers") or {}).items()},
+        "constants": dict(student.get("constants") or {}),
+        "search": search,
+        "returns": _returns(student.get("returns", "value")),
+        "alpha": alpha,
+        "beta": beta,
+        "depth_limited": depth_limited,
+    }

@@ -1,0 +1,271 @@
+"""Naming the mistake of a declared exercise, from families written once over the game vocabulary.
+
+Each family is a wrong version of the reference search (``Searcher.variant_value``). A family
+names the mistake when it predicts the student's value on every case they answered (a crash
+counts as agreeing where the family's search reached a finished game with no moves, as
+``max([])`` would) and explains at least one wrong value. Moves are read by rule (value
+right, move not optimal), and the evaluated positions from the traces (over- and
+under-pruning, evaluating positions that are not leaves). Nothing here shows code; every
+text ends with a question, in words that fit any game.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+from grader.diagnose import Finding
+from grader.kit.search import FAMILIES, NEEDS_DEPTH, NEEDS_EVALUATE, TooBig
+
+RULES_BUDGET = 3.0
+
+CODES = {
+    "min-max-swapped": ("Where MAX is to move your search keeps the lowest value, and where MIN is to move the highest.",
+                        "Which player wants the value high, and which one wants it low?"),
+    "always-max": ("Your search keeps the highest value at every level, also where MIN is to move.",
+                   "When it is MIN's turn, which of the values would MIN pick?"),
+    "always-min": ("Your search keeps the lowest value at every level, also where MAX is to move.",
+                   "When it is MAX's turn, which of the values would MAX pick?"),
+    "no-alternation": ("The player does not change from one move to the next: the side to move at the start plays "
+                       "every move of your search.",
+                       "After one player has moved, whose turn is it?"),
+    "ignores-player-argument": ("Your search always starts as MAX, whoever is to move, so positions where MIN is "
+                                "to move come out wrong.",
+                                "Where does your function learn whose turn it is?"),
+    "depth-off-by-one": ("Your search stops one move too early: it scores positions with one move of depth left "
+                         "instead of looking at that move.",
+                         "With depth 1 left, how many more moves should be looked at?"),
+    "depth-not-decremented": ("The depth never goes down as your search goes deeper, so it only stops at the end "
+                              "of the game.",
+                              "What depth does the next call get?"),
+    "missing-terminal-check": ("Your search does not stop at a finished game: it keeps playing after the game is "
+                               "won, or looks for moves where there are none.",
+                               "What should happen when the game is already over?"),
+    "sign-flip": ("Your values have the wrong sign: positions good for MAX are scored as bad and the other way round.",
+                  "Whose point of view is the value given from?"),
+    "bad-initial-bound": ("The best value so far starts at 0 instead of minus or plus infinity, so when every move "
+                          "is worse than 0 for the player to move, the 0 is kept.",
+                          "What should the best value be before any move has been looked at?"),
+    "first-child-only": ("Your search returns after the first move it looks at, so only the first move is ever "
+                         "considered.",
+                         "Where is the return in your loop over the moves?"),
+    "averages-children": ("Your search averages the values of the moves instead of picking the best one for the "
+                          "player to move.",
+                          "Does a player care about the average of their moves, or about one of them?"),
+    "one-ply-search": ("Each move is scored by the position right after it, without looking at the replies.",
+                       "After this move, what can the other player still do?"),
+    "suboptimal-move": ("The value is right, but the move you return does not always get that value.",
+                        "When you remember a new best value, do you remember the move that got it at the same moment?"),
+    "no-moves-root": ("Where there is no move to make (the game is over, or no depth is left), the answer should "
+                      "carry no move, but yours does.",
+                      "What move is there to return when no move is looked at?"),
+    "over-pruning": ("Your search cuts off moves it should still look at: it evaluates fewer positions than alpha-beta "
+                     "does (pruning on equal values, for example, or with the wrong bound).",
+                     "Should a move be cut off when its value only equals the bound?"),
+    "under-pruning": ("Your search looks at positions alpha-beta would cut off: the bounds do not prune as they should.",
+                      "Are alpha and beta updated and passed on to the next call?"),
+    "evaluates-internal-nodes": ("Your search evaluates positions in the middle of the search, not only finished "
+                                 "games and positions at the depth limit.",
+                                 "Which positions need to be scored by the evaluation?"),
+    "horizon-not-evaluated": ("Your search misses positions it should evaluate.",
+                              "Is every position at the depth limit, and every finished game, scored?"),
+    "wrong-return-type": ("The answer does not have the declared shape or types.",
+                          "What exactly does the caller expect back?"),
+    "mutates-tree": ("Your function changes the position it was given.",
+                     "Could the caller use the position again, unchanged, after the call?"),
+}
+
+
+class KitMistakes:
+    """The ``mistakes`` module of every declared exercise (what ``grader.diagnose`` asks of one)."""
+
+    MODELS = ()  # values are matched by the rules below, so the move part of an answer never decides
+    ANSWER_KINDS = ("answers", "value", "move")  # checks whose failures are wrong answers (localised, explained)
+    CODES = CODES
+
+    def __init__(self, hooks):
+        self.hooks = hooks
+        self.CHECK_CODES = {spec.name: {"code": "wrong-return-type", "even_if_skipped": True}
+                            for spec in hooks.exercise.checks if spec.kind == "shape"}
+
+    def subproblems(self, case_input) -> list[dict]:
+        return subproblem_plan(self.hooks, case_input)
+
+    def explain_node(self, entry, expected, children, yours) -> str:
+        return explain(entry, expected, children, yours)
+
+    def families(self) -> list[str]:
+        decl, game = self.hooks.decl, self.hooks.game
+        return [f for f in FAMILIES if (decl["depth_limited"] or f not in NEEDS_DEPTH)
+                and (game.has_evaluate or f not in NEEDS_EVALUATE)]
+
+    def _student_value(self, outcome):
+        """("number", v) or ("raised",) or None when the reply carries no value the families can be compared to."""
+        raw = outcome.raw
+        if "skipped" in raw or raw.get("timed_out"):
+            return None
+        if raw.get("raised"):
+            return ("raised",)
+        answer = outcome.answer
+        if answer is None:
+            return None
+        parts, problem = self.hooks.parts(answer)
+        if problem or "value" not in parts or not parts["value"].is_number:
+            return None
+        return ("number", parts["value"].value)
+
+    def rules(self, facts) -> list[Finding]:
+        asked = [(o, self._student_value(o)) for o in facts.outcomes]
+        asked = [(o, v) for o, v in asked if v is not None]
+        wrong_values = [(o, v) for o, v in asked if v[0] == "raised" or not _same(v[1], o.expected["value"])]
+        wrong_values.sort(key=lambda ov: facts.size(ov[0]))
+        findings = []
+        if wrong_values:
+            wrong_ids = {id(o) for o, _ in wrong_values}
+            right = [(o, v) for o, v in asked if id(o) not in wrong_ids]
+            deadline = time.monotonic() + RULES_BUDGET
+            for family in self.families():
+                fit = self._fits(family, wrong_values, right, deadline)
+                if fit is not None:
+                    example, compared = fit
+                    findings.append(Finding(family, f"{family} gives exactly your values on all {compared} cases "
+                                                    f"compared, including {len(wrong_values)} wrong ones "
+                                                    f"(for example {facts.call(example)}, worth "
+                                                    f"{example.expected['value']!r})"))
+        if not findings and not wrong_values:
+            findings.extend(self._move_findings(facts))
+        return findings
+
+    def _fits(self, family, wrong, right, deadline):
+        compared = 0
+        for outcome, reply in wrong + right:
+            if time.monotonic() > deadline:
+                return None
+            state = self.hooks.state_of(outcome.case.input)
+            try:
+                decl = self.hooks.decl
+                value, empty = self.hooks.searcher.variant_value(family, state, outcome.case.input.get("depth"),
+                                                                 decl["search"] == "alphabeta", decl["alpha"], decl["beta"])
+            except TooBig:
+                return None  # too large a search to predict (a depth never lowered on a big game): not this family
+            except (ZeroDivisionError, TypeError, ValueError):
+                continue
+            agrees = (reply[0] == "raised" and empty) or (reply[0] == "number" and _same(reply[1], value))
+            if not agrees:
+                return None
+            compared += 1
+        return (wrong[0][0], compared) if compared else None
+
+    def _move_findings(self, facts) -> list[Finding]:
+        bad = [o for o in facts.outcomes if o.answer is not None and self._student_value(o) is not None
+               and self.hooks.move_problem(o.answer, o.expected)]
+        if not bad:
+            return []
+        smallest = min(bad, key=facts.size)
+        problem = self.hooks.move_problem(smallest.answer, smallest.expected)
+        code = "no-moves-root" if not smallest.expected["moves"] else "suboptimal-move"
+        return [Finding(code, f"{facts.call(smallest)}: {problem} ({len(bad)} such answers)")]
+
+    def behaviour_rules(self, facts) -> list[Finding]:
+        """Mistakes in which positions were evaluated, read from the traces where the value was right."""
+        names = {s.name for s in self.hooks.exercise.checks if s.kind == "evaluations"}
+        if not any(c.name in names and c.status == "failed" for c in facts.checks):
+            return []  # passed, or skipped because the values are wrong: those mistakes are named by value
+        from grader.kit.hooks import evaluated_paths
+
+        kinds: dict[str, list] = {}
+        for outcome in facts.outcomes:
+            reply = self._student_value(outcome)
+            if reply is None or reply[0] != "number" or not _same(reply[1], outcome.expected["value"]):
+                continue
+            done = evaluated_paths(outcome.raw.get("trace") or {})
+            if done is None:
+                continue
+            case_input = outcome.case.input
+            wanted = self.hooks.reference_evaluations(case_input)
+            if sorted(done) == sorted(map(tuple, wanted)):
+                continue
+            kinds.setdefault(self._classify(case_input, done, wanted), []).append(outcome)
+        findings = []
+        for code, outcomes in sorted(kinds.items(), key=lambda kv: -len(kv[1])):
+            smallest = min(outcomes, key=facts.size)
+            findings.append(Finding(code, f"{facts.call(smallest)} evaluated other positions than a correct search "
+                                          f"would ({len(outcomes)} such cases)"))
+            break  # the commonest explanation only: one search has one pruning rule
+        return findings
+
+    def _classify(self, case_input, done, wanted) -> str:
+        done_set, wanted_set = set(done), {tuple(p) for p in wanted}
+        state = self.hooks.state_of(case_input)
+        inner = self.hooks.searcher.inner_paths(state, case_input.get("depth"))
+        if done_set & inner:
+            return "evaluates-internal-nodes"
+        if self.hooks.decl["search"] == "alphabeta":
+            if sorted(done) == sorted(self.hooks.reference_evaluations(case_input, "equal")):
+                return "over-pruning"
+            if done_set < wanted_set:
+                return "over-pruning"
+            if done_set > wanted_set or sorted(done) == sorted(self.hooks.reference_evaluations(case_input, "none")):
+                return "under-pruning"
+        if done_set < wanted_set:
+            return "horizon-not-evaluated"
+        return "under-pruning" if self.hooks.decl["search"] == "alphabeta" else "evaluates-internal-nodes"
+
+
+def subproblem_plan(hooks, case_input, cap: int = 60) -> list[dict]:
+    """Every position of the counterexample's search as a question of its own, parents before children.
+
+    ``grader.diagnose`` asks the student about each and reports the deepest position whose
+    moves are valued right while its own value is not: where the mistake first shows.
+    """
+    game, searcher = hooks.game, hooks.searcher
+    entries = [{"id": "the root", "path": (), "state": hooks.state_of(case_input), "depth": case_input.get("depth"),
+                "level": 0, "children": []}]
+    for entry in entries:
+        state, left = entry["state"], entry["depth"]
+        if game.is_terminal(state) or left == 0:
+            continue
+        for index, action in enumerate(game.actions(state)):
+            if len(entries) >= cap:
+                return []  # too large to ask about every position
+            child = game.result(state, action)
+            entry["children"].append(len(entries))
+            path = entry["path"] + (index,)
+            entries.append({"id": "after moves " + " then ".join(repr(m) for m in _moves_on(game, entries[0]["state"], path)),
+                            "path": path, "state": child, "depth": searcher.child_depth(state, child, left),
+                            "level": entry["level"] + 1, "children": []})
+    plan = []
+    for entry in entries:
+        data = {"state": game.encode(entry["state"])}
+        if "depth" in case_input:
+            data["depth"] = entry["depth"]
+        plan.append({"id": entry["id"], "input": data, "depth": entry["level"], "children": entry["children"],
+                     "role": searcher.role(entry["state"])})
+    return plan
+
+
+def _moves_on(game, state, path) -> list:
+    moves = []
+    for index in path:
+        action = game.actions(state)[index]
+        moves.append(action)
+        state = game.result(state, action)
+    return moves
+
+
+def explain(entry, expected, children, yours) -> str:
+    if not children:
+        return (f"{entry['id']} no move is looked at (the game is over, or no depth is left), so the position is "
+                f"worth what the evaluation says, {expected['value']!r}; {yours}")
+    worth = ", ".join(repr(c["value"]) for c in children)
+    pick = "the highest" if entry["role"] == "max" else "the lowest"
+    return (f"{entry['id']} ({entry['role'].upper()} to move), the moves are worth {worth}, so the position is "
+            f"worth {pick}, {expected['value']!r}; {yours}")
+
+
+def _same(a, b) -> bool:
+    if any(isinstance(x, float) and math.isnan(x) for x in (a, b)):
+        return False
+    if math.isinf(a) or math.isinf(b):
+        return a == b
+    return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9)

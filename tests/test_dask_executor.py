@@ -1,0 +1,347 @@
+"""Grading on a real Dask cluster on loopback: the same verdicts as the local pool, and the faults.
+
+A ``dask scheduler`` and two ``dask worker`` processes (one single-threaded worker each,
+under a nanny) are started as subprocesses for this module. A class of 111 distinct
+submissions is graded once by the local pool and once on the cluster, with one worker's
+whole process group killed in the middle of the Dask run; every verdict and score must
+match, and every submission must come back exactly once. Then: the driving process killed
+with SIGKILL and started again finishes from the gradebook; a submission that kills its
+worker process every time is an error for itself alone; an instructor's exercise folder
+reaches a worker as content; without Dask the options say in one line what to install.
+No speed is asserted (the machine is shared).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from bulk_class import build_class, samples
+from grader import batch
+from grader.gradebook import Gradebook
+from loopback_cluster import LoopbackCluster
+
+SEED = 4343
+CLASS = samples("correct") + samples("buggy")  # 37 samples, three students each: 111 distinct files and folders
+VOLATILE = ("duration_seconds", "sandbox", "submission", "student", "report")
+# Like a LocalCluster of ours: a worker holds only the task it runs, and a task is given up
+# once two workers have died under it (keeps the killer test short).
+SCHEDULER_CONFIG = {"distributed.scheduler.worker-saturation": 1.0, "distributed.scheduler.allowed-failures": 1}
+KILL_AFTER = 15
+
+
+def comparable(result: dict) -> dict:
+    return {k: v for k, v in result.items() if k not in VOLATILE}
+
+
+def results_of(out: Path) -> dict[str, dict]:
+    document = json.loads((out / "results.json").read_text(encoding="utf-8"))
+    return {s["student"]: s for s in document["submissions"]}
+
+
+@pytest.fixture(scope="module")
+def klass(tmp_path_factory):
+    base = tmp_path_factory.mktemp("dask-class")
+    students = build_class(base / "class", CLASS, copies=3, unique=True)
+    assert len(students) >= 100
+    return base
+
+
+@pytest.fixture(scope="module")
+def local(klass):
+    outcome = batch.grade([klass / "class"], "ctp-26", klass / "local", seed=SEED, jobs=2)
+    assert not outcome.failures
+    return results_of(klass / "local")
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    with LoopbackCluster(tmp_path_factory.mktemp("cluster"), workers=2, scheduler_config=SCHEDULER_CONFIG) as running:
+        yield running
+
+
+class Recording:
+    """The executor under test, with every (task, result) it hands back written down."""
+
+    def __init__(self, inner):
+        self.inner = inner
+        self.yielded: list[str] = []
+
+    def run(self, job, tasks):
+        for task, result in self.inner.run(job, tasks):
+            self.yielded.append(task.key)
+            yield task, result
+
+    def close(self):
+        self.inner.close()
+
+
+class KillingProgress(batch.Progress):
+    """Kills the first worker's process group when the KILL_AFTER-th result has been written."""
+
+    def __init__(self, cluster):
+        super().__init__(open(os.devnull, "w"))
+        self.cluster = cluster
+        self.killed_at = None
+
+    def count(self, status, student=None, fresh=True, n=1):
+        super().count(status, student, fresh, n)
+        if fresh and self.done >= KILL_AFTER and self.killed_at is None:
+            self.cluster.kill_worker(0)
+            self.killed_at = self.done
+
+
+@pytest.fixture(scope="module")
+def on_dask(klass, cluster):
+    from grader.executors.dask_cluster import DaskExecutor
+
+    executor = Recording(DaskExecutor(scheduler=cluster.address))
+    progress = KillingProgress(cluster)
+    outcome = batch.grade([klass / "class"], "ctp-26", klass / "dask", seed=SEED, executor=executor, progress=progress)
+    cluster.add_worker()  # the other tests want two workers again
+    cluster.wait_for_workers(2)
+    return {"outcome": outcome, "executor": executor, "progress": progress, "results": results_of(klass / "dask")}
+
+
+def test_every_verdict_and_score_equals_the_local_pool(local, on_dask):
+    results = on_dask["results"]
+    assert len(results) == len(local) >= 100
+    assert set(results) == set(local)
+    for student, expected in local.items():
+        assert comparable(results[student]) == comparable(expected), student
+        assert results[student]["sandbox"]["mode"] == expected["sandbox"]["mode"], student
+    statuses = {r["status"] for r in results.values()}
+    assert {"passed", "failed"} <= statuses
+
+
+def test_a_worker_killed_mid_run_loses_nothing_and_doubles_nothing(klass, on_dask):
+    outcome, executor, progress = on_dask["outcome"], on_dask["executor"], on_dask["progress"]
+    assert progress.killed_at == KILL_AFTER < outcome.total  # killed while most of the class was still to grade
+    assert outcome.failures == []
+    assert len(executor.yielded) == len(set(executor.yielded)) == outcome.graded_now == outcome.total
+    with Gradebook(klass / "dask" / batch.GRADEBOOK) as book:
+        assert book.count() == outcome.total
+
+
+def _grade_command(klass: Path, out: Path, cluster, *extra) -> list[str]:
+    return [sys.executable, "-m", "grader", "grade", str(klass / "half"), "--exercise", "ctp-26", "--out", str(out),
+            "--seed", str(SEED), "--scheduler", cluster.address, *extra]
+
+
+def test_the_driving_process_killed_and_restarted_resumes_from_the_gradebook(klass, local, cluster, on_dask):
+    build_class(klass / "half", CLASS[:20], copies=2, unique=True)  # the same bytes as those students' in the class
+    out = klass / "restarted"
+    driver = subprocess.Popen(_grade_command(klass, out, cluster), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                              text=True, start_new_session=True, env={**os.environ, "CI": "1"})
+    try:
+        for line in driver.stderr:  # one plain line per result (not a terminal): kill after the fifth
+            if line.startswith("[5/"):
+                break
+        else:
+            pytest.fail(f"the driver ended before five results (exit {driver.wait()})")
+        os.killpg(driver.pid, signal.SIGKILL)
+    finally:
+        driver.wait(timeout=60)
+        driver.stderr.close()
+    with Gradebook(out / batch.GRADEBOOK) as book:
+        kept = book.count()
+    assert 5 <= kept < 40
+    again = subprocess.run(_grade_command(klass, out, cluster), capture_output=True, text=True, timeout=600,
+                           env={**os.environ, "CI": "1"})
+    assert again.returncode == 0, again.stderr[-2000:]
+    assert f", {kept} already in the gradebook," in again.stderr
+    assert re.search(rf"{40 - kept} graded now, {kept} from the gradebook", again.stderr), again.stderr[-500:]
+    results = results_of(out)
+    assert len(results) == 40
+    for student, result in results.items():
+        assert comparable(result) == comparable(local[student]), student
+
+
+def test_executor_dask_without_an_address_grades_on_a_local_cluster(klass, local):
+    """``--executor dask`` starts (and stops) a LocalCluster of its own: same verdicts, exit 0."""
+    build_class(klass / "few", CLASS[:5], copies=2, unique=True)
+    out = klass / "localcluster"
+    command = [sys.executable, "-m", "grader", "grade", str(klass / "few"), "--exercise", "ctp-26", "--out", str(out),
+               "--seed", str(SEED), "--executor", "dask", "--jobs", "2"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=600, env={**os.environ, "CI": "1"})
+    assert done.returncode == 0, done.stderr[-2000:]
+    results = results_of(out)
+    assert len(results) == 10
+    for student, result in results.items():
+        assert comparable(result) == comparable(local[student]), student
+
+
+KILLER = '''\
+import os, signal
+os.kill(os.getppid(), signal.SIGKILL)  # the process that started this one: the Dask worker
+
+
+def minimax(node, max_depth, player_a_moves):
+    return 0
+'''
+
+
+def test_a_submission_that_kills_its_worker_is_an_error_for_itself_alone(tmp_path, cluster, on_dask):
+    """With the weakest sandbox (spawn: a plain child of the worker), a submission can kill the worker process.
+
+    The nanny restarts it, the scheduler tries the task on another worker, which dies too, and
+    after ``allowed-failures`` the task ends as ``KilledWorker``: that student is listed as an
+    error (the grader failed on it, so it is tried again next run); everyone else is graded.
+    """
+    from grader.executors.dask_cluster import DaskExecutor
+
+    folder = tmp_path / "class"
+    build_class(folder, samples("correct")[:2] + samples("buggy")[:2], unique=True)
+    (folder / "zz-killer.py").write_text(KILLER, encoding="utf-8")
+    outcome = batch.grade([folder], "ctp-26", tmp_path / "out", seed=SEED, sandbox="spawn", warm=False,
+                          executor=DaskExecutor(scheduler=cluster.address))
+    assert outcome.failures == [f"{folder / 'zz-killer.py'}: the grader itself failed on this submission "
+                                "(not stored; the next run grades it again)"]
+    results = results_of(tmp_path / "out")
+    assert results["zz-killer"]["status"] == "error" and results["zz-killer"]["error"] == batch.GRADER_FAILED
+    graded = {student: r["status"] for student, r in results.items() if student != "zz-killer"}
+    assert sorted(graded.values()) == ["failed", "failed", "passed", "passed"]
+    assert outcome.graded_now == 4
+    cluster.wait_for_workers(2)  # the nannies brought both workers back
+
+
+def test_an_instructors_exercise_reaches_the_worker_as_content(tmp_path):
+    """The job carries the exercise folder as a zip: the worker grades after the original is gone."""
+    from test_external_exercise import BUGGY, CORRECT, build_worked_example
+
+    from grader import exercise as exercises
+    from grader.executor import Job
+    from grader.executors import shipping
+    from grader.executors.dask_cluster import job_plugin
+
+    folder = build_worked_example(tmp_path / "instructor")
+    fingerprint = exercises.load("ctp-26-scores", [folder]).fingerprint
+    job = Job(exercise="ctp-26-scores", seed=SEED, examples=20, exercises_dirs=(str(folder),))
+    plugin = job_plugin(job)
+    assert str(folder) not in json.dumps(plugin.job)  # no driver path travels
+    for name, text in (("correct.py", CORRECT), ("always_max.py", BUGGY)):
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    parcels = {name: shipping.pack_submission(tmp_path / name) for name in ("correct.py", "always_max.py")}
+    shutil.rmtree(folder)  # from here on, only the shipped content exists
+    plugin.setup(worker=None)
+    try:
+        context = plugin.borrow()
+        assert context.exercise.fingerprint == plugin.fingerprint == fingerprint
+        verdicts = {name: context.grade(parcel, name)["status"] for name, parcel in parcels.items()}
+        plugin.give_back(context)
+    finally:
+        plugin.teardown(worker=None)
+    assert verdicts == {"correct.py": "passed", "always_max.py": "failed"}
+    assert not plugin.home.exists()
+
+
+@pytest.mark.parametrize("option", [["--executor", "dask"], ["--scheduler", "tcp://127.0.0.1:9"]])
+def test_without_dask_the_options_say_what_to_install(tmp_path, monkeypatch, option):
+    from grader.cli import cli
+
+    monkeypatch.setitem(sys.modules, "distributed", None)  # what an install without the extra sees
+    (tmp_path / "alice.py").write_text("def minimax(node, max_depth, player_a_moves):\n    return 0\n")
+    result = CliRunner().invoke(cli, ["grade", str(tmp_path / "alice.py"), "--exercise", "ctp-26",
+                                      "--out", str(tmp_path / "out"), *option])
+    assert result.exit_code == 2
+    errors = [line for line in result.output.splitlines() if line.startswith("Error:")]
+    assert errors == ['Error: the Dask executor needs Dask: pip install "minimax-grader[dask]"']
+    assert not (tmp_path / "out").exists()
+
+
+def test_after_a_batch_no_worker_keeps_the_job(cluster, on_dask):
+    """The job (and with it the seed, the banks and the fork servers) is unregistered when the batch ends."""
+    from distributed import Client
+
+    with Client(cluster.address, set_as_default=False) as client:
+        # A lambda travels by value (the workers cannot import this test module).
+        held = client.run(lambda dask_worker: sorted(n for n in dask_worker.plugins if n.startswith("minimax-grader-job-")))
+    assert len(held) == 2 and all(names == [] for names in held.values())
+
+
+def test_a_worker_with_another_grader_version_refuses_to_grade():
+    from grader.executor import Job
+    from grader.executors.dask_cluster import job_plugin
+    from grader.executors.on_worker import Context, WorkerMismatch
+
+    plugin = job_plugin(Job(exercise="ctp-26", seed=SEED, examples=5))
+    plugin.version = "0.0.0-elsewhere"
+    plugin.setup(worker=None)
+    try:
+        with pytest.raises(WorkerMismatch, match="install the same version"):
+            Context(plugin)
+        plugin.version = __import__("grader").__version__
+        plugin.fingerprint = "0" * 16
+        with pytest.raises(WorkerMismatch, match="differs from the driving machine"):
+            Context(plugin)
+    finally:
+        plugin.teardown(worker=None)
+
+
+def test_a_cluster_without_workers_is_said_and_the_batch_waits_for_one(tmp_path):
+    from grader.executors.dask_cluster import DaskExecutor
+
+    class StartsAWorkerWhenTold:
+        """stderr of the executor: once it says there is no worker, one is started."""
+
+        def __init__(self, cluster):
+            self.cluster, self.lines = cluster, []
+
+        def write(self, text):
+            self.lines.append(text)
+            if "no worker is connected" in text and not self.cluster.workers:
+                self.cluster.add_worker()
+
+        def flush(self):
+            pass
+
+    (tmp_path / "class").mkdir()
+    (tmp_path / "class" / "alice.py").write_text("def minimax(node, max_depth, player_a_moves):\n    return 7\n")
+    with LoopbackCluster(tmp_path / "cluster", workers=0) as empty:
+        stream = StartsAWorkerWhenTold(empty)
+        outcome = batch.grade([tmp_path / "class"], "ctp-26", tmp_path / "out", seed=SEED,
+                              executor=DaskExecutor(scheduler=empty.address, stream=stream))
+    assert any("no worker is connected yet" in line for line in stream.lines)
+    assert outcome.graded_now == 1 and outcome.failures == []
+
+
+def test_a_scheduler_with_the_local_executor_is_a_usage_error(tmp_path):
+    from grader.cli import cli
+
+    (tmp_path / "alice.py").write_text("def minimax(node, max_depth, player_a_moves):\n    return 0\n")
+    result = CliRunner().invoke(cli, ["grade", str(tmp_path / "alice.py"), "--exercise", "ctp-26", "--out",
+                                      str(tmp_path / "out"), "--executor", "local", "--scheduler", "tcp://127.0.0.1:9"])
+    assert result.exit_code == 2 and "cannot go with --executor local" in result.output
+    assert not (tmp_path / "out").exists()
+
+
+def test_an_interrupted_batch_takes_its_job_back_from_the_cluster(tmp_path, cluster, on_dask):
+    """Ctrl-C in the middle: the job (and its seed) is taken back from every worker, the rows written stay."""
+    from distributed import Client
+
+    from grader.executors.dask_cluster import DaskExecutor
+
+    class Interrupting(batch.Progress):
+        def count(self, status, student=None, fresh=True, n=1):
+            super().count(status, student, fresh, n)
+            if self.done >= 2:
+                raise KeyboardInterrupt
+
+    build_class(tmp_path / "class", samples("correct")[:6], unique=True)
+    with pytest.raises(KeyboardInterrupt):
+        batch.grade([tmp_path / "class"], "ctp-26", tmp_path / "out", seed=SEED + 1,
+                    executor=DaskExecutor(scheduler=cluster.address), progress=Interrupting(open(os.devnull, "w")))
+    with Client(cluster.address, set_as_default=False) as client:
+        held = client.run(lambda dask_worker: sorted(n for n in dask_worker.plugins if n.startswith("minimax-grader-job-")))
+    assert held and all(names == [] for names in held.values())
+    with Gradebook(tmp_path / "out" / batch.GRADEBOOK) as book:
+        assert book.count() >= 2  # what was written before the interruption stays

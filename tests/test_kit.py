@@ -1,0 +1,190 @@
+"""The game-search kit on its own: references, the declaration, the sandbox driver, pictures.
+
+Small games are written here as modules in a temporary folder, as an instructor would.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from grader.kit import declaration, pictures
+from grader.kit.game import Game, GameError, load_module
+from grader.kit.search import Searcher
+
+# A game tree as a game: a state is the path taken so far; leaves carry the values of AIMA's figure 5.2.
+TREE_GAME = '''
+PLAYERS = ("MAX", "MIN")
+TREE = {LEAVES}
+initial = ()
+
+def _node(state):
+    node = TREE
+    for i in state:
+        node = node[i]
+    return node
+
+def to_move(state):
+    return {MOVER}
+
+def actions(state):
+    return list(range(len(_node(state))))
+
+def result(state, action):
+    return state + (action,)
+
+def is_terminal(state):
+    return not isinstance(_node(state), list)
+
+def utility(state, player):
+    value = _node(state)
+    return value if player == "MAX" else -value
+
+def evaluate(state, player):
+    return 0
+'''
+
+
+def make_game(tmp_path: Path, leaves, mover='"MAX" if len(state) % 2 == 0 else "MIN"', name="tree") -> Game:
+    path = tmp_path / f"{name}.py"
+    path.write_text(TREE_GAME.replace("{LEAVES}", repr(leaves)).replace("{MOVER}", mover), encoding="utf-8")
+    return Game.from_file(path, f"_test_game_{name}")
+
+
+def test_alphabeta_evaluates_exactly_the_textbook_leaves(tmp_path):
+    game = make_game(tmp_path, [[3, 12, 8], [2, 4, 6], [14, 5, 2]])
+    searcher = Searcher(game)
+    value, evaluated = searcher.alphabeta((), None)
+    assert value == 3 == searcher.value((), None)
+    # The second MIN node is cut off after its first leaf (2 < alpha = 3).
+    assert evaluated == [(0, 0), (0, 1), (0, 2), (1, 0), (2, 0), (2, 1), (2, 2)]
+    assert searcher.best_moves((), None) == [0]
+
+
+def test_alphabeta_prunes_only_on_a_strict_inequality(tmp_path):
+    game = make_game(tmp_path, [[3, 5], [3, 9]])
+    searcher = Searcher(game)
+    _, strict = searcher.alphabeta((), None)
+    _, equal = searcher.alphabeta((), None, pruning="equal")
+    _, none = searcher.alphabeta((), None, pruning="none")
+    assert strict == none == [(0, 0), (0, 1), (1, 0), (1, 1)]  # 3 equals alpha: no cut
+    assert equal == [(0, 0), (0, 1), (1, 0)]
+    assert sorted(searcher.best_moves((), None)) == [0, 1]  # a tie: both moves are right
+
+
+def test_whose_turn_comes_from_to_move_so_a_player_may_move_twice(tmp_path):
+    # MAX moves twice (at the root and at depth 1), then MIN.
+    game = make_game(tmp_path, [[[1, 9], [4, 2]], [[0, 3], [5, 6]]], mover='"MIN" if len(state) == 2 else "MAX"')
+    searcher = Searcher(game)
+    # MAX picks among MIN nodes' values: min(1,9)=1, min(4,2)=2, min(0,3)=0, min(5,6)=5.
+    assert searcher.value((), None) == 5
+    assert searcher.best_moves((), None) == [1]
+
+
+def test_depth_counts_plies_unless_the_declaration_says_turns(tmp_path):
+    game = make_game(tmp_path, [[[1, 9], [4, 2]], [[0, 3], [5, 6]]], mover='"MIN" if len(state) == 2 else "MAX"')
+    plies, turns = Searcher(game, "plies"), Searcher(game, "turns")
+    # Depth 1: plies stop after one move (the heuristic is 0); turns let MAX's second move happen too.
+    assert plies.value((), 1) == 0
+    assert turns.child_depth((), (0,), 1) == 1 and turns.child_depth((0,), (0, 0), 1) == 0
+    assert turns.value((), 1) == 0 and turns.value((), 2) == 5
+
+
+def test_mistake_families_are_variants_of_the_same_search(tmp_path):
+    game = make_game(tmp_path, [[3, 12, 8], [2, 4, 6], [14, 5, 2]])
+    searcher = Searcher(game)
+    predicted = {f: searcher.variant_value(f, (), None)[0]
+                 for f in ("min-max-swapped", "always-max", "always-min", "first-child-only", "averages-children",
+                           "sign-flip", "bad-initial-bound")}
+    assert predicted == {"min-max-swapped": 6, "always-max": 14, "always-min": 2, "first-child-only": 3,
+                         "averages-children": (23 / 3 + 4 + 7) / 3, "sign-flip": -6, "bad-initial-bound": 0}
+
+
+def test_a_game_without_its_rules_is_refused_in_one_line(tmp_path):
+    path = tmp_path / "broken.py"
+    path.write_text("PLAYERS = ('a', 'b')\ndef to_move(s): return 'a'\n", encoding="utf-8")
+    with pytest.raises(GameError, match="lacks actions, result, is_terminal, utility"):
+        Game.from_file(path)
+
+
+@pytest.mark.parametrize("change, words", [
+    ({"student": {"function": "f", "arguments": {"s": "board"}}}, "one of state, depth"),
+    ({"student": {"function": "f", "arguments": {"s": "state"}, "returns": "value, move"}}, "returns"),
+    ({"student": {"function": "f", "arguments": {"s": "state", "d": "depth"}}}, "depths"),
+    ({"student": {"function": "f", "arguments": {"s": "state"}, "helpers": {"h": "teleport"}}}, "[student.helpers] h"),
+    ({"game": {}}, "[game] must name"),
+])
+def test_declaration_mistakes_are_named_by_key(change, words):
+    meta = {"game": {"module": "g.py"}, "student": {"function": "f", "arguments": {"s": "state"}}}
+    meta.update(change)
+    with pytest.raises(declaration.DeclarationError, match=None) as caught:
+        declaration.read(meta)
+    assert words in str(caught.value)
+
+
+def test_declared_returns_shapes():
+    read = declaration._returns
+    assert read("value") == {"container": None, "items": ["value"]}
+    assert read("(value, move)") == {"container": "tuple", "items": ["value", "move"]}
+    assert read("[move, value]") == {"container": "list", "items": ["move", "value"]}
+
+
+def _driver(tmp_path, nim_decl):
+    from grader.kit import driver
+
+    game = Path(__file__).resolve().parent.parent / "exercises" / "nim" / "nim.py"
+    return driver.configure(json.dumps(nim_decl), str(game))
+
+
+def test_the_driver_records_expansions_and_evaluations_by_identity(tmp_path):
+    decl = declaration.read({"game": {"module": "nim.py"}, "student": {
+        "function": "f", "arguments": {"state": "state", "me": "player"}, "players": {"max": 1, "min": -1},
+        "helpers": {"moves": "actions", "play": "result", "won": {"op": "utility", "player": "max"}}}})
+    side = _driver(tmp_path, decl)
+    built = side["build"]({"state": [[1, 1], "MAX"]})
+    trace = {"evaluated": [], "expanded": []}
+    helpers = side["helpers"](built, trace)
+    root = built.root
+    first = helpers["play"](root, helpers["moves"](root)[1])      # take the second heap's object
+    last = helpers["play"](first, helpers["moves"](first)[0])
+    helpers["won"](last)
+    helpers["won"](((0, 0), "MAX"))  # an equal position the kit never handed out
+    assert trace == {"expanded": [[], [1]], "evaluated": [[1, 0], "?"]}
+    with pytest.raises(ValueError, match="not a legal move"):
+        helpers["play"](root, (5, 1))
+    assert side["call"](lambda state, me: (state, me), built) == (root, 1)
+    assert side["snapshot"](built) == side["snapshot"](side["build"]({"state": [[1, 1], "MAX"]}))
+
+
+def test_pictures_are_text_and_svg(tmp_path):
+    game = Game(load_module(Path(__file__).resolve().parent.parent / "exercises" / "connect-four" / "connect_four.py",
+                            "_test_c4"))
+    state = game.result(game.result(game.module.initial, 2), 3)
+    text = pictures.text(game, state, "X to move")
+    assert text.splitlines()[-3] == "| . . X O . |" and text.endswith("X to move")
+    svg = pictures.svg(game.render(state))
+    assert svg.startswith("<svg") and svg.count("<circle") == 2 and "<title>X</title>" in svg
+
+
+def test_values_from_max_point_of_view_match_math():
+    assert math.isinf(declaration.read({"game": {"module": "g.py"}, "student": {
+        "function": "f", "arguments": {"s": "state"}}})["alpha"])
+
+
+def test_new_exercise_refuses_an_existing_folder_and_a_game_without_rules(tmp_path):
+    from grader.kit.scaffold import ScaffoldError, scaffold
+
+    game = Path(__file__).resolve().parent.parent / "exercises" / "nim" / "nim.py"
+    made = scaffold("heaps", game, tmp_path)
+    assert (made / "nim.py").is_file() and "[student]" in (made / "exercise.toml").read_text(encoding="utf-8")
+    with pytest.raises(ScaffoldError, match="already exists"):
+        scaffold("heaps", game, tmp_path)
+    broken = tmp_path / "broken.py"
+    broken.write_text("PLAYERS = (1, 2)\n", encoding="utf-8")
+    with pytest.raises(ScaffoldError, match="lacks to_move"):
+        scaffold("other", broken, tmp_path)
+    assert not (tmp_path / "other").exists()

@@ -1,0 +1,206 @@
+"""Near-duplicate detection: what it flags, what it discounts, and its figures on the held-out corpus.
+
+The held-out half of ``fixtures/similarity`` was never looked at while the settings were
+chosen (``split.toml`` was written first; ``tune.py`` reads only the tuning half), so the
+figures asserted here are an honest estimate of how the detector does on new classes.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+from grader import exercise
+from grader.similarity import corpus, find_near_duplicates, sources
+from grader.similarity.clusters import Settings
+from grader.similarity.fingerprints import fingerprints, tokens
+
+ROOT = Path(__file__).resolve().parent.parent
+
+ORIGINAL = textwrap.dedent('''
+    """Alice's minimax: keeps the best score and stops early on a sure win."""
+    WIN = 1000
+
+
+    def best_child(children, depth, maximizing):
+        chosen = None
+        for child in children:
+            score = minimax(child, depth - 1, not maximizing)
+            if chosen is None or (maximizing and score > chosen) or (not maximizing and score < chosen):
+                chosen = score
+            if maximizing and chosen >= WIN:
+                break
+        return chosen
+
+
+    def minimax(node, max_depth, player_a_moves):
+        children = get_next_valid_moves(node)
+        if max_depth == 0 or len(children) == 0:
+            return get_value(node)
+        return best_child(children, max_depth, player_a_moves)
+''')
+
+DISGUISED = textwrap.dedent('''
+    def minimax(n, d, is_a):
+      # recursion on the tree
+      kids = get_next_valid_moves(n)
+      if d == 0 or len(kids) == 0: return get_value(n)
+      return pick(kids, d, is_a)
+
+    BIG = 99999
+    def pick(kids, d, is_a):
+      # go through every kid
+      out = None
+      for k in kids:
+        v = minimax(k, d - 1, not is_a)
+        if out is None or (is_a and v > out) or (not is_a and v < out):
+          out = v
+        if is_a and out >= BIG:
+          break
+      return out
+''')
+
+OTHER = textwrap.dedent('''
+    import math
+
+
+    def minimax(node, max_depth, player_a_moves):
+        moves = get_next_valid_moves(node)
+        if not moves or max_depth < 1:
+            return get_value(node)
+        results = sorted(minimax(m, max_depth - 1, not player_a_moves) for m in moves)
+        return results[-1] if player_a_moves else results[0]
+''')
+
+
+def ctp26():
+    ex = exercise.load("ctp-26")
+    shapes = sources.exercise_texts(ex)
+    return shapes, sources.vocabulary(ex)
+
+
+def test_held_out_half_meets_the_targets():
+    total, per_kind = corpus.half_figures("held_out")
+    detail = "; ".join(f"{kind}: {figures.line()}" for kind, figures in per_kind.items())
+    assert total.copies >= 100 and total.independent_pairs >= 200, detail  # the corpus is all there
+    assert all(figures.copies >= 20 for figures in per_kind.values()), detail
+    assert total.catch_rate >= 0.90, f"{total.line()}; missed {total.missed}"
+    assert total.false_pair_rate <= 0.02, f"{total.line()}; paired {total.wrongly_paired}"
+
+
+def test_corpus_has_twenty_independent_solutions_and_twenty_copies_per_kind():
+    for kind in corpus.kinds():
+        names = corpus.split()[kind]["tuning"] + corpus.split()[kind]["held_out"]
+        assert len(names) >= 20 and len(set(names)) == len(names), kind
+        assert not set(corpus.split()[kind]["tuning"]) & set(corpus.split()[kind]["held_out"]), kind
+        copies = list((corpus.corpus_root() / "copies" / kind).iterdir())
+        assert len(copies) >= 20, kind
+
+
+def test_a_renamed_reformatted_reordered_recommented_copy_is_flagged():
+    shapes, vocabulary = ctp26()
+    found = find_near_duplicates({"alice": ORIGINAL, "bob": DISGUISED, "carol": OTHER}, shapes, vocabulary)
+    assert [c["students"] for c in found] == [["alice", "bob"]]
+    assert 0.6 <= found[0]["similarity"] <= 1.0
+
+
+def test_three_copies_are_one_cluster_with_sorted_ids():
+    shapes, vocabulary = ctp26()
+    third = DISGUISED.replace("out", "acc").replace("# go through every kid", "# loop")
+    found = find_near_duplicates({"zed": ORIGINAL, "amy": DISGUISED, "kim": third, "carol": OTHER}, shapes, vocabulary)
+    assert [c["students"] for c in found] == [["amy", "kim", "zed"]]
+
+
+def test_the_exercise_shape_is_discounted():
+    """Two students who both write the reference's shape (with their own names) are alike only
+    in what the exercise gave them: paired without the discount, not with it."""
+    shapes, vocabulary = ctp26()
+    first = textwrap.dedent('''
+        def minimax(node, max_depth, player_a_moves):
+            moves = get_next_valid_moves(node)
+            if max_depth == 0 or not moves:
+                return get_value(node)
+            values = [minimax(child, max_depth - 1, not player_a_moves) for child in moves]
+            return max(values) if player_a_moves else min(values)
+    ''')
+    second = (first.replace("moves =", "kids =").replace("not moves", "not kids").replace("in moves", "in kids")
+              .replace("values", "scores").replace("child", "c"))
+    assert first != second
+    class_ = {"ann": first, "ben": second}
+    assert find_near_duplicates(class_, [], vocabulary) != []          # alike, with nothing discounted
+    assert find_near_duplicates(class_, shapes, vocabulary) == []      # the reference's shape, discounted
+
+
+def test_an_idiom_most_of_the_class_shares_is_not_evidence():
+    """A helper found in every submission (the lecture's, say) is the class's idiom, not a sign
+    of copying: twelve different solutions that all carry it are paired without the discount,
+    and not with it."""
+    idiom = textwrap.dedent('''
+        def lecture_children(node):
+            found = get_next_valid_moves(node)
+            if found is None:
+                return []
+            ordered = sorted(found, key=lambda child: str(getattr(child, "name", child)))
+            return [child for child in ordered if child is not None]
+
+
+        def lecture_leaf(node, depth):
+            return depth <= 0 or len(lecture_children(node)) == 0
+    ''')
+    own = sorted((corpus.corpus_root() / "independent" / "ctp-26").glob("*.py"))[:12]
+    class_ = {path.stem: path.read_text() + "\n" + idiom for path in own}
+    assert len(class_) == 12
+    shapes, vocabulary = ctp26()
+    everything_counts = Settings(common_share=1.0, common_floor=100)
+    assert find_near_duplicates(class_, shapes, vocabulary, everything_counts) != []
+    assert find_near_duplicates(class_, shapes, vocabulary) == []
+
+
+REFERENCE_SHAPE = textwrap.dedent('''
+    def minimax(node, max_depth, player_a_moves):
+        moves = get_next_valid_moves(node)
+        if max_depth == 0 or not moves:
+            return get_value(node)
+        values = [minimax(child, max_depth - 1, not player_a_moves) for child in moves]
+        return max(values) if player_a_moves else min(values)
+''')
+
+
+def test_identical_files_are_flagged_even_when_all_boilerplate_but_the_untouched_starter_is_not():
+    shapes, vocabulary = ctp26()
+    starter = sources._read(exercise.load("ctp-26").starter_path)
+    class_ = {"a": REFERENCE_SHAPE, "b": REFERENCE_SHAPE, "c": OTHER, "d": starter, "e": starter}
+    assert find_near_duplicates(class_, shapes, vocabulary) == [{"students": ["a", "b"], "similarity": 1.0}]
+
+
+def test_bad_input_is_compared_on_what_it_has_and_never_raises():
+    """Text that is not Python never stops the comparison; a copy that no longer parses (cut
+    short, garbage appended) is still compared on the code it kept."""
+    half_broken = ORIGINAL[: len(ORIGINAL) * 2 // 3] + "\n  )) ]] $ ?\n'''never closed"
+    texts = {"empty": "", "binary": "\x00\x01\ufffd$?" * 50, "garbage": "def (((:\n ]] ''' \\\n" * 20,
+             "alice": ORIGINAL, "bob": DISGUISED, "half": half_broken}
+    found = find_near_duplicates(texts)
+    assert [c["students"] for c in found] == [["alice", "bob", "half"]]
+
+
+def test_tokens_drop_names_comments_docstrings_and_layout():
+    a = tokens('def f(x):\n    """doc"""\n    # note\n    return x + 1  # one\n', ["get_value"])
+    b = tokens("def g(y):\n  return y+2\n", ["get_value"])
+    assert a == b == ["def", "V", "(", "V", ")", ":", "return", "V", "+", "N"]
+    assert tokens("get_value(n, [1, 2,])", ["get_value"]) == ["get_value", "(", "V", ",", "[", "N", ",", "N", "]", ")"]
+
+
+def test_fingerprints_are_the_same_in_every_process():
+    """Only ``str`` hashes are salted per process; fingerprints must not depend on the salt."""
+    code = ("from grader.similarity.fingerprints import fingerprints; import sys; "
+            "print(sorted(fingerprints(sys.stdin.read(), 9, 3)))")
+    outputs = set()
+    for salt in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": salt}
+        outputs.add(subprocess.run([sys.executable, "-c", code], input=ORIGINAL, capture_output=True, text=True,
+                                   env=env, cwd=ROOT, check=True, timeout=120).stdout)
+    assert len(outputs) == 1
+    assert outputs.pop().strip() == str(sorted(fingerprints(ORIGINAL, 9, 3)))
