@@ -351,7 +351,7 @@ def write_outputs(out: Path, entries: list[dict], *, exercise: str, seed: int, d
     reports.mkdir(exist_ok=True)
     for entry in entries:
         for fmt in ("html", "md"):
-            _write(reports / f"{entry['name']}.{fmt}", report.render(entry["result"], fmt))
+            _write(reports / f"{entry['name']}.{fmt}", report.render(entry["result"], fmt, summary="../summary.html"))
     submissions = [{"student": e["student"], "report": e["report"], **e["result"]} for e in entries]
     counts = {s: sum(1 for e in entries if e["result"]["status"] == s) for s in ("passed", "failed", "error")}
     document = {"exercise": exercise, "seed": seed, "grader_version": __version__, "count": len(entries),

@@ -168,18 +168,42 @@ def predicate_for(spec, exercise) -> Predicate | None:
 
 def describe(exercise, outcome: Outcome, problem: str, shrunk: bool = False) -> Counterexample:
     answer = outcome.answer
+    drawing = exercise.hook("drawing")
     return Counterexample(
         call=exercise.hook("call_text")(outcome.case.input),
         picture=exercise.hook("picture")(outcome.case.input),
-        expected=outcome.expected,
+        expected=show_expected(exercise, outcome.case.input, outcome.expected),
         # No answer (it raised or timed out) is shown as what happened, never as a None it did not return.
         actual=show_answer(exercise, answer) if answer is not None else outcome.did_not_answer(exercise.limits.call_timeout),
         input=outcome.case.input,
         shrunk=shrunk,
         note=problem,
         noun=str(exercise.meta.get("input_noun", "tree")),
+        answer_right=answer is not None and _answers(exercise, exercise.limits.call_timeout)(outcome) is None,
+        drawing=_drawing(exercise, drawing, outcome, answer),
         svg=exercise.hook("picture_svg", lambda case_input: "")(outcome.case.input),
     )
+
+
+def _drawing(exercise, drawing, outcome: Outcome, answer):
+    """The picture as data for the HTML report, with the cells the exercise marks (its
+    ``drawing_marks`` hook: the student's move and the best ones) when there is an answer."""
+    if drawing is None:
+        return None
+    drawn = drawing(outcome.case.input)
+    marks = exercise.hook("drawing_marks")
+    if isinstance(drawn, dict) and marks is not None and answer is not None:
+        found = marks(outcome.case.input, answer, outcome.expected)
+        if found:
+            drawn["marks"] = found
+    return drawn
+
+
+def show_expected(exercise, case_input, expected):
+    """The right answer in the shape the statement asks for (the exercise's ``show_expected`` hook):
+    ``[-1, -1, 0]`` rather than the reference's own record of scores and move sets."""
+    custom = exercise.hook("show_expected")
+    return custom(case_input, expected) if custom is not None else expected
 
 
 def show_answer(exercise, answer: Answer):

@@ -171,6 +171,27 @@ def list_exercises(exercises_dir):
         click.echo(f"{exercise_id:<16} {summary}")
 
 
+@cli.command("show")
+@click.argument("exercise_id")
+@click.option("--starter", "starter_dir", type=click.Path(file_okay=False, path_type=Path),
+              help="Also write a starter you can run at home (local stand-ins of the provided helpers) into DIR.")
+@EXERCISES_DIR
+def show(exercise_id, starter_dir, exercises_dir):
+    """Print an exercise's statement with its example drawn (and write a runnable starter)."""
+    from grader import exercise as exercises
+    from grader import student_door
+    from grader.exercise import ExerciseError
+
+    try:
+        chosen = exercises.load(exercise_id, _exercises_dirs(exercises_dir))
+        click.echo(student_door.statement(chosen))
+        if starter_dir is not None:
+            written = student_door.write_starter(chosen, starter_dir)
+            click.echo(f"starter written: {written} (run it with python; check it with minimax-grader check {written})")
+    except (ExerciseError, student_door.DoorError) as exc:
+        raise click.UsageError(str(exc)) from None
+
+
 @cli.command("new-exercise")
 @click.argument("exercise_id")
 @click.option("--game", "game", required=True, type=click.Path(dir_okay=False, path_type=Path),

@@ -123,6 +123,7 @@ class Facts:
         self._plain = self._verify is kinds.default_verify
         self._replies: dict[int, tuple | None] = {}
         self._wrong: dict[int, bool] = {}
+        self.bank_size: int | None = None  # set once questions beyond the bank are appended
         self.published_answers = {o.expected for o in self.outcomes
                                   if o.case.group == "published" and type(o.expected) in (int, float)}
 
@@ -152,11 +153,20 @@ class Facts:
             self._wrong[key] = wrong
         return self._wrong[key]
 
+    def bank(self) -> list:
+        """The bank's outcomes only: what the checks' "fails on N of M" count (not the questions
+        asked while localising, appended after them)."""
+        return self.outcomes if self.bank_size is None else self.outcomes[:self.bank_size]
+
     @staticmethod
     def key(data) -> str:
         return json.dumps(data, sort_keys=True)
 
     def call(self, outcome) -> str:
+        """The call as evidence quotes it, marked when it is not the drawn counterexample (see example_call)."""
+        return example_call(self, outcome)
+
+    def call_text(self, outcome) -> str:
         return self.exercise.hook("call_text", lambda case_input: "the call")(outcome.case.input)
 
     def size(self, outcome) -> int:
@@ -281,12 +291,54 @@ def fitting_models(models, facts: Facts) -> list[Fit]:
     return fits
 
 
-def _model_finding(fit: Fit, facts: Facts, failing: tuple[str, ...]) -> Finding:
+def _model_finding(fit: Fit, facts: Facts, failing: tuple[str, ...], shown_example=None) -> Finding:
     example = fit.example
-    shown = f"{facts.call(example)}: {_did(facts.reply(example))}, the right answer is {example.expected!r}"
-    evidence = (f"this mistake gives exactly your answers on all {fit.compared} cases it was compared on, "
-                f"including the {fit.explained} where they are wrong (for example {shown})")
+    if shown_example is not None and (fit.model.scope != "answered" or facts.reply(shown_example)[0] == "number"):
+        example = shown_example  # the model agrees with every wrong reply: quote the one the report draws
+    shown = f"{facts.call(example)}: {_did(facts.reply(example))}, the right answer is {_right(facts, example)}"
+    # Counted over the bank's cases, the ones the checks' "fails on N of M" add up to (the model also
+    # agreed with the questions asked while localising, which no check counts).
+    bank = facts.bank()
+    in_scope = [o for o in bank if facts.reply(o) is not None
+                and (fit.model.scope != "answered" or facts.reply(o)[0] == "number")]
+    wrong = sum(1 for o in in_scope if facts.is_wrong(o))
+    evidence = (f"this mistake gives exactly your answers on all {len(in_scope)} cases it was compared on, "
+                f"including the {wrong} where they are wrong (for example {shown})")
     return Finding(fit.model.code, evidence, fit.model.explanation, fit.model.question, failing)
+
+
+def _right(facts: Facts, outcome) -> str:
+    """The right answer in the words the counterexample uses (the exercise's ``show_expected``)."""
+    from grader.checks import show_expected
+
+    shown = show_expected(facts.exercise, outcome.case.input, outcome.expected)
+    return shown if isinstance(shown, str) else repr(shown)
+
+
+def example_call(facts: Facts, outcome) -> str:
+    """The call of a quoted example, saying so when it is not the drawn counterexample though its
+    call reads the same ("best_move(1, state)" fits many games): never two answers for one call."""
+    call = facts.call_text(outcome)
+    key = Facts.key(outcome.case.input)
+    for check in facts.checks:
+        drawn = check.counterexample
+        if (check.status == "failed" and drawn is not None and drawn.call == call and drawn.input is not None
+                and Facts.key(drawn.input) != key):
+            return f"{call} on another {drawn.noun} than the one drawn"
+    return call
+
+
+def shown_example(facts: Facts, wrong, checks):
+    """The wrong outcome whose input is the counterexample a failing check draws, if there is one:
+    the evidence quotes that very case, so "expected 0" above never meets "the right answer is 4"
+    below for another tree with the same call text."""
+    drawn = [Facts.key(c.counterexample.input) for c in checks
+             if c.status == "failed" and c.counterexample is not None and c.counterexample.input is not None]
+    for key in drawn:
+        for outcome in wrong:
+            if Facts.key(outcome.case.input) == key:
+                return outcome
+    return None
 
 
 # -- behaviour ------------------------------------------------------------------------------
@@ -341,11 +393,11 @@ def _look_for(spec, exercise, facts: Facts, kinds) -> str | None:
     predicate = kinds.predicate_for(spec, exercise)
     if predicate is None:
         return None
-    failures = [(o, p) for o in facts.outcomes for p in [predicate(o)] if p]
+    failures = [(o, p) for o in facts.bank() for p in [predicate(o)] if p]
     if not failures:
         return None
     outcome, problem = min(failures, key=lambda f: facts.size(f[0]))
-    return f"{facts.call(outcome)}: {problem} (on {len(failures)} of {len(facts.outcomes)} cases)"
+    return f"{facts.call(outcome)}: {problem} (on {len(failures)} of {len(facts.bank())} cases)"
 
 
 def hardcoded_finding(facts: Facts) -> Finding | None:
@@ -353,10 +405,10 @@ def hardcoded_finding(facts: Facts) -> Finding | None:
     published = [o for o in facts.outcomes if o.case.group == "published"]
     if not published or not facts.published_answers or any(facts.is_wrong(o) for o in published):
         return None
-    replies = [facts.reply(o) for o in facts.outcomes]
+    replies = [facts.reply(o) for o in facts.bank()]
     if any(r is None or r[0] != "number" or r[1] not in facts.published_answers for r in replies):
         return None
-    wrong = [o for o in facts.outcomes if facts.is_wrong(o)]
+    wrong = [o for o in facts.bank() if facts.is_wrong(o)]
     if not wrong:
         return None
     answers = ", ".join(repr(v) for v in sorted(facts.published_answers))
@@ -461,19 +513,26 @@ def diagnose(exercise, outcomes, checks, again_raw=(), session=None, budget: flo
                 extra.extend(asked)
             if key in seen:
                 roots[check.name] = seen[key]
-    # The localisation's questions are cases like any other: more evidence for the models.
+    # The localisation's questions are cases like any other: more evidence for the models
+    # (but the counts a report prints are of the bank's cases, the ones the checks add up to).
+    bank = list(facts.outcomes)
+    facts.bank_size = len(bank)
     facts.outcomes.extend(extra)
 
     findings: list[Finding] = []
     wrong = [o for o in facts.outcomes if facts.is_wrong(o)]
+    drawn = shown_example(facts, wrong, checks)
     behaviour = behaviour_findings(exercise, module, facts)
+    regroup = getattr(module, "regroup_behaviour", None)  # e.g. alphabeta: two pruning failures, one move order
+    if regroup is not None:
+        behaviour = regroup(behaviour, facts)
     stateful = any(f.code == "state-across-calls" for f in behaviour)
     if wrong and module is not None:
         seen_codes = set()
         for fit in fitting_models(getattr(module, "MODELS", ()), facts):
             if fit.model.code not in seen_codes:
                 seen_codes.add(fit.model.code)
-                findings.append(_model_finding(fit, facts, failing_names))
+                findings.append(_model_finding(fit, facts, failing_names, drawn))
     if wrong and not findings:
         # No single model: rules over many answers at once, then (if still nothing) the state probe.
         candidates = [hardcoded_finding(facts)]
@@ -500,16 +559,25 @@ def diagnose(exercise, outcomes, checks, again_raw=(), session=None, budget: flo
             localisations[name] = found
 
     if wrong and not explained or not findings:
-        findings.append(_unknown(facts, wrong, checks, localisations))
+        findings.append(_unknown(facts, [o for o in bank if facts.is_wrong(o)], len(bank), checks, localisations,
+                                 drawn))
     return [_mistake(f, module, wrong_checks=failing_names) for f in findings], localisations
 
 
-def _unknown(facts: Facts, wrong, checks, localisations) -> Finding:
+def _unknown(facts: Facts, wrong, asked: int, checks, localisations, example=None) -> Finding:
+    """``wrong`` and ``asked`` count the bank's cases only, the ones the checks' "fails on" add up to."""
     seen = []
-    if wrong:
+    drawn = next((c.counterexample for c in checks if c.status == "failed" and c.counterexample is not None), None)
+    if wrong and example is not None:
+        seen.append(f"wrong on {len(wrong)} of {asked} cases, the one drawn above {facts.call_text(example)}: "
+                    f"{_did(facts.reply(example))}, the right answer is {_right(facts, example)}")
+    elif wrong and drawn is not None:  # a shrunk case nobody asked again: quote it as the report draws it
+        seen.append(f"wrong on {len(wrong)} of {asked} cases, the one drawn above {drawn.call}: "
+                    f"yours {drawn.actual}, the right answer is {drawn.expected}")
+    elif wrong:
         smallest = min(wrong, key=facts.size)
-        seen.append(f"wrong on {len(wrong)} of {len(facts.outcomes)} cases, the smallest {facts.call(smallest)}: "
-                    f"{_did(facts.reply(smallest))}, the right answer is {smallest.expected!r}")
+        seen.append(f"wrong on {len(wrong)} of {asked} cases, the smallest {facts.call(smallest)}: "
+                    f"{_did(facts.reply(smallest))}, the right answer is {_right(facts, smallest)}")
     for check in checks:
         if check.status == "failed" and check.message and (not wrong or check.counterexample is None):
             seen.append(f"{check.name}: {check.message}")

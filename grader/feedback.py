@@ -22,13 +22,21 @@ def check_text(result: SubmissionResult, check: CheckResult, *, mistakes: bool =
         lead = ("Smallest " if cx.shrunk else "A ") + cx.noun
         lines += ["", f"{lead} on which it goes wrong, {cx.call}:"]
         lines += ["```text", cx.picture, "```"] if markdown else ["    " + line for line in cx.picture.splitlines()]
-        lines.append(f"expected: {cx.expected!r}    yours: {cx.actual!r}")
+        if cx.answer_right:  # a trace, the tree or the type went wrong: never "expected: 0  yours: 0"
+            lines.append(f"your answer here, {cx.actual}, is right: what goes wrong is said above")
+        else:
+            lines.append(f"expected: {_shown(cx.expected)}    yours: {_shown(cx.actual)}")
     if mistakes and check.status in ("failed", "error") and result.mistakes:
         lines += ["", "Likely mistake" + ("s:" if len(result.mistakes) > 1 else ":")]
         for m in result.mistakes:
             hint = f" Ask yourself: {m.question}" if m.question else ""
             lines.append(f"- {m.code}: {m.explanation}{hint}")
     return "\n".join(lines).strip("\n")
+
+
+def _shown(value) -> str:
+    """Text as it is (the exercise already wrote it in the statement's shape), anything else as Python shows it."""
+    return value if isinstance(value, str) else repr(value)
 
 
 def error_text(result: SubmissionResult) -> str:

@@ -9,6 +9,7 @@ shrunk by hypothesis through the same sandbox session.
 
 from __future__ import annotations
 
+import os
 import time
 
 from grader import __version__
@@ -41,14 +42,23 @@ def grade(submission: Submission, exercise, bank: Bank, launcher: launch.Launche
     # A launcher may speak a richer protocol (the warm fork server does): it names its own Session.
     session = (getattr(launcher, "session_class", None) or Session)(submission, exercise, launcher)
     try:
-        _grade_in_session(session, exercise, bank, result, shrink, diagnose)
+        _grade_in_session(session, exercise, bank, result, shrink, diagnose, files=submission.files)
     finally:
         session.close()
-        result.output = {"stdout": session.output.stdout, "stderr": session.output.stderr,
-                         "truncated": session.output.truncated}
+        result.output = {"stdout": _own_paths(session.output.stdout, session),
+                         "stderr": _own_paths(session.output.stderr, session), "truncated": session.output.truncated}
     if getattr(session, "violation", None):  # tampering at any point, even after the last reply
         _disqualify(result, session.violation)
     return _finish(result, started)
+
+
+def _own_paths(text: str, session) -> str:
+    """Python names the sandbox's copy of the file in warnings and tracebacks ("/tmp/minimax-grader-
+    x1y2/submission/warn.py:3: SyntaxWarning"): a student knows their file by its own name."""
+    staged = getattr(session, "staged", None)
+    if not text or staged is None:
+        return text
+    return text.replace(str(staged.entry.parent) + os.sep, "")
 
 
 def _disqualify(result: SubmissionResult, reason: str) -> None:
@@ -66,16 +76,20 @@ def _finish(result: SubmissionResult, started: float) -> SubmissionResult:
 
 
 def _grade_in_session(session: Session, exercise, bank: Bank, result: SubmissionResult, shrink: bool,
-                      diagnose: bool = True) -> None:
+                      diagnose: bool = True, files=()) -> None:
+    from grader import api_mismatch
+
     try:
         loaded = session.open()
         if not loaded.get("ok"):
-            result.error = str(loaded.get("error") or "the submission could not be loaded")[:400]
+            error = str(loaded.get("error") or "the submission could not be loaded")
+            result.error = api_mismatch.explain_load_error(exercise, files, error)[:600]
             return
         if exercise.parts:
             result.parts = parts.from_reply(loaded, exercise)
             if not result.parts["graded"]:  # never a 0/0 "pass"
-                result.error = "the submission defines none of the parts of this exercise"
+                result.error = api_mismatch.explain_load_error(
+                    exercise, files, "the submission defines none of the parts of this exercise")[:600]
                 return
             result.max_score = parts.graded_max_score(exercise, result.parts)
         first_raw = session.run([c.to_request() for c in bank.cases])
@@ -96,6 +110,12 @@ def _grade_in_session(session: Session, exercise, bank: Bank, result: Submission
     reference_of = exercise.hook("reference")
     outcomes = [Outcome(case, raw, reference_of(case.input, reference)) for case, raw in zip(bank.cases, first_raw)]
     by_id = {o.case.id: o for o in outcomes}
+    # Written against another API (node.value, other helper names, other parameters): one line, not
+    # the same crash in every check.
+    mismatch = api_mismatch.explain_replies(exercise, files, outcomes)
+    if mismatch is not None:
+        result.error = mismatch[:600]
+        return
 
     shrink_targets = []
     for spec in exercise.checks:

@@ -24,12 +24,17 @@ class Counterexample:
     # Where the student's value first goes wrong: {"node", "depth", "expected", "actual", "children", "text"}.
     localisation: dict | None = None
     noun: str = "tree"  # what the picture shows, in the exercise's words ("tree", "position", "board")
+    # The answer itself was right (a trace, a mutation, a type went wrong): reports then show the note,
+    # never "expected: 0  yours: 0" as if the values differed.
+    answer_right: bool = False
+    drawing: dict | None = None  # the picture as plain data for the HTML report's SVG (see grader/report/svg.py)
     svg: str = ""  # the same picture as inline SVG for HTML, when the exercise draws one (kit games do)
 
     def to_dict(self) -> dict:
         return {"call": self.call, "tree": self.picture, "expected": self.expected, "actual": self.actual,
                 "shrunk": self.shrunk, "note": self.note, "input": self.input, "localisation": self.localisation,
-                "noun": self.noun, **({"svg": self.svg} if self.svg else {})}
+                "noun": self.noun, "answer_right": self.answer_right, "drawing": self.drawing,
+                **({"svg": self.svg} if self.svg else {})}
 
 
 @dataclass

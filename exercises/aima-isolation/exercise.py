@@ -21,6 +21,12 @@ QUESTION = {
 }
 
 
+# How the grader calls each part, for one-line API mismatch reports (grader/api_mismatch.py).
+API_PROVIDES = ["GameState() with only state.forecast_move(move) and state.get_legal_moves()"]
+API_CALLS = ["terminal_test(gameState)", "min_value(gameState)", "max_value(gameState)", "minimax_decision(gameState)"]
+API_OBJECTS = {"GameState": "gameState"}
+
+
 @cache
 def _reference():
     """The reference module, loaded by path: the case bank is built before the judge hands it over."""
@@ -180,6 +186,14 @@ def picture(case_input):
     mover = state.to_move + 1
     lines.append(f"player {mover} to move" + ("" if case_input["moves"] else " (the empty board)"))
     return "\n".join(lines)
+
+
+def drawing(case_input):
+    """The board as plain data for the HTML report's picture (the same marks as the text picture)."""
+    rows = [line.split() for line in picture(case_input).splitlines()[1:-1]]
+    return {"kind": "board", "rows": [row[1:] for row in rows], "row_labels": [row[0] for row in rows],
+            "col_labels": [f"x={x}" for x in range(len(rows[0]) - 1)] if rows else [],
+            "caption": picture(case_input).splitlines()[-1]}
 
 
 def show_answer(answer):

@@ -29,9 +29,14 @@ fixture_cases = _trees.fixture_cases
 strategy = _trees.strategy
 size = _trees.size
 picture = _trees.picture
+drawing = _trees.drawing
 shrink_candidates = _trees.shrink_candidates
 trace_violation = _trees.trace_violation
 PlainTree = _trees.PlainTree
+
+
+API_PROVIDES = _trees.API_PROVIDES
+API_OBJECTS = _trees.API_OBJECTS
 
 
 def call_text(case_input):
@@ -59,12 +64,48 @@ class _Recording(PlainTree):
         return node["value"]
 
 
+class _RightToLeft(_Recording):
+    """The same recording helpers, handing the moves over last first."""
+
+    @staticmethod
+    def moves(node):
+        return node["children"][::-1]
+
+
 def reference_evaluated(case_input, module) -> set[int]:
     """Preorder indices of the nodes the reference alpha-beta evaluates (the driver's numbering)."""
-    game = _Recording()
+    return set(evaluation_order(case_input, module))
+
+
+def evaluation_order(case_input, module, right_to_left: bool = False) -> list[int]:
+    """The preorder indices the reference evaluates, in the order it asks (moves left to right, or
+    right to left: what a search that reverses the moves asks, to name that mistake by its order)."""
+    game = _RightToLeft() if right_to_left else _Recording()
     module.alphabeta(case_input["tree"], case_input["max_depth"], -math.inf, math.inf, case_input["player_a_moves"], game)
     index = {id(node): i for i, (node, _) in enumerate(_trees.preorder(case_input["tree"]))}
-    return {index[key] for key in game.asked}
+    return [index[key] for key in game.asked]
+
+
+def out_of_order(case_input, evaluated) -> tuple[int, int] | None:
+    """The first pair of leaves (or horizon nodes) evaluated right before left, as preorder indices.
+
+    A left-to-right search asks about them in preorder, so any step back is another move order."""
+    nodes = _trees.preorder(case_input["tree"])
+    limit = case_input["max_depth"]
+    seen = [i for i in evaluated if type(i) is int and 0 <= i < len(nodes)
+            and (not nodes[i][0]["children"] or nodes[i][1] >= limit)]
+    for before, after in zip(seen, seen[1:]):
+        if after < before:
+            return before, after
+    return None
+
+
+def _order_words(case_input, evaluated) -> str:
+    pair = out_of_order(case_input, evaluated)
+    if pair is None:
+        return ""
+    paths = _trees.node_paths(case_input["tree"])
+    return f"the moves are searched in another order than left to right ({paths[pair[0]]} before {paths[pair[1]]}), so "
 
 
 def _reference_module():
@@ -113,7 +154,7 @@ def check_under_pruning(outcome, spec):
     # Inner nodes above the limit are the evaluation-discipline check's business; here only pruning counts.
     extra = set(evaluated) - internal - reference_evaluated(case_input, _reference_module())
     if extra:
-        return (f"evaluated {_named(case_input, extra)}, which alpha-beta never needs to look at "
+        return (f"{_order_words(case_input, evaluated)}evaluated {_named(case_input, extra)}, which alpha-beta never needs to look at "
                 f"(under-pruning: a branch is cut as soon as a value goes strictly past the other player's bound)")
     return None
 
@@ -129,6 +170,6 @@ def check_over_pruning(outcome, spec):
     case_input = outcome.case.input
     missing = reference_evaluated(case_input, _reference_module()) - set(evaluated)
     if missing:
-        return (f"never evaluated {_named(case_input, missing)}, which alpha-beta must look at "
+        return (f"{_order_words(case_input, evaluated)}never evaluated {_named(case_input, missing)}, which alpha-beta must look at "
                 f"(over-pruning: a value equal to the bound does not prune, and moves are searched left to right)")
     return None

@@ -14,7 +14,7 @@ import importlib.util
 import math
 from pathlib import Path
 
-from grader.diagnose import Model
+from grader.diagnose import Finding, Model
 
 
 def _sibling_mistakes():
@@ -41,6 +41,11 @@ CODES = {
         "is lost on the way down, never tightened, or never compared with.",
         "At a MIN node whose value has dropped below alpha, what can its remaining moves still change "
         "for the MAX node above it?"),
+    "wrong-child-order": (
+        "Your search looks at the moves in another order than left to right, so it prunes other "
+        "nodes than alpha-beta searching left to right does (the value can still be right).",
+        "In which order does get_next_valid_moves give the moves, and in which order does your loop "
+        "take them?"),
     "cutoff-tests-swapped": (
         "The cut-off tests are the wrong way round: the MAX node compares its value with alpha and the "
         "MIN node with beta, so branches are cut that decide the answer.",
@@ -129,3 +134,44 @@ CHECK_CODES = {
 
 state_probe = getattr(_ctp, "state_probe", None)
 
+
+
+PRUNING_CODES = ("over-pruning", "under-pruning")
+
+
+def regroup_behaviour(findings, facts):
+    """Moves searched right to left (or in any order but left to right) change which nodes are
+    pruned both ways at once: one mistake, named by its order, not over- and under-pruning."""
+    hooks = facts.exercise.hooks
+    module = hooks._reference_module()
+    asked = [o for o in facts.bank() if _evaluated(o) is not None]
+    stepped_back = [o for o in asked if hooks.out_of_order(o.case.input, _evaluated(o))]
+    if not stepped_back:
+        return findings
+    reversed_all = all(_evaluated(o) == hooks.evaluation_order(o.case.input, module, right_to_left=True) for o in asked)
+    example = min(stepped_back, key=facts.size)
+    first, then = hooks.out_of_order(example.case.input, _evaluated(example))
+    paths = hooks._trees.node_paths(example.case.input["tree"])
+    if reversed_all:
+        evidence = (f"on all {len(asked)} trees your code evaluates exactly the nodes alpha-beta evaluates when it "
+                    f"searches the moves right to left, in that order (for example {facts.call(example)} evaluated "
+                    f"{paths[first]} before {paths[then]})")
+        text = ("Your search looks at the moves right to left; this exercise's alpha-beta searches them left to "
+                "right, so other nodes are pruned (the value is still right).")
+    else:
+        evidence = (f"on {len(stepped_back)} of {len(asked)} trees your code evaluated a node to the right before one "
+                    f"to its left (for example {facts.call(example)} evaluated {paths[first]} before {paths[then]})")
+        text = ""
+    kept = [f for f in findings if f.code not in PRUNING_CODES]
+    checks = tuple(c for f in findings if f.code in PRUNING_CODES for c in f.checks) or ("no-over-pruning",)
+    return kept + [Finding("wrong-child-order", evidence, text, checks=checks)]
+
+
+def _evaluated(outcome):
+    raw = outcome.raw
+    if not isinstance(raw, dict) or "skipped" in raw or raw.get("timed_out") or raw.get("raised"):
+        return None
+    trace = raw.get("trace") or {}
+    if trace.get("truncated") or raw.get("answer") is None:
+        return None
+    return list(trace.get("evaluated") or [])

@@ -87,6 +87,13 @@ class TicTacToeGame:
     next_player = staticmethod(_next)
 
 
+# What the student is handed and how they are called, for one-line API mismatch reports
+# (grader/api_mismatch.py): a state is opaque, read only through the helpers.
+API_PROVIDES = ["generate_valid_moves(player, state)", "apply(state, move)", "is_terminal(state)",
+                "evaluate(state)", "next_player(player)"]
+API_OBJECTS = {"State": "state"}
+
+
 def game_of(case_input):
     """(game, root state) for the reference."""
     if case_input["game"] == "tree":
@@ -251,6 +258,12 @@ def show_answer(answer):
     return answer.describe()
 
 
+def show_expected(case_input, expected):
+    """The best moves as the game's helpers give them (tic-tac-toe moves are ``(row, col)`` tuples,
+    never the lists the plain-data record holds): "(1, 1)", "1 or 3"."""
+    return _moves_text(expected["best moves"], plain=True)
+
+
 # -- showing a case --------------------------------------------------------------------------------
 
 def size(case_input):
@@ -289,6 +302,33 @@ def picture(case_input):
 
     walk(case_input["tree"], case_input["player"], "")
     return "\n".join(lines)
+
+
+def drawing(case_input):
+    """The game tree or the board as plain data for the HTML report's picture."""
+    if case_input["game"] == "tictactoe":
+        rows = [[MARKS.get(v, "?") for v in row] for row in case_input["board"]]
+        return {"kind": "board", "rows": rows, "caption": f"player {case_input['player']} to move (X = 2, O = 1)"}
+
+    def walk(node, player, label, path):
+        if node["moves"]:
+            detail = f"player {player} to move"
+        else:
+            detail = f"value {node['value']}"
+        children = [walk(child, _next(player), f"move {move!r}", f"{path}/{move!r}") for move, child in node["moves"]]
+        return {"id": path, "label": label, "detail": detail, "children": children}
+
+    return {"kind": "tree", "root": walk(case_input["tree"], case_input["player"], "root", "")}
+
+
+def drawing_marks(case_input, answer, expected):
+    """On a board: the student's move (when it is a cell) and the best moves."""
+    value = answer.plain()
+    if case_input["game"] != "tictactoe":  # the root's children, by the ids drawing() gives them
+        return {"yours_node": f"/{value!r}" if type(value) in (int, str) else None,
+                "best_nodes": [f"/{m!r}" for m in expected["best moves"]]}
+    yours = list(value) if isinstance(value, list) and len(value) == 2 and all(type(v) is int for v in value) else None
+    return {"yours": yours, "best": [list(m) for m in expected["best moves"]]}
 
 
 def _board_picture(case_input):

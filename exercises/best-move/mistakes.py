@@ -231,7 +231,7 @@ def rules(facts):
                 found.append(_finding(variant, (
                     f"this mistake chooses exactly your moves on all {len(answered)} games it was compared on, "
                     f"including the {explained} where they are not best (for example {facts.call(example)}: you "
-                    f"returned {example.answer.describe()}, the best moves are {example.expected['best moves']!r})"),
+                    f"returned {example.answer.describe()}, the best moves are {_best(example)})"),
                     "random-trees"))
     if found:
         return found
@@ -241,5 +241,19 @@ def rules(facts):
         return [_finding("suboptimal-move", (
             f"your moves are legal, but on {len(wrong)} of {len(answered)} games not the best (for example "
             f"{facts.call(example)}: you returned {example.answer.describe()}, the best moves are "
-            f"{example.expected['best moves']!r})"), "random-trees")]
+            f"{_best(example)})"), "random-trees")]
     return []
+
+
+def _best(outcome) -> str:
+    """The best moves in the game's own shape (tuples stay tuples), as the counterexample shows them."""
+    moves = outcome.expected["best moves"]
+    shown = [repr(tuple(m)) if type(m) is list else repr(m) for m in moves]
+    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " or " + shown[-1]
+
+
+def _best(outcome) -> str:
+    """The best moves in the game's own shape (tuples stay tuples), as the counterexample shows them."""
+    moves = outcome.expected["best moves"]
+    shown = [repr(tuple(m)) if type(m) is list else repr(m) for m in moves]
+    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " or " + shown[-1]

@@ -24,6 +24,12 @@ class PlainTree:
         return node["value"]
 
 
+# What the student is handed and how they are called, for one-line API mismatch reports
+# (grader/api_mismatch.py): a node's value and moves come only through the helpers.
+API_PROVIDES = ["get_value(node)", "get_next_valid_moves(node)"]
+API_OBJECTS = {"Node": "node"}
+
+
 def fixture_cases(folder: Path):
     """Published cases (the exercise's four calls) and every other call in the fixture files."""
     cases = []
@@ -196,6 +202,25 @@ def picture(case_input):
 
     walk(case_input["tree"], 0, "", True)
     return "\n".join(lines)
+
+
+def drawing(case_input):
+    """The tree as plain data for the HTML report's picture; node ids are the localisation's paths."""
+    first_turn_a = case_input["player_a_moves"]
+    limit = case_input["max_depth"]
+
+    def walk(node, depth, path):
+        turn = "A" if (depth % 2 == 0) == first_turn_a else "B"
+        where = " (limit)" if depth == limit and node["children"] else " (beyond)" if depth > limit else ""
+        names = [child["name"] for child in node["children"]]
+        children = []
+        for i, child in enumerate(node["children"]):
+            label = child["name"] if names.count(child["name"]) == 1 else f"{child['name']} (move {i + 1})"
+            children.append(walk(child, depth + 1, f"{path}/{label}"))
+        detail = f"value {format_value(node['value'])}" + ("" if depth > limit else f", {turn}") + where
+        return {"id": path, "label": node["name"], "detail": detail, "children": children}
+
+    return {"kind": "tree", "root": walk(case_input["tree"], 0, f"/{case_input['tree']['name']}")}
 
 
 def format_value(value):

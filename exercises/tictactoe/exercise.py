@@ -22,6 +22,13 @@ ENDGAME_EMPTIES = 2
 FINISHED_EVERY = 4  # one finished position in four (of 1916), chosen evenly
 
 
+# What the student is handed and how they are called, for one-line API mismatch reports
+# (grader/api_mismatch.py): the state is a plain 3x3 list of lists.
+API_PROVIDES = ["evaluate(state)", "wins(state, player)", "game_over(state)", "empty_cells(state)"]
+API_CALLS = ["minimax(state, depth, player) with state a 3x3 list of lists"]
+API_OBJECTS = {"list": "state"}
+
+
 # -- the rules, on plain boards (the grader's own copy: the hooks never import the driver) --------
 
 def _wins(board, player):
@@ -225,6 +232,15 @@ def show_answer(answer):
     return answer.describe()
 
 
+def show_expected(case_input, expected):
+    """The right answer as the statement writes it, ``[row, col, score]``: ``[-1, -1, 0]`` for a
+    finished game, else every optimal move with the score ("[0, 2, 1] or [2, 0, 1]")."""
+    score = expected["score"]
+    moves = expected["moves"] or [[-1, -1]]
+    shown = [f"[{r}, {c}, {score}]" for r, c in moves]
+    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " or " + shown[-1]
+
+
 # -- showing a case -----------------------------------------------------------------------------
 
 def size(case_input):
@@ -253,6 +269,23 @@ def picture(case_input):
     else:
         lines.append(f"X = MAX (+1), O = MIN (-1); {mover} to move, {_cells(len(_empties(board)))}")
     return "\n".join(lines)
+
+
+def drawing(case_input):
+    """The board as plain data for the HTML report's picture."""
+    board = case_input["board"]
+    mover = "X (MAX, +1)" if case_input["player"] == MAX else "O (MIN, -1)"
+    caption = "the game is over" if _finished(board) else f"{mover} to move"
+    return {"kind": "board", "rows": [[MARKS.get(v, "?") for v in row] for row in board], "caption": caption}
+
+
+def drawing_marks(case_input, answer, expected):
+    """The cells to mark on the board: the student's move (if it is a cell) and the best moves."""
+    yours = None
+    if answer.kind in ("list", "tuple") and len(answer.items) == 3 and all(i.kind == "int" for i in answer.items[:2]):
+        row, col = answer.items[0].value, answer.items[1].value
+        yours = [row, col] if 0 <= row < 3 and 0 <= col < 3 else None
+    return {"yours": yours, "best": [list(m) for m in expected.get("moves") or []]}
 
 
 def shrink_candidates(case_input):

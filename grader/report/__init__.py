@@ -41,6 +41,9 @@ def _environment(html: bool):
     env = new_environment(autoescape=html)
     env.filters["label"] = lambda status: LABELS.get(status, status.upper())
     env.filters["points"] = lambda x: f"{x:g}"
+    from grader.report.svg import to_svg
+
+    env.globals["svg"] = to_svg
     env.filters["indent_block"] = lambda text, n=4: "\n".join((" " * n + line) if line else line for line in str(text).splitlines())
     return env
 
@@ -65,7 +68,8 @@ def _environment_class(jinja2):
     return DataEnvironment
 
 
-def render(result, fmt: str = "text", *, color: bool = False) -> str:
+def render(result, fmt: str = "text", *, color: bool = False, summary: str | None = None) -> str:
+    """``summary``: where the class summary page is, from the report (bulk grading links back to it)."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown report format {fmt!r}")
     env = _environment(fmt == "html")
@@ -77,7 +81,7 @@ def render(result, fmt: str = "text", *, color: bool = False) -> str:
         return f"{ANSI[name]}{text}\033[0m"
 
     data = result.to_dict() if hasattr(result, "to_dict") else result
-    return template.render(r=data, style=style, status_style=_status_style)
+    return template.render(r=data, style=style, status_style=_status_style, summary=summary)
 
 
 def _status_style(status: str) -> str:

@@ -1,0 +1,91 @@
+"""What a student needs before the first check: the statement with its example drawn, and a
+starter they can run at home.
+
+The statement ships in the package, but nobody should dig in site-packages for it: ``show``
+prints it with the example (the first published case, else the first hand-made one) drawn by
+the exercise's own ``picture`` hook. A starter alone cannot run outside the grader, since the
+helpers it calls exist only in the sandbox; ``write_starter`` appends the exercise's
+``stand_ins.py`` (plain local versions of the helpers, plus a ``__main__`` block running the
+example) with the example case written in. While grading, the sandbox puts the grader's own
+helpers back before every call (``driver.helpers``), so the stand-ins never decide a verdict.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+STAND_INS = "stand_ins.py"
+_MAIN = re.compile(r'^if __name__ == ["\']__main__["\']:', re.MULTILINE)
+_EXAMPLE = re.compile(r"^EXAMPLE = None.*$", re.MULTILINE)
+
+
+class DoorError(Exception):
+    """Something a student asked for that this exercise cannot give (said in one line)."""
+
+
+def example_case(exercise):
+    """The case the statement is about: the published case whose call the statement quotes, else
+    the first published case, else the first hand-made one."""
+    cases = exercise.hook("fixture_cases")(exercise.fixtures_path)
+    published = [c for c in cases if c.get("group") == "published"]
+    chosen = published or [c for c in cases if c.get("group") == "fixtures"] or cases
+    text = _statement_text(exercise)
+    call_text = exercise.hook("call_text", lambda case_input: "")
+    quoted = [c for c in chosen if call_text(c["input"]) and call_text(c["input"]) in text]
+    return (quoted or chosen or [None])[0]
+
+
+def _statement_text(exercise) -> str:
+    try:
+        return (exercise.folder / exercise.meta.get("statement", "statement.md")).read_text(encoding="utf-8")
+    except OSError:
+        return ""
+
+
+def statement(exercise) -> str:
+    """The statement as Markdown text, then the example drawn as the reports draw counterexamples."""
+    path = exercise.folder / exercise.meta.get("statement", "statement.md")
+    try:
+        text = path.read_text(encoding="utf-8").rstrip()
+    except OSError as error:
+        raise DoorError(f"the statement of {exercise.id} cannot be read: {error.strerror or error}") from None
+    case = example_case(exercise)
+    picture = exercise.hook("picture")
+    if case is None or picture is None:
+        return text + "\n"
+    call = exercise.hook("call_text", lambda case_input: "the call")(case["input"])
+    noun = str(exercise.meta.get("input_noun", "tree"))
+    drawn = "\n".join("    " + line for line in picture(case["input"]).splitlines())
+    return f"{text}\n\nThe example {noun}, as {call} sees it:\n\n{drawn}\n"
+
+
+def starter_text(exercise) -> str:
+    """The starter, with the stand-ins and the example inserted before its own ``__main__`` block."""
+    starter = (exercise.folder / exercise.meta.get("starter", "starter.py")).read_text(encoding="utf-8")
+    stand_ins_path = exercise.folder / STAND_INS
+    if not stand_ins_path.is_file():
+        return starter  # nothing is provided (aima-isolation): the starter runs as it is
+    stand_ins = stand_ins_path.read_text(encoding="utf-8")
+    case = example_case(exercise)
+    example = json.dumps(case["input"]) if case is not None else "None"
+    stand_ins = _EXAMPLE.sub(lambda _: f"EXAMPLE = {_python(example)}", stand_ins, count=1)
+    own_main = _MAIN.search(starter)
+    head = starter[:own_main.start()] if own_main else starter  # the stand-ins' example replaces it
+    return head.rstrip() + "\n\n\n" + stand_ins
+
+
+def _python(json_text: str) -> str:
+    """JSON as a Python literal (true/false/null spelled the Python way)."""
+    return repr(json.loads(json_text))
+
+
+def write_starter(exercise, folder: Path) -> Path:
+    """Writes the runnable starter into ``folder`` (made if missing); refuses to overwrite a file."""
+    folder.mkdir(parents=True, exist_ok=True)
+    target = folder / exercise.meta.get("starter_name", f"{exercise.id.replace('-', '_')}.py")
+    if target.exists():
+        raise DoorError(f"{target} already exists; not overwriting your work (choose another folder)")
+    target.write_text(starter_text(exercise), encoding="utf-8")
+    return target

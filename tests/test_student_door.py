@@ -1,0 +1,148 @@
+"""The student's door: ``show EXERCISE`` prints the statement with its example drawn, and
+``--starter DIR`` writes a starter that runs at home (local stand-ins of the helpers); once
+completed correctly, that very file gets full marks, the grader's helpers replacing the stand-ins."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from grader import api
+
+# A correct body for each exercise's function, as a student would write it into the starter.
+COMPLETIONS = {
+    "ctp-26": ("minimax", """
+        def minimax(node, max_depth, player_a_moves):
+            moves = get_next_valid_moves(node)
+            if max_depth == 0 or not moves:
+                return get_value(node)
+            values = [minimax(m, max_depth - 1, not player_a_moves) for m in moves]
+            return max(values) if player_a_moves else min(values)
+        """, "= 7"),
+    "alphabeta": ("alphabeta", """
+        def alphabeta(node, max_depth, alpha, beta, player_a_moves):
+            moves = get_next_valid_moves(node)
+            if max_depth == 0 or not moves:
+                return get_value(node)
+            value = float("-inf") if player_a_moves else float("inf")
+            for move in moves:
+                score = alphabeta(move, max_depth - 1, alpha, beta, not player_a_moves)
+                if player_a_moves:
+                    value = max(value, score)
+                    if value > beta:
+                        return value
+                    alpha = max(alpha, value)
+                else:
+                    value = min(value, score)
+                    if value < alpha:
+                        return value
+                    beta = min(beta, value)
+            return value
+        """, "= 3"),
+    "tictactoe": ("minimax", """
+        def minimax(state, depth, player):
+            if depth == 0 or game_over(state):
+                return [-1, -1, evaluate(state)]
+            best = [-1, -1, -2 if player == MAX else 2]
+            for row, col in empty_cells(state):
+                state[row][col] = player
+                score = minimax(state, depth - 1, -player)[2]
+                state[row][col] = 0
+                if (player == MAX and score > best[2]) or (player == MIN and score < best[2]):
+                    best = [row, col, score]
+            return best
+        """, "[0, 2, 1]"),
+    "best-move": ("best_move", """
+        def best_move(player, state):
+            def value(p, s):
+                if is_terminal(s):
+                    return evaluate(s)
+                scores = [value(next_player(p), apply(s, m)) for m in generate_valid_moves(p, s)]
+                return min(scores) if p == 1 else max(scores)
+
+            moves = generate_valid_moves(player, state)
+            scores = [value(next_player(player), apply(state, m)) for m in moves]
+            pick = min(scores) if player == 1 else max(scores)
+            return moves[scores.index(pick)]
+        """, "= 'b'"),
+}
+
+
+def _complete(path, function, body):
+    """Replace the starter's stub of ``function`` with ``body`` (found with ast, as an editor would)."""
+    source = path.read_text(encoding="utf-8")
+    lines = source.splitlines(keepends=True)
+    node = next(n for n in ast.parse(source).body if isinstance(n, ast.FunctionDef) and n.name == function)
+    start = node.lineno - 1 - len(node.decorator_list)
+    lines[start:node.end_lineno] = [textwrap.dedent(body).lstrip("\n")]
+    path.write_text("".join(lines), encoding="utf-8")
+
+
+def _run(*args, cwd=None):
+    return subprocess.run([sys.executable, *args], capture_output=True, text=True, timeout=300, cwd=cwd)
+
+
+@pytest.mark.parametrize("exercise_id", ["ctp-26", "alphabeta", "tictactoe", "best-move", "aima-isolation"])
+def test_show_prints_the_statement_with_the_example_drawn(exercise_id):
+    from grader import exercise
+
+    shown = _run("-m", "grader", "show", exercise_id)
+    assert shown.returncode == 0, shown.stderr
+    loaded = exercise.load(exercise_id)
+    statement = (loaded.folder / "statement.md").read_text(encoding="utf-8")
+    assert statement.splitlines()[0] in shown.stdout
+    # The example is drawn with the same picture the reports use for a counterexample.
+    assert "The example " in shown.stdout
+    picture_line = shown.stdout.split("The example ", 1)[1].splitlines()[2].strip()
+    assert picture_line and picture_line in "\n".join(
+        loaded.hook("picture")(c["input"]) for c in loaded.hook("fixture_cases")(loaded.fixtures_path))
+
+
+def test_the_ctp26_example_is_the_call_the_statement_quotes():
+    shown = _run("-m", "grader", "show", "ctp-26").stdout
+    assert "The example tree, as minimax(root, 2, True) sees it" in shown
+
+
+@pytest.mark.parametrize("exercise_id", sorted(COMPLETIONS))
+def test_a_completed_starter_runs_at_home_and_gets_full_marks(exercise_id, tmp_path):
+    written = _run("-m", "grader", "show", exercise_id, "--starter", str(tmp_path))
+    assert written.returncode == 0, written.stderr
+    (starter,) = tmp_path.glob("*.py")
+    function, body, printed = COMPLETIONS[exercise_id]
+
+    untouched = _run(str(starter), cwd=tmp_path)  # at home, before any work: the stub says so
+    assert "NotImplementedError" in untouched.stderr and "NameError" not in untouched.stderr
+
+    _complete(starter, function, body)
+    at_home = _run(str(starter), cwd=tmp_path)
+    assert at_home.returncode == 0, at_home.stderr
+    assert printed in at_home.stdout
+
+    result = api.check(starter, exercise_id)
+    assert result.status == "passed", [(c.name, c.status, c.message) for c in result.checks] or result.error
+    assert result.score == result.max_score
+
+
+def test_stand_ins_never_decide_a_verdict(tmp_path):
+    """Stand-ins that lie (every value 0) change nothing: the grader's helpers replace them per call."""
+    _run("-m", "grader", "show", "ctp-26", "--starter", str(tmp_path))
+    starter = tmp_path / "ctp_26.py"
+    _complete(starter, "minimax", COMPLETIONS["ctp-26"][1])
+    _complete(starter, "get_value", "def get_value(node):\n    return 0\n")
+    assert api.check(starter, "ctp-26").status == "passed"
+
+
+def test_the_starter_never_overwrites_work(tmp_path):
+    (tmp_path / "ctp_26.py").write_text("# my work\n", encoding="utf-8")
+    again = _run("-m", "grader", "show", "ctp-26", "--starter", str(tmp_path))
+    assert again.returncode == 2 and "already exists" in again.stderr
+    assert (tmp_path / "ctp_26.py").read_text(encoding="utf-8") == "# my work\n"
+
+
+def test_an_unknown_exercise_is_a_usage_error():
+    shown = _run("-m", "grader", "show", "no-such-exercise")
+    assert shown.returncode == 2 and shown.stderr.strip()
