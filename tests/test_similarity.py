@@ -204,3 +204,15 @@ def test_fingerprints_are_the_same_in_every_process():
                                    env=env, cwd=ROOT, check=True, timeout=120).stdout)
     assert len(outputs) == 1
     assert outputs.pop().strip() == str(sorted(fingerprints(ORIGINAL, 9, 3)))
+
+
+def test_the_statement_code_and_the_stand_ins_are_the_exercises_own_text():
+    """What every student may paste (the statement's code, the runnable starter's stand-ins) is never evidence."""
+    from grader import exercise as exercises
+    from grader.similarity import sources
+
+    chosen = exercises.load("ctp-26")
+    texts = sources.exercise_texts(chosen)
+    blocks = sources._code_blocks((chosen.folder / "statement.md").read_text(encoding="utf-8"))
+    assert blocks and all(block in texts for block in blocks)
+    assert (chosen.folder / "stand_ins.py").read_text(encoding="utf-8") in texts

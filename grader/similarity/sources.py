@@ -16,6 +16,7 @@ so its tokens never match a student's: the folder holds the same shape in the st
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 from grader.similarity.clusters import Settings, find_near_duplicates
@@ -50,7 +51,17 @@ def exercise_texts(exercise) -> list[str]:
     if provided is not None and provided.is_dir():
         paths += sorted(provided.glob("*.py"))
     paths += sorted((exercise.folder / SHAPES).glob("*.py"))
-    return [_read(p) for p in paths if p is not None and p.is_file()]
+    paths.append(exercise.folder / "stand_ins.py")  # the helpers and example a student may paste from `show --starter`
+    texts = [_read(p) for p in paths if p is not None and p.is_file()]
+    statement = exercise.folder / "statement.md"
+    if statement.is_file():  # the statement's own code (its example tree, the calls it quotes) is everyone's
+        texts += _code_blocks(_read(statement))
+    return texts
+
+
+def _code_blocks(markdown: str) -> list[str]:
+    """The fenced code blocks of a Markdown text."""
+    return [m.group(1) for m in re.finditer(r"^```[^\n]*\n(.*?)^```", markdown, re.M | re.S)]
 
 
 def _reference_path(exercise) -> Path:
