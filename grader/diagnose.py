@@ -241,21 +241,73 @@ def _agrees(prediction, reply) -> bool:
     return True
 
 
-# -- matching models ------------------------------------------------------------------------
+# -- matching models: evidence, not all-or-nothing --------------------------------------------
+
+# A mistake is named from a partial fit only when its evidence is strong: it explains most of the
+# wrong answers, agrees with nearly every reply, and is clearly ahead of the next code. A wrong name
+# is worse than none, so the bars are high and a close runner-up means no name at all.
+PARTIAL_EXPLAINS = 0.8   # share of the wrong answers the model must give exactly
+PARTIAL_AGREES = 0.9     # share of all compared replies it must agree with
+CLEAR_LEAD = 0.15        # how far ahead (in share of wrong answers explained) of the runner-up code
+
 
 @dataclass
 class Fit:
+    """How far one model explains the student's replies: ``agreed`` of ``compared`` cases,
+    ``explained`` of the ``wrong`` answers (``complete`` when it agrees everywhere it was asked)."""
+
     model: Model
     compared: int
     explained: int
     example: Any = None  # a wrong outcome this model predicts
+    agreed: int = 0
+    wrong: int = 0
+    missed: Any = None  # a case where the model and the student disagree
+
+    @property
+    def complete(self) -> bool:
+        return self.agreed == self.compared
+
+    @property
+    def strength(self) -> tuple[float, float]:
+        """(share of the wrong answers explained, share of all replies agreed with): ranks hypotheses."""
+        return (self.explained / self.wrong if self.wrong else 0.0,
+                self.agreed / self.compared if self.compared else 0.0)
+
+    def strong(self) -> bool:
+        explains, agrees = self.strength
+        return self.explained > 0 and explains >= PARTIAL_EXPLAINS and agrees >= PARTIAL_AGREES
+
+    def how_strong(self) -> str:
+        if self.complete:
+            return f"fits all {self.compared} cases"
+        return f"fits {self.agreed} of {self.compared} cases"
 
 
-def fitting_models(models, facts: Facts) -> list[Fit]:
-    """Models that agree with every reply in their scope and explain at least one wrong answer.
+def clear_winners(fits: list, code_of=lambda fit: fit.model.code) -> list:
+    """The complete fits, every one (equally good hypotheses are all shown); else the one strong
+    partial fit that is clearly ahead of the runner-up of another code; else nothing.
 
-    Wrong answers come first, smallest first, so a model that does not fit usually fails on
-    its first comparison: the cost is about one full pass per model that fits.
+    Works on anything with ``complete``, ``strength`` and ``strong()``: the kit's families use it too.
+    """
+    complete = [f for f in fits if f.complete and f.explained]
+    if complete:
+        return complete
+    ranked = sorted((f for f in fits if f.explained), key=lambda f: f.strength, reverse=True)
+    if not ranked or not ranked[0].strong():
+        return []
+    best = ranked[0]
+    rival = next((f for f in ranked[1:] if code_of(f) != code_of(best)), None)
+    if rival is not None and best.strength[0] - rival.strength[0] < CLEAR_LEAD:
+        return []  # two explanations nearly as good as each other: naming one would be a guess
+    return [best]
+
+
+def model_fits(models, facts: Facts) -> list[Fit]:
+    """Every model's agreement with the student over the bank, for the models that explain anything.
+
+    Wrong answers come first, smallest first; a model is dropped as soon as it has missed so many
+    wrong answers that it can no longer be strong, so a model that does not fit costs little.
     """
     wrong = sorted((o for o in facts.outcomes if facts.is_wrong(o)), key=facts.size)
     right = [o for o in facts.outcomes if not facts.is_wrong(o) and facts.reply(o) is not None]
@@ -263,29 +315,55 @@ def fitting_models(models, facts: Facts) -> list[Fit]:
     asked = [(o, facts.reply(o), True) for o in wrong] + [(o, facts.reply(o), False) for o in right]
     fits = []
     for model in models:
-        compared = explained = 0
-        example = None
         numbers_only = model.scope == "answered"
-        for outcome, reply, is_wrong in asked:
-            if numbers_only and reply[0] != "number":
-                continue
-            if not _agrees(_prediction(model, outcome.case.input), reply):
-                break
+        in_scope = [a for a in asked if not numbers_only or a[1][0] == "number"]
+        wrong_here = sum(1 for a in in_scope if a[2])
+        total = len(in_scope)
+        misses_allowed = min(wrong_here - math.ceil(PARTIAL_EXPLAINS * wrong_here),
+                             total - math.ceil(PARTIAL_AGREES * total))
+        compared = agreed = explained = 0
+        example = missed = None
+        for outcome, reply, is_wrong in in_scope:
             compared += 1
+            if not _agrees(_prediction(model, outcome.case.input), reply):
+                missed = missed or outcome
+                if compared - agreed > misses_allowed:
+                    break
+                continue
+            agreed += 1
             if is_wrong:
                 explained += 1
                 example = example or outcome
         else:
             if explained:
-                fits.append(Fit(model, compared, explained, example))
+                fits.append(Fit(model, compared, explained, example, agreed, wrong_here, missed))
     return fits
+
+
+def fitting_models(models, facts: Facts) -> list[Fit]:
+    """The models that agree with every reply in their scope and explain at least one wrong answer."""
+    return [f for f in model_fits(models, facts) if f.complete]
+
+
+def _best_per_code(fits: list[Fit]) -> list[Fit]:
+    """One fit per mistake code, its strongest model: two models of one code are one hypothesis."""
+    best: dict[str, Fit] = {}
+    for fit in fits:
+        if fit.model.code not in best or fit.strength > best[fit.model.code].strength:
+            best[fit.model.code] = fit
+    return list(best.values())
 
 
 def _model_finding(fit: Fit, facts: Facts, failing: tuple[str, ...]) -> Finding:
     example = fit.example
     shown = f"{facts.call(example)}: {_did(facts.reply(example))}, the right answer is {example.expected!r}"
-    evidence = (f"this mistake gives exactly your answers on all {fit.compared} cases it was compared on, "
-                f"including the {fit.explained} where they are wrong (for example {shown})")
+    if fit.complete:
+        evidence = (f"this mistake {fit.how_strong()} it was compared on, giving exactly your answers, "
+                    f"including the {fit.explained} where they are wrong (for example {shown})")
+    else:
+        missed = fit.missed
+        evidence = (f"this mistake {fit.how_strong()} and {fit.explained} of your {fit.wrong} wrong answers "
+                    f"(for example {shown}); where it differs, {facts.call(missed)}: {_did(facts.reply(missed))}")
     return Finding(fit.model.code, evidence, fit.model.explanation, fit.model.question, failing)
 
 
@@ -468,12 +546,15 @@ def diagnose(exercise, outcomes, checks, again_raw=(), session=None, budget: flo
     wrong = [o for o in facts.outcomes if facts.is_wrong(o)]
     behaviour = behaviour_findings(exercise, module, facts)
     stateful = any(f.code == "state-across-calls" for f in behaviour)
+    partial: list[Fit] = []
     if wrong and module is not None:
+        fits = model_fits(getattr(module, "MODELS", ()), facts)
         seen_codes = set()
-        for fit in fitting_models(getattr(module, "MODELS", ()), facts):
+        for fit in (f for f in fits if f.complete):
             if fit.model.code not in seen_codes:
                 seen_codes.add(fit.model.code)
                 findings.append(_model_finding(fit, facts, failing_names))
+        partial = [] if seen_codes else clear_winners(_best_per_code(fits))
     if wrong and not findings:
         # No single model: rules over many answers at once, then (if still nothing) the state probe.
         candidates = [hardcoded_finding(facts)]
@@ -487,6 +568,9 @@ def diagnose(exercise, outcomes, checks, again_raw=(), session=None, budget: flo
             if state is not None:
                 findings.append(state)
                 stateful = True
+        # Last, a model that explains most (not all) of the answers, named with how far it fits.
+        if not findings:
+            findings.extend(_model_finding(fit, facts, failing_names) for fit in partial)
     explained = bool(findings)
     for finding in behaviour:
         if finding.code not in {f.code for f in findings}:

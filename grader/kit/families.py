@@ -3,7 +3,9 @@
 Each family is a wrong version of the reference search (``Searcher.variant_value``). A family
 names the mistake when it predicts the student's value on every case they answered (a crash
 counts as agreeing where the family's search reached a finished game with no moves, as
-``max([])`` would) and explains at least one wrong value. Moves are read by rule (value
+``max([])`` would) and explains at least one wrong value, or, failing that, when it explains
+most of the wrong values and is clearly ahead of every other family (``clear_winners``, shared
+with ``grader.diagnose``), with how far it fits in the evidence. Moves are read by rule (value
 right, move not optimal), and the evaluated positions from the traces (over- and
 under-pruning, evaluating positions that are not leaves). Nothing here shows code; every
 text ends with a question, in words that fit any game.
@@ -14,7 +16,7 @@ from __future__ import annotations
 import math
 import time
 
-from grader.diagnose import Finding
+from grader.diagnose import PARTIAL_AGREES, PARTIAL_EXPLAINS, Finding, Fit, Model, clear_winners
 from grader.kit.search import FAMILIES, NEEDS_DEPTH, NEEDS_EVALUATE, TooBig
 
 RULES_BUDGET = 3.0
@@ -124,21 +126,31 @@ class KitMistakes:
             wrong_ids = {id(o) for o, _ in wrong_values}
             right = [(o, v) for o, v in asked if id(o) not in wrong_ids]
             deadline = time.monotonic() + RULES_BUDGET
-            for family in self.families():
-                fit = self._fits(family, wrong_values, right, deadline)
-                if fit is not None:
-                    example, compared = fit
-                    findings.append(Finding(family, f"{family} gives exactly your values on all {compared} cases "
-                                                    f"compared, including {len(wrong_values)} wrong ones "
-                                                    f"(for example {facts.call(example)}, worth "
-                                                    f"{example.expected['value']!r})"))
+            fits = [fit for fit in (self._fits(family, wrong_values, right, deadline) for family in self.families())
+                    if fit is not None]
+            findings.extend(self._finding(fit, facts) for fit in clear_winners(fits))
         if not findings and not wrong_values:
             findings.extend(self._move_findings(facts))
         return findings
 
-    def _fits(self, family, wrong, right, deadline):
-        compared = 0
-        for outcome, reply in wrong + right:
+    @staticmethod
+    def _finding(fit: Fit, facts) -> Finding:
+        family, example = fit.model.code, fit.example
+        shown = f"for example {facts.call(example)}, worth {example.expected['value']!r}"
+        if fit.complete:
+            return Finding(family, f"{family} gives exactly your values: it {fit.how_strong()} compared, including "
+                                   f"{fit.explained} wrong ones ({shown})")
+        return Finding(family, f"{family} {fit.how_strong()} compared and {fit.explained} of your {fit.wrong} wrong "
+                               f"values ({shown}); it differs at {facts.call(fit.missed)}")
+
+    def _fits(self, family, wrong, right, deadline) -> Fit | None:
+        """The family's agreement with the student's values; None when it cannot be strong or cannot be predicted."""
+        total = len(wrong) + len(right)
+        misses_allowed = min(len(wrong) - math.ceil(PARTIAL_EXPLAINS * len(wrong)),
+                             total - math.ceil(PARTIAL_AGREES * total))
+        compared = agreed = explained = 0
+        example = missed = None
+        for index, (outcome, reply) in enumerate(wrong + right):
             if time.monotonic() > deadline:
                 return None
             state = self.hooks.state_of(outcome.case.input)
@@ -150,11 +162,20 @@ class KitMistakes:
                 return None  # too large a search to predict (a depth never lowered on a big game): not this family
             except (ZeroDivisionError, TypeError, ValueError):
                 continue
+            compared += 1
             agrees = (reply[0] == "raised" and empty) or (reply[0] == "number" and _same(reply[1], value))
             if not agrees:
-                return None
-            compared += 1
-        return (wrong[0][0], compared) if compared else None
+                missed = missed or outcome
+                if compared - agreed > misses_allowed:
+                    return None
+                continue
+            agreed += 1
+            if index < len(wrong):
+                explained += 1
+                example = example or outcome
+        if not explained:
+            return None
+        return Fit(Model(family, None), compared, explained, example, agreed, len(wrong), missed)
 
     def _move_findings(self, facts) -> list[Finding]:
         bad = [o for o in facts.outcomes if o.answer is not None and self._student_value(o) is not None
