@@ -277,12 +277,19 @@ def negamax_not_turned_back(node, depth, a):
     return _negamax(node, depth, 1 if a else -1)
 
 
-def best_starts_at_zero(node, depth, a):
+def best_starts_at_zero(node, depth, a, for_a=True, for_b=True):
+    """The running best starts at 0, for both players or (the parameter) for one of them only."""
     moves = _moves(node)
     if depth == 0 or not moves:
         return _value(node)
-    values = [best_starts_at_zero(child, depth - 1, not a) for child in moves]
-    return max([0] + values) if a else min([0] + values)
+    values = [best_starts_at_zero(child, depth - 1, not a, for_a, for_b) for child in moves]
+    start = [0] if (for_a if a else for_b) else []
+    return max(start + values) if a else min(start + values)
+
+
+def zero_start_for(player_a):
+    """best_starts_at_zero with the wrong start for one player only (A when ``player_a``)."""
+    return lambda node, depth, a: best_starts_at_zero(node, depth, a, for_a=player_a, for_b=not player_a)
 
 
 def _with_values(change):
@@ -333,7 +340,18 @@ MODELS = [
     _model("averages-children", averages_children),
     _model("sign-flip", negamax_unnegated),
     _model("sign-flip", negamax_not_turned_back),
+    _model("sign-flip", lambda node, depth, a: _negamax_unnegated(node, depth, 1 if a else -1),
+           "Your negamax neither negates the children's values nor turns the answer back to A's point of "
+           "view, so values come out with the wrong sign where B is to move."),
+    _model("sign-flip", _with_values(lambda value: -value),
+           "The values of the positions are negated, so the search prefers what is bad for the player to move."),
     _model("bad-initial-bound", best_starts_at_zero),
+    _model("bad-initial-bound", zero_start_for(True),
+           "Player A's best value so far starts at 0 instead of minus infinity, so when every move is worth "
+           "less than 0 to A, the 0 is kept (B's start is right)."),
+    _model("bad-initial-bound", zero_start_for(False),
+           "Player B's best value so far starts at 0 instead of plus infinity, so when every move is worth "
+           "more than 0, B keeps the 0 (A's start is right)."),
     _model("truncates-values", _with_values(int)),
     _model("truncates-values", _with_values(math.floor),
            "Fractional values are rounded down to whole numbers somewhere, so trees with values "
