@@ -33,6 +33,10 @@ CODES = {
         "minimax_decision does not pick a move with the best min_value: in many positions it returns "
         "the first legal move, which is right on the empty board only by luck.",
         "In a position where the first move loses, does your decision look at the others?"),
+    "always-min": (
+        "Your max_value keeps the smallest value, as min_value does: at a MAX level the searcher is "
+        "assumed to pick its worst move.",
+        "At a MAX level, which of the values does the player to move want?"),
     "decision-skips-min-level": (
         "minimax_decision scores each move with max_value, but after your move it is the opponent's "
         "turn: the position it leads to is a MIN level.",
@@ -113,13 +117,14 @@ RULE_VARIANTS = ["moves-through-used-cells", "missing-diagonal-moves", "no-free-
 
 # -- value models over the true rules ---------------------------------------------------------
 
-def _values(moves, level, terminal_value, next_level):
-    """min_value (level "min") or max_value ("max") with the terminal value and alternation given."""
+def _values(moves, level, terminal_value, next_level, max_keeps=max):
+    """min_value (level "min") or max_value ("max") with the terminal value, the alternation and
+    what a MAX level keeps (``max_keeps``: ``min`` for a max_value copied from min_value) given."""
     legal = _legal(moves)
     if not legal:
         return terminal_value(level)
-    children = [_values(list(moves) + [m], next_level(level), terminal_value, next_level) for m in legal]
-    return min(children) if level == "min" else max(children)
+    children = [_values(list(moves) + [m], next_level(level), terminal_value, next_level, max_keeps) for m in legal]
+    return min(children) if level == "min" else max_keeps(children)
 
 
 def _right_terminal(level):
@@ -165,6 +170,7 @@ MODELS = [
     _model("no-alternation", lambda moves, level: _values(moves, level, _right_terminal,
                                                           lambda lv: "max")),
     _model("missing-terminal-check", _no_terminal),
+    _model("always-min", lambda moves, level: _values(moves, level, _right_terminal, _alternate, min)),
 ]
 
 
@@ -260,8 +266,11 @@ def rules(facts):
         fit = _matching(facts, "decision", predict, _move_of)
         if fit:
             found.append(_finding(code, facts, fit, "best-decision"))
-    changed = [o for o in facts.outcomes if o.case.input.get("kind") == "forecast" and facts.is_wrong(o)]
-    if changed:  # the no-mutation answers are the driver's report: a wrong one is the mutation itself
+    # The no-mutation answers are the driver's report: a wrong one is the mutation itself. A crash is
+    # not (forecasting along rules the submission's own get_legal_moves rejects is the rules' part).
+    changed = [o for o in facts.outcomes if o.case.input.get("kind") == "forecast" and facts.is_wrong(o)
+               and (facts.reply(o) or ("",))[0] != "raised"]
+    if changed:
         example = min(changed, key=facts.size)
         text, question = CODES["mutates-state"]
         found.append(Finding("mutates-state", f"{facts.call(example)}: {_shown(example)} "
