@@ -14,7 +14,7 @@ The tuning half's figures are for tuning. The held-out half's are printed separa
 labelled: they are computed, never used to choose anything. Targets on the held-out half: right
 at least 90 %, wrong at most 3 %.
 
-    python benchmarks/mistake_naming.py [--jobs N] [--half tuning|held_out|both] [--exercise ID ...]
+    python benchmarks/mistake_naming.py [--jobs N] [--half tuning|held_out|both] [--exercise ID ...] [--per-code N]
 
 Exit status 0 whether or not the targets are met (``tests/test_mistake_corpus.py`` asserts them).
 """
@@ -40,6 +40,19 @@ def halves(corpus: Path = CORPUS) -> dict[str, list[tuple[str, str, Path]]]:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module.split(corpus)
+
+
+def first_per_code(entries: list[tuple[str, str, Path]], per_code: int | None) -> list[tuple[str, str, Path]]:
+    """The first ``per_code`` variants of every (exercise, code), in the split's fixed order (None: all)."""
+    if per_code is None:
+        return list(entries)
+    taken: dict[tuple[str, str], int] = {}
+    chosen = []
+    for exercise, code, path in entries:
+        if taken.get((exercise, code), 0) < per_code:
+            taken[(exercise, code)] = taken.get((exercise, code), 0) + 1
+            chosen.append((exercise, code, path))
+    return chosen
 
 
 def outcome_of(result: dict | None, code: str) -> tuple[str, str]:
@@ -123,11 +136,14 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=None)
     parser.add_argument("--half", choices=("tuning", "held_out", "both"), default="both")
     parser.add_argument("--exercise", action="append", default=None)
+    parser.add_argument("--per-code", type=int, default=None,
+                        help="at most this many variants per (exercise, code), the first in the split's order")
     args = parser.parse_args()
     split = halves()
     wanted = ("tuning", "held_out") if args.half == "both" else (args.half,)
     for half in wanted:
-        entries = [e for e in split[half] if args.exercise is None or e[0] in args.exercise]
+        entries = first_per_code([e for e in split[half] if args.exercise is None or e[0] in args.exercise],
+                                 args.per_code)
         started = time.monotonic()
         tallies = measure(entries, args.jobs)
         took = time.monotonic() - started
