@@ -271,3 +271,71 @@ def test_the_cost_benchmark_runs_and_reports_its_ratios(root):
                          capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
     assert "min_max_swapped.py" in run.stdout and "all samples" in run.stdout and "diagnosis step itself" in run.stdout
+
+
+# -- naming from evidence: a model that explains most answers, clearly ahead of the rest -------
+
+def _noisy(answer_of, every: int):
+    """The answers of ``answer_of``, except every ``every``-th case (by id) is off by a quarter: a
+    student whose code has the mistake and some other, unexplained, difference."""
+    def answer(case_input, _seen={}):
+        key = json.dumps(case_input, sort_keys=True)
+        index = _seen.setdefault(key, len(_seen))
+        value = answer_of(case_input)
+        return value + 0.25 if every and index % every == every - 1 else value
+
+    return answer
+
+
+def _always_max_of(module):
+    return lambda c: module.always_max(c["tree"], c["max_depth"], c["player_a_moves"])
+
+
+def test_a_model_that_explains_most_answers_is_named_with_how_far_it_fits(ctp26, ctp26_bank):
+    from grader import diagnose
+
+    module = diagnose.mistakes_of(ctp26)
+    outcomes = _outcomes(ctp26, ctp26_bank, _noisy(_always_max_of(module), 25))
+    mistakes, _ = diagnose.diagnose(ctp26, outcomes, _failed_answers_check())
+    assert [m.code for m in mistakes] == ["always-max"]
+    evidence = mistakes[0].evidence
+    assert f"of {len(outcomes)} cases" in evidence and "wrong answers" in evidence and "where it differs" in evidence
+
+
+def test_a_model_that_explains_too_little_is_not_named(ctp26, ctp26_bank):
+    from grader import diagnose
+
+    module = diagnose.mistakes_of(ctp26)
+    outcomes = _outcomes(ctp26, ctp26_bank, _noisy(_always_max_of(module), 3))
+    mistakes, _ = diagnose.diagnose(ctp26, outcomes, _failed_answers_check())
+    assert [m.code for m in mistakes] == [diagnose.NO_KNOWN_MISTAKE]
+
+
+def test_two_partial_fits_close_to_each_other_name_nothing(ctp26, ctp26_bank, monkeypatch):
+    from grader import diagnose
+
+    module = diagnose.mistakes_of(ctp26)
+    always_max = _always_max_of(module)
+    student = _noisy(always_max, 25)
+    rival = _noisy(always_max, 20)  # another code that differs from the student about as often
+    fake = types.SimpleNamespace(CODES=module.CODES, CHECK_CODES=module.CHECK_CODES,
+                                 MODELS=[diagnose.Model("always-max", always_max, "max", "max?"),
+                                         diagnose.Model("made-up-rival", rival, "rival", "rival?")])
+    monkeypatch.setattr(diagnose, "mistakes_of", lambda exercise: fake)
+    outcomes = _outcomes(ctp26, ctp26_bank, student)
+    mistakes, _ = diagnose.diagnose(ctp26, outcomes, _failed_answers_check())
+    assert [m.code for m in mistakes] == [diagnose.NO_KNOWN_MISTAKE]
+
+
+def test_a_clear_leader_among_partial_fits_is_named():
+    from grader import diagnose
+
+    def fit(code, agreed, explained, compared=100, wrong=40):
+        return diagnose.Fit(diagnose.Model(code, None), compared, explained, None, agreed, wrong)
+
+    leader, far, near = fit("a", 97, 38), fit("b", 80, 20), fit("c", 96, 36)
+    assert diagnose.clear_winners([leader, far]) == [leader]
+    assert diagnose.clear_winners([leader, near]) == []  # 95 % against 90 % of the wrong answers: too close
+    assert diagnose.clear_winners([fit("a", 85, 38)]) == []  # agrees with too few replies
+    complete = fit("d", 100, 40)
+    assert diagnose.clear_winners([near, complete]) == [complete]
