@@ -121,6 +121,7 @@ class Facts:
         self.again = {raw.get("id"): raw for raw in again_raw if isinstance(raw, dict)}
         self._verify = exercise.hook("verify", kinds.default_verify)
         self._plain = self._verify is kinds.default_verify
+        self.local_rules: list[str] = []  # what the first wrong nodes show (``local_rule``), once localised
         self._replies: dict[int, tuple | None] = {}
         self._wrong: dict[int, bool] = {}
         self.published_answers = {o.expected for o in self.outcomes
@@ -284,10 +285,12 @@ class Fit:
         return f"fits {self.agreed} of {self.compared} cases"
 
 
-def clear_winners(fits: list, code_of=lambda fit: fit.model.code) -> list:
+def clear_winners(fits: list, code_of=lambda fit: fit.model.code, supported=lambda code: False) -> list:
     """The complete fits, every one (equally good hypotheses are all shown); else the one strong
     partial fit that is clearly ahead of the runner-up of another code; else nothing.
 
+    ``supported(code)``: whether the local rule at the first wrong node points to that code. Between
+    two close partial fits, the one it supports (and the other not) is named; otherwise neither.
     Works on anything with ``complete``, ``strength`` and ``strong()``: the kit's families use it too.
     """
     complete = [f for f in fits if f.complete and f.explained]
@@ -299,6 +302,8 @@ def clear_winners(fits: list, code_of=lambda fit: fit.model.code) -> list:
     best = ranked[0]
     rival = next((f for f in ranked[1:] if code_of(f) != code_of(best)), None)
     if rival is not None and best.strength[0] - rival.strength[0] < CLEAR_LEAD:
+        if supported(code_of(best)) and not supported(code_of(rival)) and best.strength > rival.strength:
+            return [best]  # close, but what the first wrong node shows breaks the tie
         return []  # two explanations nearly as good as each other: naming one would be a guess
     return [best]
 
@@ -467,33 +472,89 @@ def state_finding(module, facts: Facts, run_batch, start) -> Finding | None:
 
 # -- localisation ---------------------------------------------------------------------------
 
-def localise(module, facts: Facts, case_input, run_batch) -> tuple[dict | None, list]:
-    """The deepest node whose children are right and whose own value is wrong, and the outcomes asked."""
+def localise(module, facts: Facts, case_input, run_batch) -> tuple[dict | None, list, str | None]:
+    """The deepest node whose children are right and whose own value is wrong, the outcomes asked, and
+    the local rule that gives the student's value there (``local_rule``), when the exercise can say
+    (``node_values`` in its mistakes module)."""
     plan = getattr(module, "subproblems", None)
     explain = getattr(module, "explain_node", None)
     if plan is None or explain is None:
-        return None, []
+        return None, [], None
     entries = plan(case_input)
     if not entries or len(entries) > LOCALISE_MAX_NODES:
-        return None, []
+        return None, [], None
     outcomes = run_batch([e["input"] for e in entries])
     if not outcomes:
-        return None, []
+        return None, [], None
     right = [facts.reply(o) is not None and not facts.is_wrong(o) for o in outcomes]
     candidates = [i for i, e in enumerate(entries)
                   if facts.reply(outcomes[i]) is not None and not right[i] and all(right[c] for c in e["children"])]
     if not candidates:
-        return None, outcomes
+        return None, outcomes, None
     at = max(candidates, key=lambda i: (entries[i]["depth"], -i))
     entry, outcome = entries[at], outcomes[at]
     children = [outcomes[c].expected for c in entry["children"]]
     reply = facts.reply(outcome)
-    return {
+    found = {
         "node": entry["id"], "depth": entry["depth"], "expected": outcome.expected,
         "actual": reply[1] if reply[0] == "number" else _did(reply),
         "children": children,
         "text": explain(entry, outcome.expected, children, _yours(reply)),
-    }, outcomes
+    }
+    view = getattr(module, "node_values", None)
+    numbers = view(entry, outcome, [outcomes[c] for c in entry["children"]], facts) if view is not None else None
+    return found, outcomes, local_rule(**numbers) if numbers else None
+
+
+# -- the local rule at the first wrong node ---------------------------------------------------
+
+# What the student's value at the first wrong node is, against its children's right values, and the
+# mistake codes that would make it so. Read only as supporting evidence: one node proves little.
+LOCAL_RULES = {
+    "max-for-min": ("the largest of its children's values where the smallest was due",
+                    {"min-max-swapped", "always-max", "no-alternation", "ignores-player-argument", "sign-flip"}),
+    "min-for-max": ("the smallest of its children's values where the largest was due",
+                    {"min-max-swapped", "always-min", "no-alternation", "ignores-player-argument", "sign-flip"}),
+    "average": ("the average of its children's values", {"averages-children"}),
+    "first-child": ("its first child's value", {"first-child-only"}),
+    "own-value": ("the node's own value, as if its moves were not searched",
+                  {"depth-off-by-one", "one-ply-search", "depth-counts-full-moves", "evaluates-internal-nodes"}),
+    "start-value": ("0, a start value that no child beat", {"bad-initial-bound"}),
+    "infinity": ("an infinity: the start value of a search over no moves", {"missing-terminal-check"}),
+    "negated": ("its right value with the sign turned round", {"sign-flip"}),
+}
+
+
+def local_rule(role, own, expected, children, actual) -> str | None:
+    """Which simple rule gives the student's ``actual`` at a node whose children are worth ``children``
+    and which is worth ``expected`` (``role`` "max" or "min", ``own`` its own value or None)."""
+    def same(a, b):
+        return type(a) in (int, float) and type(b) in (int, float) and _same_number(a, b)
+
+    if type(actual) not in (int, float) or same(actual, expected):
+        return None
+    if children:
+        if role == "min" and same(actual, max(children)):
+            return "max-for-min"
+        if role == "max" and same(actual, min(children)):
+            return "min-for-max"
+        if same(actual, sum(children) / len(children)):
+            return "average"
+        if same(actual, children[0]):
+            return "first-child"
+    if own is not None and same(actual, own):
+        return "own-value"
+    if same(actual, 0) and (role == "max" and max(children or [0]) < 0 or role == "min" and min(children or [0]) > 0):
+        return "start-value"
+    if isinstance(actual, float) and math.isinf(actual):
+        return "infinity"
+    if same(actual, -expected):
+        return "negated"
+    return None
+
+
+def local_text(rule: str) -> str:
+    return f"at the first wrong node, your value is {LOCAL_RULES[rule][0]}"
 
 
 def _reproduces(root_outcome, counterexample, facts: Facts) -> bool:
@@ -526,21 +587,22 @@ def diagnose(exercise, outcomes, checks, again_raw=(), session=None, budget: flo
     localisations: dict[str, dict] = {}
     extra: list = []
     roots: dict[str, tuple] = {}
+    seen: dict[str, tuple] = {}
     if module is not None and session is not None:
-        seen: dict[str, tuple] = {}
         for check in failing_answer_checks:
             example = check.counterexample
             if example is None or example.input is None:
                 continue
             key = Facts.key(example.input)
             if key not in seen and len(seen) < MAX_LOCALISED:
-                found, asked = localise(module, facts, example.input, run_batch)
-                seen[key] = (found, asked[0] if asked else None, example)
+                found, asked, rule = localise(module, facts, example.input, run_batch)
+                seen[key] = (found, asked[0] if asked else None, example, rule)
                 extra.extend(asked)
             if key in seen:
-                roots[check.name] = seen[key]
+                roots[check.name] = seen[key][:3]
     # The localisation's questions are cases like any other: more evidence for the models.
     facts.outcomes.extend(extra)
+    local_rules = facts.local_rules = [rule for _, _, _, rule in seen.values() if rule is not None]
 
     findings: list[Finding] = []
     wrong = [o for o in facts.outcomes if facts.is_wrong(o)]
@@ -554,7 +616,7 @@ def diagnose(exercise, outcomes, checks, again_raw=(), session=None, budget: flo
             if fit.model.code not in seen_codes:
                 seen_codes.add(fit.model.code)
                 findings.append(_model_finding(fit, facts, failing_names))
-        partial = [] if seen_codes else clear_winners(_best_per_code(fits))
+        partial = [] if seen_codes else clear_winners(_best_per_code(fits), supported=supported_by(local_rules))
     if wrong and not findings:
         # No single model: rules over many answers at once, then (if still nothing) the state probe.
         candidates = [hardcoded_finding(facts)]
@@ -570,7 +632,7 @@ def diagnose(exercise, outcomes, checks, again_raw=(), session=None, budget: flo
                 stateful = True
         # Last, a model that explains most (not all) of the answers, named with how far it fits.
         if not findings:
-            findings.extend(_model_finding(fit, facts, failing_names) for fit in partial)
+            findings.extend(with_local_rule(_model_finding(fit, facts, failing_names), local_rules) for fit in partial)
     explained = bool(findings)
     for finding in behaviour:
         if finding.code not in {f.code for f in findings}:
@@ -584,8 +646,22 @@ def diagnose(exercise, outcomes, checks, again_raw=(), session=None, budget: flo
             localisations[name] = found
 
     if wrong and not explained or not findings:
-        findings.append(_unknown(facts, wrong, checks, localisations))
+        findings.append(with_local_rule(_unknown(facts, wrong, checks, localisations), local_rules))
     return [_mistake(f, module, wrong_checks=failing_names) for f in findings], localisations
+
+
+def supported_by(local_rules: list[str]):
+    """Whether a mistake code is one the local rules seen at the first wrong nodes point to."""
+    codes = set().union(*(LOCAL_RULES[r][1] for r in local_rules)) if local_rules else set()
+    return lambda code: code in codes
+
+
+def with_local_rule(finding: Finding, local_rules: list[str]) -> Finding:
+    if not local_rules:
+        return finding
+    from dataclasses import replace
+
+    return replace(finding, evidence=f"{finding.evidence}; {local_text(local_rules[0])}")
 
 
 def _unknown(facts: Facts, wrong, checks, localisations) -> Finding:

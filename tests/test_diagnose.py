@@ -339,3 +339,53 @@ def test_a_clear_leader_among_partial_fits_is_named():
     assert diagnose.clear_winners([fit("a", 85, 38)]) == []  # agrees with too few replies
     complete = fit("d", 100, 40)
     assert diagnose.clear_winners([near, complete]) == [complete]
+
+
+@pytest.mark.parametrize("role, own, expected, children, actual, rule", [
+    ("min", 5, 1, [1, 4], 4, "max-for-min"),
+    ("max", 5, 4, [1, 4], 1, "min-for-max"),
+    ("max", 5, 6, [2, 6], 4.0, "average"),
+    ("max", 5, 6, [2, 6, 9][:2], 2, "min-for-max"),  # the first child is also the smallest: the min rule first
+    ("max", 5, 7, [3, 7, 1], 3, "first-child"),
+    ("max", 5, 7, [3, 7, 1], 5, "own-value"),
+    ("max", 9, -1, [-3, -1], 0, "start-value"),
+    ("min", 9, 2, [2, 3], float("inf"), "infinity"),
+    ("max", 9, 2, [1, 2], -2, "negated"),
+    ("max", 9, 2, [1, 2], 2, None),  # right: no rule to read
+    ("max", 9, 2, [1, 2], 17, None),  # no simple rule gives 17
+])
+def test_the_local_rule_at_the_first_wrong_node(role, own, expected, children, actual, rule):
+    from grader import diagnose
+
+    assert diagnose.local_rule(role, own, expected, children, actual) == rule
+
+
+def test_the_local_rule_breaks_a_tie_between_close_partial_fits_only_when_it_takes_a_side():
+    from grader import diagnose
+
+    def fit(code, agreed, explained):
+        return diagnose.Fit(diagnose.Model(code, None), 100, explained, None, agreed, 40)
+
+    leader, near = fit("averages-children", 97, 38), fit("first-child-only", 96, 36)
+    assert diagnose.clear_winners([leader, near]) == []
+    assert diagnose.clear_winners([leader, near], supported=diagnose.supported_by(["average"])) == [leader]
+    assert diagnose.clear_winners([leader, near], supported=diagnose.supported_by(["own-value"])) == []
+    both = diagnose.supported_by(["average", "first-child"])
+    assert diagnose.clear_winners([leader, near], supported=both) == []
+
+
+def test_a_student_graded_in_the_sandbox_gets_the_local_rule_in_the_evidence(ctp26, ctp26_bank, tmp_path):
+    """Averages at B's nodes only: no model gives that everywhere, and the first wrong node shows an average."""
+    from grader import judge, submissions
+
+    sample = tmp_path / "averages_for_b.py"
+    sample.write_text(
+        "def minimax(node, max_depth, player_a_moves):\n"
+        "    if max_depth == 0 or not node.children:\n"
+        "        return get_value(node)\n"
+        "    values = [minimax(c, max_depth - 1, not player_a_moves) for c in get_next_valid_moves(node)]\n"
+        "    return max(values) if player_a_moves else sum(values) / len(values)\n", encoding="utf-8")
+    result = judge.grade(submissions.load(sample), ctp26, ctp26_bank)
+    assert result.status == "failed"
+    evidence = " ".join(m.evidence for m in result.mistakes)
+    assert "at the first wrong node, your value is the average of its children's values" in evidence, evidence

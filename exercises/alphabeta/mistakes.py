@@ -29,6 +29,7 @@ _ctp = _sibling_mistakes()
 
 subproblems = _ctp.subproblems
 explain_node = getattr(_ctp, "explain_node", None)
+node_values = getattr(_ctp, "node_values", None)
 
 CODES = {
     **_ctp.CODES,

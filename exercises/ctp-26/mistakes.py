@@ -497,3 +497,13 @@ def explain_node(entry, expected, child_values, yours):
         many = "its children are" if len(child_values) > 1 else "its only child is"
         why = f"{many} worth {worth}, so it is worth {_show(expected)} (the {pick}, as {turn} chooses)"
     return f"{where} it is {turn}'s turn; {why}; {yours}"
+
+
+def node_values(entry, outcome, child_outcomes, facts):
+    """The numbers the local rule at the first wrong node is read from (``grader.diagnose.local_rule``)."""
+    reply = facts.reply(outcome)
+    if reply is None or reply[0] != "number":
+        return None
+    case = entry["input"]
+    return {"role": "max" if case["player_a_moves"] else "min", "own": case["tree"]["value"],
+            "expected": outcome.expected, "children": [c.expected for c in child_outcomes], "actual": reply[1]}

@@ -16,7 +16,8 @@ from __future__ import annotations
 import math
 import time
 
-from grader.diagnose import PARTIAL_AGREES, PARTIAL_EXPLAINS, Finding, Fit, Model, clear_winners
+from grader.diagnose import (PARTIAL_AGREES, PARTIAL_EXPLAINS, Finding, Fit, Model, clear_winners, supported_by,
+                             with_local_rule)
 from grader.kit.search import FAMILIES, NEEDS_DEPTH, NEEDS_EVALUATE, TooBig
 
 RULES_BUDGET = 3.0
@@ -96,6 +97,19 @@ class KitMistakes:
     def explain_node(self, entry, expected, children, yours) -> str:
         return explain(entry, expected, children, yours)
 
+    def node_values(self, entry, outcome, child_outcomes, facts):
+        """The numbers the local rule at the first wrong node is read from (``grader.diagnose.local_rule``)."""
+        reply = self._student_value(outcome)
+        if reply is None or reply[0] != "number":
+            return None
+        try:
+            own = self.hooks.searcher.leaf(self.hooks.state_of(entry["input"]))
+        except Exception:  # a game without an evaluation has no own value for a position mid-game
+            own = None
+        return {"role": entry["role"], "own": own if type(own) in (int, float) else None,
+                "expected": outcome.expected["value"], "children": [c.expected["value"] for c in child_outcomes],
+                "actual": reply[1]}
+
     def families(self) -> list[str]:
         decl, game = self.hooks.decl, self.hooks.game
         return [f for f in FAMILIES if (decl["depth_limited"] or f not in NEEDS_DEPTH)
@@ -128,7 +142,9 @@ class KitMistakes:
             deadline = time.monotonic() + RULES_BUDGET
             fits = [fit for fit in (self._fits(family, wrong_values, right, deadline) for family in self.families())
                     if fit is not None]
-            findings.extend(self._finding(fit, facts) for fit in clear_winners(fits))
+            rules_seen = getattr(facts, "local_rules", [])
+            findings.extend(with_local_rule(self._finding(fit, facts), [] if fit.complete else rules_seen)
+                            for fit in clear_winners(fits, supported=supported_by(rules_seen)))
         if not findings and not wrong_values:
             findings.extend(self._move_findings(facts))
         return findings
