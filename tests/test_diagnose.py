@@ -375,7 +375,27 @@ def test_the_local_rule_breaks_a_tie_between_close_partial_fits_only_when_it_tak
 
 
 def test_a_student_graded_in_the_sandbox_gets_the_local_rule_in_the_evidence(ctp26, ctp26_bank, tmp_path):
-    """Averages at B's nodes only: no model gives that everywhere, and the first wrong node shows an average."""
+    """Averages at B's nodes with two plies or more left only: no model gives that, and the first wrong
+    node shows an average."""
+    from grader import judge, submissions
+
+    sample = tmp_path / "averages_for_b_above_the_horizon.py"
+    sample.write_text(
+        "def minimax(node, max_depth, player_a_moves):\n"
+        "    if max_depth == 0 or not node.children:\n"
+        "        return get_value(node)\n"
+        "    values = [minimax(c, max_depth - 1, not player_a_moves) for c in get_next_valid_moves(node)]\n"
+        "    if player_a_moves:\n"
+        "        return max(values)\n"
+        "    return sum(values) / len(values) if max_depth >= 2 else min(values)\n", encoding="utf-8")
+    result = judge.grade(submissions.load(sample), ctp26, ctp26_bank)
+    assert result.status == "failed"
+    evidence = " ".join(m.evidence for m in result.mistakes)
+    assert "at the first wrong node, your value is the average of its children's values" in evidence, evidence
+
+
+def test_a_mistake_made_for_one_player_only_is_named(ctp26, ctp26_bank, tmp_path):
+    """Averages where B is to move, the right maximum where A is: the model with the player as parameter."""
     from grader import judge, submissions
 
     sample = tmp_path / "averages_for_b.py"
@@ -386,6 +406,5 @@ def test_a_student_graded_in_the_sandbox_gets_the_local_rule_in_the_evidence(ctp
         "    values = [minimax(c, max_depth - 1, not player_a_moves) for c in get_next_valid_moves(node)]\n"
         "    return max(values) if player_a_moves else sum(values) / len(values)\n", encoding="utf-8")
     result = judge.grade(submissions.load(sample), ctp26, ctp26_bank)
-    assert result.status == "failed"
-    evidence = " ".join(m.evidence for m in result.mistakes)
-    assert "at the first wrong node, your value is the average of its children's values" in evidence, evidence
+    assert [m.code for m in result.mistakes] == ["averages-children"]
+    assert "Where B is to move" in result.mistakes[0].explanation

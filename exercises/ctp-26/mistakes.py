@@ -292,6 +292,28 @@ def zero_start_for(player_a):
     return lambda node, depth, a: best_starts_at_zero(node, depth, a, for_a=player_a, for_b=not player_a)
 
 
+def _for_one_player(wrong_rule, player_a):
+    """The right search, except that one player's nodes (A's when ``player_a``) combine their
+    children's values by ``wrong_rule``: a mistake made in one branch of the code only."""
+    def solve(node, depth, a):
+        moves = _moves(node)
+        if depth == 0 or not moves:
+            return _value(node)
+        values = [solve(child, depth - 1, not a) for child in moves]
+        if a == player_a:
+            return wrong_rule(values)
+        return max(values) if a else min(values)
+
+    return solve
+
+
+def _one_player_model(code, wrong_rule, what):
+    return [_model(code, _for_one_player(wrong_rule, player_a),
+                   f"Where {name} is to move, your search takes {what} instead of the "
+                   f"{'largest' if player_a else 'smallest'} value ({other}'s nodes are right).")
+            for player_a, name, other in ((True, "A", "B"), (False, "B", "A"))]
+
+
 def _with_values(change):
     def solve(node, depth, a):
         moves = _moves(node)
@@ -352,6 +374,9 @@ MODELS = [
     _model("bad-initial-bound", zero_start_for(False),
            "Player B's best value so far starts at 0 instead of plus infinity, so when every move is worth "
            "more than 0, B keeps the 0 (A's start is right)."),
+    *_one_player_model("averages-children", lambda values: sum(values) / len(values),
+                       "the average of its children's values"),
+    *_one_player_model("first-child-only", lambda values: values[0], "the first child's value"),
     _model("truncates-values", _with_values(int)),
     _model("truncates-values", _with_values(math.floor),
            "Fractional values are rounded down to whole numbers somewhere, so trees with values "
