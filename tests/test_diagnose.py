@@ -408,3 +408,25 @@ def test_a_mistake_made_for_one_player_only_is_named(ctp26, ctp26_bank, tmp_path
     result = judge.grade(submissions.load(sample), ctp26, ctp26_bank)
     assert [m.code for m in result.mistakes] == ["averages-children"]
     assert "Where B is to move" in result.mistakes[0].explanation
+
+
+def test_a_kit_family_with_a_parameter_names_a_negamax_not_turned_back(tmp_path):
+    """nim: a negamax whose value is never turned back to MAX's view is wrong only where MIN moves first."""
+    from grader import api
+
+    sample = tmp_path / "negamax_for_the_mover.py"
+    sample.write_text(
+        "def minimax(state, maximizing):\n"
+        "    def nega(s, colour):\n"
+        "        if game_over(s):\n"
+        "            return colour * winner(s), None\n"
+        "        best, choice = float('-inf'), None\n"
+        "        for m in moves(s):\n"
+        "            v = -nega(play(s, m), -colour)[0]\n"
+        "            if v > best:\n"
+        "                best, choice = v, m\n"
+        "        return best, choice\n"
+        "    return nega(state, 1 if maximizing else -1)\n", encoding="utf-8")
+    result = api.check(sample, "nim")
+    assert [m.code for m in result.mistakes][:1] == ["sign-flip"], [(m.code, m.evidence) for m in result.mistakes]
+    assert "where MIN is to move" in result.mistakes[0].explanation

@@ -18,7 +18,7 @@ import time
 
 from grader.diagnose import (PARTIAL_AGREES, PARTIAL_EXPLAINS, Finding, Fit, Model, clear_winners, supported_by,
                              with_local_rule)
-from grader.kit.search import FAMILIES, NEEDS_DEPTH, NEEDS_EVALUATE, TooBig
+from grader.kit.search import FAMILIES, NEEDS_DEPTH, NEEDS_EVALUATE, VARIANT_NODE_BUDGET, TooBig
 
 RULES_BUDGET = 3.0
 
@@ -111,9 +111,10 @@ class KitMistakes:
                 "actual": reply[1]}
 
     def families(self) -> list[str]:
+        """The search's families, then the ones with a parameter (the player whose rule is wrong, ...)."""
         decl, game = self.hooks.decl, self.hooks.game
         return [f for f in FAMILIES if (decl["depth_limited"] or f not in NEEDS_DEPTH)
-                and (game.has_evaluate or f not in NEEDS_EVALUATE)]
+                and (game.has_evaluate or f not in NEEDS_EVALUATE)] + list(PARAMETERISED)
 
     def _student_value(self, outcome):
         """("number", v) or ("raised",) or None when the reply carries no value the families can be compared to."""
@@ -153,11 +154,12 @@ class KitMistakes:
     def _finding(fit: Fit, facts) -> Finding:
         family, example = fit.model.code, fit.example
         shown = f"for example {facts.call(example)}, worth {example.expected['value']!r}"
+        text = fit.model.explanation  # a parameterised family words its own parameter; else the code's text
         if fit.complete:
             return Finding(family, f"{family} gives exactly your values: it {fit.how_strong()} compared, including "
-                                   f"{fit.explained} wrong ones ({shown})")
+                                   f"{fit.explained} wrong ones ({shown})", text)
         return Finding(family, f"{family} {fit.how_strong()} compared and {fit.explained} of your {fit.wrong} wrong "
-                               f"values ({shown}); it differs at {facts.call(fit.missed)}")
+                               f"values ({shown}); it differs at {facts.call(fit.missed)}", text)
 
     def _fits(self, family, wrong, right, deadline) -> Fit | None:
         """The family's agreement with the student's values; None when it cannot be strong or cannot be predicted."""
@@ -172,8 +174,12 @@ class KitMistakes:
             state = self.hooks.state_of(outcome.case.input)
             try:
                 decl = self.hooks.decl
-                value, empty = self.hooks.searcher.variant_value(family, state, outcome.case.input.get("depth"),
-                                                                 decl["search"] == "alphabeta", decl["alpha"], decl["beta"])
+                if family in PARAMETERISED:
+                    value, empty = PARAMETERISED[family].value(self.hooks.searcher, state, outcome.case.input.get("depth"))
+                else:
+                    value, empty = self.hooks.searcher.variant_value(family, state, outcome.case.input.get("depth"),
+                                                                     decl["search"] == "alphabeta", decl["alpha"],
+                                                                     decl["beta"])
             except TooBig:
                 return None  # too large a search to predict (a depth never lowered on a big game): not this family
             except (ZeroDivisionError, TypeError, ValueError):
@@ -191,7 +197,9 @@ class KitMistakes:
                 example = example or outcome
         if not explained:
             return None
-        return Fit(Model(family, None), compared, explained, example, agreed, len(wrong), missed)
+        code = PARAMETERISED[family].code if family in PARAMETERISED else family
+        return Fit(Model(code, None, PARAMETERISED[family].text if family in PARAMETERISED else ""),
+                   compared, explained, example, agreed, len(wrong), missed)
 
     def _move_findings(self, facts) -> list[Finding]:
         bad = [o for o in facts.outcomes if o.answer is not None and self._student_value(o) is not None
@@ -247,6 +255,75 @@ class KitMistakes:
         if done_set < wanted_set:
             return "horizon-not-evaluated"
         return "under-pruning" if self.hooks.decl["search"] == "alphabeta" else "evaluates-internal-nodes"
+
+
+# -- families with a parameter: one player's rule wrong, a negamax not turned back -----------------
+
+class OneRole:
+    """The right search, except at the nodes where ``role`` ("max" or "min") is to move, which combine
+    their children by ``rule`` (a mistake made in one branch of the code only); or, with ``negate_root``,
+    the right value negated where MIN is to move at the root (a negamax whose answer is never turned
+    back to MAX's point of view). Plain minimax over the game's vocabulary, memoised per position."""
+
+    def __init__(self, code: str, role: str | None, rule=None, negate_root: bool = False, text: str = ""):
+        self.code, self.role, self.rule, self.negate_root, self.text = code, role, rule, negate_root, text
+
+    def value(self, searcher, state, depth) -> tuple:
+        if self.negate_root:
+            value = searcher.value(state, depth)
+            return (-value if searcher.role(state) == "min" else value), False
+        counter = [0]
+        return self._search(searcher, state, depth, counter), False
+
+    def _search(self, searcher, state, depth, counter):
+        key = ("one-role", self.code, self.role, id(self.rule), searcher.game.ident(state), depth)
+        if key in searcher.memo:
+            return searcher.memo[key]
+        counter[0] += 1
+        if counter[0] > VARIANT_NODE_BUDGET:
+            raise TooBig(self.code)
+        game = searcher.game
+        if game.is_terminal(state) or depth == 0:
+            found = searcher.leaf(state)
+        else:
+            values = [self._search(searcher, child, searcher.child_depth(state, child, depth), counter)
+                      for child in (game.result(state, a) for a in game.actions(state))]
+            role = searcher.role(state)
+            if role == self.role:
+                found = self.rule(values, role)
+            else:
+                found = max(values) if role == "max" else min(values)
+        searcher.memo[key] = found
+        return found
+
+
+def _zero_start(values, role):
+    return max([0] + values) if role == "max" else min([0] + values)
+
+
+def _average(values, role):
+    return sum(values) / len(values)
+
+
+def _first(values, role):
+    return values[0]
+
+
+def _one_role_families() -> dict[str, OneRole]:
+    found = {"sign-flip/not-turned-back": OneRole(
+        "sign-flip", None, negate_root=True,
+        text="Your values are right for MAX but come back with the wrong sign where MIN is to move: a negamax "
+             "whose answer is never turned back to MAX's point of view.")}
+    for code, rule, what in (("bad-initial-bound", _zero_start, "starts its best value at 0 instead of an infinity"),
+                             ("averages-children", _average, "averages the values of the moves"),
+                             ("first-child-only", _first, "keeps the first move's value only")):
+        for role, other in (("max", "min"), ("min", "max")):
+            found[f"{code}/{role}"] = OneRole(code, role, rule, text=(
+                f"Where {role.upper()} is to move your search {what} (where {other.upper()} is to move it is right)."))
+    return found
+
+
+PARAMETERISED = _one_role_families()
 
 
 def subproblem_plan(hooks, case_input, cap: int = 60) -> list[dict]:
