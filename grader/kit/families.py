@@ -289,12 +289,29 @@ class OneRole:
             values = [self._search(searcher, child, searcher.child_depth(state, child, depth), counter)
                       for child in (game.result(state, a) for a in game.actions(state))]
             role = searcher.role(state)
-            if role == self.role:
+            if self.role in (role, "both"):
                 found = self.rule(values, role)
             else:
                 found = max(values) if role == "max" else min(values)
         searcher.memo[key] = found
         return found
+
+
+class DeeperByOne:
+    """The right search, one ply deeper than the depth it was given (a limit tested with ``< 0``)."""
+
+    code = "depth-off-by-one"
+    text = ("Your search goes one move deeper than the depth allows: positions at the depth limit are searched "
+            "instead of evaluated.")
+
+    def value(self, searcher, state, depth) -> tuple:
+        if depth is None:
+            raise TypeError("no depth limit to be off by one")  # not this family: the case is skipped
+        return searcher.value(state, depth + 1), False
+
+
+def _unit_start(values, role):
+    return max([-1] + values) if role == "max" else min([1] + values)
 
 
 def _zero_start(values, role):
@@ -323,7 +340,11 @@ def _one_role_families() -> dict[str, OneRole]:
     return found
 
 
-PARAMETERISED = _one_role_families()
+PARAMETERISED = {**_one_role_families(), "depth-off-by-one/deeper": DeeperByOne(),
+                 "bad-initial-bound/one": OneRole(
+                     "bad-initial-bound", "both", _unit_start,
+                     text="The best value so far starts at -1 for MAX and +1 for MIN instead of an infinity, so when "
+                          "every move is worse than that for the player to move, the start value is kept.")}
 
 
 def subproblem_plan(hooks, case_input, cap: int = 60) -> list[dict]:
