@@ -345,6 +345,36 @@ def model_fits(models, facts: Facts) -> list[Fit]:
     return fits
 
 
+def fit_hypothesis(code: str, outcomes, agrees, is_wrong, explanation: str = "") -> Fit | None:
+    """How far one hypothesis explains ``outcomes`` (wrong ones best first): ``agrees(outcome)`` says
+    whether it predicts the student's reply, ``is_wrong(outcome)`` whether that reply is wrong.
+
+    For the exercises that match mistakes by rules of their own (moves, rules of a game): the same
+    counting as the models', so ``clear_winners`` ranks them alike. None when it explains nothing
+    or has missed too much to be strong.
+    """
+    outcomes = list(outcomes)
+    wrong = sum(1 for o in outcomes if is_wrong(o))
+    misses_allowed = min(wrong - math.ceil(PARTIAL_EXPLAINS * wrong),
+                         len(outcomes) - math.ceil(PARTIAL_AGREES * len(outcomes)))
+    compared = agreed = explained = 0
+    example = missed = None
+    for outcome in outcomes:
+        compared += 1
+        if not agrees(outcome):
+            missed = missed or outcome
+            if compared - agreed > misses_allowed:
+                return None
+            continue
+        agreed += 1
+        if is_wrong(outcome):
+            explained += 1
+            example = example or outcome
+    if not explained:
+        return None
+    return Fit(Model(code, None, explanation), compared, explained, example, agreed, wrong, missed)
+
+
 def fitting_models(models, facts: Facts) -> list[Fit]:
     """The models that agree with every reply in their scope and explain at least one wrong answer."""
     return [f for f in model_fits(models, facts) if f.complete]

@@ -14,7 +14,7 @@ import importlib.util
 from functools import cache
 from pathlib import Path
 
-from grader.diagnose import Finding, Model
+from grader.diagnose import Finding, Model, clear_winners, fit_hypothesis
 
 CODES = {
     "sign-flip": (
@@ -224,29 +224,28 @@ def _best_by_max_value(moves):
 DECISION_VARIANTS = [("suboptimal-move", _first_legal), ("decision-skips-min-level", _best_by_max_value)]
 
 
-def _matching(facts, kind, predict, read):
-    """(compared, explained, example) when ``predict`` gives every answer of this kind, else None."""
-    compared = explained = 0
-    example = None
-    for outcome in sorted((o for o in facts.outcomes if o.case.input.get("kind") == kind), key=facts.size):
-        reply = facts.reply(outcome)
-        if reply is None or reply[0] == "raised":
-            continue
+def _matching(facts, code, kind, predict, read):
+    """How far ``predict`` gives the answers of this kind (a ``Fit``, wrong answers first), or None."""
+    asked = [o for o in facts.outcomes if o.case.input.get("kind") == kind
+             and facts.reply(o) is not None and facts.reply(o)[0] != "raised"]
+    asked.sort(key=lambda o: (not facts.is_wrong(o), facts.size(o)))
+
+    def agrees(outcome):
         seen = read(outcome.answer)
-        if seen is None or seen != predict(outcome.case.input["moves"]):
-            return None
-        compared += 1
-        if facts.is_wrong(outcome):
-            explained += 1
-            example = example or outcome
-    return (compared, explained, example) if explained else None
+        return seen is not None and seen == predict(outcome.case.input["moves"])
+
+    return fit_hypothesis(code, asked, agrees, facts.is_wrong)
 
 
 def _finding(code, facts, fit, check):
-    compared, explained, example = fit
     text, question = CODES[code]
-    evidence = (f"this mistake gives exactly your answers on all {compared} positions it was compared on, including "
-                f"the {explained} where they are wrong (for example {facts.call(example)}: {_shown(example)})")
+    shown = f"for example {facts.call(fit.example)}: {_shown(fit.example)}"
+    if fit.complete:
+        evidence = (f"this mistake gives exactly your answers on all {fit.compared} positions it was compared on, "
+                    f"including the {fit.explained} where they are wrong ({shown})")
+    else:
+        evidence = (f"this mistake fits {fit.agreed} of the {fit.compared} positions it was compared on and "
+                    f"{fit.explained} of your {fit.wrong} wrong answers ({shown}); it differs at {facts.call(fit.missed)}")
     return Finding(code, evidence, text, question, (check,))
 
 
@@ -257,15 +256,15 @@ def _shown(outcome):
 
 def rules(facts):
     found = []
-    for code in RULE_VARIANTS:
-        fit = _matching(facts, "rules", lambda moves, code=code: sorted(_legal(moves, code)),
-                        lambda answer: sorted(_moves_of(answer)) if _moves_of(answer) is not None else None)
-        if fit:
-            found.append(_finding(code, facts, fit, "legal-moves"))
-    for code, predict in DECISION_VARIANTS:
-        fit = _matching(facts, "decision", predict, _move_of)
-        if fit:
-            found.append(_finding(code, facts, fit, "best-decision"))
+    fits = [_matching(facts, code, "rules", lambda moves, code=code: sorted(_legal(moves, code)),
+                      lambda answer: sorted(_moves_of(answer)) if _moves_of(answer) is not None else None)
+            for code in RULE_VARIANTS]
+    # The rules' part and the decision's part are judged apart: a mistake is named in the part it is in.
+    found.extend(_finding(fit.model.code, facts, fit, "legal-moves")
+                 for fit in clear_winners([f for f in fits if f is not None]))
+    fits = [_matching(facts, code, "decision", predict, _move_of) for code, predict in DECISION_VARIANTS]
+    found.extend(_finding(fit.model.code, facts, fit, "best-decision")
+                 for fit in clear_winners([f for f in fits if f is not None]))
     # The no-mutation answers are the driver's report: a wrong one is the mutation itself. A crash is
     # not (forecasting along rules the submission's own get_legal_moves rejects is the rules' part).
     changed = [o for o in facts.outcomes if o.case.input.get("kind") == "forecast" and facts.is_wrong(o)
