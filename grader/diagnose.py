@@ -249,6 +249,7 @@ def _agrees(prediction, reply) -> bool:
 # is worse than none, so the bars are high and a close runner-up means no name at all.
 PARTIAL_EXPLAINS = 0.8   # share of the wrong answers the model must give exactly
 PARTIAL_AGREES = 0.9     # share of all compared replies it must agree with
+PARTIAL_CONTRADICTS = 0.05  # most it may be wrong where the student is right, against the wrong answers it gives
 CLEAR_LEAD = 0.15        # how far ahead (in share of wrong answers explained) of the runner-up code
 
 
@@ -264,6 +265,7 @@ class Fit:
     agreed: int = 0
     wrong: int = 0
     missed: Any = None  # a case where the model and the student disagree
+    contradicted: int = 0  # right answers of the student's that the model gets wrong: evidence against it
 
     @property
     def complete(self) -> bool:
@@ -276,8 +278,12 @@ class Fit:
                 self.agreed / self.compared if self.compared else 0.0)
 
     def strong(self) -> bool:
+        """Explains most wrong answers, agrees with nearly every reply, and is rarely wrong where the
+        student is right (a mistake the student does not make would be wrong there)."""
         explains, agrees = self.strength
-        return self.explained > 0 and explains >= PARTIAL_EXPLAINS and agrees >= PARTIAL_AGREES
+        contradicts = self.contradicted / (self.explained + self.contradicted) if self.explained else 1.0
+        return (self.explained > 0 and explains >= PARTIAL_EXPLAINS and agrees >= PARTIAL_AGREES
+                and contradicts <= PARTIAL_CONTRADICTS)
 
     def how_strong(self) -> str:
         if self.complete:
@@ -326,12 +332,13 @@ def model_fits(models, facts: Facts) -> list[Fit]:
         total = len(in_scope)
         misses_allowed = min(wrong_here - math.ceil(PARTIAL_EXPLAINS * wrong_here),
                              total - math.ceil(PARTIAL_AGREES * total))
-        compared = agreed = explained = 0
+        compared = agreed = explained = contradicted = 0
         example = missed = None
         for outcome, reply, is_wrong in in_scope:
             compared += 1
             if not _agrees(_prediction(model, outcome.case.input), reply):
                 missed = missed or outcome
+                contradicted += not is_wrong
                 if compared - agreed > misses_allowed:
                     break
                 continue
@@ -341,7 +348,7 @@ def model_fits(models, facts: Facts) -> list[Fit]:
                 example = example or outcome
         else:
             if explained:
-                fits.append(Fit(model, compared, explained, example, agreed, wrong_here, missed))
+                fits.append(Fit(model, compared, explained, example, agreed, wrong_here, missed, contradicted))
     return fits
 
 
@@ -357,12 +364,13 @@ def fit_hypothesis(code: str, outcomes, agrees, is_wrong, explanation: str = "")
     wrong = sum(1 for o in outcomes if is_wrong(o))
     misses_allowed = min(wrong - math.ceil(PARTIAL_EXPLAINS * wrong),
                          len(outcomes) - math.ceil(PARTIAL_AGREES * len(outcomes)))
-    compared = agreed = explained = 0
+    compared = agreed = explained = contradicted = 0
     example = missed = None
     for outcome in outcomes:
         compared += 1
         if not agrees(outcome):
             missed = missed or outcome
+            contradicted += not is_wrong(outcome)
             if compared - agreed > misses_allowed:
                 return None
             continue
@@ -372,7 +380,7 @@ def fit_hypothesis(code: str, outcomes, agrees, is_wrong, explanation: str = "")
             example = example or outcome
     if not explained:
         return None
-    return Fit(Model(code, None, explanation), compared, explained, example, agreed, wrong, missed)
+    return Fit(Model(code, None, explanation), compared, explained, example, agreed, wrong, missed, contradicted)
 
 
 def fitting_models(models, facts: Facts) -> list[Fit]:

@@ -430,3 +430,14 @@ def test_a_kit_family_with_a_parameter_names_a_negamax_not_turned_back(tmp_path)
     result = api.check(sample, "nim")
     assert [m.code for m in result.mistakes][:1] == ["sign-flip"], [(m.code, m.evidence) for m in result.mistakes]
     assert "where MIN is to move" in result.mistakes[0].explanation
+
+
+def test_a_partial_fit_often_wrong_where_the_student_is_right_is_not_strong():
+    """A half-depth search fits one-ply-search on every wrong score, but one-ply-search is also wrong on
+    positions the student gets right: that is a mistake the student does not make."""
+    from grader import diagnose
+
+    fit = diagnose.Fit(diagnose.Model("one-ply-search", None), 2406, 169, None, 2389, 169, None, contradicted=17)
+    assert not fit.strong() and diagnose.clear_winners([fit]) == []
+    fit.contradicted = 3
+    assert fit.strong()

@@ -166,7 +166,7 @@ class KitMistakes:
         total = len(wrong) + len(right)
         misses_allowed = min(len(wrong) - math.ceil(PARTIAL_EXPLAINS * len(wrong)),
                              total - math.ceil(PARTIAL_AGREES * total))
-        compared = agreed = explained = 0
+        compared = agreed = explained = contradicted = 0
         example = missed = None
         for index, (outcome, reply) in enumerate(wrong + right):
             if time.monotonic() > deadline:
@@ -188,6 +188,7 @@ class KitMistakes:
             agrees = (reply[0] == "raised" and empty) or (reply[0] == "number" and _same(reply[1], value))
             if not agrees:
                 missed = missed or outcome
+                contradicted += index >= len(wrong)
                 if compared - agreed > misses_allowed:
                     return None
                 continue
@@ -199,7 +200,7 @@ class KitMistakes:
             return None
         code = PARAMETERISED[family].code if family in PARAMETERISED else family
         return Fit(Model(code, None, PARAMETERISED[family].text if family in PARAMETERISED else ""),
-                   compared, explained, example, agreed, len(wrong), missed)
+                   compared, explained, example, agreed, len(wrong), missed, contradicted)
 
     def _move_findings(self, facts) -> list[Finding]:
         bad = [o for o in facts.outcomes if o.answer is not None and self._student_value(o) is not None
