@@ -121,7 +121,8 @@ class Facts:
         self.again = {raw.get("id"): raw for raw in again_raw if isinstance(raw, dict)}
         self._verify = exercise.hook("verify", kinds.default_verify)
         self._plain = self._verify is kinds.default_verify
-        self.local_rules: list[str] = []  # what the first wrong nodes show (``local_rule``), once localised
+        # What the first wrong nodes (``local_rule``) and the traces (``trace_evidence``) show, once read.
+        self.supporting: list[Support] = []
         self._replies: dict[int, tuple | None] = {}
         self._wrong: dict[int, bool] = {}
         self.published_answers = {o.expected for o in self.outcomes
@@ -250,6 +251,7 @@ def _agrees(prediction, reply) -> bool:
 PARTIAL_EXPLAINS = 0.8   # share of the wrong answers the model must give exactly
 PARTIAL_AGREES = 0.9     # share of all compared replies it must agree with
 PARTIAL_CONTRADICTS = 0.05  # most it may be wrong where the student is right, against the wrong answers it gives
+SUPPORTED_EXPLAINS = 0.6  # share of the wrong answers enough when the first wrong node or the traces point to it too
 CLEAR_LEAD = 0.15        # how far ahead (in share of wrong answers explained) of the runner-up code
 
 
@@ -277,13 +279,14 @@ class Fit:
         return (self.explained / self.wrong if self.wrong else 0.0,
                 self.agreed / self.compared if self.compared else 0.0)
 
-    def strong(self) -> bool:
-        """Explains most wrong answers, agrees with nearly every reply, and is rarely wrong where the
+    def strong(self, supported: bool = False) -> bool:
+        """Explains most wrong answers (``supported``: what the first wrong node or the traces show points
+        to it as well, so fewer will do), agrees with nearly every reply, and is rarely wrong where the
         student is right (a mistake the student does not make would be wrong there)."""
         explains, agrees = self.strength
         contradicts = self.contradicted / (self.explained + self.contradicted) if self.explained else 1.0
-        return (self.explained > 0 and explains >= PARTIAL_EXPLAINS and agrees >= PARTIAL_AGREES
-                and contradicts <= PARTIAL_CONTRADICTS)
+        return (self.explained > 0 and explains >= (SUPPORTED_EXPLAINS if supported else PARTIAL_EXPLAINS)
+                and agrees >= PARTIAL_AGREES and contradicts <= PARTIAL_CONTRADICTS)
 
     def how_strong(self) -> str:
         if self.complete:
@@ -303,7 +306,7 @@ def clear_winners(fits: list, code_of=lambda fit: fit.model.code, supported=lamb
     if complete:
         return complete
     ranked = sorted((f for f in fits if f.explained), key=lambda f: f.strength, reverse=True)
-    if not ranked or not ranked[0].strong():
+    if not ranked or not ranked[0].strong(supported(code_of(ranked[0]))):
         return []
     best = ranked[0]
     rival = next((f for f in ranked[1:] if code_of(f) != code_of(best)), None)
@@ -330,7 +333,7 @@ def model_fits(models, facts: Facts) -> list[Fit]:
         in_scope = [a for a in asked if not numbers_only or a[1][0] == "number"]
         wrong_here = sum(1 for a in in_scope if a[2])
         total = len(in_scope)
-        misses_allowed = min(wrong_here - math.ceil(PARTIAL_EXPLAINS * wrong_here),
+        misses_allowed = min(wrong_here - math.ceil(SUPPORTED_EXPLAINS * wrong_here),
                              total - math.ceil(PARTIAL_AGREES * total))
         compared = agreed = explained = contradicted = 0
         example = missed = None
@@ -362,7 +365,7 @@ def fit_hypothesis(code: str, outcomes, agrees, is_wrong, explanation: str = "")
     """
     outcomes = list(outcomes)
     wrong = sum(1 for o in outcomes if is_wrong(o))
-    misses_allowed = min(wrong - math.ceil(PARTIAL_EXPLAINS * wrong),
+    misses_allowed = min(wrong - math.ceil(SUPPORTED_EXPLAINS * wrong),
                          len(outcomes) - math.ceil(PARTIAL_AGREES * len(outcomes)))
     compared = agreed = explained = contradicted = 0
     example = missed = None
@@ -595,6 +598,20 @@ def local_text(rule: str) -> str:
     return f"at the first wrong node, your value is {LOCAL_RULES[rule][0]}"
 
 
+@dataclass(frozen=True)
+class Support:
+    """Something seen besides the answers (the local rule at a first wrong node, a pattern in the
+    traces), in words, with the mistake codes it points to. Supporting evidence only: it breaks a tie
+    between close hypotheses and is shown with the finding, never names a mistake on its own."""
+
+    text: str
+    codes: frozenset
+
+
+def support_of_rule(rule: str) -> Support:
+    return Support(local_text(rule), frozenset(LOCAL_RULES[rule][1]))
+
+
 def _reproduces(root_outcome, counterexample, facts: Facts) -> bool:
     """Asked the counterexample again (as the root of the localisation), the student is wrong again, the same way."""
     reply = facts.reply(root_outcome)
@@ -640,7 +657,10 @@ def diagnose(exercise, outcomes, checks, again_raw=(), session=None, budget: flo
                 roots[check.name] = seen[key][:3]
     # The localisation's questions are cases like any other: more evidence for the models.
     facts.outcomes.extend(extra)
-    local_rules = facts.local_rules = [rule for _, _, _, rule in seen.values() if rule is not None]
+    facts.supporting = [support_of_rule(rule) for _, _, _, rule in seen.values() if rule is not None]
+    if module is not None and wrong_before_localising(facts):
+        facts.supporting += list(getattr(module, "trace_evidence", lambda f: [])(facts))
+    local_rules = facts.supporting
 
     findings: list[Finding] = []
     wrong = [o for o in facts.outcomes if facts.is_wrong(o)]
@@ -670,7 +690,7 @@ def diagnose(exercise, outcomes, checks, again_raw=(), session=None, budget: flo
                 stateful = True
         # Last, a model that explains most (not all) of the answers, named with how far it fits.
         if not findings:
-            findings.extend(with_local_rule(_model_finding(fit, facts, failing_names), local_rules) for fit in partial)
+            findings.extend(with_support(_model_finding(fit, facts, failing_names), local_rules) for fit in partial)
     explained = bool(findings)
     for finding in behaviour:
         if finding.code not in {f.code for f in findings}:
@@ -684,22 +704,30 @@ def diagnose(exercise, outcomes, checks, again_raw=(), session=None, budget: flo
             localisations[name] = found
 
     if wrong and not explained or not findings:
-        findings.append(with_local_rule(_unknown(facts, wrong, checks, localisations), local_rules))
+        findings.append(with_support(_unknown(facts, wrong, checks, localisations), local_rules))
     return [_mistake(f, module, wrong_checks=failing_names) for f in findings], localisations
 
 
-def supported_by(local_rules: list[str]):
-    """Whether a mistake code is one the local rules seen at the first wrong nodes point to."""
-    codes = set().union(*(LOCAL_RULES[r][1] for r in local_rules)) if local_rules else set()
+def supported_by(supporting: list):
+    """Whether a mistake code is one that what was seen (``Support``s, or local rule names) points to."""
+    codes: set[str] = set()
+    for item in supporting:
+        codes |= support_of_rule(item).codes if isinstance(item, str) else item.codes
     return lambda code: code in codes
 
 
-def with_local_rule(finding: Finding, local_rules: list[str]) -> Finding:
-    if not local_rules:
+def with_support(finding: Finding, supporting: list) -> Finding:
+    """The finding with what was seen at the first wrong node and in the traces added to its evidence."""
+    texts = list(dict.fromkeys(support_of_rule(i).text if isinstance(i, str) else i.text for i in supporting))
+    if not texts:
         return finding
     from dataclasses import replace
 
-    return replace(finding, evidence=f"{finding.evidence}; {local_text(local_rules[0])}")
+    return replace(finding, evidence="; ".join([finding.evidence] + texts[:2]))
+
+
+def wrong_before_localising(facts: Facts) -> bool:
+    return any(facts.is_wrong(o) for o in facts.outcomes)
 
 
 def _unknown(facts: Facts, wrong, checks, localisations) -> Finding:

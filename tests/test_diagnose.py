@@ -441,3 +441,48 @@ def test_a_partial_fit_often_wrong_where_the_student_is_right_is_not_strong():
     assert not fit.strong() and diagnose.clear_winners([fit]) == []
     fit.contradicted = 3
     assert fit.strong()
+
+
+def test_what_the_traces_and_the_first_wrong_node_show_lets_a_weaker_fit_be_named(ctp26, ctp26_bank, tmp_path):
+    """Stops one ply early, and also takes the second-lowest value where B has four moves or more: the
+    depth model explains about 7 in 10 wrong answers, too few alone; the first wrong node (its own value)
+    and the traces (get_value one ply above the limit) point to it as well, so it is named, with all three."""
+    from grader import judge, submissions
+
+    sample = tmp_path / "shallow_and_more.py"
+    sample.write_text(
+        "def minimax(node, max_depth, player_a_moves):\n"
+        "    if max_depth <= 1 or not node.children:\n"
+        "        return get_value(node)\n"
+        "    values = [minimax(c, max_depth - 1, not player_a_moves) for c in get_next_valid_moves(node)]\n"
+        "    if player_a_moves:\n"
+        "        return max(values)\n"
+        "    return min(values) if len(values) < 4 else sorted(values)[1]\n", encoding="utf-8")
+    result = judge.grade(submissions.load(sample), ctp26, ctp26_bank)
+    assert [m.code for m in result.mistakes] == ["depth-off-by-one"], [m.evidence for m in result.mistakes]
+    evidence = result.mistakes[0].evidence
+    assert " of your " in evidence and "wrong answers" in evidence
+    assert "the node's own value" in evidence and "one ply above the depth limit" in evidence
+
+
+def test_the_traces_point_to_a_depth_mistake_only_when_one_pattern_holds(ctp26):
+    from grader import diagnose
+
+    module = diagnose.mistakes_of(ctp26)
+    tree = {"name": "r", "value": 0, "children": [
+        {"name": "a", "value": 1, "children": [{"name": "c", "value": 2, "children": []}]},
+        {"name": "b", "value": 3, "children": [{"name": "d", "value": 4, "children": []}]}]}
+
+    def facts_with(evaluated_lists, limit=2):
+        outcomes = [types.SimpleNamespace(raw={"trace": {"evaluated": ev}},
+                                          case=types.SimpleNamespace(input={"tree": tree, "max_depth": limit,
+                                                                            "player_a_moves": True}))
+                    for ev in evaluated_lists]
+        return types.SimpleNamespace(outcomes=outcomes)
+
+    above = module.trace_evidence(facts_with([[1, 3]] * 3))  # a and b, one ply above the limit 2
+    assert [s.codes for s in above] == [frozenset({"depth-off-by-one", "depth-counts-full-moves"})]
+    assert module.trace_evidence(facts_with([[2, 4]] * 3)) == []  # the leaves: nothing off the rules
+    assert module.trace_evidence(facts_with([[1, 3]] * 2)) == []  # too few cases to read a pattern
+    beyond = module.trace_evidence(facts_with([[2, 4]] * 3, limit=1))  # c and d, one ply beyond the limit 1
+    assert [s.codes for s in beyond] == [frozenset({"depth-off-by-one"})]

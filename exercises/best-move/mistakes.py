@@ -224,7 +224,7 @@ def rules(facts):
                              _is_wrong)
         if fit is not None:
             fits.append(fit)
-    for fit in clear_winners(fits, supported=supported_by(getattr(facts, "local_rules", []))):
+    for fit in clear_winners(fits, supported=supported_by(getattr(facts, "supporting", []))):
         example = fit.example
         shown = (f"for example {facts.call(example)}: you returned {example.answer.describe()}, the best moves are "
                  f"{example.expected['best moves']!r}")

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 
-from grader.diagnose import Finding, Model
+from grader.diagnose import Finding, Model, Support
 
 # -- what each code means, for the student ------------------------------------------------
 
@@ -532,3 +532,57 @@ def node_values(entry, outcome, child_outcomes, facts):
     case = entry["input"]
     return {"role": "max" if case["player_a_moves"] else "min", "own": case["tree"]["value"],
             "expected": outcome.expected, "children": [c.expected for c in child_outcomes], "actual": reply[1]}
+
+
+# -- what the traces show: where get_value was asked, relative to the depth limit ---------------
+
+def _preorder(tree, depth=0, out=None):
+    """(node, depth) in the order the driver numbers nodes (preorder, children in order)."""
+    out = [] if out is None else out
+    out.append((tree, depth))
+    for child in tree["children"]:
+        _preorder(child, depth + 1, out)
+    return out
+
+
+def trace_evidence(facts):
+    """Where get_value was asked off the rules, relative to the depth limit, when one pattern holds in
+    every case that shows any: one ply above the limit, one ply beyond it, further beyond, only at the
+    first ply, or at every level. Supporting evidence (``grader.diagnose.Support``), never a name alone."""
+    patterns = []
+    for outcome in facts.outcomes:
+        evaluated = (outcome.raw.get("trace") or {}).get("evaluated")
+        case = outcome.case.input
+        if type(evaluated) is not list or not evaluated:
+            continue
+        nodes, limit = _preorder(case["tree"]), case["max_depth"]
+        off = set()
+        for index in evaluated:
+            if type(index) is not int or not 0 <= index < len(nodes):
+                continue
+            node, depth = nodes[index]
+            if depth > limit or node["children"] and depth < limit:
+                off.add((depth - limit, depth))
+        if off:
+            patterns.append(off)
+    if len(patterns) < 3:
+        return []
+    offsets = {o for p in patterns for o, _ in p}
+    depths = {d for p in patterns for _, d in p}
+    n = len(patterns)
+    if offsets == {-1}:
+        return [Support(f"the traces show get_value asked one ply above the depth limit ({n} cases)",
+                        frozenset({"depth-off-by-one", "depth-counts-full-moves"}))]
+    if offsets == {1}:
+        return [Support(f"the traces show get_value asked one ply beyond the depth limit ({n} cases)",
+                        frozenset({"depth-off-by-one"}))]
+    if all(o > 1 for o in offsets):
+        return [Support(f"the traces show get_value asked more than one ply beyond the depth limit ({n} cases)",
+                        frozenset({"depth-not-decremented", "depth-counts-full-moves"}))]
+    if depths == {1}:
+        return [Support(f"the traces show get_value asked about the first ply only, whatever the limit ({n} cases)",
+                        frozenset({"one-ply-search"}))]
+    if all(o < 0 for o in offsets) and len(depths) > 1:
+        return [Support(f"the traces show get_value asked about positions that have moves, above the limit, at "
+                        f"several levels ({n} cases)", frozenset({"evaluates-internal-nodes"}))]
+    return []

@@ -215,7 +215,7 @@ def rules(facts):
                              lambda o: triples[id(o)][2] != o.expected["score"])
         if fit is not None:
             fits.append(fit)
-    for fit in clear_winners(fits, supported=supported_by(getattr(facts, "local_rules", []))):
+    for fit in clear_winners(fits, supported=supported_by(getattr(facts, "supporting", []))):
         found.append(_finding(fit.model.code, facts, fit.compared, fit.explained, fit.example, fit=fit))
     if found or score_wrong:
         return found

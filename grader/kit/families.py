@@ -16,8 +16,8 @@ from __future__ import annotations
 import math
 import time
 
-from grader.diagnose import (PARTIAL_AGREES, PARTIAL_EXPLAINS, Finding, Fit, Model, clear_winners, supported_by,
-                             with_local_rule)
+from grader.diagnose import (PARTIAL_AGREES, SUPPORTED_EXPLAINS, Finding, Fit, Model, clear_winners, supported_by,
+                             with_support)
 from grader.kit.search import FAMILIES, NEEDS_DEPTH, NEEDS_EVALUATE, VARIANT_NODE_BUDGET, TooBig
 
 RULES_BUDGET = 3.0
@@ -143,8 +143,8 @@ class KitMistakes:
             deadline = time.monotonic() + RULES_BUDGET
             fits = [fit for fit in (self._fits(family, wrong_values, right, deadline) for family in self.families())
                     if fit is not None]
-            rules_seen = getattr(facts, "local_rules", [])
-            findings.extend(with_local_rule(self._finding(fit, facts), [] if fit.complete else rules_seen)
+            rules_seen = getattr(facts, "supporting", [])
+            findings.extend(with_support(self._finding(fit, facts), [] if fit.complete else rules_seen)
                             for fit in clear_winners(fits, supported=supported_by(rules_seen)))
         if not findings and not wrong_values:
             findings.extend(self._move_findings(facts))
@@ -164,7 +164,7 @@ class KitMistakes:
     def _fits(self, family, wrong, right, deadline) -> Fit | None:
         """The family's agreement with the student's values; None when it cannot be strong or cannot be predicted."""
         total = len(wrong) + len(right)
-        misses_allowed = min(len(wrong) - math.ceil(PARTIAL_EXPLAINS * len(wrong)),
+        misses_allowed = min(len(wrong) - math.ceil(SUPPORTED_EXPLAINS * len(wrong)),
                              total - math.ceil(PARTIAL_AGREES * total))
         compared = agreed = explained = contradicted = 0
         example = missed = None
