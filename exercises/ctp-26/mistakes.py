@@ -314,6 +314,18 @@ def _one_player_model(code, wrong_rule, what):
             for player_a, name, other in ((True, "A", "B"), (False, "B", "A"))]
 
 
+def _combined_with(change):
+    """The right search, with ``change`` applied to each searched node's value (leaves are left as they are)."""
+    def solve(node, depth, a):
+        moves = _moves(node)
+        if depth == 0 or not moves:
+            return _value(node)
+        values = [solve(child, depth - 1, not a) for child in moves]
+        return change(max(values) if a else min(values))
+
+    return solve
+
+
 def _with_values(change):
     def solve(node, depth, a):
         moves = _moves(node)
@@ -378,6 +390,9 @@ MODELS = [
                        "the average of its children's values"),
     *_one_player_model("first-child-only", lambda values: values[0], "the first child's value"),
     _model("truncates-values", _with_values(int)),
+    _model("truncates-values", _combined_with(int),
+           "The value your search keeps at each node is cut to a whole number, so trees with values such as "
+           "2.5 come out wrong above the leaves."),
     _model("truncates-values", _with_values(math.floor),
            "Fractional values are rounded down to whole numbers somewhere, so trees with values "
            "such as 2.5 come out wrong."),
