@@ -311,6 +311,39 @@ class DeeperByOne:
         return searcher.value(state, depth + 1), False
 
 
+class LeavesNegatedFor:
+    """The right search, except that a position scored where ``role`` is to move is scored with the sign
+    turned round (``player * score`` with MIN as -1, say): a sign wrong for one player only."""
+
+    code = "sign-flip"
+
+    def __init__(self, role: str):
+        self.role = role
+        self.text = (f"Positions scored where {role.upper()} is to move get the wrong sign (the score is turned round "
+                     f"for that player only), so the search prefers what is bad for MAX there.")
+
+    def value(self, searcher, state, depth) -> tuple:
+        return self._search(searcher, state, depth, [0]), False
+
+    def _search(self, searcher, state, depth, counter):
+        key = ("leaves-negated", self.role, searcher.game.ident(state), depth)
+        if key in searcher.memo:
+            return searcher.memo[key]
+        counter[0] += 1
+        if counter[0] > VARIANT_NODE_BUDGET:
+            raise TooBig(self.code)
+        game = searcher.game
+        if game.is_terminal(state) or depth == 0:
+            leaf = searcher.leaf(state)
+            found = -leaf if searcher.role(state) == self.role else leaf
+        else:
+            values = [self._search(searcher, child, searcher.child_depth(state, child, depth), counter)
+                      for child in (game.result(state, a) for a in game.actions(state))]
+            found = max(values) if searcher.role(state) == "max" else min(values)
+        searcher.memo[key] = found
+        return found
+
+
 def _unit_start(values, role):
     return max([-1] + values) if role == "max" else min([1] + values)
 
@@ -342,6 +375,7 @@ def _one_role_families() -> dict[str, OneRole]:
 
 
 PARAMETERISED = {**_one_role_families(), "depth-off-by-one/deeper": DeeperByOne(),
+                 "sign-flip/leaves-min": LeavesNegatedFor("min"), "sign-flip/leaves-max": LeavesNegatedFor("max"),
                  "bad-initial-bound/one": OneRole(
                      "bad-initial-bound", "both", _unit_start,
                      text="The best value so far starts at -1 for MAX and +1 for MIN instead of an infinity, so when "
