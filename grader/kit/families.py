@@ -168,6 +168,7 @@ class KitMistakes:
                              total - math.ceil(PARTIAL_AGREES * total))
         compared = agreed = explained = contradicted = 0
         example = missed = None
+        predicted: set = set()
         for index, (outcome, reply) in enumerate(wrong + right):
             if time.monotonic() > deadline:
                 return None
@@ -185,6 +186,8 @@ class KitMistakes:
             except (ZeroDivisionError, TypeError, ValueError):
                 continue
             compared += 1
+            if len(predicted) < 2:
+                predicted.add(value)
             agrees = (reply[0] == "raised" and empty) or (reply[0] == "number" and _same(reply[1], value))
             if not agrees:
                 missed = missed or outcome
@@ -196,8 +199,8 @@ class KitMistakes:
             if index < len(wrong):
                 explained += 1
                 example = example or outcome
-        if not explained:
-            return None
+        if not explained or len(predicted) < 2:
+            return None  # one value whatever the position: a constant answer says nothing of how it was searched
         code = PARAMETERISED[family].code if family in PARAMETERISED else family
         return Fit(Model(code, None, PARAMETERISED[family].text if family in PARAMETERISED else ""),
                    compared, explained, example, agreed, len(wrong), missed, contradicted)
