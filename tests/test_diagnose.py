@@ -486,3 +486,27 @@ def test_the_traces_point_to_a_depth_mistake_only_when_one_pattern_holds(ctp26):
     assert module.trace_evidence(facts_with([[1, 3]] * 2)) == []  # too few cases to read a pattern
     beyond = module.trace_evidence(facts_with([[2, 4]] * 3, limit=1))  # c and d, one ply beyond the limit 1
     assert [s.codes for s in beyond] == [frozenset({"depth-off-by-one"})]
+
+
+# -- attribution by part (aima-isolation) ------------------------------------------------------
+
+ISOLATION_BUGGY = SUBMISSIONS / "aima-isolation" / "buggy"
+
+
+def test_a_max_value_copied_from_min_value_is_named_in_the_helpers_not_the_decision():
+    """minimax_decision is asked with right helpers in place of the ones it calls, so it passes."""
+    from grader import api
+
+    result = api.check(ISOLATION_BUGGY / "max_value_copied_from_min_value.py", "aima-isolation")
+    status = {c.name: c.status for c in result.checks}
+    assert status["best-decision"] == "passed" and status["min-max-values"] == "failed"
+    assert [m.code for m in result.mistakes] == ["always-min"]
+    assert all("best-decision" not in m.checks for m in result.mistakes)
+
+
+def test_a_get_legal_moves_bug_is_never_named_mutates_state_when_forecast_move_deep_copies():
+    from grader import api
+
+    result = api.check(ISOLATION_BUGGY / "legal_moves_checked_in_forecast.py", "aima-isolation")
+    assert [m.code for m in result.mistakes] == ["missing-diagonal-moves"]
+    assert {c.name: c.status for c in result.checks}["forecast-is-pure"] != "failed"
