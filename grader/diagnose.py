@@ -2,15 +2,20 @@
 
 "Expected 3, got 8" says that an answer is wrong, not why. An exercise can list its known
 mistakes (``mistakes = "mistakes.py"`` in exercise.toml) as wrong versions of its reference,
-one or more per mistake code. The student's answers on the whole case bank are matched
-against each model: a model that gives the student's answer on every case it is compared on,
-and explains at least one wrong answer, names the mistake. Mistakes that leave the value
+one or more per mistake code (some with a parameter: the player whose rule is wrong). The
+student's answers on the whole case bank are matched against each model and the hypotheses are
+ranked by how much they explain (``Fit``, ``clear_winners``): a model that gives the student's
+answer on every case it is compared on, and explains at least one wrong answer, names the
+mistake; failing that, one that explains most wrong answers, is rarely wrong where the student
+is right, and is clearly ahead of every other code, names it with how far it fits. What the
+first wrong node and the traces show (``Support``) backs a hypothesis up, never names one alone.
+A wrong name is worse than none: below those bars it says ``no-known-mistake``. Mistakes that leave the value
 right (changing the tree, evaluating internal nodes) or that no single model can predict
 (state kept between calls, hard-coded answers) are read from the behaviour checks, from
 rules the exercise adds, and from one small probe through the still-open sandbox.
 
-It never guesses: a passing submission gets nothing; when no model or rule fits, it says so
-and shows what it saw; when several fit equally, all of them are shown.
+It never guesses: a passing submission gets nothing; when no model or rule is strong enough, it
+says so and shows what it saw; when several fit completely, all of them are shown.
 
 Localisation: when the failing counterexample is small (it has been shrunk), the student's
 function is asked about every node of it as a question of its own (the depth left and the
