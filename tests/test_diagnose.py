@@ -510,3 +510,37 @@ def test_a_get_legal_moves_bug_is_never_named_mutates_state_when_forecast_move_d
     result = api.check(ISOLATION_BUGGY / "legal_moves_checked_in_forecast.py", "aima-isolation")
     assert [m.code for m in result.mistakes] == ["missing-diagonal-moves"]
     assert {c.name: c.status for c in result.checks}["forecast-is-pure"] != "failed"
+
+
+def test_the_kit_reads_the_depth_of_its_evaluations_from_the_traces(tmp_path):
+    """connect-four: stops one move early, and MIN also keeps a worse column where three are open; the
+    traces show the evaluation one move above the limit, and that backs depth-off-by-one up."""
+    from grader import api
+
+    sample = tmp_path / "early_and_odd.py"
+    sample.write_text(
+        "import math\n\n\n"
+        "def alphabeta(state, depth, alpha, beta, player):\n"
+        "    if game_over(state) or depth <= 1:\n"
+        "        return [None, score(state)]\n"
+        "    maximizing = player == MAX\n"
+        "    value = -math.inf if maximizing else math.inf\n"
+        "    column = None\n"
+        "    for move in valid_moves(state):\n"
+        "        child = alphabeta(drop(state, move), depth - 1, alpha, beta, MIN if maximizing else MAX)[1]\n"
+        "        if maximizing:\n"
+        "            if child > value:\n"
+        "                value, column = child, move\n"
+        "            if value > beta:\n"
+        "                break\n"
+        "            alpha = max(alpha, value)\n"
+        "        else:\n"
+        "            if child < value or len(valid_moves(state)) == 3:\n"
+        "                value, column = child, move\n"
+        "            if value < alpha:\n"
+        "                break\n"
+        "            beta = min(beta, value)\n"
+        "    return [column, value]\n", encoding="utf-8")
+    result = api.check(sample, "connect-four")
+    assert [m.code for m in result.mistakes][:1] == ["depth-off-by-one"]
+    assert "the traces show the evaluation asked one move above the depth limit" in result.mistakes[0].evidence

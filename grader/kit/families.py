@@ -16,8 +16,8 @@ from __future__ import annotations
 import math
 import time
 
-from grader.diagnose import (PARTIAL_AGREES, SUPPORTED_EXPLAINS, Finding, Fit, Model, clear_winners, supported_by,
-                             with_support)
+from grader.diagnose import (PARTIAL_AGREES, SUPPORTED_EXPLAINS, Finding, Fit, Model, Support, clear_winners,
+                             supported_by, with_support)
 from grader.kit.search import FAMILIES, NEEDS_DEPTH, NEEDS_EVALUATE, VARIANT_NODE_BUDGET, TooBig
 
 RULES_BUDGET = 3.0
@@ -109,6 +109,41 @@ class KitMistakes:
         return {"role": entry["role"], "own": own if type(own) in (int, float) else None,
                 "expected": outcome.expected["value"], "children": [c.expected["value"] for c in child_outcomes],
                 "actual": reply[1]}
+
+    def trace_evidence(self, facts) -> list:
+        """Where the evaluation was asked, against the depth limit, when one pattern holds in every case
+        that shows any (one ply above the limit, one beyond it, further beyond): supporting evidence."""
+        from grader.kit.hooks import evaluated_paths
+
+        if not self.hooks.decl["depth_limited"]:
+            return []
+        game, searcher = self.hooks.game, self.hooks.searcher
+        patterns = []
+        for outcome in facts.outcomes[:TRACE_CASES]:
+            depth = outcome.case.input.get("depth")
+            paths = evaluated_paths(outcome.raw.get("trace") or {}) if isinstance(outcome.raw, dict) else None
+            if depth is None or not paths:
+                continue
+            try:
+                off = {left for left in (_depth_left(game, searcher, self.hooks.state_of(outcome.case.input), depth, p)
+                                         for p in paths[:TRACE_PATHS]) if left is not None and left != 0}
+            except Exception:  # a path the game cannot follow: this trace says nothing
+                continue
+            if off:
+                patterns.append(off)
+        if len(patterns) < 3:
+            return []
+        lefts, n = set().union(*patterns), len(patterns)
+        if lefts == {1}:
+            return [Support(f"the traces show the evaluation asked one move above the depth limit ({n} cases)",
+                            frozenset({"depth-off-by-one"}))]
+        if lefts == {-1}:
+            return [Support(f"the traces show the evaluation asked one move beyond the depth limit ({n} cases)",
+                            frozenset({"depth-off-by-one"}))]
+        if all(left < -1 for left in lefts):
+            return [Support(f"the traces show the evaluation asked more than one move beyond the depth limit "
+                            f"({n} cases)", frozenset({"depth-not-decremented"}))]
+        return []
 
     def families(self) -> list[str]:
         """The search's families, then the ones with a parameter (the player whose rule is wrong, ...)."""
@@ -383,6 +418,19 @@ PARAMETERISED = {**_one_role_families(), "depth-off-by-one/deeper": DeeperByOne(
                      "bad-initial-bound", "both", _unit_start,
                      text="The best value so far starts at -1 for MAX and +1 for MIN instead of an infinity, so when "
                           "every move is worse than that for the player to move, the start value is kept.")}
+
+
+TRACE_CASES, TRACE_PATHS = 200, 200  # enough to see a pattern, few enough to stay cheap
+
+
+def _depth_left(game, searcher, state, depth, path):
+    """The depth left at the end of ``path`` (action indices from ``state``); None at a finished game
+    (scoring one is always right, whatever the depth)."""
+    for index in path:
+        child = game.result(state, game.actions(state)[index])
+        depth = searcher.child_depth(state, child, depth)
+        state = child
+    return None if game.is_terminal(state) else depth
 
 
 def subproblem_plan(hooks, case_input, cap: int = 60) -> list[dict]:
