@@ -2,15 +2,20 @@
 
 "Expected 3, got 8" says that an answer is wrong, not why. An exercise can list its known
 mistakes (``mistakes = "mistakes.py"`` in exercise.toml) as wrong versions of its reference,
-one or more per mistake code. The student's answers on the whole case bank are matched
-against each model: a model that gives the student's answer on every case it is compared on,
-and explains at least one wrong answer, names the mistake. Mistakes that leave the value
+one or more per mistake code (some with a parameter: the player whose rule is wrong). The
+student's answers on the whole case bank are matched against each model and the hypotheses are
+ranked by how much they explain (``Fit``, ``clear_winners``): a model that gives the student's
+answer on every case it is compared on, and explains at least one wrong answer, names the
+mistake; failing that, one that explains most wrong answers, is rarely wrong where the student
+is right, and is clearly ahead of every other code, names it with how far it fits. What the
+first wrong node and the traces show (``Support``) backs a hypothesis up, never names one alone.
+A wrong name is worse than none: below those bars it says ``no-known-mistake``. Mistakes that leave the value
 right (changing the tree, evaluating internal nodes) or that no single model can predict
 (state kept between calls, hard-coded answers) are read from the behaviour checks, from
 rules the exercise adds, and from one small probe through the still-open sandbox.
 
-It never guesses: a passing submission gets nothing; when no model or rule fits, it says so
-and shows what it saw; when several fit equally, all of them are shown.
+It never guesses: a passing submission gets nothing; when no model or rule is strong enough, it
+says so and shows what it saw; when several fit completely, all of them are shown.
 
 Localisation: when the failing counterexample is small (it has been shrunk), the student's
 function is asked about every node of it as a question of its own (the depth left and the
@@ -121,6 +126,8 @@ class Facts:
         self.again = {raw.get("id"): raw for raw in again_raw if isinstance(raw, dict)}
         self._verify = exercise.hook("verify", kinds.default_verify)
         self._plain = self._verify is kinds.default_verify
+        # What the first wrong nodes (``local_rule``) and the traces (``trace_evidence``) show, once read.
+        self.supporting: list[Support] = []
         self._replies: dict[int, tuple | None] = {}
         self._wrong: dict[int, bool] = {}
         self.bank_size: int | None = None  # set once questions beyond the bank are appended
@@ -251,21 +258,85 @@ def _agrees(prediction, reply) -> bool:
     return True
 
 
-# -- matching models ------------------------------------------------------------------------
+# -- matching models: evidence, not all-or-nothing --------------------------------------------
+
+# A mistake is named from a partial fit only when its evidence is strong: it explains most of the
+# wrong answers, agrees with nearly every reply, and is clearly ahead of the next code. A wrong name
+# is worse than none, so the bars are high and a close runner-up means no name at all.
+PARTIAL_EXPLAINS = 0.8   # share of the wrong answers the model must give exactly
+PARTIAL_AGREES = 0.9     # share of all compared replies it must agree with
+PARTIAL_CONTRADICTS = 0.05  # most it may be wrong where the student is right, against the wrong answers it gives
+SUPPORTED_EXPLAINS = 0.6  # share of the wrong answers enough when the first wrong node or the traces point to it too
+CLEAR_LEAD = 0.15        # how far ahead (in share of wrong answers explained) of the runner-up code
+
 
 @dataclass
 class Fit:
+    """How far one model explains the student's replies: ``agreed`` of ``compared`` cases,
+    ``explained`` of the ``wrong`` answers (``complete`` when it agrees everywhere it was asked)."""
+
     model: Model
     compared: int
     explained: int
     example: Any = None  # a wrong outcome this model predicts
+    agreed: int = 0
+    wrong: int = 0
+    missed: Any = None  # a case where the model and the student disagree
+    contradicted: int = 0  # right answers of the student's that the model gets wrong: evidence against it
+
+    @property
+    def complete(self) -> bool:
+        return self.agreed == self.compared
+
+    @property
+    def strength(self) -> tuple[float, float]:
+        """(share of the wrong answers explained, share of all replies agreed with): ranks hypotheses."""
+        return (self.explained / self.wrong if self.wrong else 0.0,
+                self.agreed / self.compared if self.compared else 0.0)
+
+    def strong(self, supported: bool = False) -> bool:
+        """Explains most wrong answers (``supported``: what the first wrong node or the traces show points
+        to it as well, so fewer will do), agrees with nearly every reply, and is rarely wrong where the
+        student is right (a mistake the student does not make would be wrong there)."""
+        explains, agrees = self.strength
+        contradicts = self.contradicted / (self.explained + self.contradicted) if self.explained else 1.0
+        return (self.explained > 0 and explains >= (SUPPORTED_EXPLAINS if supported else PARTIAL_EXPLAINS)
+                and agrees >= PARTIAL_AGREES and contradicts <= PARTIAL_CONTRADICTS)
+
+    def how_strong(self) -> str:
+        if self.complete:
+            return f"fits all {self.compared} cases"
+        return f"fits {self.agreed} of {self.compared} cases"
 
 
-def fitting_models(models, facts: Facts) -> list[Fit]:
-    """Models that agree with every reply in their scope and explain at least one wrong answer.
+def clear_winners(fits: list, code_of=lambda fit: fit.model.code, supported=lambda code: False) -> list:
+    """The complete fits, every one (equally good hypotheses are all shown); else the one strong
+    partial fit that is clearly ahead of the runner-up of another code; else nothing.
 
-    Wrong answers come first, smallest first, so a model that does not fit usually fails on
-    its first comparison: the cost is about one full pass per model that fits.
+    ``supported(code)``: whether the local rule at the first wrong node points to that code. Between
+    two close partial fits, the one it supports (and the other not) is named; otherwise neither.
+    Works on anything with ``complete``, ``strength`` and ``strong()``: the kit's families use it too.
+    """
+    complete = [f for f in fits if f.complete and f.explained]
+    if complete:
+        return complete
+    ranked = sorted((f for f in fits if f.explained), key=lambda f: f.strength, reverse=True)
+    if not ranked or not ranked[0].strong(supported(code_of(ranked[0]))):
+        return []
+    best = ranked[0]
+    rival = next((f for f in ranked[1:] if code_of(f) != code_of(best)), None)
+    if rival is not None and best.strength[0] - rival.strength[0] < CLEAR_LEAD:
+        if supported(code_of(best)) and not supported(code_of(rival)) and best.strength > rival.strength:
+            return [best]  # close, but what the first wrong node shows breaks the tie
+        return []  # two explanations nearly as good as each other: naming one would be a guess
+    return [best]
+
+
+def model_fits(models, facts: Facts) -> list[Fit]:
+    """Every model's agreement with the student over the bank, for the models that explain anything.
+
+    Wrong answers come first, smallest first; a model is dropped as soon as it has missed so many
+    wrong answers that it can no longer be strong, so a model that does not fit costs little.
     """
     wrong = sorted((o for o in facts.outcomes if facts.is_wrong(o)), key=facts.size)
     right = [o for o in facts.outcomes if not facts.is_wrong(o) and facts.reply(o) is not None]
@@ -273,37 +344,103 @@ def fitting_models(models, facts: Facts) -> list[Fit]:
     asked = [(o, facts.reply(o), True) for o in wrong] + [(o, facts.reply(o), False) for o in right]
     fits = []
     for model in models:
-        compared = explained = 0
-        example = None
         numbers_only = model.scope == "answered"
-        for outcome, reply, is_wrong in asked:
-            if numbers_only and reply[0] != "number":
-                continue
-            if not _agrees(_prediction(model, outcome.case.input), reply):
-                break
+        in_scope = [a for a in asked if not numbers_only or a[1][0] == "number"]
+        wrong_here = sum(1 for a in in_scope if a[2])
+        total = len(in_scope)
+        misses_allowed = min(wrong_here - math.ceil(SUPPORTED_EXPLAINS * wrong_here),
+                             total - math.ceil(PARTIAL_AGREES * total))
+        compared = agreed = explained = contradicted = 0
+        example = missed = None
+        for outcome, reply, is_wrong in in_scope:
             compared += 1
+            if not _agrees(_prediction(model, outcome.case.input), reply):
+                missed = missed or outcome
+                contradicted += not is_wrong
+                if compared - agreed > misses_allowed:
+                    break
+                continue
+            agreed += 1
             if is_wrong:
                 explained += 1
                 example = example or outcome
         else:
             if explained:
-                fits.append(Fit(model, compared, explained, example))
+                fits.append(Fit(model, compared, explained, example, agreed, wrong_here, missed, contradicted))
     return fits
 
 
+def fit_hypothesis(code: str, outcomes, agrees, is_wrong, explanation: str = "") -> Fit | None:
+    """How far one hypothesis explains ``outcomes`` (wrong ones best first): ``agrees(outcome)`` says
+    whether it predicts the student's reply, ``is_wrong(outcome)`` whether that reply is wrong.
+
+    For the exercises that match mistakes by rules of their own (moves, rules of a game): the same
+    counting as the models', so ``clear_winners`` ranks them alike. None when it explains nothing
+    or has missed too much to be strong.
+    """
+    outcomes = list(outcomes)
+    wrong = sum(1 for o in outcomes if is_wrong(o))
+    misses_allowed = min(wrong - math.ceil(SUPPORTED_EXPLAINS * wrong),
+                         len(outcomes) - math.ceil(PARTIAL_AGREES * len(outcomes)))
+    compared = agreed = explained = contradicted = 0
+    example = missed = None
+    for outcome in outcomes:
+        compared += 1
+        if not agrees(outcome):
+            missed = missed or outcome
+            contradicted += not is_wrong(outcome)
+            if compared - agreed > misses_allowed:
+                return None
+            continue
+        agreed += 1
+        if is_wrong(outcome):
+            explained += 1
+            example = example or outcome
+    if not explained:
+        return None
+    return Fit(Model(code, None, explanation), compared, explained, example, agreed, wrong, missed, contradicted)
+
+
+def fitting_models(models, facts: Facts) -> list[Fit]:
+    """The models that agree with every reply in their scope and explain at least one wrong answer."""
+    return [f for f in model_fits(models, facts) if f.complete]
+
+
+def _best_per_code(fits: list[Fit]) -> list[Fit]:
+    """One fit per mistake code, its strongest model: two models of one code are one hypothesis."""
+    best: dict[str, Fit] = {}
+    for fit in fits:
+        if fit.model.code not in best or fit.strength > best[fit.model.code].strength:
+            best[fit.model.code] = fit
+    return list(best.values())
+
+
 def _model_finding(fit: Fit, facts: Facts, failing: tuple[str, ...], shown_example=None) -> Finding:
+    """The finding for one model, its evidence counted over the bank's cases: the ones the checks'
+    "fails on N of M" add up to (the model was also compared on the questions asked while localising,
+    which no check counts)."""
+    def in_scope(outcome) -> bool:
+        reply = facts.reply(outcome)
+        return reply is not None and (fit.model.scope != "answered" or reply[0] == "number")
+
+    def agrees(outcome) -> bool:
+        return fit.complete or _agrees(_prediction(fit.model, outcome.case.input), facts.reply(outcome))
+
     example = fit.example
-    if shown_example is not None and (fit.model.scope != "answered" or facts.reply(shown_example)[0] == "number"):
-        example = shown_example  # the model agrees with every wrong reply: quote the one the report draws
+    if shown_example is not None and in_scope(shown_example) and agrees(shown_example):
+        example = shown_example  # the model gives the student's reply there too: quote the case the report draws
     shown = f"{facts.call(example)}: {_did(facts.reply(example))}, the right answer is {_right(facts, example)}"
-    # Counted over the bank's cases, the ones the checks' "fails on N of M" add up to (the model also
-    # agreed with the questions asked while localising, which no check counts).
-    bank = facts.bank()
-    in_scope = [o for o in bank if facts.reply(o) is not None
-                and (fit.model.scope != "answered" or facts.reply(o)[0] == "number")]
-    wrong = sum(1 for o in in_scope if facts.is_wrong(o))
-    evidence = (f"this mistake gives exactly your answers on all {len(in_scope)} cases it was compared on, "
-                f"including the {wrong} where they are wrong (for example {shown})")
+    compared = [o for o in facts.bank() if in_scope(o)]
+    wrong = sum(1 for o in compared if facts.is_wrong(o))
+    if fit.complete:
+        evidence = (f"this mistake fits all {len(compared)} cases it was compared on, giving exactly your answers, "
+                    f"including the {wrong} where they are wrong (for example {shown})")
+    else:
+        agreed = [o for o in compared if agrees(o)]
+        explained = sum(1 for o in agreed if facts.is_wrong(o))
+        missed = fit.missed
+        evidence = (f"this mistake fits {len(agreed)} of {len(compared)} cases and {explained} of your {wrong} wrong "
+                    f"answers (for example {shown}); where it differs, {facts.call(missed)}: {_did(facts.reply(missed))}")
     return Finding(fit.model.code, evidence, fit.model.explanation, fit.model.question, failing)
 
 
@@ -441,33 +578,103 @@ def state_finding(module, facts: Facts, run_batch, start) -> Finding | None:
 
 # -- localisation ---------------------------------------------------------------------------
 
-def localise(module, facts: Facts, case_input, run_batch) -> tuple[dict | None, list]:
-    """The deepest node whose children are right and whose own value is wrong, and the outcomes asked."""
+def localise(module, facts: Facts, case_input, run_batch) -> tuple[dict | None, list, str | None]:
+    """The deepest node whose children are right and whose own value is wrong, the outcomes asked, and
+    the local rule that gives the student's value there (``local_rule``), when the exercise can say
+    (``node_values`` in its mistakes module)."""
     plan = getattr(module, "subproblems", None)
     explain = getattr(module, "explain_node", None)
     if plan is None or explain is None:
-        return None, []
+        return None, [], None
     entries = plan(case_input)
     if not entries or len(entries) > LOCALISE_MAX_NODES:
-        return None, []
+        return None, [], None
     outcomes = run_batch([e["input"] for e in entries])
     if not outcomes:
-        return None, []
+        return None, [], None
     right = [facts.reply(o) is not None and not facts.is_wrong(o) for o in outcomes]
     candidates = [i for i, e in enumerate(entries)
                   if facts.reply(outcomes[i]) is not None and not right[i] and all(right[c] for c in e["children"])]
     if not candidates:
-        return None, outcomes
+        return None, outcomes, None
     at = max(candidates, key=lambda i: (entries[i]["depth"], -i))
     entry, outcome = entries[at], outcomes[at]
     children = [outcomes[c].expected for c in entry["children"]]
     reply = facts.reply(outcome)
-    return {
+    found = {
         "node": entry["id"], "depth": entry["depth"], "expected": outcome.expected,
         "actual": reply[1] if reply[0] == "number" else _did(reply),
         "children": children,
         "text": explain(entry, outcome.expected, children, _yours(reply)),
-    }, outcomes
+    }
+    view = getattr(module, "node_values", None)
+    numbers = view(entry, outcome, [outcomes[c] for c in entry["children"]], facts) if view is not None else None
+    return found, outcomes, local_rule(**numbers) if numbers else None
+
+
+# -- the local rule at the first wrong node ---------------------------------------------------
+
+# What the student's value at the first wrong node is, against its children's right values, and the
+# mistake codes that would make it so. Read only as supporting evidence: one node proves little.
+LOCAL_RULES = {
+    "max-for-min": ("the largest of its children's values where the smallest was due",
+                    {"min-max-swapped", "always-max", "no-alternation", "ignores-player-argument", "sign-flip"}),
+    "min-for-max": ("the smallest of its children's values where the largest was due",
+                    {"min-max-swapped", "always-min", "no-alternation", "ignores-player-argument", "sign-flip"}),
+    "average": ("the average of its children's values", {"averages-children"}),
+    "first-child": ("its first child's value", {"first-child-only"}),
+    "own-value": ("the node's own value, as if its moves were not searched",
+                  {"depth-off-by-one", "one-ply-search", "depth-counts-full-moves", "evaluates-internal-nodes"}),
+    "start-value": ("0, a start value that no child beat", {"bad-initial-bound"}),
+    "infinity": ("an infinity: the start value of a search over no moves", {"missing-terminal-check"}),
+    "negated": ("its right value with the sign turned round", {"sign-flip"}),
+}
+
+
+def local_rule(role, own, expected, children, actual) -> str | None:
+    """Which simple rule gives the student's ``actual`` at a node whose children are worth ``children``
+    and which is worth ``expected`` (``role`` "max" or "min", ``own`` its own value or None)."""
+    def same(a, b):
+        return type(a) in (int, float) and type(b) in (int, float) and _same_number(a, b)
+
+    if type(actual) not in (int, float) or same(actual, expected):
+        return None
+    if children:
+        if role == "min" and same(actual, max(children)):
+            return "max-for-min"
+        if role == "max" and same(actual, min(children)):
+            return "min-for-max"
+        if same(actual, sum(children) / len(children)):
+            return "average"
+        if same(actual, children[0]):
+            return "first-child"
+    if own is not None and same(actual, own):
+        return "own-value"
+    if same(actual, 0) and (role == "max" and max(children or [0]) < 0 or role == "min" and min(children or [0]) > 0):
+        return "start-value"
+    if isinstance(actual, float) and math.isinf(actual):
+        return "infinity"
+    if same(actual, -expected):
+        return "negated"
+    return None
+
+
+def local_text(rule: str) -> str:
+    return f"at the first wrong node, your value is {LOCAL_RULES[rule][0]}"
+
+
+@dataclass(frozen=True)
+class Support:
+    """Something seen besides the answers (the local rule at a first wrong node, a pattern in the
+    traces), in words, with the mistake codes it points to. Supporting evidence only: it breaks a tie
+    between close hypotheses and is shown with the finding, never names a mistake on its own."""
+
+    text: str
+    codes: frozenset
+
+
+def support_of_rule(rule: str) -> Support:
+    return Support(local_text(rule), frozenset(LOCAL_RULES[rule][1]))
 
 
 def _reproduces(root_outcome, counterexample, facts: Facts) -> bool:
@@ -500,24 +707,28 @@ def diagnose(exercise, outcomes, checks, again_raw=(), session=None, budget: flo
     localisations: dict[str, dict] = {}
     extra: list = []
     roots: dict[str, tuple] = {}
+    seen: dict[str, tuple] = {}
     if module is not None and session is not None:
-        seen: dict[str, tuple] = {}
         for check in failing_answer_checks:
             example = check.counterexample
             if example is None or example.input is None:
                 continue
             key = Facts.key(example.input)
             if key not in seen and len(seen) < MAX_LOCALISED:
-                found, asked = localise(module, facts, example.input, run_batch)
-                seen[key] = (found, asked[0] if asked else None, example)
+                found, asked, rule = localise(module, facts, example.input, run_batch)
+                seen[key] = (found, asked[0] if asked else None, example, rule)
                 extra.extend(asked)
             if key in seen:
-                roots[check.name] = seen[key]
+                roots[check.name] = seen[key][:3]
     # The localisation's questions are cases like any other: more evidence for the models
     # (but the counts a report prints are of the bank's cases, the ones the checks add up to).
     bank = list(facts.outcomes)
     facts.bank_size = len(bank)
     facts.outcomes.extend(extra)
+    facts.supporting = [support_of_rule(rule) for _, _, _, rule in seen.values() if rule is not None]
+    if module is not None and wrong_before_localising(facts):
+        facts.supporting += list(getattr(module, "trace_evidence", lambda f: [])(facts))
+    local_rules = facts.supporting
 
     findings: list[Finding] = []
     wrong = [o for o in facts.outcomes if facts.is_wrong(o)]
@@ -527,12 +738,15 @@ def diagnose(exercise, outcomes, checks, again_raw=(), session=None, budget: flo
     if regroup is not None:
         behaviour = regroup(behaviour, facts)
     stateful = any(f.code == "state-across-calls" for f in behaviour)
+    partial: list[Fit] = []
     if wrong and module is not None:
+        fits = model_fits(getattr(module, "MODELS", ()), facts)
         seen_codes = set()
-        for fit in fitting_models(getattr(module, "MODELS", ()), facts):
+        for fit in (f for f in fits if f.complete):
             if fit.model.code not in seen_codes:
                 seen_codes.add(fit.model.code)
                 findings.append(_model_finding(fit, facts, failing_names, drawn))
+        partial = [] if seen_codes else clear_winners(_best_per_code(fits), supported=supported_by(local_rules))
     if wrong and not findings:
         # No single model: rules over many answers at once, then (if still nothing) the state probe.
         candidates = [hardcoded_finding(facts)]
@@ -546,6 +760,9 @@ def diagnose(exercise, outcomes, checks, again_raw=(), session=None, budget: flo
             if state is not None:
                 findings.append(state)
                 stateful = True
+        # Last, a model that explains most (not all) of the answers, named with how far it fits.
+        if not findings:
+            findings.extend(with_support(_model_finding(fit, facts, failing_names, drawn), local_rules) for fit in partial)
     explained = bool(findings)
     for finding in behaviour:
         if finding.code not in {f.code for f in findings}:
@@ -559,9 +776,32 @@ def diagnose(exercise, outcomes, checks, again_raw=(), session=None, budget: flo
             localisations[name] = found
 
     if wrong and not explained or not findings:
-        findings.append(_unknown(facts, [o for o in bank if facts.is_wrong(o)], len(bank), checks, localisations,
-                                 drawn))
+        findings.append(with_support(_unknown(facts, [o for o in bank if facts.is_wrong(o)], len(bank), checks,
+                                              localisations, drawn), local_rules))
     return [_mistake(f, module, wrong_checks=failing_names) for f in findings], localisations
+
+
+def supported_by(supporting: list):
+    """Whether a mistake code is one that what was seen (``Support``s, or local rule names) points to."""
+    codes: set[str] = set()
+    for item in supporting:
+        codes |= support_of_rule(item).codes if isinstance(item, str) else item.codes
+    return lambda code: code in codes
+
+
+def with_support(finding: Finding, supporting: list) -> Finding:
+    """The finding with what was seen at the first wrong node and in the traces added to its evidence."""
+    texts = list(dict.fromkeys(support_of_rule(i).text if isinstance(i, str) else i.text for i in supporting))
+    if not texts:
+        return finding
+    from dataclasses import replace
+
+    return replace(finding, evidence="; ".join([finding.evidence] + texts[:2]))
+
+
+def wrong_before_localising(facts: Facts) -> bool:
+    return any(facts.is_wrong(o) for o in facts.outcomes)
+
 
 
 def _unknown(facts: Facts, wrong, asked: int, checks, localisations, example=None) -> Finding:

@@ -271,3 +271,276 @@ def test_the_cost_benchmark_runs_and_reports_its_ratios(root):
                          capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
     assert "min_max_swapped.py" in run.stdout and "all samples" in run.stdout and "diagnosis step itself" in run.stdout
+
+
+# -- naming from evidence: a model that explains most answers, clearly ahead of the rest -------
+
+def _noisy(answer_of, every: int):
+    """The answers of ``answer_of``, except every ``every``-th case (by id) is off by a quarter: a
+    student whose code has the mistake and some other, unexplained, difference."""
+    def answer(case_input, _seen={}):
+        key = json.dumps(case_input, sort_keys=True)
+        index = _seen.setdefault(key, len(_seen))
+        value = answer_of(case_input)
+        return value + 0.25 if every and index % every == every - 1 else value
+
+    return answer
+
+
+def _always_max_of(module):
+    return lambda c: module.always_max(c["tree"], c["max_depth"], c["player_a_moves"])
+
+
+def test_a_model_that_explains_most_answers_is_named_with_how_far_it_fits(ctp26, ctp26_bank):
+    from grader import diagnose
+
+    module = diagnose.mistakes_of(ctp26)
+    outcomes = _outcomes(ctp26, ctp26_bank, _noisy(_always_max_of(module), 25))
+    mistakes, _ = diagnose.diagnose(ctp26, outcomes, _failed_answers_check())
+    assert [m.code for m in mistakes] == ["always-max"]
+    evidence = mistakes[0].evidence
+    assert f"of {len(outcomes)} cases" in evidence and "wrong answers" in evidence and "where it differs" in evidence
+
+
+def test_a_model_that_explains_too_little_is_not_named(ctp26, ctp26_bank):
+    from grader import diagnose
+
+    module = diagnose.mistakes_of(ctp26)
+    outcomes = _outcomes(ctp26, ctp26_bank, _noisy(_always_max_of(module), 3))
+    mistakes, _ = diagnose.diagnose(ctp26, outcomes, _failed_answers_check())
+    assert [m.code for m in mistakes] == [diagnose.NO_KNOWN_MISTAKE]
+
+
+def test_two_partial_fits_close_to_each_other_name_nothing(ctp26, ctp26_bank, monkeypatch):
+    from grader import diagnose
+
+    module = diagnose.mistakes_of(ctp26)
+    always_max = _always_max_of(module)
+    student = _noisy(always_max, 25)
+    rival = _noisy(always_max, 20)  # another code that differs from the student about as often
+    fake = types.SimpleNamespace(CODES=module.CODES, CHECK_CODES=module.CHECK_CODES,
+                                 MODELS=[diagnose.Model("always-max", always_max, "max", "max?"),
+                                         diagnose.Model("made-up-rival", rival, "rival", "rival?")])
+    monkeypatch.setattr(diagnose, "mistakes_of", lambda exercise: fake)
+    outcomes = _outcomes(ctp26, ctp26_bank, student)
+    mistakes, _ = diagnose.diagnose(ctp26, outcomes, _failed_answers_check())
+    assert [m.code for m in mistakes] == [diagnose.NO_KNOWN_MISTAKE]
+
+
+def test_a_clear_leader_among_partial_fits_is_named():
+    from grader import diagnose
+
+    def fit(code, agreed, explained, compared=100, wrong=40):
+        return diagnose.Fit(diagnose.Model(code, None), compared, explained, None, agreed, wrong)
+
+    leader, far, near = fit("a", 97, 38), fit("b", 80, 20), fit("c", 96, 36)
+    assert diagnose.clear_winners([leader, far]) == [leader]
+    assert diagnose.clear_winners([leader, near]) == []  # 95 % against 90 % of the wrong answers: too close
+    assert diagnose.clear_winners([fit("a", 85, 38)]) == []  # agrees with too few replies
+    complete = fit("d", 100, 40)
+    assert diagnose.clear_winners([near, complete]) == [complete]
+
+
+@pytest.mark.parametrize("role, own, expected, children, actual, rule", [
+    ("min", 5, 1, [1, 4], 4, "max-for-min"),
+    ("max", 5, 4, [1, 4], 1, "min-for-max"),
+    ("max", 5, 6, [2, 6], 4.0, "average"),
+    ("max", 5, 6, [2, 6, 9][:2], 2, "min-for-max"),  # the first child is also the smallest: the min rule first
+    ("max", 5, 7, [3, 7, 1], 3, "first-child"),
+    ("max", 5, 7, [3, 7, 1], 5, "own-value"),
+    ("max", 9, -1, [-3, -1], 0, "start-value"),
+    ("min", 9, 2, [2, 3], float("inf"), "infinity"),
+    ("max", 9, 2, [1, 2], -2, "negated"),
+    ("max", 9, 2, [1, 2], 2, None),  # right: no rule to read
+    ("max", 9, 2, [1, 2], 17, None),  # no simple rule gives 17
+])
+def test_the_local_rule_at_the_first_wrong_node(role, own, expected, children, actual, rule):
+    from grader import diagnose
+
+    assert diagnose.local_rule(role, own, expected, children, actual) == rule
+
+
+def test_the_local_rule_breaks_a_tie_between_close_partial_fits_only_when_it_takes_a_side():
+    from grader import diagnose
+
+    def fit(code, agreed, explained):
+        return diagnose.Fit(diagnose.Model(code, None), 100, explained, None, agreed, 40)
+
+    leader, near = fit("averages-children", 97, 38), fit("first-child-only", 96, 36)
+    assert diagnose.clear_winners([leader, near]) == []
+    assert diagnose.clear_winners([leader, near], supported=diagnose.supported_by(["average"])) == [leader]
+    assert diagnose.clear_winners([leader, near], supported=diagnose.supported_by(["own-value"])) == []
+    both = diagnose.supported_by(["average", "first-child"])
+    assert diagnose.clear_winners([leader, near], supported=both) == []
+
+
+def test_a_student_graded_in_the_sandbox_gets_the_local_rule_in_the_evidence(ctp26, ctp26_bank, tmp_path):
+    """Averages at B's nodes with two plies or more left only: no model gives that, and the first wrong
+    node shows an average."""
+    from grader import judge, submissions
+
+    sample = tmp_path / "averages_for_b_above_the_horizon.py"
+    sample.write_text(
+        "def minimax(node, max_depth, player_a_moves):\n"
+        "    if max_depth == 0 or not node.children:\n"
+        "        return get_value(node)\n"
+        "    values = [minimax(c, max_depth - 1, not player_a_moves) for c in get_next_valid_moves(node)]\n"
+        "    if player_a_moves:\n"
+        "        return max(values)\n"
+        "    return sum(values) / len(values) if max_depth >= 2 else min(values)\n", encoding="utf-8")
+    result = judge.grade(submissions.load(sample), ctp26, ctp26_bank)
+    assert result.status == "failed"
+    evidence = " ".join(m.evidence for m in result.mistakes)
+    assert "at the first wrong node, your value is the average of its children's values" in evidence, evidence
+
+
+def test_a_mistake_made_for_one_player_only_is_named(ctp26, ctp26_bank, tmp_path):
+    """Averages where B is to move, the right maximum where A is: the model with the player as parameter."""
+    from grader import judge, submissions
+
+    sample = tmp_path / "averages_for_b.py"
+    sample.write_text(
+        "def minimax(node, max_depth, player_a_moves):\n"
+        "    if max_depth == 0 or not node.children:\n"
+        "        return get_value(node)\n"
+        "    values = [minimax(c, max_depth - 1, not player_a_moves) for c in get_next_valid_moves(node)]\n"
+        "    return max(values) if player_a_moves else sum(values) / len(values)\n", encoding="utf-8")
+    result = judge.grade(submissions.load(sample), ctp26, ctp26_bank)
+    assert [m.code for m in result.mistakes] == ["averages-children"]
+    assert "Where B is to move" in result.mistakes[0].explanation
+
+
+def test_a_kit_family_with_a_parameter_names_a_negamax_not_turned_back(tmp_path):
+    """nim: a negamax whose value is never turned back to MAX's view is wrong only where MIN moves first."""
+    from grader import api
+
+    sample = tmp_path / "negamax_for_the_mover.py"
+    sample.write_text(
+        "def minimax(state, maximizing):\n"
+        "    def nega(s, colour):\n"
+        "        if game_over(s):\n"
+        "            return colour * winner(s), None\n"
+        "        best, choice = float('-inf'), None\n"
+        "        for m in moves(s):\n"
+        "            v = -nega(play(s, m), -colour)[0]\n"
+        "            if v > best:\n"
+        "                best, choice = v, m\n"
+        "        return best, choice\n"
+        "    return nega(state, 1 if maximizing else -1)\n", encoding="utf-8")
+    result = api.check(sample, "nim")
+    assert [m.code for m in result.mistakes][:1] == ["sign-flip"], [(m.code, m.evidence) for m in result.mistakes]
+    assert "where MIN is to move" in result.mistakes[0].explanation
+
+
+def test_a_partial_fit_often_wrong_where_the_student_is_right_is_not_strong():
+    """A half-depth search fits one-ply-search on every wrong score, but one-ply-search is also wrong on
+    positions the student gets right: that is a mistake the student does not make."""
+    from grader import diagnose
+
+    fit = diagnose.Fit(diagnose.Model("one-ply-search", None), 2406, 169, None, 2389, 169, None, contradicted=17)
+    assert not fit.strong() and diagnose.clear_winners([fit]) == []
+    fit.contradicted = 3
+    assert fit.strong()
+
+
+def test_what_the_traces_and_the_first_wrong_node_show_lets_a_weaker_fit_be_named(ctp26, ctp26_bank, tmp_path):
+    """Stops one ply early, and also takes the second-lowest value where B has four moves or more: the
+    depth model explains about 7 in 10 wrong answers, too few alone; the first wrong node (its own value)
+    and the traces (get_value one ply above the limit) point to it as well, so it is named, with all three."""
+    from grader import judge, submissions
+
+    sample = tmp_path / "shallow_and_more.py"
+    sample.write_text(
+        "def minimax(node, max_depth, player_a_moves):\n"
+        "    if max_depth <= 1 or not node.children:\n"
+        "        return get_value(node)\n"
+        "    values = [minimax(c, max_depth - 1, not player_a_moves) for c in get_next_valid_moves(node)]\n"
+        "    if player_a_moves:\n"
+        "        return max(values)\n"
+        "    return min(values) if len(values) < 4 else sorted(values)[1]\n", encoding="utf-8")
+    result = judge.grade(submissions.load(sample), ctp26, ctp26_bank)
+    assert [m.code for m in result.mistakes] == ["depth-off-by-one"], [m.evidence for m in result.mistakes]
+    evidence = result.mistakes[0].evidence
+    assert " of your " in evidence and "wrong answers" in evidence
+    assert "the node's own value" in evidence and "one ply above the depth limit" in evidence
+
+
+def test_the_traces_point_to_a_depth_mistake_only_when_one_pattern_holds(ctp26):
+    from grader import diagnose
+
+    module = diagnose.mistakes_of(ctp26)
+    tree = {"name": "r", "value": 0, "children": [
+        {"name": "a", "value": 1, "children": [{"name": "c", "value": 2, "children": []}]},
+        {"name": "b", "value": 3, "children": [{"name": "d", "value": 4, "children": []}]}]}
+
+    def facts_with(evaluated_lists, limit=2):
+        outcomes = [types.SimpleNamespace(raw={"trace": {"evaluated": ev}},
+                                          case=types.SimpleNamespace(input={"tree": tree, "max_depth": limit,
+                                                                            "player_a_moves": True}))
+                    for ev in evaluated_lists]
+        return types.SimpleNamespace(outcomes=outcomes)
+
+    above = module.trace_evidence(facts_with([[1, 3]] * 3))  # a and b, one ply above the limit 2
+    assert [s.codes for s in above] == [frozenset({"depth-off-by-one", "depth-counts-full-moves"})]
+    assert module.trace_evidence(facts_with([[2, 4]] * 3)) == []  # the leaves: nothing off the rules
+    assert module.trace_evidence(facts_with([[1, 3]] * 2)) == []  # too few cases to read a pattern
+    beyond = module.trace_evidence(facts_with([[2, 4]] * 3, limit=1))  # c and d, one ply beyond the limit 1
+    assert [s.codes for s in beyond] == [frozenset({"depth-off-by-one"})]
+
+
+# -- attribution by part (aima-isolation) ------------------------------------------------------
+
+ISOLATION_BUGGY = SUBMISSIONS / "aima-isolation" / "buggy"
+
+
+def test_a_max_value_copied_from_min_value_is_named_in_the_helpers_not_the_decision():
+    """minimax_decision is asked with right helpers in place of the ones it calls, so it passes."""
+    from grader import api
+
+    result = api.check(ISOLATION_BUGGY / "max_value_copied_from_min_value.py", "aima-isolation")
+    status = {c.name: c.status for c in result.checks}
+    assert status["best-decision"] == "passed" and status["min-max-values"] == "failed"
+    assert [m.code for m in result.mistakes] == ["always-min"]
+    assert all("best-decision" not in m.checks for m in result.mistakes)
+
+
+def test_a_get_legal_moves_bug_is_never_named_mutates_state_when_forecast_move_deep_copies():
+    from grader import api
+
+    result = api.check(ISOLATION_BUGGY / "legal_moves_checked_in_forecast.py", "aima-isolation")
+    assert [m.code for m in result.mistakes] == ["missing-diagonal-moves"]
+    assert {c.name: c.status for c in result.checks}["forecast-is-pure"] != "failed"
+
+
+def test_the_kit_reads_the_depth_of_its_evaluations_from_the_traces(tmp_path):
+    """connect-four: stops one move early, and MIN also keeps a worse column where three are open; the
+    traces show the evaluation one move above the limit, and that backs depth-off-by-one up."""
+    from grader import api
+
+    sample = tmp_path / "early_and_odd.py"
+    sample.write_text(
+        "import math\n\n\n"
+        "def alphabeta(state, depth, alpha, beta, player):\n"
+        "    if game_over(state) or depth <= 1:\n"
+        "        return [None, score(state)]\n"
+        "    maximizing = player == MAX\n"
+        "    value = -math.inf if maximizing else math.inf\n"
+        "    column = None\n"
+        "    for move in valid_moves(state):\n"
+        "        child = alphabeta(drop(state, move), depth - 1, alpha, beta, MIN if maximizing else MAX)[1]\n"
+        "        if maximizing:\n"
+        "            if child > value:\n"
+        "                value, column = child, move\n"
+        "            if value > beta:\n"
+        "                break\n"
+        "            alpha = max(alpha, value)\n"
+        "        else:\n"
+        "            if child < value or len(valid_moves(state)) == 3:\n"
+        "                value, column = child, move\n"
+        "            if value < alpha:\n"
+        "                break\n"
+        "            beta = min(beta, value)\n"
+        "    return [column, value]\n", encoding="utf-8")
+    result = api.check(sample, "connect-four")
+    assert [m.code for m in result.mistakes][:1] == ["depth-off-by-one"]
+    assert "the traces show the evaluation asked one move above the depth limit" in result.mistakes[0].evidence

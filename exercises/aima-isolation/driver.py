@@ -69,8 +69,51 @@ def call(entry, built):
     if kind == "max":
         return entry["max_value"](state)
     if kind == "decision":
-        return entry["minimax_decision"](state)
+        return _with_reference_helpers(entry["minimax_decision"], state)
     raise ValueError(f"unknown question {kind!r}")
+
+
+# -- the decision is judged on its own: the helpers it calls are the grader's -----------------
+
+def _reference_terminal(gameState):
+    return not gameState.get_legal_moves()
+
+
+def _reference_min(gameState):
+    if _reference_terminal(gameState):
+        return 1
+    return min(_reference_max(gameState.forecast_move(m)) for m in gameState.get_legal_moves())
+
+
+def _reference_max(gameState):
+    if _reference_terminal(gameState):
+        return -1
+    return max(_reference_min(gameState.forecast_move(m)) for m in gameState.get_legal_moves())
+
+
+REFERENCE_HELPERS = {"terminal_test": _reference_terminal, "min_value": _reference_min, "max_value": _reference_max}
+
+
+def _with_reference_helpers(decide, state):
+    """minimax_decision(state), with the helper names it looks up replaced by right ones for the call.
+
+    A decision that calls min_value is then never blamed for a wrong min_value (that is the
+    helpers' part, graded on its own). Only a plain function's own module globals can be
+    arranged; anything else (a method, a helper under another name) is called as it is.
+    """
+    space = getattr(decide, "__globals__", None)
+    if type(space) is not dict:
+        return decide(state)
+    saved = {name: space[name] for name in REFERENCE_HELPERS if name in space}
+    space.update(REFERENCE_HELPERS)
+    try:
+        return decide(state)
+    finally:
+        for name in REFERENCE_HELPERS:
+            if name in saved:
+                space[name] = saved[name]
+            else:
+                space.pop(name, None)
 
 
 def _plain(value, depth=0):
@@ -93,17 +136,34 @@ def _plain(value, depth=0):
 
 
 def _forecast_report(entry, moves):
-    """Forecast every legal move from the position; say whether the position itself changed."""
+    """Forecast every legal move from the position; say whether forecast_move itself changed it.
+
+    The state is looked at right before and right after each forecast_move, and only moves that
+    both the rules and the submission's own get_legal_moves allow are forecast, so a wrong or
+    unsteady get_legal_moves (the rules' part, graded by legal-moves) is never blamed on
+    forecast_move. The legal moves are compared too, but only when asking twice gives the same.
+    """
     state = _student_position(entry, moves)
-    before = _plain(state)
-    legal_before = repr(sorted(state.get_legal_moves(), key=repr))
+    own = _listed(state)
+    steady = own is not None and _listed(state) == own
     problems = []
     for move in _grader_position(moves).get_legal_moves():
+        if own is not None and move not in own:
+            continue  # the submission's rules do not allow this move: forecasting it proves nothing
+        before = _plain(state)
         following = state.forecast_move(move)
         if following is state:
             problems.append(f"forecast_move({move}) returned the same object instead of a new state")
             break
-        if _plain(state) != before or repr(sorted(state.get_legal_moves(), key=repr)) != legal_before:
+        if _plain(state) != before or steady and _listed(state) != own:
             problems.append(f"forecast_move({move}) changed the state it was called on")
             break
     return problems
+
+
+def _listed(state):
+    """The state's legal moves as a sorted list of plain pairs, or None when they cannot be read."""
+    try:
+        return sorted(tuple(m) for m in state.get_legal_moves())
+    except Exception:
+        return None

@@ -14,7 +14,7 @@ import importlib.util
 from functools import cache
 from pathlib import Path
 
-from grader.diagnose import Finding, Model
+from grader.diagnose import Finding, Model, clear_winners, fit_hypothesis
 
 CODES = {
     "sign-flip": (
@@ -33,6 +33,10 @@ CODES = {
         "minimax_decision does not pick a move with the best min_value: in many positions it returns "
         "the first legal move, which is right on the empty board only by luck.",
         "In a position where the first move loses, does your decision look at the others?"),
+    "always-min": (
+        "Your max_value keeps the smallest value, as min_value does: at a MAX level the searcher is "
+        "assumed to pick its worst move.",
+        "At a MAX level, which of the values does the player to move want?"),
     "decision-skips-min-level": (
         "minimax_decision scores each move with max_value, but after your move it is the opponent's "
         "turn: the position it leads to is a MIN level.",
@@ -113,13 +117,14 @@ RULE_VARIANTS = ["moves-through-used-cells", "missing-diagonal-moves", "no-free-
 
 # -- value models over the true rules ---------------------------------------------------------
 
-def _values(moves, level, terminal_value, next_level):
-    """min_value (level "min") or max_value ("max") with the terminal value and alternation given."""
+def _values(moves, level, terminal_value, next_level, max_keeps=max):
+    """min_value (level "min") or max_value ("max") with the terminal value, the alternation and
+    what a MAX level keeps (``max_keeps``: ``min`` for a max_value copied from min_value) given."""
     legal = _legal(moves)
     if not legal:
         return terminal_value(level)
-    children = [_values(list(moves) + [m], next_level(level), terminal_value, next_level) for m in legal]
-    return min(children) if level == "min" else max(children)
+    children = [_values(list(moves) + [m], next_level(level), terminal_value, next_level, max_keeps) for m in legal]
+    return min(children) if level == "min" else max_keeps(children)
 
 
 def _right_terminal(level):
@@ -165,6 +170,7 @@ MODELS = [
     _model("no-alternation", lambda moves, level: _values(moves, level, _right_terminal,
                                                           lambda lv: "max")),
     _model("missing-terminal-check", _no_terminal),
+    _model("always-min", lambda moves, level: _values(moves, level, _right_terminal, _alternate, min)),
 ]
 
 
@@ -218,29 +224,28 @@ def _best_by_max_value(moves):
 DECISION_VARIANTS = [("suboptimal-move", _first_legal), ("decision-skips-min-level", _best_by_max_value)]
 
 
-def _matching(facts, kind, predict, read):
-    """(compared, explained, example) when ``predict`` gives every answer of this kind, else None."""
-    compared = explained = 0
-    example = None
-    for outcome in sorted((o for o in facts.outcomes if o.case.input.get("kind") == kind), key=facts.size):
-        reply = facts.reply(outcome)
-        if reply is None or reply[0] == "raised":
-            continue
+def _matching(facts, code, kind, predict, read):
+    """How far ``predict`` gives the answers of this kind (a ``Fit``, wrong answers first), or None."""
+    asked = [o for o in facts.outcomes if o.case.input.get("kind") == kind
+             and facts.reply(o) is not None and facts.reply(o)[0] != "raised"]
+    asked.sort(key=lambda o: (not facts.is_wrong(o), facts.size(o)))
+
+    def agrees(outcome):
         seen = read(outcome.answer)
-        if seen is None or seen != predict(outcome.case.input["moves"]):
-            return None
-        compared += 1
-        if facts.is_wrong(outcome):
-            explained += 1
-            example = example or outcome
-    return (compared, explained, example) if explained else None
+        return seen is not None and seen == predict(outcome.case.input["moves"])
+
+    return fit_hypothesis(code, asked, agrees, facts.is_wrong)
 
 
 def _finding(code, facts, fit, check):
-    compared, explained, example = fit
     text, question = CODES[code]
-    evidence = (f"this mistake gives exactly your answers on all {compared} positions it was compared on, including "
-                f"the {explained} where they are wrong (for example {facts.call(example)}: {_shown(example)})")
+    shown = f"for example {facts.call(fit.example)}: {_shown(fit.example)}"
+    if fit.complete:
+        evidence = (f"this mistake gives exactly your answers on all {fit.compared} positions it was compared on, "
+                    f"including the {fit.explained} where they are wrong ({shown})")
+    else:
+        evidence = (f"this mistake fits {fit.agreed} of the {fit.compared} positions it was compared on and "
+                    f"{fit.explained} of your {fit.wrong} wrong answers ({shown}); it differs at {facts.call(fit.missed)}")
     return Finding(code, evidence, text, question, (check,))
 
 
@@ -251,17 +256,20 @@ def _shown(outcome):
 
 def rules(facts):
     found = []
-    for code in RULE_VARIANTS:
-        fit = _matching(facts, "rules", lambda moves, code=code: sorted(_legal(moves, code)),
-                        lambda answer: sorted(_moves_of(answer)) if _moves_of(answer) is not None else None)
-        if fit:
-            found.append(_finding(code, facts, fit, "legal-moves"))
-    for code, predict in DECISION_VARIANTS:
-        fit = _matching(facts, "decision", predict, _move_of)
-        if fit:
-            found.append(_finding(code, facts, fit, "best-decision"))
-    changed = [o for o in facts.outcomes if o.case.input.get("kind") == "forecast" and facts.is_wrong(o)]
-    if changed:  # the no-mutation answers are the driver's report: a wrong one is the mutation itself
+    fits = [_matching(facts, code, "rules", lambda moves, code=code: sorted(_legal(moves, code)),
+                      lambda answer: sorted(_moves_of(answer)) if _moves_of(answer) is not None else None)
+            for code in RULE_VARIANTS]
+    # The rules' part and the decision's part are judged apart: a mistake is named in the part it is in.
+    found.extend(_finding(fit.model.code, facts, fit, "legal-moves")
+                 for fit in clear_winners([f for f in fits if f is not None]))
+    fits = [_matching(facts, code, "decision", predict, _move_of) for code, predict in DECISION_VARIANTS]
+    found.extend(_finding(fit.model.code, facts, fit, "best-decision")
+                 for fit in clear_winners([f for f in fits if f is not None]))
+    # The no-mutation answers are the driver's report: a wrong one is the mutation itself. A crash is
+    # not (forecasting along rules the submission's own get_legal_moves rejects is the rules' part).
+    changed = [o for o in facts.outcomes if o.case.input.get("kind") == "forecast" and facts.is_wrong(o)
+               and (facts.reply(o) or ("",))[0] != "raised"]
+    if changed:
         example = min(changed, key=facts.size)
         text, question = CODES["mutates-state"]
         found.append(Finding("mutates-state", f"{facts.call(example)}: {_shown(example)} "

@@ -29,6 +29,8 @@ _ctp = _sibling_mistakes()
 
 subproblems = _ctp.subproblems
 explain_node = getattr(_ctp, "explain_node", None)
+node_values = getattr(_ctp, "node_values", None)
+trace_evidence = getattr(_ctp, "trace_evidence", None)
 
 CODES = {
     **_ctp.CODES,

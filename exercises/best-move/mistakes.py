@@ -15,7 +15,7 @@ import math
 from functools import cache
 from pathlib import Path
 
-from grader.diagnose import Finding
+from grader.diagnose import Finding, clear_winners, fit_hypothesis, supported_by
 
 CODES = {
     "min-max-swapped": (
@@ -217,22 +217,25 @@ def rules(facts):
     wrong = [o for o in answered if _is_wrong(o)]
     if not wrong:
         return []
+    fits = []
     for variant in VARIANTS:
-        explained, example = 0, None
-        for outcome in wrong + [o for o in answered if not _is_wrong(o)]:
-            choices = _choices(variant, outcome.case.input)
-            if not any(outcome.answer.same_as(c) for c in choices):
-                break
-            if _is_wrong(outcome):
-                explained += 1
-                example = example or outcome
+        fit = fit_hypothesis(variant, wrong + [o for o in answered if not _is_wrong(o)],
+                             lambda o, v=variant: any(o.answer.same_as(c) for c in _choices(v, o.case.input)),
+                             _is_wrong)
+        if fit is not None:
+            fits.append(fit)
+    for fit in clear_winners(fits, supported=supported_by(getattr(facts, "supporting", []))):
+        example = fit.example
+        shown = (f"for example {facts.call(example)}: you returned {example.answer.describe()}, the best moves are "
+                 f"{_best(example)}")
+        if fit.complete:
+            evidence = (f"this mistake chooses exactly your moves on all {len(answered)} games it was compared on, "
+                        f"including the {fit.explained} where they are not best ({shown})")
         else:
-            if explained:
-                found.append(_finding(variant, (
-                    f"this mistake chooses exactly your moves on all {len(answered)} games it was compared on, "
-                    f"including the {explained} where they are not best (for example {facts.call(example)}: you "
-                    f"returned {example.answer.describe()}, the best moves are {_best(example)})"),
-                    "random-trees"))
+            evidence = (f"this mistake chooses your move on {fit.agreed} of the {fit.compared} games it was compared "
+                        f"on and {fit.explained} of your {fit.wrong} moves that are not best ({shown}); it differs at "
+                        f"{facts.call(fit.missed)}")
+        found.append(_finding(fit.model.code, evidence, "random-trees"))
     if found:
         return found
     legal = [o for o in wrong if o.answer.kind != "none"]
@@ -251,9 +254,3 @@ def _best(outcome) -> str:
     shown = [repr(tuple(m)) if type(m) is list else repr(m) for m in moves]
     return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " or " + shown[-1]
 
-
-def _best(outcome) -> str:
-    """The best moves in the game's own shape (tuples stay tuples), as the counterexample shows them."""
-    moves = outcome.expected["best moves"]
-    shown = [repr(tuple(m)) if type(m) is list else repr(m) for m in moves]
-    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " or " + shown[-1]

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 
-from grader.diagnose import Finding, Model
+from grader.diagnose import Finding, Model, Support
 
 # -- what each code means, for the student ------------------------------------------------
 
@@ -277,12 +277,53 @@ def negamax_not_turned_back(node, depth, a):
     return _negamax(node, depth, 1 if a else -1)
 
 
-def best_starts_at_zero(node, depth, a):
+def best_starts_at_zero(node, depth, a, for_a=True, for_b=True):
+    """The running best starts at 0, for both players or (the parameter) for one of them only."""
     moves = _moves(node)
     if depth == 0 or not moves:
         return _value(node)
-    values = [best_starts_at_zero(child, depth - 1, not a) for child in moves]
-    return max([0] + values) if a else min([0] + values)
+    values = [best_starts_at_zero(child, depth - 1, not a, for_a, for_b) for child in moves]
+    start = [0] if (for_a if a else for_b) else []
+    return max(start + values) if a else min(start + values)
+
+
+def zero_start_for(player_a):
+    """best_starts_at_zero with the wrong start for one player only (A when ``player_a``)."""
+    return lambda node, depth, a: best_starts_at_zero(node, depth, a, for_a=player_a, for_b=not player_a)
+
+
+def _for_one_player(wrong_rule, player_a):
+    """The right search, except that one player's nodes (A's when ``player_a``) combine their
+    children's values by ``wrong_rule``: a mistake made in one branch of the code only."""
+    def solve(node, depth, a):
+        moves = _moves(node)
+        if depth == 0 or not moves:
+            return _value(node)
+        values = [solve(child, depth - 1, not a) for child in moves]
+        if a == player_a:
+            return wrong_rule(values)
+        return max(values) if a else min(values)
+
+    return solve
+
+
+def _one_player_model(code, wrong_rule, what):
+    return [_model(code, _for_one_player(wrong_rule, player_a),
+                   f"Where {name} is to move, your search takes {what} instead of the "
+                   f"{'largest' if player_a else 'smallest'} value ({other}'s nodes are right).")
+            for player_a, name, other in ((True, "A", "B"), (False, "B", "A"))]
+
+
+def _combined_with(change):
+    """The right search, with ``change`` applied to each searched node's value (leaves are left as they are)."""
+    def solve(node, depth, a):
+        moves = _moves(node)
+        if depth == 0 or not moves:
+            return _value(node)
+        values = [solve(child, depth - 1, not a) for child in moves]
+        return change(max(values) if a else min(values))
+
+    return solve
 
 
 def _with_values(change):
@@ -333,8 +374,25 @@ MODELS = [
     _model("averages-children", averages_children),
     _model("sign-flip", negamax_unnegated),
     _model("sign-flip", negamax_not_turned_back),
+    _model("sign-flip", lambda node, depth, a: _negamax_unnegated(node, depth, 1 if a else -1),
+           "Your negamax neither negates the children's values nor turns the answer back to A's point of "
+           "view, so values come out with the wrong sign where B is to move."),
+    _model("sign-flip", _with_values(lambda value: -value),
+           "The values of the positions are negated, so the search prefers what is bad for the player to move."),
     _model("bad-initial-bound", best_starts_at_zero),
+    _model("bad-initial-bound", zero_start_for(True),
+           "Player A's best value so far starts at 0 instead of minus infinity, so when every move is worth "
+           "less than 0 to A, the 0 is kept (B's start is right)."),
+    _model("bad-initial-bound", zero_start_for(False),
+           "Player B's best value so far starts at 0 instead of plus infinity, so when every move is worth "
+           "more than 0, B keeps the 0 (A's start is right)."),
+    *_one_player_model("averages-children", lambda values: sum(values) / len(values),
+                       "the average of its children's values"),
+    *_one_player_model("first-child-only", lambda values: values[0], "the first child's value"),
     _model("truncates-values", _with_values(int)),
+    _model("truncates-values", _combined_with(int),
+           "The value your search keeps at each node is cut to a whole number, so trees with values such as "
+           "2.5 come out wrong above the leaves."),
     _model("truncates-values", _with_values(math.floor),
            "Fractional values are rounded down to whole numbers somewhere, so trees with values "
            "such as 2.5 come out wrong."),
@@ -479,3 +537,67 @@ def explain_node(entry, expected, child_values, yours):
         many = "its children are" if len(child_values) > 1 else "its only child is"
         why = f"{many} worth {worth}, so it is worth {_show(expected)} (the {pick}, as {turn} chooses)"
     return f"{where} it is {turn}'s turn; {why}; {yours}"
+
+
+def node_values(entry, outcome, child_outcomes, facts):
+    """The numbers the local rule at the first wrong node is read from (``grader.diagnose.local_rule``)."""
+    reply = facts.reply(outcome)
+    if reply is None or reply[0] != "number":
+        return None
+    case = entry["input"]
+    return {"role": "max" if case["player_a_moves"] else "min", "own": case["tree"]["value"],
+            "expected": outcome.expected, "children": [c.expected for c in child_outcomes], "actual": reply[1]}
+
+
+# -- what the traces show: where get_value was asked, relative to the depth limit ---------------
+
+def _preorder(tree, depth=0, out=None):
+    """(node, depth) in the order the driver numbers nodes (preorder, children in order)."""
+    out = [] if out is None else out
+    out.append((tree, depth))
+    for child in tree["children"]:
+        _preorder(child, depth + 1, out)
+    return out
+
+
+def trace_evidence(facts):
+    """Where get_value was asked off the rules, relative to the depth limit, when one pattern holds in
+    every case that shows any: one ply above the limit, one ply beyond it, further beyond, only at the
+    first ply, or at every level. Supporting evidence (``grader.diagnose.Support``), never a name alone."""
+    patterns = []
+    for outcome in facts.outcomes:
+        evaluated = (outcome.raw.get("trace") or {}).get("evaluated")
+        case = outcome.case.input
+        if type(evaluated) is not list or not evaluated:
+            continue
+        nodes, limit = _preorder(case["tree"]), case["max_depth"]
+        off = set()
+        for index in evaluated:
+            if type(index) is not int or not 0 <= index < len(nodes):
+                continue
+            node, depth = nodes[index]
+            if depth > limit or node["children"] and depth < limit:
+                off.add((depth - limit, depth))
+        if off:
+            patterns.append(off)
+    if len(patterns) < 3:
+        return []
+    offsets = {o for p in patterns for o, _ in p}
+    depths = {d for p in patterns for _, d in p}
+    n = len(patterns)
+    if offsets == {-1}:
+        return [Support(f"the traces show get_value asked one ply above the depth limit ({n} cases)",
+                        frozenset({"depth-off-by-one", "depth-counts-full-moves"}))]
+    if offsets == {1}:
+        return [Support(f"the traces show get_value asked one ply beyond the depth limit ({n} cases)",
+                        frozenset({"depth-off-by-one"}))]
+    if all(o > 1 for o in offsets):
+        return [Support(f"the traces show get_value asked more than one ply beyond the depth limit ({n} cases)",
+                        frozenset({"depth-not-decremented", "depth-counts-full-moves"}))]
+    if depths == {1}:
+        return [Support(f"the traces show get_value asked about the first ply only, whatever the limit ({n} cases)",
+                        frozenset({"one-ply-search"}))]
+    if all(o < 0 for o in offsets) and len(depths) > 1:
+        return [Support(f"the traces show get_value asked about positions that have moves, above the limit, at "
+                        f"several levels ({n} cases)", frozenset({"evaluates-internal-nodes"}))]
+    return []

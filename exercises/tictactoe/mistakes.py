@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from grader.diagnose import Finding
+from grader.diagnose import Finding, clear_winners, fit_hypothesis, supported_by
 
 MAX, MIN = +1, -1
 LINES = ([[(r, 0), (r, 1), (r, 2)] for r in range(3)] + [[(0, c), (1, c), (2, c)] for c in range(3)]
@@ -156,12 +156,16 @@ def _key(case_input):
     return tuple(tuple(row) for row in case_input["board"]), case_input["player"]
 
 
-def _finding(code, facts, compared, explained, example, check="scores"):
+def _finding(code, facts, compared, explained, example, check="scores", fit=None):
     text, question = CODES[code]
     answer = example.answer.describe() if example.answer is not None else "no answer"
-    evidence = (f"this mistake gives exactly your scores on all {compared} positions it was compared on, including "
-                f"the {explained} where they are wrong (for example {facts.call(example)}: you returned {answer}, "
-                f"the position is worth {example.expected['score']})")
+    shown = f"for example {facts.call(example)}: you returned {answer}, the position is worth {example.expected['score']}"
+    if fit is not None and not fit.complete:
+        evidence = (f"this mistake fits {fit.agreed} of the {compared} positions it was compared on and {explained} "
+                    f"of your {fit.wrong} wrong scores ({shown}); it differs at {facts.call(fit.missed)}")
+    else:
+        evidence = (f"this mistake gives exactly your scores on all {compared} positions it was compared on, "
+                    f"including the {explained} where they are wrong ({shown})")
     return Finding(code, evidence, text, question, (check,))
 
 
@@ -201,18 +205,18 @@ def rules(facts):
         return []
     score_wrong = [(o, t) for o, t in answered if t[2] != o.expected["score"]]
     found = []
+    triples = {id(o): t for o, t in answered}
+    ordered = [o for o, t in answered if t[2] != o.expected["score"]] + [o for o, t in answered
+                                                                         if t[2] == o.expected["score"]]
+    fits = []
     for variant in SCORE_VARIANTS if score_wrong else ():
-        explained, example = 0, None
-        for outcome, triple in answered:
-            board, player = _key(outcome.case.input)
-            if _search(board, player, variant) != triple[2]:
-                break
-            if triple[2] != outcome.expected["score"]:
-                explained += 1
-                example = example or outcome
-        else:
-            if explained:
-                found.append(_finding(variant, facts, len(answered), explained, example))
+        fit = fit_hypothesis(variant, ordered,
+                             lambda o, v=variant: _search(*_key(o.case.input), v) == triples[id(o)][2],
+                             lambda o: triples[id(o)][2] != o.expected["score"])
+        if fit is not None:
+            fits.append(fit)
+    for fit in clear_winners(fits, supported=supported_by(getattr(facts, "supporting", []))):
+        found.append(_finding(fit.model.code, facts, fit.compared, fit.explained, fit.example, fit=fit))
     if found or score_wrong:
         return found
     # Every score is right: what is wrong is the move.

@@ -3,7 +3,9 @@
 Each family is a wrong version of the reference search (``Searcher.variant_value``). A family
 names the mistake when it predicts the student's value on every case they answered (a crash
 counts as agreeing where the family's search reached a finished game with no moves, as
-``max([])`` would) and explains at least one wrong value. Moves are read by rule (value
+``max([])`` would) and explains at least one wrong value, or, failing that, when it explains
+most of the wrong values and is clearly ahead of every other family (``clear_winners``, shared
+with ``grader.diagnose``), with how far it fits in the evidence. Moves are read by rule (value
 right, move not optimal), and the evaluated positions from the traces (over- and
 under-pruning, evaluating positions that are not leaves). Nothing here shows code; every
 text ends with a question, in words that fit any game.
@@ -14,8 +16,9 @@ from __future__ import annotations
 import math
 import time
 
-from grader.diagnose import Finding
-from grader.kit.search import FAMILIES, NEEDS_DEPTH, NEEDS_EVALUATE, TooBig
+from grader.diagnose import (PARTIAL_AGREES, SUPPORTED_EXPLAINS, Finding, Fit, Model, Support, clear_winners,
+                             supported_by, with_support)
+from grader.kit.search import FAMILIES, NEEDS_DEPTH, NEEDS_EVALUATE, VARIANT_NODE_BUDGET, TooBig
 
 RULES_BUDGET = 3.0
 
@@ -94,10 +97,59 @@ class KitMistakes:
     def explain_node(self, entry, expected, children, yours) -> str:
         return explain(entry, expected, children, yours)
 
+    def node_values(self, entry, outcome, child_outcomes, facts):
+        """The numbers the local rule at the first wrong node is read from (``grader.diagnose.local_rule``)."""
+        reply = self._student_value(outcome)
+        if reply is None or reply[0] != "number":
+            return None
+        try:
+            own = self.hooks.searcher.leaf(self.hooks.state_of(entry["input"]))
+        except Exception:  # a game without an evaluation has no own value for a position mid-game
+            own = None
+        return {"role": entry["role"], "own": own if type(own) in (int, float) else None,
+                "expected": outcome.expected["value"], "children": [c.expected["value"] for c in child_outcomes],
+                "actual": reply[1]}
+
+    def trace_evidence(self, facts) -> list:
+        """Where the evaluation was asked, against the depth limit, when one pattern holds in every case
+        that shows any (one ply above the limit, one beyond it, further beyond): supporting evidence."""
+        from grader.kit.hooks import evaluated_paths
+
+        if not self.hooks.decl["depth_limited"]:
+            return []
+        game, searcher = self.hooks.game, self.hooks.searcher
+        patterns = []
+        for outcome in facts.outcomes[:TRACE_CASES]:
+            depth = outcome.case.input.get("depth")
+            paths = evaluated_paths(outcome.raw.get("trace") or {}) if isinstance(outcome.raw, dict) else None
+            if depth is None or not paths:
+                continue
+            try:
+                off = {left for left in (_depth_left(game, searcher, self.hooks.state_of(outcome.case.input), depth, p)
+                                         for p in paths[:TRACE_PATHS]) if left is not None and left != 0}
+            except Exception:  # a path the game cannot follow: this trace says nothing
+                continue
+            if off:
+                patterns.append(off)
+        if len(patterns) < 3:
+            return []
+        lefts, n = set().union(*patterns), len(patterns)
+        if lefts == {1}:
+            return [Support(f"the traces show the evaluation asked one move above the depth limit ({n} cases)",
+                            frozenset({"depth-off-by-one"}))]
+        if lefts == {-1}:
+            return [Support(f"the traces show the evaluation asked one move beyond the depth limit ({n} cases)",
+                            frozenset({"depth-off-by-one"}))]
+        if all(left < -1 for left in lefts):
+            return [Support(f"the traces show the evaluation asked more than one move beyond the depth limit "
+                            f"({n} cases)", frozenset({"depth-not-decremented"}))]
+        return []
+
     def families(self) -> list[str]:
+        """The search's families, then the ones with a parameter (the player whose rule is wrong, ...)."""
         decl, game = self.hooks.decl, self.hooks.game
         return [f for f in FAMILIES if (decl["depth_limited"] or f not in NEEDS_DEPTH)
-                and (game.has_evaluate or f not in NEEDS_EVALUATE)]
+                and (game.has_evaluate or f not in NEEDS_EVALUATE)] + list(PARAMETERISED)
 
     def _student_value(self, outcome):
         """("number", v) or ("raised",) or None when the reply carries no value the families can be compared to."""
@@ -124,37 +176,69 @@ class KitMistakes:
             wrong_ids = {id(o) for o, _ in wrong_values}
             right = [(o, v) for o, v in asked if id(o) not in wrong_ids]
             deadline = time.monotonic() + RULES_BUDGET
-            for family in self.families():
-                fit = self._fits(family, wrong_values, right, deadline)
-                if fit is not None:
-                    example, compared = fit
-                    findings.append(Finding(family, f"{family} gives exactly your values on all {compared} cases "
-                                                    f"compared, including {len(wrong_values)} wrong ones "
-                                                    f"(for example {facts.call(example)}, worth "
-                                                    f"{example.expected['value']!r})"))
+            fits = [fit for fit in (self._fits(family, wrong_values, right, deadline) for family in self.families())
+                    if fit is not None]
+            rules_seen = getattr(facts, "supporting", [])
+            findings.extend(with_support(self._finding(fit, facts), [] if fit.complete else rules_seen)
+                            for fit in clear_winners(fits, supported=supported_by(rules_seen)))
         if not findings and not wrong_values:
             findings.extend(self._move_findings(facts))
         return findings
 
-    def _fits(self, family, wrong, right, deadline):
-        compared = 0
-        for outcome, reply in wrong + right:
+    @staticmethod
+    def _finding(fit: Fit, facts) -> Finding:
+        family, example = fit.model.code, fit.example
+        shown = f"for example {facts.call(example)}, worth {example.expected['value']!r}"
+        text = fit.model.explanation  # a parameterised family words its own parameter; else the code's text
+        if fit.complete:
+            return Finding(family, f"{family} gives exactly your values: it {fit.how_strong()} compared, including "
+                                   f"{fit.explained} wrong ones ({shown})", text)
+        return Finding(family, f"{family} {fit.how_strong()} compared and {fit.explained} of your {fit.wrong} wrong "
+                               f"values ({shown}); it differs at {facts.call(fit.missed)}", text)
+
+    def _fits(self, family, wrong, right, deadline) -> Fit | None:
+        """The family's agreement with the student's values; None when it cannot be strong or cannot be predicted."""
+        total = len(wrong) + len(right)
+        misses_allowed = min(len(wrong) - math.ceil(SUPPORTED_EXPLAINS * len(wrong)),
+                             total - math.ceil(PARTIAL_AGREES * total))
+        compared = agreed = explained = contradicted = 0
+        example = missed = None
+        predicted: set = set()
+        for index, (outcome, reply) in enumerate(wrong + right):
             if time.monotonic() > deadline:
                 return None
             state = self.hooks.state_of(outcome.case.input)
             try:
                 decl = self.hooks.decl
-                value, empty = self.hooks.searcher.variant_value(family, state, outcome.case.input.get("depth"),
-                                                                 decl["search"] == "alphabeta", decl["alpha"], decl["beta"])
+                if family in PARAMETERISED:
+                    value, empty = PARAMETERISED[family].value(self.hooks.searcher, state, outcome.case.input.get("depth"))
+                else:
+                    value, empty = self.hooks.searcher.variant_value(family, state, outcome.case.input.get("depth"),
+                                                                     decl["search"] == "alphabeta", decl["alpha"],
+                                                                     decl["beta"])
             except TooBig:
                 return None  # too large a search to predict (a depth never lowered on a big game): not this family
             except (ZeroDivisionError, TypeError, ValueError):
                 continue
+            compared += 1
+            if len(predicted) < 2:
+                predicted.add(value)
             agrees = (reply[0] == "raised" and empty) or (reply[0] == "number" and _same(reply[1], value))
             if not agrees:
-                return None
-            compared += 1
-        return (wrong[0][0], compared) if compared else None
+                missed = missed or outcome
+                contradicted += index >= len(wrong)
+                if compared - agreed > misses_allowed:
+                    return None
+                continue
+            agreed += 1
+            if index < len(wrong):
+                explained += 1
+                example = example or outcome
+        if not explained or len(predicted) < 2:
+            return None  # one value whatever the position: a constant answer says nothing of how it was searched
+        code = PARAMETERISED[family].code if family in PARAMETERISED else family
+        return Fit(Model(code, None, PARAMETERISED[family].text if family in PARAMETERISED else ""),
+                   compared, explained, example, agreed, len(wrong), missed, contradicted)
 
     def _move_findings(self, facts) -> list[Finding]:
         bad = [o for o in facts.outcomes if o.answer is not None and self._student_value(o) is not None
@@ -210,6 +294,143 @@ class KitMistakes:
         if done_set < wanted_set:
             return "horizon-not-evaluated"
         return "under-pruning" if self.hooks.decl["search"] == "alphabeta" else "evaluates-internal-nodes"
+
+
+# -- families with a parameter: one player's rule wrong, a negamax not turned back -----------------
+
+class OneRole:
+    """The right search, except at the nodes where ``role`` ("max" or "min") is to move, which combine
+    their children by ``rule`` (a mistake made in one branch of the code only); or, with ``negate_root``,
+    the right value negated where MIN is to move at the root (a negamax whose answer is never turned
+    back to MAX's point of view). Plain minimax over the game's vocabulary, memoised per position."""
+
+    def __init__(self, code: str, role: str | None, rule=None, negate_root: bool = False, text: str = ""):
+        self.code, self.role, self.rule, self.negate_root, self.text = code, role, rule, negate_root, text
+
+    def value(self, searcher, state, depth) -> tuple:
+        if self.negate_root:
+            value = searcher.value(state, depth)
+            return (-value if searcher.role(state) == "min" else value), False
+        counter = [0]
+        return self._search(searcher, state, depth, counter), False
+
+    def _search(self, searcher, state, depth, counter):
+        key = ("one-role", self.code, self.role, id(self.rule), searcher.game.ident(state), depth)
+        if key in searcher.memo:
+            return searcher.memo[key]
+        counter[0] += 1
+        if counter[0] > VARIANT_NODE_BUDGET:
+            raise TooBig(self.code)
+        game = searcher.game
+        if game.is_terminal(state) or depth == 0:
+            found = searcher.leaf(state)
+        else:
+            values = [self._search(searcher, child, searcher.child_depth(state, child, depth), counter)
+                      for child in (game.result(state, a) for a in game.actions(state))]
+            role = searcher.role(state)
+            if self.role in (role, "both"):
+                found = self.rule(values, role)
+            else:
+                found = max(values) if role == "max" else min(values)
+        searcher.memo[key] = found
+        return found
+
+
+class DeeperByOne:
+    """The right search, one ply deeper than the depth it was given (a limit tested with ``< 0``)."""
+
+    code = "depth-off-by-one"
+    text = ("Your search goes one move deeper than the depth allows: positions at the depth limit are searched "
+            "instead of evaluated.")
+
+    def value(self, searcher, state, depth) -> tuple:
+        if depth is None:
+            raise TypeError("no depth limit to be off by one")  # not this family: the case is skipped
+        return searcher.value(state, depth + 1), False
+
+
+class LeavesNegatedFor:
+    """The right search, except that a position scored where ``role`` is to move is scored with the sign
+    turned round (``player * score`` with MIN as -1, say): a sign wrong for one player only."""
+
+    code = "sign-flip"
+
+    def __init__(self, role: str):
+        self.role = role
+        self.text = (f"Positions scored where {role.upper()} is to move get the wrong sign (the score is turned round "
+                     f"for that player only), so the search prefers what is bad for MAX there.")
+
+    def value(self, searcher, state, depth) -> tuple:
+        return self._search(searcher, state, depth, [0]), False
+
+    def _search(self, searcher, state, depth, counter):
+        key = ("leaves-negated", self.role, searcher.game.ident(state), depth)
+        if key in searcher.memo:
+            return searcher.memo[key]
+        counter[0] += 1
+        if counter[0] > VARIANT_NODE_BUDGET:
+            raise TooBig(self.code)
+        game = searcher.game
+        if game.is_terminal(state) or depth == 0:
+            leaf = searcher.leaf(state)
+            found = -leaf if searcher.role(state) == self.role else leaf
+        else:
+            values = [self._search(searcher, child, searcher.child_depth(state, child, depth), counter)
+                      for child in (game.result(state, a) for a in game.actions(state))]
+            found = max(values) if searcher.role(state) == "max" else min(values)
+        searcher.memo[key] = found
+        return found
+
+
+def _unit_start(values, role):
+    return max([-1] + values) if role == "max" else min([1] + values)
+
+
+def _zero_start(values, role):
+    return max([0] + values) if role == "max" else min([0] + values)
+
+
+def _average(values, role):
+    return sum(values) / len(values)
+
+
+def _first(values, role):
+    return values[0]
+
+
+def _one_role_families() -> dict[str, OneRole]:
+    found = {"sign-flip/not-turned-back": OneRole(
+        "sign-flip", None, negate_root=True,
+        text="Your values are right for MAX but come back with the wrong sign where MIN is to move: a negamax "
+             "whose answer is never turned back to MAX's point of view.")}
+    for code, rule, what in (("bad-initial-bound", _zero_start, "starts its best value at 0 instead of an infinity"),
+                             ("averages-children", _average, "averages the values of the moves"),
+                             ("first-child-only", _first, "keeps the first move's value only")):
+        for role, other in (("max", "min"), ("min", "max")):
+            found[f"{code}/{role}"] = OneRole(code, role, rule, text=(
+                f"Where {role.upper()} is to move your search {what} (where {other.upper()} is to move it is right)."))
+    return found
+
+
+PARAMETERISED = {**_one_role_families(), "depth-off-by-one/deeper": DeeperByOne(),
+                 "sign-flip/leaves-min": LeavesNegatedFor("min"), "sign-flip/leaves-max": LeavesNegatedFor("max"),
+                 "bad-initial-bound/one": OneRole(
+                     "bad-initial-bound", "both", _unit_start,
+                     text="The best value so far starts at -1 for MAX and +1 for MIN instead of an infinity, so when "
+                          "every move is worse than that for the player to move, the start value is kept.")}
+
+
+TRACE_CASES, TRACE_PATHS = 200, 200  # enough to see a pattern, few enough to stay cheap
+
+
+def _depth_left(game, searcher, state, depth, path):
+    """The depth left at the end of ``path`` (action indices from ``state``); None at a finished game
+    (scoring one is always right, whatever the depth)."""
+    for index in path:
+        child = game.result(state, game.actions(state)[index])
+        depth = searcher.child_depth(state, child, depth)
+        state = child
+    return None if game.is_terminal(state) else depth
 
 
 def subproblem_plan(hooks, case_input, cap: int = 60) -> list[dict]:

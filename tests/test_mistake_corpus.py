@@ -1,0 +1,82 @@
+"""Mistake naming on the corpus written apart from the grader: the held-out targets and the tuning figures.
+
+The corpus (``fixtures/mistake-corpus``) is split by its own fixed rule; the held-out variants are
+read here only to be graded, never to choose anything. Grading runs as ``grade`` does (a warm pool,
+``benchmarks/mistake_naming.py``). To keep the cost near a minute and a half on two busy cores the
+test grades a fixed, named subset: per (exercise, mistake code), the first ``HELD_OUT_PER_CODE`` (one)
+held-out variant and the first ``TUNING_PER_CODE`` (one) tuning variant in the split's own order. The
+benchmark measures the whole corpus.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+
+import pytest
+
+from conftest import ROOT
+
+HELD_OUT_PER_CODE = 1
+TUNING_PER_CODE = 1
+RIGHT_TARGET, WRONG_TARGET = 0.90, 0.03
+
+
+def _benchmark():
+    spec = importlib.util.spec_from_file_location("_mistake_naming_benchmark", ROOT / "benchmarks" / "mistake_naming.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up by name
+    spec.loader.exec_module(module)
+    return module
+
+
+BENCH = _benchmark()
+
+
+@pytest.fixture(scope="module")
+def halves():
+    return BENCH.halves()
+
+
+def test_the_split_is_the_corpus_own_rule_and_both_halves_hold_variants(halves):
+    assert halves["tuning"] and halves["held_out"]
+    tuning = {p for _, _, p in halves["tuning"]}
+    assert not tuning & {p for _, _, p in halves["held_out"]}
+
+
+def test_held_out_half_meets_the_targets(halves):
+    tallies = BENCH.measure(BENCH.first_per_code(halves["held_out"], HELD_OUT_PER_CODE), jobs=2)
+    overall = tallies["overall"]
+    # Only the rates are shown on failure: which held-out variant missed is not for tuning.
+    rates = {name: (t.total, round(t.share("right"), 3), round(t.share("wrong"), 3)) for name, t in tallies.items()}
+    assert overall.total > 0
+    assert overall.share("right") >= RIGHT_TARGET, rates
+    assert overall.share("wrong") <= WRONG_TARGET, rates
+
+
+def test_tuning_half_figures(halves):
+    tallies = BENCH.measure(BENCH.first_per_code(halves["tuning"], TUNING_PER_CODE), jobs=2)
+    overall = tallies["overall"]
+    assert overall.total > 0
+    assert overall.share("right") >= RIGHT_TARGET, overall.misses
+    assert overall.share("wrong") <= WRONG_TARGET, overall.misses
+
+
+def test_a_variant_is_counted_by_its_first_named_mistake():
+    result = {"status": "failed", "mistakes": [{"code": "always-max"}, {"code": "mutates-tree"}]}
+    assert BENCH.outcome_of(result, "always-max")[0] == "right"
+    assert BENCH.outcome_of(result, "mutates-tree")[0] == "wrong"
+    assert BENCH.outcome_of({"status": "failed", "mistakes": [{"code": "no-known-mistake"}]}, "x")[0] == "none"
+    assert BENCH.outcome_of({"status": "passed", "mistakes": []}, "x")[0] == "none"
+    assert BENCH.outcome_of(None, "x")[0] == "none"
+
+
+def test_the_benchmark_prints_both_halves_labelled(tmp_path):
+    import subprocess
+
+    run = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "mistake_naming.py"), "--jobs", "2",
+                          "--exercise", "nim", "--per-code", "1"], capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    assert "TUNING half" in run.stdout and "HELD-OUT half" in run.stdout and "never used to choose" in run.stdout
+    held_out = run.stdout.split("HELD-OUT half", 1)[1]
+    assert "miss:" not in held_out  # the held-out misses are never listed
