@@ -238,3 +238,42 @@ def test_a_kit_starter_never_overwrites_the_rules_beside_it(tmp_path):
     assert again.returncode == 2 and "already exists" in again.stderr
     assert (tmp_path / "nim_rules.py").read_text(encoding="utf-8") == "# my notes\n"
     assert not (tmp_path / "nim.py").exists()
+
+
+def test_stand_ins_follow_the_declaration_not_the_exercise(tmp_path):
+    """A copy of nim whose helpers are declared otherwise (the player to move, a utility that takes
+    the course's player) gets stand-ins with those very signatures, run at home and replaced when graded."""
+    import re
+    import shutil
+
+    from grader import exercise
+
+    mine = tmp_path / "mine"
+    shutil.copytree(exercise.load("nim").folder, mine / "nim-mine")
+    toml = (mine / "nim-mine" / "exercise.toml").read_text(encoding="utf-8").replace('id = "nim"', 'id = "nim-mine"')
+    toml = re.sub(r"\[student\.helpers\][^\[]*", "[student.helpers]\nlegal = \"actions\"\nafter = \"result\"\n"
+                  "over = \"is_terminal\"\nvalue_for = \"utility\"\nwhose_turn = \"to_move\"\n\n", toml)
+    (mine / "nim-mine" / "exercise.toml").write_text(toml, encoding="utf-8")
+    home = tmp_path / "home"
+    written = _run("-m", "grader", "show", "nim-mine", "--exercises-dir", str(mine), "--starter", str(home))
+    assert written.returncode == 0, written.stderr
+    starter = home / "nim_mine.py"
+    text = starter.read_text(encoding="utf-8")
+    assert "def value_for(state, maximizing):" in text and "def whose_turn(state):" in text
+    _complete(starter, "minimax", """
+        def minimax(state, maximizing):
+            assert whose_turn(state) is maximizing
+            if over(state):
+                return value_for(state, True), None
+            best = None
+            for move in legal(state):
+                value = minimax(after(state, move), not maximizing)[0]
+                if best is None or (maximizing and value > best[0]) or (not maximizing and value < best[0]):
+                    best = (value, move)
+            return best
+        """)
+    at_home = _run(str(starter), cwd=home)
+    assert at_home.returncode == 0, at_home.stderr
+    assert "= (1, (1, 3))" in at_home.stdout
+    result = api.check(starter, "nim-mine", exercises_dir=[mine])
+    assert result.status == "passed", [(c.name, c.status, c.message) for c in result.checks] or result.error
