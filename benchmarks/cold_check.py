@@ -2,8 +2,8 @@
 
 The first `minimax-grader check` used to build the exercise's case bank with hypothesis (and
 compile the report templates, copy the child's library) before grading: about three times
-the wait of every later check. This script measures, in the same run, for each built-in
-exercise and a correct sample of it:
+the wait of every later check. This script measures, in the same run, for every exercise
+`minimax-grader exercises` lists and a correct sample of it:
 
   * cold: `check` with MINIMAX_GRADER_CACHE pointing to a new, empty folder,
   * warm: `check` again with that same folder (everything cached),
@@ -37,11 +37,30 @@ SAMPLES = {  # a correct sample per exercise: every check runs, nothing to shrin
     "aima-isolation": "aima-isolation/correct/one_file_textbook.py",
     "tictactoe": "tictactoe/correct/published_style.py",
     "best-move": "best-move/correct/seed_style.py",
-}
+}  # any other exercise: its first correct sample (see sample_of)
+
+
+def listed_exercises() -> list[str]:
+    """Every exercise `minimax-grader exercises` lists (so a new one is measured without an edit here)."""
+    sys.path.insert(0, str(ROOT))
+    from grader import api
+
+    return sorted(exercise_id for exercise_id, _ in api.list_exercises())
+
+
+def sample_of(exercise_id: str) -> Path:
+    """The exercise's correct sample: the one named above, else the first in fixtures/submissions/ID/correct/."""
+    submissions = ROOT / "fixtures" / "submissions"
+    if exercise_id in SAMPLES:
+        return submissions / SAMPLES[exercise_id]
+    found = sorted((submissions / exercise_id / "correct").glob("*.py"))
+    if not found:
+        raise SystemExit(f"cold_check: {exercise_id} has no correct sample in {submissions / exercise_id / 'correct'}")
+    return found[0]
 
 
 def measure(exercise_id: str, runs: int, scratch: Path) -> tuple[float, float]:
-    sample = ROOT / "fixtures" / "submissions" / SAMPLES[exercise_id]
+    sample = sample_of(exercise_id)
     argv = grader_command() + ["check", str(sample), "--exercise", exercise_id]
     cold, warm = [], []
     for i in range(runs):
@@ -55,14 +74,18 @@ def measure(exercise_id: str, runs: int, scratch: Path) -> tuple[float, float]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5, help="cold/warm pairs per exercise (default 5)")
-    parser.add_argument("--exercise", action="append", choices=sorted(SAMPLES), help="only these exercises")
+    parser.add_argument("--exercise", action="append", help="only these exercises (default: every one listed)")
     args = parser.parse_args(argv)
     if args.runs < 1:
         parser.error("--runs must be at least 1")
+    listed = listed_exercises()
+    unknown = sorted(set(args.exercise or ()) - set(listed))
+    if unknown:
+        parser.error(f"unknown exercise {', '.join(unknown)} (listed: {', '.join(listed)})")
     print(f"first check with an empty cache against the next one (median of {args.runs}, target <= {TARGET}x)")
     worst = 0.0
     with tempfile.TemporaryDirectory(prefix="minimax-grader-cold-") as scratch:
-        for exercise_id in args.exercise or sorted(SAMPLES):
+        for exercise_id in args.exercise or listed:
             cold, warm = measure(exercise_id, args.runs, Path(scratch))
             ratio = cold / warm
             worst = max(worst, ratio)

@@ -13,7 +13,9 @@ An exercise states its API in its hooks module: ``API_PROVIDES`` (the helpers, a
 forms such as ``"get_value(node)"``), ``API_CALLS`` (how the grader calls the student's
 functions; default: the entry point with its parameters) and ``API_OBJECTS`` (type names of
 the objects it hands over, e.g. ``{"Node": "node"}``: only their missing attributes are a
-mismatch, never a ``None`` the student's own bug produced).
+mismatch, never a ``None`` the student's own bug produced). A kit exercise (``grader/kit/``)
+answers the same hooks from its declaration (``grader/kit/student_api.py``), plus ``API_NAMES``
+(helpers and constants it hands over) and ``API_ANSWER_KINDS`` (its checks that ask for answers).
 """
 
 from __future__ import annotations
@@ -48,6 +50,11 @@ def provides_of(exercise) -> list[str]:
         return custom
     by_name = {form.split("(")[0]: form for form in custom}
     return [by_name.get(name, f"{name}(...)") for name in helpers]
+
+
+def _helper_names(exercise) -> list[str]:
+    """Every name the exercise hands over: its ``provided_helpers``, else its hooks' ``API_NAMES``."""
+    return list(exercise.provided_helpers) + list(exercise.hook("API_NAMES") or [])
 
 
 def _api_words(exercise, calls: bool = True, about: str | None = None) -> str:
@@ -190,7 +197,7 @@ def _classify(raised: str, exercise):
         return ("name", m.group(1))
     if m := _ARGUMENTS.match(raised):
         function = m.group(1)
-        if function in _function_names(exercise) or function in exercise.provided_helpers:
+        if function in _function_names(exercise) or function in _helper_names(exercise):
             return ("arguments", function)
     return None
 
@@ -206,8 +213,9 @@ def explain_replies(exercise, files, outcomes) -> str | None:
     for outcome in outcomes:
         by_group.setdefault(outcome.case.group, []).append(outcome)
     by_part: dict[object, list] = {}
+    answer_kinds = exercise.hook("API_ANSWER_KINDS") or ("answers",)
     for spec in exercise.checks:
-        if spec.kind != "answers":
+        if spec.kind not in answer_kinds:
             continue
         asked = [o for g in (spec.groups or by_group) for o in by_group.get(g, ())
                  if "skipped" not in o.raw and not o.raw.get("timed_out")]
@@ -244,7 +252,7 @@ def _words(exercise, files, kind, raised: str) -> str:
         used = _string_subscripts(trees) or ["the object it is given as a dict or a list"]
         return f"your code reads {_join(used[:4])}, but what it is given is not a dict: {api}"
     if what == "name":
-        names = _undefined_calls(trees, set(exercise.provided_helpers)) or [detail]
+        names = _undefined_calls(trees, set(_helper_names(exercise))) or [detail]
         if detail not in names:
             names.insert(0, detail)
         shown = [f"{n}(...)" for n in names[:4]]

@@ -6,8 +6,11 @@ prints it with the example (the first published case, else the first hand-made o
 the exercise's own ``picture`` hook. A starter alone cannot run outside the grader, since the
 helpers it calls exist only in the sandbox; ``write_starter`` appends the exercise's
 ``stand_ins.py`` (plain local versions of the helpers, plus a ``__main__`` block running the
-example) with the example case written in. While grading, the sandbox puts the grader's own
-helpers back before every call (``driver.helpers``), so the stand-ins never decide a verdict.
+example) with the example case written in. A kit exercise (``grader/kit/``) has no
+``stand_ins.py``: its stand-ins are generated from the declaration (each helper calling the game
+operation it is mapped onto), and the game's rules are written beside the starter
+(``grader/kit/student_api.py``). While grading, the sandbox puts the grader's own helpers back
+before every call (``driver.helpers``), so the stand-ins never decide a verdict.
 """
 
 from __future__ import annotations
@@ -65,12 +68,16 @@ def starter_text(exercise) -> str:
     """The starter, with the stand-ins and the example inserted before its own ``__main__`` block."""
     starter = (exercise.folder / exercise.meta.get("starter", "starter.py")).read_text(encoding="utf-8")
     stand_ins_path = exercise.folder / STAND_INS
-    if not stand_ins_path.is_file():
+    if exercise.kit is not None:
+        case = example_case(exercise)
+        stand_ins = exercise.kit.stand_ins(case["input"] if case is not None else None)
+    elif not stand_ins_path.is_file():
         return starter  # nothing is provided (aima-isolation): the starter runs as it is
-    stand_ins = stand_ins_path.read_text(encoding="utf-8")
-    case = example_case(exercise)
-    example = json.dumps(case["input"]) if case is not None else "None"
-    stand_ins = _EXAMPLE.sub(lambda _: f"EXAMPLE = {_python(example)}", stand_ins, count=1)
+    else:
+        stand_ins = stand_ins_path.read_text(encoding="utf-8")
+        case = example_case(exercise)
+        example = json.dumps(case["input"]) if case is not None else "None"
+        stand_ins = _EXAMPLE.sub(lambda _: f"EXAMPLE = {_python(example)}", stand_ins, count=1)
     own_main = _MAIN.search(starter)
     head = starter[:own_main.start()] if own_main else starter  # the stand-ins' example replaces it
     return head.rstrip() + "\n\n\n" + stand_ins
@@ -82,10 +89,20 @@ def _python(json_text: str) -> str:
 
 
 def write_starter(exercise, folder: Path) -> Path:
-    """Writes the runnable starter into ``folder`` (made if missing); refuses to overwrite a file."""
+    """Writes the runnable starter into ``folder`` (made if missing), and for a kit exercise the
+    game's rules beside it; refuses to overwrite a file."""
     folder.mkdir(parents=True, exist_ok=True)
     target = folder / exercise.meta.get("starter_name", f"{exercise.id.replace('-', '_')}.py")
-    if target.exists():
-        raise DoorError(f"{target} already exists; not overwriting your work (choose another folder)")
-    target.write_text(starter_text(exercise), encoding="utf-8")
+    rules = None
+    if exercise.kit is not None:
+        from grader.kit.student_api import rules_file_name
+
+        rules = folder / rules_file_name(exercise.id)
+    for path in (target, rules):
+        if path is not None and path.exists():
+            raise DoorError(f"{path} already exists; not overwriting your work (choose another folder)")
+    text = starter_text(exercise)
+    if rules is not None:
+        rules.write_bytes(exercise.kit.game_path.read_bytes())
+    target.write_text(text, encoding="utf-8")
     return target

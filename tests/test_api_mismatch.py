@@ -49,6 +49,21 @@ CASES = [
     ("aima-isolation", "other_helper_names.py", "legal_moves(...)", "get_legal_moves()", "min_value(gameState)"),
     ("aima-isolation", "method_of_class.py", "MinimaxHelpers.min_value", "get_legal_moves()", "min_value(gameState)"),
     ("aima-isolation", "extra_depth_parameter.py", "min_value(gameState, depth)", "get_legal_moves()", "min_value(gameState)"),
+    # The kit exercises: the helpers and the call are read from exercise.toml's [student] table.
+    ("nim", "state_attributes.py", "state.heaps", "moves(state)", "minimax(state, maximizing)"),
+    ("nim", "dict_keys.py", 'state["heaps"]', "play(state, move)", "minimax(state, maximizing)"),
+    ("nim", "other_helper_names.py", "terminal_test(...)", "game_over(state)", "minimax(state, maximizing)"),
+    ("nim", "method_of_class.py", "NimPlayer.minimax", "winner(state)", "minimax(state, maximizing)"),
+    ("nim", "other_parameters.py", "minimax(state, depth, maximizing)", "moves(state)", "minimax(state, maximizing)"),
+    ("connect-four", "state_attributes.py", "state.is_over", "valid_moves(state)",
+     "alphabeta(state, depth, alpha, beta, player)"),
+    ("connect-four", "dict_keys.py", 'state["board"]', "drop(state, move)", "alphabeta(state, depth, alpha, beta, player)"),
+    ("connect-four", "other_helper_names.py", "get_valid_locations(...)", "game_over(state)",
+     "alphabeta(state, depth, alpha, beta, player)"),
+    ("connect-four", "method_of_class.py", "AlphaBetaAgent.alphabeta", "score(state)",
+     "alphabeta(state, depth, alpha, beta, player)"),
+    ("connect-four", "other_parameters.py", "alphabeta(state, depth, player)", "valid_moves(state)",
+     "alphabeta(state, depth, alpha, beta, player)"),
 ]
 
 
@@ -64,7 +79,7 @@ def test_an_api_mismatch_is_one_error_line(exercise, sample, used, helper, call)
 
 def test_every_kind_has_a_sample_for_every_exercise():
     kinds = {"attributes", "dict_keys", "other_helper_names", "method_of_class", "param"}
-    for exercise in ("ctp-26", "alphabeta", "tictactoe", "best-move", "aima-isolation"):
+    for exercise in ("ctp-26", "alphabeta", "tictactoe", "best-move", "aima-isolation", "nim", "connect-four"):
         names = {p.stem for p in (API_SAMPLES / exercise).glob("*.py")}
         found = {k for k in kinds if any(k in n for n in names)}
         assert found == kinds, (exercise, names)
@@ -101,3 +116,36 @@ def test_a_crash_on_some_inputs_only_stays_a_failed_check(tmp_path):
         "    return max(values) if player_a_moves else min(values)\n", encoding="utf-8")
     result = api.check(source, "ctp-26")
     assert result.status == "failed" and result.checks
+
+
+def _nim_copy(tmp_path, helpers: str):
+    """nim, copied into an instructor's folder with its [student.helpers] table replaced."""
+    import re
+    import shutil
+
+    from grader import exercise
+
+    folder = tmp_path / "mine" / "nim-copy"
+    shutil.copytree(exercise.load("nim").folder, folder)
+    toml = (folder / "exercise.toml").read_text(encoding="utf-8").replace('id = "nim"', 'id = "nim-copy"')
+    toml = re.sub(r"\[student\.helpers\][^\[]*", "[student.helpers]\n" + helpers + "\n\n", toml)
+    (folder / "exercise.toml").write_text(toml, encoding="utf-8")
+    return exercise.load("nim-copy", [tmp_path / "mine"])
+
+
+def test_a_kit_exercise_says_the_api_its_declaration_gives(tmp_path):
+    """Nothing per exercise: a copy of nim with other helper names and an unfixed player gets its own words."""
+    from grader import api_mismatch
+
+    copy = _nim_copy(tmp_path, 'legal = "actions"\nafter = "result"\nover = "is_terminal"\n'
+                               'value_for = "utility"\nwhose_turn = "to_move"')
+    assert api_mismatch.provides_of(copy) == ["legal(state)", "after(state, move)", "over(state)",
+                                             "value_for(state, maximizing)", "whose_turn(state)"]
+    assert api_mismatch.calls_of(copy) == ["minimax(state, maximizing)"]
+    sample = tmp_path / "uses_nims_names.py"  # nim's own helper names are not provided by the copy
+    sample.write_text((API_SAMPLES / "nim" / "method_of_class.py").read_text(encoding="utf-8")
+                      .replace("class NimPlayer:\n    def minimax(self, ", "def minimax(")
+                      .replace("self.minimax(", "minimax(").replace("\n    ", "\n"), encoding="utf-8")
+    result = api.check(sample, "nim-copy", exercises_dir=[tmp_path / "mine"])
+    assert result.status == "error" and result.checks == [], result.error
+    assert "game_over(...)" in result.error and "over(state)" in result.error and "legal(state)" in result.error

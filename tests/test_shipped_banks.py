@@ -14,7 +14,14 @@ import pytest
 from grader import bank, shipped_banks
 from grader import exercise as exercises
 
-BUILT_IN = ["aima-isolation", "alphabeta", "best-move", "ctp-26", "tictactoe"]
+BUILT_IN = ["aima-isolation", "alphabeta", "best-move", "connect-four", "ctp-26", "nim", "tictactoe"]
+
+
+def test_every_built_in_exercise_ships_its_bank():
+    """A new exercise in the package is listed above, so the test below checks its shipped bank."""
+    from grader import paths
+
+    assert sorted(p.parent.name for p in paths.exercises_dir().glob("*/exercise.toml")) == BUILT_IN
 
 
 @pytest.mark.parametrize("exercise_id", BUILT_IN)
@@ -53,7 +60,39 @@ def test_a_first_check_reads_the_shipped_bank(tmp_path, monkeypatch):
 
 def test_the_cold_check_benchmark_runs_once():
     script = Path(__file__).resolve().parent.parent / "benchmarks" / "cold_check.py"
-    done = subprocess.run([sys.executable, str(script), "--runs", "1", "--exercise", "ctp-26"],
-                          capture_output=True, text=True, timeout=300)
+    done = subprocess.run([sys.executable, str(script), "--runs", "1", "--exercise", "ctp-26", "--exercise", "nim"],
+                          capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
-    assert re.search(r"ctp-26 +cold +\d+ ms +warm +\d+ ms += +[0-9.]+x", done.stdout), done.stdout
+    for exercise_id in ("ctp-26", "nim"):
+        assert re.search(exercise_id + r" +cold +\d+ ms +warm +\d+ ms += +[0-9.]+x", done.stdout), done.stdout
+
+
+def test_the_cold_check_benchmark_covers_every_listed_exercise():
+    """Every exercise `minimax-grader exercises` lists has a correct sample the benchmark runs."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    import cold_check
+
+    from grader import api
+
+    listed = sorted(exercise_id for exercise_id, _ in api.list_exercises())
+    assert cold_check.listed_exercises() == listed and len(listed) >= 7
+    for exercise_id in listed:
+        assert cold_check.sample_of(exercise_id).is_file(), exercise_id
+
+
+@pytest.mark.parametrize("exercise_id", ["nim", "connect-four"])
+def test_a_first_check_of_a_kit_exercise_reads_the_shipped_bank(exercise_id, tmp_path, monkeypatch):
+    """The kit exercises too: nothing is enumerated or drawn on a fresh machine."""
+    from grader.kit import bank as kit_bank
+
+    monkeypatch.setenv("MINIMAX_GRADER_CACHE", str(tmp_path / "empty-cache"))
+    loaded = exercises.load(exercise_id)
+
+    def refuse(*args, **kwargs):
+        pytest.fail("the bank was built, not read")
+
+    for name in ("fixture_cases", "reachable_cases"):
+        monkeypatch.setattr(kit_bank, name, refuse)
+    monkeypatch.setattr(bank, "random_inputs", refuse)
+    built = bank.build(loaded)
+    assert built.cases and {c.group for c in built.cases} <= {"fixtures", "reachable", "random"}

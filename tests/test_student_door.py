@@ -69,6 +69,39 @@ COMPLETIONS = {
             pick = min(scores) if player == 1 else max(scores)
             return moves[scores.index(pick)]
         """, "= 'b'"),
+    # The kit exercises: the stand-ins are generated from exercise.toml, the rules written beside.
+    "nim": ("minimax", """
+        def minimax(state, maximizing):
+            if game_over(state):
+                return winner(state), None
+            best = None
+            for move in moves(state):
+                value = minimax(play(state, move), not maximizing)[0]
+                if best is None or (maximizing and value > best[0]) or (not maximizing and value < best[0]):
+                    best = (value, move)
+            return best
+        """, "= (1, (1, 3))"),
+    "connect-four": ("alphabeta", """
+        def alphabeta(state, depth, alpha, beta, player):
+            if game_over(state) or depth == 0:
+                return [None, score(state)]
+            best = [None, -math.inf if player == MAX else math.inf]
+            for column in valid_moves(state):
+                value = alphabeta(drop(state, column), depth - 1, alpha, beta, MIN if player == MAX else MAX)[1]
+                if player == MAX:
+                    if value > best[1]:
+                        best = [column, value]
+                    if best[1] > beta:
+                        break
+                    alpha = max(alpha, best[1])
+                else:
+                    if value < best[1]:
+                        best = [column, value]
+                    if best[1] < alpha:
+                        break
+                    beta = min(beta, best[1])
+            return best
+        """, "= [2, 100]"),
 }
 
 
@@ -86,7 +119,8 @@ def _run(*args, cwd=None):
     return subprocess.run([sys.executable, *args], capture_output=True, text=True, timeout=300, cwd=cwd)
 
 
-@pytest.mark.parametrize("exercise_id", ["ctp-26", "alphabeta", "tictactoe", "best-move", "aima-isolation"])
+@pytest.mark.parametrize("exercise_id", ["ctp-26", "alphabeta", "tictactoe", "best-move", "aima-isolation", "nim",
+                                         "connect-four"])
 def test_show_prints_the_statement_with_the_example_drawn(exercise_id):
     from grader import exercise
 
@@ -111,7 +145,7 @@ def test_the_ctp26_example_is_the_call_the_statement_quotes():
 def test_a_completed_starter_runs_at_home_and_gets_full_marks(exercise_id, tmp_path):
     written = _run("-m", "grader", "show", exercise_id, "--starter", str(tmp_path))
     assert written.returncode == 0, written.stderr
-    (starter,) = tmp_path.glob("*.py")
+    starter = tmp_path / f"{exercise_id.replace('-', '_')}.py"
     function, body, printed = COMPLETIONS[exercise_id]
 
     untouched = _run(str(starter), cwd=tmp_path)  # at home, before any work: the stub says so
@@ -146,3 +180,100 @@ def test_the_starter_never_overwrites_work(tmp_path):
 def test_an_unknown_exercise_is_a_usage_error():
     shown = _run("-m", "grader", "show", "no-such-exercise")
     assert shown.returncode == 2 and shown.stderr.strip()
+
+
+def test_a_scaffolded_exercise_gets_a_starter_that_runs_at_home(tmp_path):
+    """An instructor's new exercise (``new-exercise --game``) gets the same door for free: the
+    stand-ins come from its exercise.toml, the rules are written beside the starter, and the
+    completed starter gets full marks with the grader's own helpers."""
+    from grader import exercise
+
+    game = exercise.load("nim").folder / "nim.py"
+    made = _run("-m", "grader", "new-exercise", "heaps", "--game", str(game), "--dir", "mine", cwd=tmp_path)
+    assert made.returncode == 0, made.stderr
+    home = tmp_path / "home"
+    written = _run("-m", "grader", "show", "heaps", "--exercises-dir", "mine", "--starter", str(home), cwd=tmp_path)
+    assert written.returncode == 0, written.stderr
+    starter = home / "heaps.py"
+    assert (home / "heaps_rules.py").read_bytes() == game.read_bytes()
+    untouched = _run(str(starter), cwd=home)
+    assert "NotImplementedError" in untouched.stderr and "NameError" not in untouched.stderr
+
+    _complete(starter, "minimax", """
+        def minimax(state, player):
+            if is_terminal(state):
+                return utility(state), None
+            best = None
+            for move in actions(state):
+                value = minimax(result(state, move), "MIN" if player == "MAX" else "MAX")[0]
+                if best is None or (player == "MAX" and value > best[0]) or (player == "MIN" and value < best[0]):
+                    best = (value, move)
+            return best
+        """)
+    at_home = _run(str(starter), cwd=home)
+    assert at_home.returncode == 0, at_home.stderr
+    assert "minimax(EXAMPLE, 'MAX') = (" in at_home.stdout
+
+    result = api.check(starter, "heaps", exercises_dir=[tmp_path / "mine"])
+    assert result.status == "passed", [(c.name, c.status, c.message) for c in result.checks] or result.error
+    assert result.score == result.max_score
+
+
+def test_kit_stand_ins_never_decide_a_verdict(tmp_path):
+    """A kit starter whose stand-ins lie (every game over, MIN always winning) still gets full
+    marks: the kit's instrumented helpers replace them before every call."""
+    _run("-m", "grader", "show", "nim", "--starter", str(tmp_path))
+    starter = tmp_path / "nim.py"
+    _complete(starter, "minimax", COMPLETIONS["nim"][1])
+    _complete(starter, "winner", "def winner(state):\n    return -1\n")
+    _complete(starter, "game_over", "def game_over(state):\n    return True\n")
+    (tmp_path / "nim_rules.py").unlink()  # handed in alone, as a student does
+    result = api.check(starter, "nim")
+    assert result.status == "passed", [(c.name, c.status, c.message) for c in result.checks] or result.error
+
+
+def test_a_kit_starter_never_overwrites_the_rules_beside_it(tmp_path):
+    (tmp_path / "nim_rules.py").write_text("# my notes\n", encoding="utf-8")
+    again = _run("-m", "grader", "show", "nim", "--starter", str(tmp_path))
+    assert again.returncode == 2 and "already exists" in again.stderr
+    assert (tmp_path / "nim_rules.py").read_text(encoding="utf-8") == "# my notes\n"
+    assert not (tmp_path / "nim.py").exists()
+
+
+def test_stand_ins_follow_the_declaration_not_the_exercise(tmp_path):
+    """A copy of nim whose helpers are declared otherwise (the player to move, a utility that takes
+    the course's player) gets stand-ins with those very signatures, run at home and replaced when graded."""
+    import re
+    import shutil
+
+    from grader import exercise
+
+    mine = tmp_path / "mine"
+    shutil.copytree(exercise.load("nim").folder, mine / "nim-mine")
+    toml = (mine / "nim-mine" / "exercise.toml").read_text(encoding="utf-8").replace('id = "nim"', 'id = "nim-mine"')
+    toml = re.sub(r"\[student\.helpers\][^\[]*", "[student.helpers]\nlegal = \"actions\"\nafter = \"result\"\n"
+                  "over = \"is_terminal\"\nvalue_for = \"utility\"\nwhose_turn = \"to_move\"\n\n", toml)
+    (mine / "nim-mine" / "exercise.toml").write_text(toml, encoding="utf-8")
+    home = tmp_path / "home"
+    written = _run("-m", "grader", "show", "nim-mine", "--exercises-dir", str(mine), "--starter", str(home))
+    assert written.returncode == 0, written.stderr
+    starter = home / "nim_mine.py"
+    text = starter.read_text(encoding="utf-8")
+    assert "def value_for(state, maximizing):" in text and "def whose_turn(state):" in text
+    _complete(starter, "minimax", """
+        def minimax(state, maximizing):
+            assert whose_turn(state) is maximizing
+            if over(state):
+                return value_for(state, True), None
+            best = None
+            for move in legal(state):
+                value = minimax(after(state, move), not maximizing)[0]
+                if best is None or (maximizing and value > best[0]) or (not maximizing and value < best[0]):
+                    best = (value, move)
+            return best
+        """)
+    at_home = _run(str(starter), cwd=home)
+    assert at_home.returncode == 0, at_home.stderr
+    assert "= (1, (1, 3))" in at_home.stdout
+    result = api.check(starter, "nim-mine", exercises_dir=[mine])
+    assert result.status == "passed", [(c.name, c.status, c.message) for c in result.checks] or result.error

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from grader.answers import Answer
 from grader.kit import bank as kit_bank
-from grader.kit import declaration, pictures
+from grader.kit import declaration, pictures, student_api
 from grader.kit.game import Game, from_plain, to_plain
 from grader.kit.search import Searcher
 
@@ -72,6 +72,25 @@ class KitHooks:
         from grader.kit.families import KitMistakes
 
         return KitMistakes(self)
+
+    # -- the student's API, said by api_mismatch and written by the student's door (kit/student_api.py) --
+
+    API_ANSWER_KINDS = student_api.ANSWER_KINDS
+
+    @property
+    def API_PROVIDES(self) -> list[str]:
+        return student_api.provides(self.decl)
+
+    @property
+    def API_OBJECTS(self) -> dict[str, str]:
+        return student_api.state_types(self.game)
+
+    @property
+    def API_NAMES(self) -> list[str]:
+        return student_api.known_names(self.decl)
+
+    def stand_ins(self, case_input) -> str:
+        return student_api.stand_ins(self.exercise.id, self.decl, self.game, self, case_input)
 
     # -- the bank ----------------------------------------------------------------------------------
 

@@ -1,0 +1,162 @@
+"""The student's side of a kit exercise in the student's own words, derived from the declaration.
+
+Two doors need to speak the API an exercise hands over, and neither may be written per
+exercise (an instructor's new exercise gets both for free):
+
+* ``grader.api_mismatch`` says in one line what a submission used against what the exercise
+  provides: the helpers as call forms (``drop(state, move)``), read from ``[student.helpers]``
+  with each game operation's parameters and the fixed player left out; the type of the states
+  handed over (a mismatch is reading an attribute of *that* object, never of a ``None`` the
+  student's own bug made); and which check kinds ask for the answers.
+* ``grader.student_door`` writes a starter that runs at home: local stand-ins of the same
+  helpers, each calling the game operation it is mapped onto (the game's rules copied beside
+  the starter, as the student may read them), the constants, and a ``__main__`` block that
+  calls the student's function on the statement's example. While grading, the sandbox puts
+  the kit's instrumented helpers back before every call, so the stand-ins never decide a verdict.
+"""
+
+from __future__ import annotations
+
+import math
+
+# The parameters of each game operation, as the student calls the helper mapped onto it.
+_OPERATION_PARAMETERS = {
+    "to_move": ["state"],
+    "actions": ["state"],
+    "result": ["state", "move"],
+    "is_terminal": ["state"],
+    "utility": ["state", "player"],
+    "evaluate": ["state", "player"],
+}
+_OPERATION_WORDS = {
+    "to_move": "the player to move, as this course writes it",
+    "actions": "the legal moves, in the game's fixed order",
+    "result": "the position after the move (a new one; the given one is left as it was)",
+    "is_terminal": "True when the game is over",
+    "utility": "the value of a finished game",
+    "evaluate": "the heuristic value of the position",
+}
+ANSWER_KINDS = ("answers", "value", "move")  # the checks that ask for the student's answers
+
+
+def _argument_name(decl: dict, source: str, default: str) -> str:
+    """The student's own name for an argument built from ``source`` (``state``, ``player``)."""
+    return next((name for name, given in decl["arguments"].items() if given == source), default)
+
+
+def helper_parameters(decl: dict, helper: dict) -> list[str]:
+    """The parameters of one provided helper: the operation's, less the player when it is fixed."""
+    names = {"state": _argument_name(decl, "state", "state"), "player": _argument_name(decl, "player", "player"),
+             "move": "move"}
+    return [names[p] for p in _OPERATION_PARAMETERS[helper["op"]] if not (p == "player" and helper["player"])]
+
+
+def provides(decl: dict) -> list[str]:
+    """Every provided helper as a call form, e.g. ``["valid_moves(state)", "drop(state, move)"]``."""
+    return [f"{name}({', '.join(helper_parameters(decl, helper))})" for name, helper in decl["helpers"].items()]
+
+
+def known_names(decl: dict) -> list[str]:
+    """Every name the student's code may use without defining it: the helpers and the constants."""
+    return list(decl["helpers"]) + list(decl["constants"])
+
+
+def state_types(game) -> dict[str, str]:
+    """The type names of the positions handed to the student (from the game's start positions)."""
+    return {type(state).__name__: "state" for state in game.starts}
+
+
+# -- stand-ins for a starter that runs at home ---------------------------------------------------
+
+def rules_file_name(exercise_id: str) -> str:
+    """The copy of the game's rules written beside the starter (never the starter's own name)."""
+    return f"{exercise_id.replace('-', '_')}_rules.py"
+
+
+def _literal(value) -> str:
+    if isinstance(value, float) and math.isinf(value):
+        return 'float("inf")' if value > 0 else 'float("-inf")'
+    return repr(value)
+
+
+def _stand_in(decl: dict, game, name: str, helper: dict) -> list[str]:
+    """One helper as a local function over the rules module ``_rules``."""
+    op, fixed = helper["op"], helper["player"]
+    parameters = helper_parameters(decl, helper)
+    state = parameters[0]
+    words = _OPERATION_WORDS[op]
+    if op in ("utility", "evaluate"):
+        if fixed:
+            whose = game.max_player if fixed == "max" else game.min_player
+            words += f" for {fixed.upper()} ({whose!r})"
+            body = f"_rules.{op}({state}, {whose!r})"
+        else:
+            words += f" for {parameters[1]}"
+            body = f"_rules.{op}({state}, _game_player({parameters[1]}))"
+    elif op == "to_move":
+        body = f"_course_player(_rules.to_move({state}))"
+    elif op == "actions":
+        body = f"list(_rules.actions({state}))"
+    else:
+        body = f"_rules.{op}({', '.join(parameters)})"
+    return [f"def {name}({', '.join(parameters)}):",
+            f'    """Stand-in: the game\'s {op}: {words}."""',
+            f"    return {body}", "", ""]
+
+
+def example_call(decl: dict, game, hooks, case_input) -> tuple[str, str]:
+    """(the example position as a Python literal, the call of the student's function on it)."""
+    state = hooks.state_of(case_input)
+    arguments = []
+    for source in decl["arguments"].values():
+        if source == "state":
+            arguments.append("EXAMPLE")
+        elif source == "depth":
+            arguments.append(repr(case_input.get("depth")))
+        elif source == "player":
+            role = hooks.searcher.role(state)
+            arguments.append(repr(decl["players"][role]))
+        else:
+            arguments.append(_literal(decl[source]))
+    return repr(state), f"{decl['function']}({', '.join(arguments)})"
+
+
+def stand_ins(exercise_id: str, decl: dict, game, hooks, case_input) -> str:
+    """The block appended to a kit exercise's starter (see the module's docstring)."""
+    rules = rules_file_name(exercise_id)
+    course = [(decl["players"]["max"], game.max_player), (decl["players"]["min"], game.min_player)]
+    names = ", ".join(decl["helpers"])
+    lines = [
+        "# --- Stand-ins for what the grader provides, so that this file runs at home. -----------------",
+        f"# They play by the game's rules in {rules} (beside this file; read it, do not hand it in).",
+        f"# While grading, the grader's own {names} replace these before every call,",
+        "# so whatever you write above must use them only as the statement says.",
+        "try:",
+        f"    import {rules[:-3]} as _rules",
+        "except ImportError:  # while grading: the grader's helpers are used, not these",
+        "    _rules = None",
+        "",
+        *[f"{name} = {_literal(value)}" for name, value in decl["constants"].items()],
+        f"_PLAYERS = {course!r}  # (as this course writes the player, as the rules do)",
+        "",
+        "",
+        "def _game_player(player):",
+        "    return next(rules for course, rules in _PLAYERS if type(course) is type(player) and course == player)",
+        "",
+        "",
+        "def _course_player(player):",
+        "    return next(course for course, rules in _PLAYERS if rules == player)",
+        "",
+        "",
+    ]
+    for name, helper in decl["helpers"].items():
+        lines += _stand_in(decl, game, name, helper)
+    if case_input is not None:
+        literal, call = example_call(decl, game, hooks, case_input)
+        lines += [f"EXAMPLE = {literal}  # the statement's example position", "",
+                  "", 'if __name__ == "__main__":']
+        render = getattr(game.module, "render", None)
+        if callable(render):
+            lines.append("    print(_rules.render(EXAMPLE))")
+        lines.append(f"    print({call!r}, '=', {call})")
+    return "\n".join(lines).rstrip() + "\n"
