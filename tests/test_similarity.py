@@ -209,10 +209,23 @@ def test_fingerprints_are_the_same_in_every_process():
 def test_the_statement_code_and_the_stand_ins_are_the_exercises_own_text():
     """What every student may paste (the statement's code, the runnable starter's stand-ins) is never evidence."""
     from grader import exercise as exercises
+    from grader import student_door
     from grader.similarity import sources
 
     chosen = exercises.load("ctp-26")
     texts = sources.exercise_texts(chosen)
     blocks = sources._code_blocks((chosen.folder / "statement.md").read_text(encoding="utf-8"))
     assert blocks and all(block in texts for block in blocks)
-    assert (chosen.folder / "stand_ins.py").read_text(encoding="utf-8") in texts
+    assert student_door.starter_text(chosen) in texts
+    assert "def get_value" in student_door.starter_text(chosen)  # the stand-ins are in it
+
+
+def test_a_kit_exercise_discounts_its_generated_stand_ins_and_its_rules():
+    from grader import exercise as exercises
+    from grader import student_door
+    from grader.similarity import sources
+
+    chosen = exercises.load("nim")
+    texts = sources.exercise_texts(chosen)
+    assert student_door.starter_text(chosen) in texts
+    assert chosen.kit.game.path.read_text(encoding="utf-8") in texts

@@ -19,6 +19,8 @@ import ast
 import re
 from pathlib import Path
 
+from grader import student_door
+
 from grader.similarity.clusters import Settings, find_near_duplicates
 
 SHAPES = "similarity"  # an exercise folder's shapes: the reference written in the student's own API
@@ -51,8 +53,13 @@ def exercise_texts(exercise) -> list[str]:
     if provided is not None and provided.is_dir():
         paths += sorted(provided.glob("*.py"))
     paths += sorted((exercise.folder / SHAPES).glob("*.py"))
-    paths.append(exercise.folder / "stand_ins.py")  # the helpers and example a student may paste from `show --starter`
+    kit = _optional(lambda: exercise.kit)
+    if kit is not None:
+        paths.append(kit.game.path)  # a kit exercise's rules, which `show --starter` writes beside the starter
     texts = [_read(p) for p in paths if p is not None and p.is_file()]
+    runnable = _optional(lambda: student_door.starter_text(exercise))
+    if runnable:  # the starter with its stand-ins and example, as `show --starter` writes it
+        texts.append(runnable)
     statement = exercise.folder / "statement.md"
     if statement.is_file():  # the statement's own code (its example tree, the calls it quotes) is everyone's
         texts += _code_blocks(_read(statement))
