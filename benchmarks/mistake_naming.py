@@ -94,6 +94,8 @@ class Tally:
 def measure(entries: list[tuple[str, str, Path]], jobs: int | None = None) -> dict[str, Tally]:
     """Grade every variant (per exercise, in one warm pool each); {exercise: Tally, "overall": Tally}."""
     from grader import bank as banks
+    from grader import submissions
+    from grader.batch import content_key
     from grader.executor import Job, LocalPool, Task
 
     tallies: dict[str, Tally] = {"overall": Tally()}
@@ -102,11 +104,12 @@ def measure(entries: list[tuple[str, str, Path]], jobs: int | None = None) -> di
         by_exercise.setdefault(exercise, []).append((code, path))
     for exercise, variants in sorted(by_exercise.items()):
         banks.build(_load(exercise), seed=banks.PUBLIC_SEED)  # once, before the workers read it from the cache
-        tasks = {str(path): (code, path) for code, path in variants}
+        # Keyed by content, as grade keys them: the worker checks that what it grades is what was keyed.
+        tasks = {content_key(submissions.load(path)) or str(path): (code, path) for code, path in variants}
         tally = tallies.setdefault(exercise, Tally())
         pool = LocalPool(jobs)
         for task, result in pool.run(Job(exercise=exercise, seed=banks.PUBLIC_SEED),
-                                     [Task(key=key, path=key, display=key) for key in tasks]):
+                                     [Task(key=key, path=str(path), display=str(path)) for key, (_, path) in tasks.items()]):
             code, path = tasks[task.key]
             kind, named = outcome_of(result, code)
             variant = path.relative_to(CORPUS).as_posix() if path.is_relative_to(CORPUS) else str(path)

@@ -60,7 +60,7 @@ def test_a_fitting_mistake_counts_the_cases_the_checks_count(graded):
     result = graded("ctp-26/buggy/no_alternation.py", "ctp-26")
     _, total = _answer_checks_total(result)
     (mistake,) = [m for m in result.mistakes if m.code == "no-alternation"]
-    assert f"on all {total} cases" in mistake.evidence, mistake.evidence
+    assert f"all {total} cases" in mistake.evidence, mistake.evidence
 
 
 def test_a_warning_names_the_students_file_not_the_sandbox_copy(tmp_path):
