@@ -297,16 +297,12 @@ class Harness:
         self.config = config
         self.call_timeout = config.get("call_timeout", 1.0)
         self.channel.nonce = config["nonce"]
-        apply_limits(config.get("rlimits", {}), config.get("nproc_shared", False))
-        sys.path[:0] = config.get("sys_path", [])
-        os.chdir(config.get("workdir", "."))
-        if self.driver is None:  # a warm fork server (zygote.py) hands over its driver already loaded
-            spec = importlib.util.spec_from_file_location("_minimax_grader_driver", config["driver"])
-            self.driver = importlib.util.module_from_spec(spec)
-            spec.loader.exec_module(self.driver)
-        problem = lock_down(config)
-        if problem:  # the grader counted on Landlock: no student code runs unconfined
-            return {"ok": False, "error": f"the sandbox could not confine the submission: {problem}"}
+        try:
+            problem = self.prepare_child(config)
+        except BaseException as exc:  # no student code has run yet: whatever broke is the grader's
+            problem = describe_exception(exc, ())
+        if problem:  # e.g. the grader counted on Landlock: no student code runs unconfined
+            return {"ok": False, "grader_fault": f"the sandbox could not be set up: {problem}"[:400]}
         self.seal = _seal.Seal.__new__(_seal.Seal)  # in place first: the seal covers its own identity too
         self.make_seal(self.seal)
         _runner.hide_other_threads(sys)
@@ -314,6 +310,22 @@ class Harness:
         if _seal_broken(self.seal):
             _tampered[0] = True
         return reply
+
+    def prepare_child(self, config):
+        """Limits, the driver and the lock-down: everything before the submission's first line.
+
+        A failure here (a driver that does not load, Landlock refusing) says nothing about the
+        student, so the reply carries ``grader_fault`` and the grader never stores it as their
+        result. Returns the reason the lock-down failed, or None.
+        """
+        apply_limits(config.get("rlimits", {}), config.get("nproc_shared", False))
+        sys.path[:0] = config.get("sys_path", [])
+        os.chdir(config.get("workdir", "."))
+        if self.driver is None:  # a warm fork server (zygote.py) hands over its driver already loaded
+            spec = importlib.util.spec_from_file_location("_minimax_grader_driver", config["driver"])
+            self.driver = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(self.driver)
+        return lock_down(config)
 
     def make_seal(self, seal):
         """What student code must leave alone: this harness, the driver, the json encoder, the seal itself."""
