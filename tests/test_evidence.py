@@ -192,3 +192,41 @@ def test_the_students_stack_holds_no_harness_frame(sandbox, warm, ctp26_small, t
     assert stack[0] == "stack_probe.py" and "driver.py" in stack
     assert not {"harness.py", "zygote.py", "seal.py"} & set(stack), stack
     assert "other threads visible: False" in text
+
+
+# Forgeries found by the security review: each reached the evidence without touching the stack or
+# any sealed object (the harness's copy of the builtins, the node class's ``__dict__`` attribute,
+# the "before" snapshot's insides and the seal's cached text). Honestly each earns 9/10.
+REVIEWED_FORGERS = {
+    "forge_pristine_builtins.py": "evaluation-discipline",
+    "forge_dict_property.py": "tree-unchanged",
+    "forge_callseal_slots.py": "tree-unchanged",
+}
+
+
+def _twin_without_forging(tmp_path, name):
+    source = (HOSTILE / name).read_text(encoding="utf-8")
+    assert "\nFORGE = True\n" in source
+    twin = tmp_path / f"honest_{name}"
+    twin.write_text(source.replace("\nFORGE = True\n", "\nFORGE = False\n"), encoding="utf-8")
+    return twin
+
+
+@pytest.mark.parametrize("sandbox, warm", LAUNCHERS)
+def test_reviewed_forgeries_never_beat_the_honest_score(sandbox, warm, ctp26_small, tmp_path):
+    exercise, bank = ctp26_small
+    launcher = launch.choose(sandbox)
+    if warm:
+        launcher = forkserver.ZygoteLauncher.wrap(launcher, exercise, bank)
+    try:
+        for name, lost in REVIEWED_FORGERS.items():
+            honest = judge.grade(submissions.load(_twin_without_forging(tmp_path, name)), exercise, bank, launcher)
+            forged = judge.grade(submissions.load(HOSTILE / name), exercise, bank, launcher)
+            assert (honest.score, {c.name for c in honest.checks if c.score < c.max_score}) == (9.0, {lost}), \
+                (name, honest.score, honest.error)
+            assert forged.score <= honest.score, (name, forged.score, forged.error)
+            lost_checks = {c.name for c in forged.checks if c.score < c.max_score}
+            assert forged.error == HARNESS_TAMPERED or lost in lost_checks, (name, forged.error, lost_checks)
+    finally:
+        if warm:
+            launcher.close()

@@ -114,7 +114,7 @@ def assert_attack_lost(name: str, status: str, score: float, text: str, *, stric
     entry = MANIFEST[name]
     if not strict and entry["needs_bwrap"]:
         return  # contained only by the filesystem view this run does not have
-    assert score == 0, f"{name} scored {score}: {text[:300]}"
+    assert score <= entry.get("at_most", 0), f"{name} scored {score}: {text[:300]}"
     allowed = entry["status"] if isinstance(entry["status"], list) else [entry["status"]]
     assert status in allowed, f"{name}: {status}, expected {entry['status']}: {text[:300]}"
     assert any(reason in text for reason in entry["reason"]), f"{name}: verdict {text[:400]!r} names none of {entry['reason']}"

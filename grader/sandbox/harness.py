@@ -34,7 +34,12 @@ _os_read = os.read
 _os_exit = os._exit
 _isinstance_early = isinstance
 _builtins_dict = __builtins__.__dict__ if _type(__builtins__) is not dict else __builtins__
-_pristine_builtins = dict(_builtins_dict)
+# Immutable all the way down (a tuple of pairs, a frozenset): student code that finds these through
+# gc cannot change what a restore installs, as it could with a dict (a ``list`` subclass planted
+# there would then be installed by the harness itself, after every call).
+_pristine_builtins = tuple(_builtins_dict.items())
+_pristine_names = frozenset(_builtins_dict)
+_dict_update = dict.update
 
 
 def _restore_builtins():
@@ -43,9 +48,9 @@ def _restore_builtins():
     Key by key, never emptying the dict, and without comparing values (a planted object's
     ``__eq__`` would run): the student's code gets pristine builtins again on its next call.
     """
-    _builtins_dict.update(_pristine_builtins)  # one C-level pass: cheap enough to run after every call
-    if _len(_builtins_dict) != _len(_pristine_builtins):
-        for key in [k for k in _builtins_dict if k not in _pristine_builtins]:
+    _dict_update(_builtins_dict, _pristine_builtins)  # one C-level pass: cheap enough to run after every call
+    if _len(_builtins_dict) != _len(_pristine_names):
+        for key in [k for k in _builtins_dict if k not in _pristine_names]:
             del _builtins_dict[key]
 
 MAGIC = b"MMG1"

@@ -29,7 +29,22 @@ import types
 from itertools import chain
 from operator import attrgetter
 
+# Every builtin the checks below call is bound here, at import, before any student code runs:
+# a name looked up in builtins at check time is whatever the student (or a restore of builtins
+# they managed to poison) put there.
 _sha1 = hashlib.sha1
+_len = len
+_list_iter = list.__iter__
+_vars = vars
+_getattr = getattr
+_isinstance = isinstance
+_dict_get = dict.get
+_dict_clear = dict.clear
+_dict_items = dict.items
+_str_join = str.join
+_str_encode = str.encode
+_BaseException = BaseException
+_ValueError = ValueError
 _list_append = list.append
 _repr = repr
 _id = id
@@ -78,16 +93,16 @@ def records(keys):
 
 def records_intact(trace, kept):
     """Every record is still the harness's own, of its own type, and its contents hash as appended."""
-    if _type(trace) is not dict or len(trace) < len(kept):
+    if _type(trace) is not dict or _len(trace) < _len(kept):
         return False
     for key, record, digest in kept:
-        if trace.get(key) is not record or _type(record) is not Record or record.chain is not digest:
+        if _dict_get(trace, key) is not record or _type(record) is not Record or record.chain is not digest:
             return False
-        items = list.__iter__(record)
-        text = "\x1f".join(_map(_repr, items))
-        if text or len(record):
+        items = _list_iter(record)
+        text = _str_join("\x1f", _map(_repr, items))
+        if text or _len(record):
             text += "\x1f"
-        if _sha1(text.encode()).digest() != digest.digest():
+        if _sha1(_str_encode(text)).digest() != digest.digest():
             return False
     return True
 
@@ -121,21 +136,21 @@ class Seal:
         kinds = _tuple(_map(_id, _map(_type, self.objects)))
         objects = []
         for obj in self.objects:
-            attrs = getattr(obj, "__dict__", {})
+            attrs = _getattr(obj, "__dict__", {})
             objects.append((_tuple(_map(_id, _dict_keys(attrs))),
-                            _tuple(_id(v) for k, v in attrs.items() if k not in VOLATILE)))
-        klasses = [_tuple(_map(_id, vars(k).values())) for k in self.classes]
+                            _tuple(_id(v) for k, v in _dict_items(attrs) if k not in VOLATILE)))
+        klasses = [_tuple(_map(_id, _vars(k).values())) for k in self.classes]
         parts = _tuple(_map(_id, chain.from_iterable(_map(_function_parts, self.functions))))
         try:
             cells = _tuple(_map(_id, _map(_cell_contents, self.cells)))
-        except ValueError:  # a cell emptied
+        except _ValueError:  # a cell emptied
             cells = None
         return spaces, kinds, objects, klasses, parts, cells
 
     def broken(self):
         try:
             return self._take() != self.taken
-        except BaseException:
+        except _BaseException:
             return True
 
 
@@ -165,7 +180,7 @@ class CallSeal:
         self.before = before
         known = texts.get(_id(before))
         if known is None or known[0] is not before:
-            if len(texts) > 4096:  # a cold child builds a fresh tree per call: keep the cache small
+            if _len(texts) > 4096:  # a cold child builds a fresh tree per call: keep the cache small
                 texts.clear()
             known = texts[_id(before)] = (before, _repr(before))
         self.before_text = known[1]
