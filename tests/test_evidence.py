@@ -138,14 +138,33 @@ def test_a_helper_counting_in_its_closure_is_not_tampering():
 
     helper = make(trace)
     before = ("snapshot", [1, 2])
-    call = seal.CallSeal([helper], before, {})
+    evidence = seal.call_evidence([helper], before, {})
     helper(3)
-    assert not call.broken(before) and seal.records_intact(trace, kept)
+    assert not seal.call_broken(evidence, before) and seal.records_intact(trace, kept)
     before[1].append(3)  # the snapshot rewritten in place
-    assert call.broken(before)
+    assert seal.call_broken(evidence, before)
     before[1].pop()
+    assert not seal.call_broken(evidence, before)
     helper.__closure__[1].cell_contents = {"evaluated": []}  # the trace swapped for a dummy
-    assert call.broken(before)
+    assert seal.call_broken(evidence, before)
+
+
+def test_a_calls_evidence_is_immutable_and_a_poisoned_cache_only_breaks_later_calls():
+    """What a call is checked against is an exact tuple of immutable parts (gc finds it, cannot
+    change it); rewriting the text cache for a snapshot makes the next call's seal break, never pass."""
+    from grader.sandbox import seal
+
+    def helper(node):
+        return node
+
+    before = ("snapshot", (1, 2))
+    texts = {}
+    evidence = seal.call_evidence([helper], before, texts)
+    assert type(evidence) is tuple and all(type(part) in (tuple, str) for part in evidence)
+    assert all(type(item) in (int, tuple, str, type(helper)) for part in evidence[:4] for item in part)
+    texts[id(before)] = (before, repr(("snapshot", (1, 3))))  # what a forger would want the next call to expect
+    assert not seal.call_broken(evidence, before)
+    assert seal.call_broken(seal.call_evidence([helper], before, texts), before)
 
 
 def test_a_driver_counting_in_a_global_is_not_tampering_but_a_swapped_function_is():

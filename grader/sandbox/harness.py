@@ -296,7 +296,7 @@ class Harness:
         self.config = {}
         self.submission_files = set()
         self.seal = None
-        self.before_texts = {}  # the "before" snapshots' text, by snapshot (see seal.CallSeal)
+        self.before_texts = {}  # the "before" snapshots' text, by snapshot (see seal.call_evidence)
 
     def load(self, config):
         self.config = config
@@ -340,7 +340,7 @@ class Harness:
             namespaces=[globals(), json, json.encoder, json.decoder, _seal, _runner],
             lenient=[driver],
             objects=[self, self.channel, self.watchdog, self.runner],
-            classes=[*type(self).__mro__[:-1], Channel, Watchdog, _seal.Record, _seal.Seal, _seal.CallSeal, _runner.Runner,
+            classes=[*type(self).__mro__[:-1], Channel, Watchdog, _seal.Record, _seal.Seal, _runner.Runner,
                      json.JSONEncoder, json.JSONDecoder, *driver_classes],
         )
 
@@ -423,7 +423,7 @@ class Harness:
         built, before = self.prepare(case)
         trace, kept = _seal.records(TRACE_KEYS)
         helpers = self.driver.helpers(built, trace)
-        call_seal = _seal.CallSeal(helpers.values(), before, self.before_texts)
+        evidence = _seal.call_evidence(helpers.values(), before, self.before_texts)  # kept in this frame only
         self.module.__dict__.update(helpers)
         result = {"id": case["id"]}
         self.watchdog.arm(self.call_timeout)
@@ -443,7 +443,7 @@ class Harness:
                 result["answer"] = encode_answer(answer)
         # Absent fields mean their defaults (no answer, nothing raised, no timeout, unchanged):
         # the reply stays small, since it carries hundreds of cases.
-        if call_seal.broken(before) or not _seal.records_intact(trace, kept):
+        if _seal.call_broken(evidence, before) or not _seal.records_intact(trace, kept):
             _tampered[0] = True  # the evidence of this call (and of every later one) cannot be trusted
             return result
         result["trace"] = {key: values[:TRACE_CAP] for key, values in trace.items()}

@@ -162,35 +162,39 @@ def _has_contents(cell):
     return True
 
 
-class CallSeal:
-    """One call's seal: the helpers handed to the student (their code and closures) and the tree's
-    "before" snapshot, as text (plain data the driver made before the call). ``texts`` caches that
-    text by snapshot: a warm child asks about the same prebuilt tree again and again."""
+def call_evidence(helpers, before, texts):
+    """One call's seal, taken before the call: the helpers handed to the student (their code and
+    closures) and the tree's "before" snapshot with its text (plain data the driver made).
 
-    __slots__ = ("helpers", "parts", "cells", "contents", "before", "before_text")
+    An exact tuple of identities, ints and a str, for the harness to keep in its own frame: student
+    code may find it with ``gc`` but cannot change it (an object with attributes or slots, or a
+    list, could be rewritten in place). ``texts`` caches the text by snapshot: a warm child asks
+    about the same prebuilt tree again and again; the text this call is compared with is read
+    from the cache before the call, so poisoning the cache can only break later calls' seals.
+    """
+    helpers = _tuple(h for h in helpers if _type(h) is _FunctionType)
+    parts = _tuple(_map(_id, chain.from_iterable(_map(_function_parts, helpers))))
+    # A helper may count in a closure variable (``nonlocal calls``): cells holding plain scalars
+    # are left out; a swapped trace dict or tree is not.
+    cells = _tuple(cell for h in helpers for cell in (h.__closure__ or ())
+                   if _has_contents(cell) and _type(cell.cell_contents) not in _SCALARS)
+    contents = _tuple(_map(_id, _map(_cell_contents, cells)))
+    known = _dict_get(texts, _id(before))
+    if known is None or _type(known) is not _tuple or known[0] is not before:
+        if _len(texts) > 4096:  # a cold child builds a fresh tree per call: keep the cache small
+            _dict_clear(texts)
+        known = texts[_id(before)] = (before, _repr(before))
+    return helpers, parts, cells, contents, before, known[1]
 
-    def __init__(self, helpers, before, texts):
-        self.helpers = [h for h in helpers if _type(h) is _FunctionType]
-        self.parts = _tuple(_map(_id, chain.from_iterable(_map(_function_parts, self.helpers))))
-        # A helper may count in a closure variable (``nonlocal calls``): cells holding plain scalars
-        # are left out; a swapped trace dict or tree is not.
-        self.cells = [cell for h in self.helpers for cell in (h.__closure__ or ())
-                      if _has_contents(cell) and _type(cell.cell_contents) not in _SCALARS]
-        self.contents = _tuple(_map(_id, _map(_cell_contents, self.cells)))
-        self.before = before
-        known = texts.get(_id(before))
-        if known is None or known[0] is not before:
-            if _len(texts) > 4096:  # a cold child builds a fresh tree per call: keep the cache small
-                texts.clear()
-            known = texts[_id(before)] = (before, _repr(before))
-        self.before_text = known[1]
 
-    def broken(self, before):
-        try:
-            if before is not self.before or _repr(before) != self.before_text:
-                return True
-            if _tuple(_map(_id, chain.from_iterable(_map(_function_parts, self.helpers)))) != self.parts:
-                return True
-            return _tuple(_map(_id, _map(_cell_contents, self.cells))) != self.contents
-        except BaseException:
+def call_broken(evidence, before):
+    """Whether the call swapped a helper's code or closure, or changed or replaced the snapshot."""
+    try:
+        helpers, parts, cells, contents, kept_before, before_text = evidence
+        if before is not kept_before or _repr(before) != before_text:
             return True
+        if _tuple(_map(_id, chain.from_iterable(_map(_function_parts, helpers)))) != parts:
+            return True
+        return _tuple(_map(_id, _map(_cell_contents, cells))) != contents
+    except _BaseException:
+        return True
