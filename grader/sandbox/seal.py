@@ -45,6 +45,16 @@ _str_join = str.join
 _str_encode = str.encode
 _BaseException = BaseException
 _ValueError = ValueError
+_issubclass = issubclass
+_tuple_repr = tuple.__repr__
+
+
+def _text_of(snapshot):
+    """A snapshot's text; a tuple subclass's by tuple's own repr (its class could be swapped for
+    one whose ``__repr__`` is the student's, and that would run here, on the harness's thread)."""
+    if _issubclass(_type(snapshot), tuple):
+        return _tuple_repr(snapshot)
+    return _repr(snapshot)
 _list_append = list.append
 _repr = repr
 _id = id
@@ -183,7 +193,7 @@ def call_evidence(helpers, before, texts):
     if known is None or _type(known) is not _tuple or known[0] is not before:
         if _len(texts) > 4096:  # a cold child builds a fresh tree per call: keep the cache small
             _dict_clear(texts)
-        known = texts[_id(before)] = (before, _repr(before))
+        known = texts[_id(before)] = (before, _text_of(before))
     return helpers, parts, cells, contents, before, known[1]
 
 
@@ -191,7 +201,7 @@ def call_broken(evidence, before):
     """Whether the call swapped a helper's code or closure, or changed or replaced the snapshot."""
     try:
         helpers, parts, cells, contents, kept_before, before_text = evidence
-        if before is not kept_before or _repr(before) != before_text:
+        if before is not kept_before or _text_of(before) != before_text:
             return True
         if _tuple(_map(_id, chain.from_iterable(_map(_function_parts, helpers)))) != parts:
             return True
