@@ -249,3 +249,68 @@ def test_reviewed_forgeries_never_beat_the_honest_score(sandbox, warm, ctp26_sma
     finally:
         if warm:
             launcher.close()
+
+
+# alphabeta borrows ctp-26's trees and helpers from a module of its own: its classes must be sealed
+# like the driver's own. This one makes every helper call record the root, whatever it was asked.
+ALPHABETA_INDEX_FORGER = '''
+import math
+
+
+def _forge():
+    for cell in get_value.__closure__ or ():
+        value = cell.cell_contents
+        if type(value).__name__ == "Built":
+            type(value).index = lambda self, node, helper, _real=type(value).index: (_real(self, node, helper), 0)[1]
+            return
+
+
+_done = []
+
+
+def alphabeta(node, max_depth, alpha, beta, player_a_moves):
+    if not _done:
+        _done.append(_forge())
+    if max_depth == 0 or not node.children:
+        return get_value(node)
+    values = [alphabeta(c, max_depth - 1, alpha, beta, not player_a_moves) for c in get_next_valid_moves(node)]
+    return max(values) if player_a_moves else min(values)
+'''
+
+
+@pytest.mark.parametrize("sandbox, warm", LAUNCHERS[:3])
+def test_a_borrowed_driver_class_is_sealed_too(sandbox, warm, tmp_path):
+    exercise = exercises.load("alphabeta")
+    bank = banks.build(exercise, seed=4, examples=6)
+    forger = tmp_path / "index_forger.py"
+    forger.write_text(ALPHABETA_INDEX_FORGER, encoding="utf-8")
+    launcher = launch.choose(sandbox)
+    if warm:
+        launcher = forkserver.ZygoteLauncher.wrap(launcher, exercise, bank)
+    try:
+        result = judge.grade(submissions.load(forger), exercise, bank, launcher)
+    finally:
+        if warm:
+            launcher.close()
+    assert (result.status, result.score, result.error) == ("error", 0.0, HARNESS_TAMPERED), (result.score, result.error)
+
+
+def test_a_library_class_s_attribute_plumbing_is_sealed_but_not_its_methods():
+    """A ``__dict__`` property slipped into a node class through ``gc`` breaks the seal; a student
+    giving the class a method of their own (``Node.__lt__`` to sort nodes) does not."""
+    import gc
+
+    from grader.sandbox import seal
+
+    class Base:
+        pass
+
+    class Leaf(Base):
+        pass
+
+    sealed = seal.Seal(plumbing=[Leaf, Base])
+    Leaf.__lt__ = lambda self, other: True
+    Base.helper = staticmethod(len)
+    assert not sealed.broken()
+    gc.get_referents(Leaf.__dict__)[0]["__dict__"] = property(lambda self: {})
+    assert sealed.broken()

@@ -335,13 +335,14 @@ class Harness:
     def make_seal(self, seal):
         """What student code must leave alone: this harness, the driver, the json encoder, the seal itself."""
         driver = self.driver
-        driver_classes = [v for v in vars(driver).values() if isinstance(v, type) and v.__module__ == driver.__name__]
+        driver_classes, library_classes = _classes_of_driver(driver)
         seal.__init__(
             namespaces=[globals(), json, json.encoder, json.decoder, _seal, _runner],
             lenient=[driver],
             objects=[self, self.channel, self.watchdog, self.runner],
             classes=[*type(self).__mro__[:-1], Channel, Watchdog, _seal.Record, _seal.Seal, _runner.Runner,
                      json.JSONEncoder, json.JSONDecoder, *driver_classes],
+            plumbing=library_classes,
         )
 
     def load_submission(self, config):
@@ -525,6 +526,32 @@ class Harness:
                     break
                 except KeyboardInterrupt:
                     continue
+
+
+def _classes_of_driver(driver):
+    """The grader's own classes the driver uses, sealed whole, and the library classes it imports
+    (anytree's ``Node`` and its bases), whose attribute plumbing alone is sealed.
+
+    The grader's own are those of every child-side module the driver holds (their names start with
+    ``_minimax_grader``): alphabeta borrows ctp-26's ``Built`` from a module of its own, a kit
+    exercise's driver holds the kit's. A library class keeps its methods open to students (a
+    ``Node.__lt__`` to sort nodes is no tampering); a ``__dict__`` slipped into it is.
+    """
+    spaces = [vars(driver)]
+    spaces += [vars(m) for m in list(vars(driver).values())
+               if _type(m) is _type(sys) and _str(getattr(m, "__name__", "")).startswith("_minimax_grader")]
+    own, library = {}, {}
+    for space in spaces:
+        for value in list(space.values()):
+            if not isinstance(value, type):
+                continue
+            if _str(getattr(value, "__module__", "")).startswith("_minimax_grader"):
+                own[id(value)] = value
+            else:
+                for klass in value.__mro__:
+                    if klass.__module__ != "builtins":
+                        library[id(klass)] = klass
+    return list(own.values()), list(library.values())
 
 
 def _module_name(path, fallback):

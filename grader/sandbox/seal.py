@@ -73,6 +73,11 @@ _SCALARS = (int, float, bool, str, bytes, type(None))
 VOLATILE = frozenset({"buffer", "armed", "fired", "tick", "module", "modules", "entry", "submission_files"})
 
 
+# What decides how an instance's attributes are read and written: a class that gains or swaps one
+# of these can show the driver a node's state of its choosing.
+PLUMBING = ("__dict__", "__getattribute__", "__getattr__", "__setattr__", "__delattr__", "__class__", "__slots__")
+
+
 class Record(list):
     """A list whose every ``append`` is also fed to a hash that cannot be rewound."""
 
@@ -124,12 +129,15 @@ def _functions_of(namespace_values):
 class Seal:
     """Identities of the harness's working parts, taken once; ``broken()`` compares them again."""
 
-    def __init__(self, namespaces=(), objects=(), classes=(), functions=(), lenient=()):
-        """``lenient``: namespaces whose plain scalars may be rebound (a driver counting in a global)."""
+    def __init__(self, namespaces=(), objects=(), classes=(), functions=(), lenient=(), plumbing=()):
+        """``lenient``: namespaces whose plain scalars may be rebound (a driver counting in a global).
+        ``plumbing``: library classes (anytree's nodes) whose attribute machinery alone is sealed
+        (``PLUMBING``): a student may give them methods of their own, not a new ``__dict__``."""
         self.namespaces = [vars(n) if not isinstance(n, dict) else n for n in namespaces]
         self.lenient = [vars(n) if not isinstance(n, dict) else n for n in lenient]
         self.objects = list(objects)
         self.classes = [k for k in classes if isinstance(k, type)]
+        self.plumbing = [k for k in plumbing if isinstance(k, type)]
         found = list(functions)
         for space in self.namespaces + self.lenient:
             found += _functions_of(_dict_values(space))
@@ -150,6 +158,7 @@ class Seal:
             objects.append((_tuple(_map(_id, _dict_keys(attrs))),
                             _tuple(_id(v) for k, v in _dict_items(attrs) if k not in VOLATILE)))
         klasses = [_tuple(_map(_id, _vars(k).values())) for k in self.classes]
+        klasses += [_tuple(_id(_vars(k).get(name)) for name in PLUMBING) for k in self.plumbing]
         parts = _tuple(_map(_id, chain.from_iterable(_map(_function_parts, self.functions))))
         try:
             cells = _tuple(_map(_id, _map(_cell_contents, self.cells)))
