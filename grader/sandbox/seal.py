@@ -78,6 +78,11 @@ VOLATILE = frozenset({"buffer", "armed", "fired", "tick", "module", "modules", "
 PLUMBING = ("__dict__", "__getattribute__", "__getattr__", "__setattr__", "__delattr__", "__class__", "__slots__")
 
 
+# Entries the standard library itself adds to a class as it works (copy and pickle cache the
+# slot names of a class whose instances they copied): not tampering.
+CLASS_CACHES = frozenset({"__slotnames__"})
+
+
 class Record(list):
     """A list whose every ``append`` is also fed to a hash that cannot be rewound."""
 
@@ -157,7 +162,7 @@ class Seal:
             attrs = _getattr(obj, "__dict__", {})
             objects.append((_tuple(_map(_id, _dict_keys(attrs))),
                             _tuple(_id(v) for k, v in _dict_items(attrs) if k not in VOLATILE)))
-        klasses = [_tuple(_map(_id, _vars(k).values())) for k in self.classes]
+        klasses = [_tuple(_id(v) for name, v in _vars(k).items() if name not in CLASS_CACHES) for k in self.classes]
         klasses += [_tuple(_id(_vars(k).get(name)) for name in PLUMBING) for k in self.plumbing]
         parts = _tuple(_map(_id, chain.from_iterable(_map(_function_parts, self.functions))))
         try:
