@@ -67,3 +67,19 @@ def test_a_damaged_child_library_is_rebuilt(tmp_path, monkeypatch):
         assert [p.name for p in (tmp_path / "cache").iterdir()] == [os.path.basename(first)]  # nothing left aside
     finally:
         childlib.child_sys_path.cache_clear()
+
+
+def test_landlock_failing_in_the_child_is_the_graders_failure(monkeypatch):
+    """The child could not fence itself: no student code runs, and nothing is stored against them."""
+    from grader.sandbox import landlock
+    from grader.sandbox import session as sessions
+
+    launcher = launch.choose("posix")
+    if not getattr(launcher, "landlock", 0):
+        pytest.skip("no Landlock here")
+    exercise = exercises.load("ctp-26")
+    bank = banks.build(exercise, seed=3, examples=4)
+    monkeypatch.setattr(sessions.landlock, "rules", lambda readable, writable: {"read": [12345], "write": []})
+    assert sessions.landlock is landlock
+    with pytest.raises(GraderFault, match="could not be set up"):
+        judge.grade(submissions.load(HONEST), exercise, bank, launcher)
