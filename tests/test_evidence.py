@@ -138,14 +138,33 @@ def test_a_helper_counting_in_its_closure_is_not_tampering():
 
     helper = make(trace)
     before = ("snapshot", [1, 2])
-    call = seal.CallSeal([helper], before, {})
+    evidence = seal.call_evidence([helper], before, {})
     helper(3)
-    assert not call.broken(before) and seal.records_intact(trace, kept)
+    assert not seal.call_broken(evidence, before) and seal.records_intact(trace, kept)
     before[1].append(3)  # the snapshot rewritten in place
-    assert call.broken(before)
+    assert seal.call_broken(evidence, before)
     before[1].pop()
+    assert not seal.call_broken(evidence, before)
     helper.__closure__[1].cell_contents = {"evaluated": []}  # the trace swapped for a dummy
-    assert call.broken(before)
+    assert seal.call_broken(evidence, before)
+
+
+def test_a_calls_evidence_is_immutable_and_a_poisoned_cache_only_breaks_later_calls():
+    """What a call is checked against is an exact tuple of immutable parts (gc finds it, cannot
+    change it); rewriting the text cache for a snapshot makes the next call's seal break, never pass."""
+    from grader.sandbox import seal
+
+    def helper(node):
+        return node
+
+    before = ("snapshot", (1, 2))
+    texts = {}
+    evidence = seal.call_evidence([helper], before, texts)
+    assert type(evidence) is tuple and all(type(part) in (tuple, str) for part in evidence)
+    assert all(type(item) in (int, tuple, str, type(helper)) for part in evidence[:4] for item in part)
+    texts[id(before)] = (before, repr(("snapshot", (1, 3))))  # what a forger would want the next call to expect
+    assert not seal.call_broken(evidence, before)
+    assert seal.call_broken(seal.call_evidence([helper], before, texts), before)
 
 
 def test_a_driver_counting_in_a_global_is_not_tampering_but_a_swapped_function_is():
@@ -192,3 +211,106 @@ def test_the_students_stack_holds_no_harness_frame(sandbox, warm, ctp26_small, t
     assert stack[0] == "stack_probe.py" and "driver.py" in stack
     assert not {"harness.py", "zygote.py", "seal.py"} & set(stack), stack
     assert "other threads visible: False" in text
+
+
+# Forgeries found by the security review: each reached the evidence without touching the stack or
+# any sealed object (the harness's copy of the builtins, the node class's ``__dict__`` attribute,
+# the "before" snapshot's insides and the seal's cached text). Honestly each earns 9/10.
+REVIEWED_FORGERS = {
+    "forge_pristine_builtins.py": "evaluation-discipline",
+    "forge_dict_property.py": "tree-unchanged",
+    "forge_callseal_slots.py": "tree-unchanged",
+}
+
+
+def _twin_without_forging(tmp_path, name):
+    source = (HOSTILE / name).read_text(encoding="utf-8")
+    assert "\nFORGE = True\n" in source
+    twin = tmp_path / f"honest_{name}"
+    twin.write_text(source.replace("\nFORGE = True\n", "\nFORGE = False\n"), encoding="utf-8")
+    return twin
+
+
+@pytest.mark.parametrize("sandbox, warm", LAUNCHERS)
+def test_reviewed_forgeries_never_beat_the_honest_score(sandbox, warm, ctp26_small, tmp_path):
+    exercise, bank = ctp26_small
+    launcher = launch.choose(sandbox)
+    if warm:
+        launcher = forkserver.ZygoteLauncher.wrap(launcher, exercise, bank)
+    try:
+        for name, lost in REVIEWED_FORGERS.items():
+            honest = judge.grade(submissions.load(_twin_without_forging(tmp_path, name)), exercise, bank, launcher)
+            forged = judge.grade(submissions.load(HOSTILE / name), exercise, bank, launcher)
+            assert (honest.score, {c.name for c in honest.checks if c.score < c.max_score}) == (9.0, {lost}), \
+                (name, honest.score, honest.error)
+            assert forged.score <= honest.score, (name, forged.score, forged.error)
+            lost_checks = {c.name for c in forged.checks if c.score < c.max_score}
+            assert forged.error == HARNESS_TAMPERED or lost in lost_checks, (name, forged.error, lost_checks)
+    finally:
+        if warm:
+            launcher.close()
+
+
+# alphabeta borrows ctp-26's trees and helpers from a module of its own: its classes must be sealed
+# like the driver's own. This one makes every helper call record the root, whatever it was asked.
+ALPHABETA_INDEX_FORGER = '''
+import math
+
+
+def _forge():
+    for cell in get_value.__closure__ or ():
+        value = cell.cell_contents
+        if type(value).__name__ == "Built":
+            type(value).index = lambda self, node, helper, _real=type(value).index: (_real(self, node, helper), 0)[1]
+            return
+
+
+_done = []
+
+
+def alphabeta(node, max_depth, alpha, beta, player_a_moves):
+    if not _done:
+        _done.append(_forge())
+    if max_depth == 0 or not node.children:
+        return get_value(node)
+    values = [alphabeta(c, max_depth - 1, alpha, beta, not player_a_moves) for c in get_next_valid_moves(node)]
+    return max(values) if player_a_moves else min(values)
+'''
+
+
+@pytest.mark.parametrize("sandbox, warm", LAUNCHERS[:3])
+def test_a_borrowed_driver_class_is_sealed_too(sandbox, warm, tmp_path):
+    exercise = exercises.load("alphabeta")
+    bank = banks.build(exercise, seed=4, examples=6)
+    forger = tmp_path / "index_forger.py"
+    forger.write_text(ALPHABETA_INDEX_FORGER, encoding="utf-8")
+    launcher = launch.choose(sandbox)
+    if warm:
+        launcher = forkserver.ZygoteLauncher.wrap(launcher, exercise, bank)
+    try:
+        result = judge.grade(submissions.load(forger), exercise, bank, launcher)
+    finally:
+        if warm:
+            launcher.close()
+    assert (result.status, result.score, result.error) == ("error", 0.0, HARNESS_TAMPERED), (result.score, result.error)
+
+
+def test_a_library_class_s_attribute_plumbing_is_sealed_but_not_its_methods():
+    """A ``__dict__`` property slipped into a node class through ``gc`` breaks the seal; a student
+    giving the class a method of their own (``Node.__lt__`` to sort nodes) does not."""
+    import gc
+
+    from grader.sandbox import seal
+
+    class Base:
+        pass
+
+    class Leaf(Base):
+        pass
+
+    sealed = seal.Seal(plumbing=[Leaf, Base])
+    Leaf.__lt__ = lambda self, other: True
+    Base.helper = staticmethod(len)
+    assert not sealed.broken()
+    gc.get_referents(Leaf.__dict__)[0]["__dict__"] = property(lambda self: {})
+    assert sealed.broken()

@@ -114,7 +114,7 @@ def assert_attack_lost(name: str, status: str, score: float, text: str, *, stric
     entry = MANIFEST[name]
     if not strict and entry["needs_bwrap"]:
         return  # contained only by the filesystem view this run does not have
-    assert score == 0, f"{name} scored {score}: {text[:300]}"
+    assert score <= entry.get("at_most", 0), f"{name} scored {score}: {text[:300]}"
     allowed = entry["status"] if isinstance(entry["status"], list) else [entry["status"]]
     assert status in allowed, f"{name}: {status}, expected {entry['status']}: {text[:300]}"
     assert any(reason in text for reason in entry["reason"]), f"{name}: verdict {text[:400]!r} names none of {entry['reason']}"
@@ -327,9 +327,10 @@ def test_battery_from_the_command_line_as_an_unprivileged_user():
 
 def test_unprivileged_without_bwrap_the_filter_and_limits_still_hold():
     """No root to drop, no namespaces: the process limit counts on top of the user's own processes,
-    and the seccomp filter alone keeps signals (kill -1 would reach the grader) and sockets away."""
+    and the seccomp filter alone keeps signals (kill -1 would reach the grader), sockets, and chmod,
+    chown and utime on files outside the scratch (which Landlock does not cover) away."""
     attacks = ["fork_bomb.py", "kill_everyone.py", "network.py", "os_exit_in_call.py", "memory_bomb.py",
-               "read_grader_memory.py"]
+               "read_grader_memory.py", "chmod_outside_scratch.py"]
     # One grader at a time: two graders of one uid, each with its children, share everything but
     # a child's first milliseconds (before it becomes undumpable), which this test does not race.
     outcomes = grade_unprivileged(attacks, honest_count=2, sandbox="posix", workers=1)

@@ -105,6 +105,21 @@ def test_rules_grant_python_but_not_installed_packages(tmp_path):
     assert not any(p in rules["read"] for p in ("/", "/tmp", "/proc", "/home", "/root", str(ROOT)))
 
 
+def test_library_folders_leave_out_a_pythons_installed_packages(tmp_path):
+    """Fedora's ``/usr/lib64`` holds ``python3.X/site-packages``: the shared libraries and the
+    standard library there are granted, the installed packages (the grader's own) are not."""
+    fedora, debian = tmp_path / "usr-lib64", tmp_path / "usr-lib-multiarch"
+    for path in (fedora / "libc.so.6", fedora / "python3.11" / "os.py", fedora / "python3.11" / "lib-dynload" / "x.so",
+                 fedora / "python3.11" / "site-packages" / "grader" / "__init__.py", debian / "libz.so.1"):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("")
+    granted = landlock.library_folders([str(fedora), str(debian), str(tmp_path / "missing")])
+    assert str(debian) in granted
+    assert {str(fedora / "libc.so.6"), str(fedora / "python3.11" / "os.py"), str(fedora / "python3.11" / "lib-dynload")} <= set(granted)
+    site = fedora / "python3.11" / "site-packages"
+    assert not [p for p in granted if site.is_relative_to(p) or Path(p).is_relative_to(site)], granted
+
+
 @needs_landlock
 def test_posix_child_reaches_only_its_own_scratch(tmp_path):
     (tmp_path / "submissions").mkdir()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import subprocess
 import sys
 import time
@@ -207,6 +208,46 @@ def test_seccomp_filter_refuses_sockets_and_signals_to_others():
     done = subprocess.run([sys.executable, "-I", "-S", "-c", code], capture_output=True, text=True, timeout=30)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+def test_seccomp_filter_refuses_chmod_chown_utime_and_xattrs(tmp_path):
+    """Landlock does not cover a file's mode, owner, times or extended attributes: the filter does.
+    The probe owns the file, so without the filter every call would succeed."""
+    target = tmp_path / "mine.txt"
+    target.write_text("x")
+    code = (
+        "import os, stat, sys\n"
+        f"sys.path.insert(0, {str(ROOT / 'grader' / 'sandbox')!r})\n"
+        "import guard\n"
+        f"path = {str(target)!r}\n"
+        "st = os.stat(path)\n"
+        "attempts = {\n"
+        "    'chmod': lambda: os.chmod(path, 0),\n"
+        "    'chmod-nofollow': lambda: os.chmod(path, 0, follow_symlinks=False),\n"
+        "    'fchmod': lambda: os.fchmod(fd, 0),\n"
+        "    'chown': lambda: os.chown(path, st.st_uid, st.st_gid),\n"
+        "    'lchown': lambda: os.lchown(path, st.st_uid, st.st_gid),\n"
+        "    'fchown': lambda: os.fchown(fd, st.st_uid, st.st_gid),\n"
+        "    'utime': lambda: os.utime(path, (0, 0)),\n"
+        "    'futime': lambda: os.utime(fd, (0, 0)),\n"
+        "    'setxattr': lambda: os.setxattr(path, 'user.probe', b'1'),\n"
+        "    'removexattr': lambda: os.removexattr(path, 'user.probe'),\n"
+        "}\n"
+        "fd = os.open(path, os.O_RDONLY)\n"
+        "assert guard.install_filter(os.getpid())\n"
+        "let_through = []\n"
+        "for name, attempt in attempts.items():\n"
+        "    try:\n        attempt()\n        let_through.append(name)\n"
+        "    except PermissionError:\n        pass\n"
+        "    except OSError as exc:\n        let_through.append(f'{name} ({exc.strerror})')\n"
+        "print(let_through)\n"
+    )
+    if not sys.platform.startswith("linux") or os.uname().machine not in ("x86_64", "aarch64"):
+        pytest.skip("the filter is written for Linux on x86_64 and aarch64")
+    done = subprocess.run([sys.executable, "-I", "-S", "-c", code], capture_output=True, text=True, timeout=30)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
+    assert stat.S_IMODE(target.stat().st_mode) != 0 and target.stat().st_mtime > 0
 
 
 def test_filter_program_only_jumps_forward_on_every_architecture():

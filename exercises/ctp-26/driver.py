@@ -8,7 +8,7 @@ preorder index, so the grader can check evaluation discipline from plain data.
 
 from array import array
 from itertools import chain
-from operator import attrgetter, methodcaller
+from operator import methodcaller
 
 from anytree import Node
 
@@ -130,8 +130,27 @@ def _fingerprint(built):
     return array("Q", chain(map(len, dicts), map(len, kids), map(id, everything))).tobytes()
 
 
-_dict_of = attrgetter("__dict__")
+def _instance_dict_reader(klass):
+    """The C-level getter of ``klass``'s instances' dicts, taken now, before any student code runs.
+
+    ``node.__dict__`` (or ``attrgetter("__dict__")``) asks the class, and student code can put a
+    property called ``__dict__`` in the class (through ``gc``, even past its mapping proxy) that
+    shows the snapshot a dict of its choosing. The base getset descriptor taken here reads the
+    real dict whatever the class says later.
+    """
+    for base in klass.__mro__:
+        found = base.__dict__.get("__dict__")
+        if found is not None:
+            if type(found).__name__ != "getset_descriptor":
+                raise TypeError(f"{klass.__name__}.__dict__ is not the interpreter's own")
+            return found.__get__
+    raise TypeError(f"{klass.__name__} instances have no __dict__")
+
+
+_dict_of = _instance_dict_reader(Node)
 _children_of = methodcaller("get", "_NodeMixin__children", ())
+_dict_get = dict.get
+_dict_keys = dict.keys
 
 
 def _describe(built):
@@ -143,11 +162,12 @@ def _describe(built):
     """
     out = []
     for node in built.nodes:
-        attrs = node.__dict__
-        name = attrs.get("name")
-        kids = attrs.get("_NodeMixin__children")
+        attrs = _dict_of(node)  # the real dict (see _instance_dict_reader), read with dict's own methods
+        name = _dict_get(attrs, "name")
+        kids = _dict_get(attrs, "_NodeMixin__children")
         # anytree adds its own private keys lazily (reading .children creates one): not the student's doing
-        keys = tuple(k if type(k) is str else "<not a str>" for k in attrs if not (type(k) is str and k.startswith("_NodeMixin__")))
+        keys = tuple(k if type(k) is str else "<not a str>" for k in _dict_keys(attrs)
+                     if not (type(k) is str and k.startswith("_NodeMixin__")))
         out.append((name if type(name) is str else "<not a str>", keys,
-                    tuple(map(id, kids)) if kids else (), id(attrs.get("_NodeMixin__parent"))))
-    return out
+                    tuple(map(id, kids)) if type(kids) in (list, tuple) else (), id(_dict_get(attrs, "_NodeMixin__parent"))))
+    return tuple(out)  # immutable all the way down: gc finds it, but cannot rewrite it in place

@@ -66,13 +66,22 @@ def call(entry, built):
     return entry(built.board, built.depth, built.player)
 
 
+# A type's name read by type's own getter: ``kind.__name__`` would ask a student's metaclass.
+_name_of_type = type.__dict__["__name__"].__get__
+
+
 def snapshot(built):
-    """Each row and cell as (type name, value if it is an exact int), plus the board's own shape."""
+    """Each row and cell as (type name, value if it is an exact int), plus the board's own shape.
+
+    Tuples all the way down: the harness keeps this "before" snapshot while student code runs,
+    and code that finds it with ``gc`` must not be able to rewrite it to match a changed board.
+    """
 
     def cell(value):
-        return [type(value).__name__, value if type(value) is int else None]
+        return (_name_of_type(type(value)), value if type(value) is int else None)
 
     board = built.board
     if type(board) is not list:
-        return ["not a list"]
-    return [[cell(v) for v in row] if type(row) is list else ["row", type(row).__name__] for row in board]
+        return ("not a list",)
+    return tuple(tuple(cell(v) for v in row) if type(row) is list else ("row", _name_of_type(type(row)))
+                 for row in board)

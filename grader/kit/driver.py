@@ -34,18 +34,29 @@ def _from_plain(value):
     return value
 
 
+_PLAIN_KEYS = (int, float, str, bool, type(None))
+_name_of_type = type.__dict__["__name__"].__get__  # ``kind.__name__`` would ask a student's metaclass
+_dict_items = dict.items
+
+
 def _snapshot(value, depth=0):
-    """Exactly what a value holds, by exact type, never calling a method of a foreign object."""
+    """Exactly what a value holds, by exact type, never calling a method of a foreign object.
+
+    Tuples all the way down: the harness keeps the "before" snapshot while student code runs, and
+    code that finds it with ``gc`` must not be able to rewrite it in place to match a changed state.
+    A dict key that is not a plain value is described by its type and identity, never its ``repr``.
+    """
     kind = _type(value)
     if depth > 12:
-        return ["deep"]
+        return ("deep",)
     if kind in (int, float, str, bool) or value is None:
-        return [kind.__name__, value]
+        return (_name_of_type(kind), value)
     if kind in (list, tuple):
-        return [kind.__name__, [_snapshot(item, depth + 1) for item in value]]
+        return (_name_of_type(kind), tuple(_snapshot(item, depth + 1) for item in value))
     if kind is dict:
-        return ["dict", [[repr(k), _snapshot(v, depth + 1)] for k, v in value.items()]]
-    return ["object", kind.__name__, _id(value)]
+        return ("dict", tuple((repr(k) if _type(k) in _PLAIN_KEYS else ("key", _name_of_type(_type(k)), _id(k)),
+                               _snapshot(v, depth + 1)) for k, v in _dict_items(value)))
+    return ("object", _name_of_type(kind), _id(value))
 
 
 class Built:

@@ -2,7 +2,9 @@
 
 The child runs with ``-I -S`` (no site-packages), so the grader, the references and every
 other installed package are off its import path; it gets a private folder holding only the
-libraries the exercises' drivers need. Built once per library version, in the user's cache.
+libraries the exercises' drivers need. Built once per library version, in the user's cache,
+and built again when the copy found there is no longer whole and readable (a file missing, a
+mode changed by hand or by a past vandal): a broken copy would fail every later student.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import importlib.metadata
 import os
 import shutil
+import stat
 import tempfile
 from functools import cache
 from pathlib import Path
@@ -23,13 +26,61 @@ CHILD_LIBRARIES = ("anytree",)
 def child_sys_path() -> list[str]:
     versions = "-".join(f"{name}{importlib.metadata.version(name)}" for name in CHILD_LIBRARIES)
     target = paths.cache_dir() / f"childlib-{versions}"
+    if target.exists() and not usable(target):
+        _discard(target)
     if not target.is_dir():
         staging = Path(tempfile.mkdtemp(prefix="childlib-", dir=paths.cache_dir()))
         for name in CHILD_LIBRARIES:
-            module = __import__(name)
-            shutil.copytree(Path(module.__file__).parent, staging / name, ignore=shutil.ignore_patterns("__pycache__"))
+            shutil.copytree(_source(name), staging / name, ignore=shutil.ignore_patterns("__pycache__"))
         try:
             os.replace(staging, target)
         except OSError:  # another grader process won the race: use theirs
             shutil.rmtree(staging, ignore_errors=True)
     return [str(target)]
+
+
+def _source(name: str) -> Path:
+    return Path(__import__(name).__file__).parent
+
+
+def usable(target: Path) -> bool:
+    """Every file of the installed libraries is in the copy, readable, and every folder searchable."""
+    if not os.access(target, os.R_OK | os.X_OK) or stat.S_IMODE(target.stat().st_mode) & 0o500 != 0o500:
+        return False  # modes too, not only access(): root reads a folder of mode 000, its dropped child does not
+    for name in CHILD_LIBRARIES:
+        source = _source(name)
+        for original in [source, *source.rglob("*")]:
+            if "__pycache__" in original.parts:
+                continue
+            copy = target / name / original.relative_to(source)
+            wanted = os.R_OK | os.X_OK if original.is_dir() else os.R_OK
+            if not copy.exists() or copy.is_dir() != original.is_dir() or not os.access(copy, wanted):
+                return False
+            readable = stat.S_IMODE(original.stat().st_mode) & 0o555  # whoever could read the original
+            if stat.S_IMODE(copy.stat().st_mode) & readable != readable:
+                return False
+    return True
+
+
+def _discard(target: Path) -> None:
+    """Move a broken copy aside (atomically, so no grader starts a child on half of it) and delete it."""
+    aside = Path(tempfile.mkdtemp(prefix="childlib-broken-", dir=paths.cache_dir()))
+    try:
+        os.replace(target, aside / "copy")
+    except OSError:
+        shutil.rmtree(aside, ignore_errors=True)
+        return  # another grader process moved it first, or it cannot be moved: the check below rebuilds or fails
+    for folder, dirs, _files in os.walk(aside):
+        for name in dirs:
+            try:
+                os.chmod(os.path.join(folder, name), 0o700)
+            except OSError:
+                pass
+    os.chmod(aside, 0o700)
+    for folder, dirs, files in os.walk(aside):
+        for name in files:
+            try:
+                os.chmod(os.path.join(folder, name), 0o600)
+            except OSError:
+                pass
+    shutil.rmtree(aside, ignore_errors=True)

@@ -4,7 +4,8 @@ Loaded by the harness (a plain script under ``python -I -S``) from its own folde
 use only the standard library. In order: import the modules a stranger uid could no longer
 read (only when the grader asks), drop to the session's uid (when started as root), forbid
 regaining privileges, install a small seccomp filter that refuses sockets, tracing other
-processes and signalling anything but the child itself, and become undumpable (so another
+processes, signalling anything but the child itself and changing any file's mode, owner, times
+or extended attributes (what Landlock leaves open), and become undumpable (so another
 process of the same uid cannot read this one's memory through /proc). The filter matters most where
 bubblewrap is missing: it is then the only thing between student code and the network or the
 grader's other children; under bubblewrap it is a second fence.
@@ -25,14 +26,31 @@ JEQ_K = 0x15
 JGE_K = 0x35
 RET_K = 0x06
 
+# A file's mode, owner, times and extended attributes: Landlock does not cover them, so a child
+# of the grader's own uid could set the driver, the child library or a neighbour's staged copy to
+# mode 000 (and break every later student). Numbers from asm/unistd_64.h (x86_64) and
+# asm-generic/unistd.h (aarch64, which has only the *at and f* forms); fchmodat2, setxattrat and
+# removexattrat share one number on every architecture (Linux 6.6 and 6.13; older kernels never
+# see them, which is harmless).
+_ATTRIBUTES_COMMON = {"fchmodat2": 452, "setxattrat": 463, "removexattrat": 466}
+_ATTRIBUTES = {
+    "x86_64": {"chmod": 90, "fchmod": 91, "chown": 92, "fchown": 93, "lchown": 94, "utime": 132, "utimes": 235,
+               "futimesat": 261, "fchownat": 260, "fchmodat": 268, "utimensat": 280,
+               "setxattr": 188, "lsetxattr": 189, "fsetxattr": 190, "removexattr": 197, "lremovexattr": 198,
+               "fremovexattr": 199, **_ATTRIBUTES_COMMON},
+    "aarch64": {"fchmod": 52, "fchmodat": 53, "fchownat": 54, "fchown": 55, "utimensat": 88,
+                "setxattr": 5, "lsetxattr": 6, "fsetxattr": 7, "removexattr": 14, "lremovexattr": 15,
+                "fremovexattr": 16, **_ATTRIBUTES_COMMON},
+}
+
 # (audit arch, x32 bit to refuse, denied, kill, tkill, tgkill)
 ARCHES = {
     "x86_64": (0xC000003E, 0x40000000, {
         "ptrace": 101, "process_vm_readv": 310, "process_vm_writev": 311, "socket": 41, "socketpair": 53,
-        "pidfd_send_signal": 424, "pidfd_getfd": 438}, 62, 200, 234),
+        "pidfd_send_signal": 424, "pidfd_getfd": 438, **_ATTRIBUTES["x86_64"]}, 62, 200, 234),
     "aarch64": (0xC00000B7, None, {
         "ptrace": 117, "process_vm_readv": 270, "process_vm_writev": 271, "socket": 198, "socketpair": 199,
-        "pidfd_send_signal": 424, "pidfd_getfd": 438}, 129, 130, 131),
+        "pidfd_send_signal": 424, "pidfd_getfd": 438, **_ATTRIBUTES["aarch64"]}, 129, 130, 131),
 }
 
 

@@ -34,7 +34,12 @@ _os_read = os.read
 _os_exit = os._exit
 _isinstance_early = isinstance
 _builtins_dict = __builtins__.__dict__ if _type(__builtins__) is not dict else __builtins__
-_pristine_builtins = dict(_builtins_dict)
+# Immutable all the way down (a tuple of pairs, a frozenset): student code that finds these through
+# gc cannot change what a restore installs, as it could with a dict (a ``list`` subclass planted
+# there would then be installed by the harness itself, after every call).
+_pristine_builtins = tuple(_builtins_dict.items())
+_pristine_names = frozenset(_builtins_dict)
+_dict_update = dict.update
 
 
 def _restore_builtins():
@@ -43,9 +48,9 @@ def _restore_builtins():
     Key by key, never emptying the dict, and without comparing values (a planted object's
     ``__eq__`` would run): the student's code gets pristine builtins again on its next call.
     """
-    _builtins_dict.update(_pristine_builtins)  # one C-level pass: cheap enough to run after every call
-    if _len(_builtins_dict) != _len(_pristine_builtins):
-        for key in [k for k in _builtins_dict if k not in _pristine_builtins]:
+    _dict_update(_builtins_dict, _pristine_builtins)  # one C-level pass: cheap enough to run after every call
+    if _len(_builtins_dict) != _len(_pristine_names):
+        for key in [k for k in _builtins_dict if k not in _pristine_names]:
             del _builtins_dict[key]
 
 MAGIC = b"MMG1"
@@ -291,22 +296,18 @@ class Harness:
         self.config = {}
         self.submission_files = set()
         self.seal = None
-        self.before_texts = {}  # the "before" snapshots' text, by snapshot (see seal.CallSeal)
+        self.before_texts = {}  # the "before" snapshots' text, by snapshot (see seal.call_evidence)
 
     def load(self, config):
         self.config = config
         self.call_timeout = config.get("call_timeout", 1.0)
         self.channel.nonce = config["nonce"]
-        apply_limits(config.get("rlimits", {}), config.get("nproc_shared", False))
-        sys.path[:0] = config.get("sys_path", [])
-        os.chdir(config.get("workdir", "."))
-        if self.driver is None:  # a warm fork server (zygote.py) hands over its driver already loaded
-            spec = importlib.util.spec_from_file_location("_minimax_grader_driver", config["driver"])
-            self.driver = importlib.util.module_from_spec(spec)
-            spec.loader.exec_module(self.driver)
-        problem = lock_down(config)
-        if problem:  # the grader counted on Landlock: no student code runs unconfined
-            return {"ok": False, "error": f"the sandbox could not confine the submission: {problem}"}
+        try:
+            problem = self.prepare_child(config)
+        except BaseException as exc:  # no student code has run yet: whatever broke is the grader's
+            problem = describe_exception(exc, ())
+        if problem:  # e.g. the grader counted on Landlock: no student code runs unconfined
+            return {"ok": False, "grader_fault": f"the sandbox could not be set up: {problem}"[:400]}
         self.seal = _seal.Seal.__new__(_seal.Seal)  # in place first: the seal covers its own identity too
         self.make_seal(self.seal)
         _runner.hide_other_threads(sys)
@@ -315,16 +316,33 @@ class Harness:
             _tampered[0] = True
         return reply
 
+    def prepare_child(self, config):
+        """Limits, the driver and the lock-down: everything before the submission's first line.
+
+        A failure here (a driver that does not load, Landlock refusing) says nothing about the
+        student, so the reply carries ``grader_fault`` and the grader never stores it as their
+        result. Returns the reason the lock-down failed, or None.
+        """
+        apply_limits(config.get("rlimits", {}), config.get("nproc_shared", False))
+        sys.path[:0] = config.get("sys_path", [])
+        os.chdir(config.get("workdir", "."))
+        if self.driver is None:  # a warm fork server (zygote.py) hands over its driver already loaded
+            spec = importlib.util.spec_from_file_location("_minimax_grader_driver", config["driver"])
+            self.driver = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(self.driver)
+        return lock_down(config)
+
     def make_seal(self, seal):
         """What student code must leave alone: this harness, the driver, the json encoder, the seal itself."""
         driver = self.driver
-        driver_classes = [v for v in vars(driver).values() if isinstance(v, type) and v.__module__ == driver.__name__]
+        driver_classes, library_classes = _classes_of_driver(driver)
         seal.__init__(
             namespaces=[globals(), json, json.encoder, json.decoder, _seal, _runner],
             lenient=[driver],
             objects=[self, self.channel, self.watchdog, self.runner],
-            classes=[*type(self).__mro__[:-1], Channel, Watchdog, _seal.Record, _seal.Seal, _seal.CallSeal, _runner.Runner,
+            classes=[*type(self).__mro__[:-1], Channel, Watchdog, _seal.Record, _seal.Seal, _runner.Runner,
                      json.JSONEncoder, json.JSONDecoder, *driver_classes],
+            plumbing=library_classes,
         )
 
     def load_submission(self, config):
@@ -406,7 +424,7 @@ class Harness:
         built, before = self.prepare(case)
         trace, kept = _seal.records(TRACE_KEYS)
         helpers = self.driver.helpers(built, trace)
-        call_seal = _seal.CallSeal(helpers.values(), before, self.before_texts)
+        evidence = _seal.call_evidence(helpers.values(), before, self.before_texts)  # kept in this frame only
         self.module.__dict__.update(helpers)
         result = {"id": case["id"]}
         self.watchdog.arm(self.call_timeout)
@@ -426,7 +444,7 @@ class Harness:
                 result["answer"] = encode_answer(answer)
         # Absent fields mean their defaults (no answer, nothing raised, no timeout, unchanged):
         # the reply stays small, since it carries hundreds of cases.
-        if call_seal.broken(before) or not _seal.records_intact(trace, kept):
+        if _seal.call_broken(evidence, before) or not _seal.records_intact(trace, kept):
             _tampered[0] = True  # the evidence of this call (and of every later one) cannot be trusted
             return result
         result["trace"] = {key: values[:TRACE_CAP] for key, values in trace.items()}
@@ -508,6 +526,32 @@ class Harness:
                     break
                 except KeyboardInterrupt:
                     continue
+
+
+def _classes_of_driver(driver):
+    """The grader's own classes the driver uses, sealed whole, and the library classes it imports
+    (anytree's ``Node`` and its bases), whose attribute plumbing alone is sealed.
+
+    The grader's own are those of every child-side module the driver holds (their names start with
+    ``_minimax_grader``): alphabeta borrows ctp-26's ``Built`` from a module of its own, a kit
+    exercise's driver holds the kit's. A library class keeps its methods open to students (a
+    ``Node.__lt__`` to sort nodes is no tampering); a ``__dict__`` slipped into it is.
+    """
+    spaces = [vars(driver)]
+    spaces += [vars(m) for m in list(vars(driver).values())
+               if _type(m) is _type(sys) and _str(getattr(m, "__name__", "")).startswith("_minimax_grader")]
+    own, library = {}, {}
+    for space in spaces:
+        for value in list(space.values()):
+            if not isinstance(value, type):
+                continue
+            if _str(getattr(value, "__module__", "")).startswith("_minimax_grader"):
+                own[id(value)] = value
+            else:
+                for klass in value.__mro__:
+                    if klass.__module__ != "builtins":
+                        library[id(klass)] = klass
+    return list(own.values()), list(library.values())
 
 
 def _module_name(path, fallback):

@@ -126,15 +126,44 @@ def python_paths():
     return list(dict.fromkeys(paths))
 
 
-def library_folders():
-    """Where shared libraries live (an extension module such as ``_ctypes`` loads them when imported)."""
-    import sysconfig
+def library_folders(candidates=None):
+    """Where shared libraries live (an extension module such as ``_ctypes`` loads them when imported).
 
-    multiarch = sysconfig.get_config_var("MULTIARCH") or ""
-    candidates = ["/lib64", "/usr/lib64"]
-    if multiarch:
-        candidates += [f"/lib/{multiarch}", f"/usr/lib/{multiarch}"]
-    return [folder for folder in candidates if os.path.isdir(folder)]
+    A folder is granted whole, unless a ``python3.X`` folder inside it holds installed packages
+    (Fedora and RHEL keep ``/usr/lib64/python3.X/site-packages`` there, where the grader and its
+    references may be installed): then it is granted entry by entry, and that Python folder by its
+    entries too, leaving ``site-packages`` and ``dist-packages`` out (the standard library's rule).
+    """
+    if candidates is None:
+        import sysconfig
+
+        multiarch = sysconfig.get_config_var("MULTIARCH") or ""
+        candidates = ["/lib64", "/usr/lib64"]
+        if multiarch:
+            candidates += [f"/lib/{multiarch}", f"/usr/lib/{multiarch}"]
+    granted = []
+    for folder in candidates:
+        if not os.path.isdir(folder):
+            continue
+        pythons = _python_folders(folder)
+        if not any(os.path.isdir(os.path.join(p, name)) for p in pythons for name in INSTALLED_PACKAGES):
+            granted.append(folder)
+            continue
+        for name in sorted(os.listdir(folder)):
+            path = os.path.join(folder, name)
+            if path in pythons:
+                granted += [os.path.join(path, n) for n in sorted(os.listdir(path)) if n not in INSTALLED_PACKAGES]
+            else:
+                granted.append(path)
+    return granted
+
+
+def _python_folders(folder):
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return []
+    return [os.path.join(folder, n) for n in names if n.startswith("python") and os.path.isdir(os.path.join(folder, n))]
 
 
 def rules(readable, writable):

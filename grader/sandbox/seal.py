@@ -29,7 +29,32 @@ import types
 from itertools import chain
 from operator import attrgetter
 
+# Every builtin the checks below call is bound here, at import, before any student code runs:
+# a name looked up in builtins at check time is whatever the student (or a restore of builtins
+# they managed to poison) put there.
 _sha1 = hashlib.sha1
+_len = len
+_list_iter = list.__iter__
+_vars = vars
+_getattr = getattr
+_isinstance = isinstance
+_dict_get = dict.get
+_dict_clear = dict.clear
+_dict_items = dict.items
+_str_join = str.join
+_str_encode = str.encode
+_BaseException = BaseException
+_ValueError = ValueError
+_issubclass = issubclass
+_tuple_repr = tuple.__repr__
+
+
+def _text_of(snapshot):
+    """A snapshot's text; a tuple subclass's by tuple's own repr (its class could be swapped for
+    one whose ``__repr__`` is the student's, and that would run here, on the harness's thread)."""
+    if _issubclass(_type(snapshot), tuple):
+        return _tuple_repr(snapshot)
+    return _repr(snapshot)
 _list_append = list.append
 _repr = repr
 _id = id
@@ -46,6 +71,16 @@ _SCALARS = (int, float, bool, str, bytes, type(None))
 # Attributes the harness itself reassigns while serving (the channel's buffer, the watchdog's
 # alarm, what loading the submission finds): their keys are sealed, not their values.
 VOLATILE = frozenset({"buffer", "armed", "fired", "tick", "module", "modules", "entry", "submission_files"})
+
+
+# What decides how an instance's attributes are read and written: a class that gains or swaps one
+# of these can show the driver a node's state of its choosing.
+PLUMBING = ("__dict__", "__getattribute__", "__getattr__", "__setattr__", "__delattr__", "__class__", "__slots__")
+
+
+# Entries the standard library itself adds to a class as it works (copy and pickle cache the
+# slot names of a class whose instances they copied): not tampering.
+CLASS_CACHES = frozenset({"__slotnames__"})
 
 
 class Record(list):
@@ -78,16 +113,16 @@ def records(keys):
 
 def records_intact(trace, kept):
     """Every record is still the harness's own, of its own type, and its contents hash as appended."""
-    if _type(trace) is not dict or len(trace) < len(kept):
+    if _type(trace) is not dict or _len(trace) < _len(kept):
         return False
     for key, record, digest in kept:
-        if trace.get(key) is not record or _type(record) is not Record or record.chain is not digest:
+        if _dict_get(trace, key) is not record or _type(record) is not Record or record.chain is not digest:
             return False
-        items = list.__iter__(record)
-        text = "\x1f".join(_map(_repr, items))
-        if text or len(record):
+        items = _list_iter(record)
+        text = _str_join("\x1f", _map(_repr, items))
+        if text or _len(record):
             text += "\x1f"
-        if _sha1(text.encode()).digest() != digest.digest():
+        if _sha1(_str_encode(text)).digest() != digest.digest():
             return False
     return True
 
@@ -99,12 +134,15 @@ def _functions_of(namespace_values):
 class Seal:
     """Identities of the harness's working parts, taken once; ``broken()`` compares them again."""
 
-    def __init__(self, namespaces=(), objects=(), classes=(), functions=(), lenient=()):
-        """``lenient``: namespaces whose plain scalars may be rebound (a driver counting in a global)."""
+    def __init__(self, namespaces=(), objects=(), classes=(), functions=(), lenient=(), plumbing=()):
+        """``lenient``: namespaces whose plain scalars may be rebound (a driver counting in a global).
+        ``plumbing``: library classes (anytree's nodes) whose attribute machinery alone is sealed
+        (``PLUMBING``): a student may give them methods of their own, not a new ``__dict__``."""
         self.namespaces = [vars(n) if not isinstance(n, dict) else n for n in namespaces]
         self.lenient = [vars(n) if not isinstance(n, dict) else n for n in lenient]
         self.objects = list(objects)
         self.classes = [k for k in classes if isinstance(k, type)]
+        self.plumbing = [k for k in plumbing if isinstance(k, type)]
         found = list(functions)
         for space in self.namespaces + self.lenient:
             found += _functions_of(_dict_values(space))
@@ -121,21 +159,22 @@ class Seal:
         kinds = _tuple(_map(_id, _map(_type, self.objects)))
         objects = []
         for obj in self.objects:
-            attrs = getattr(obj, "__dict__", {})
+            attrs = _getattr(obj, "__dict__", {})
             objects.append((_tuple(_map(_id, _dict_keys(attrs))),
-                            _tuple(_id(v) for k, v in attrs.items() if k not in VOLATILE)))
-        klasses = [_tuple(_map(_id, vars(k).values())) for k in self.classes]
+                            _tuple(_id(v) for k, v in _dict_items(attrs) if k not in VOLATILE)))
+        klasses = [_tuple(_id(v) for name, v in _vars(k).items() if name not in CLASS_CACHES) for k in self.classes]
+        klasses += [_tuple(_id(_vars(k).get(name)) for name in PLUMBING) for k in self.plumbing]
         parts = _tuple(_map(_id, chain.from_iterable(_map(_function_parts, self.functions))))
         try:
             cells = _tuple(_map(_id, _map(_cell_contents, self.cells)))
-        except ValueError:  # a cell emptied
+        except _ValueError:  # a cell emptied
             cells = None
         return spaces, kinds, objects, klasses, parts, cells
 
     def broken(self):
         try:
             return self._take() != self.taken
-        except BaseException:
+        except _BaseException:
             return True
 
 
@@ -147,35 +186,39 @@ def _has_contents(cell):
     return True
 
 
-class CallSeal:
-    """One call's seal: the helpers handed to the student (their code and closures) and the tree's
-    "before" snapshot, as text (plain data the driver made before the call). ``texts`` caches that
-    text by snapshot: a warm child asks about the same prebuilt tree again and again."""
+def call_evidence(helpers, before, texts):
+    """One call's seal, taken before the call: the helpers handed to the student (their code and
+    closures) and the tree's "before" snapshot with its text (plain data the driver made).
 
-    __slots__ = ("helpers", "parts", "cells", "contents", "before", "before_text")
+    An exact tuple of identities, ints and a str, for the harness to keep in its own frame: student
+    code may find it with ``gc`` but cannot change it (an object with attributes or slots, or a
+    list, could be rewritten in place). ``texts`` caches the text by snapshot: a warm child asks
+    about the same prebuilt tree again and again; the text this call is compared with is read
+    from the cache before the call, so poisoning the cache can only break later calls' seals.
+    """
+    helpers = _tuple(h for h in helpers if _type(h) is _FunctionType)
+    parts = _tuple(_map(_id, chain.from_iterable(_map(_function_parts, helpers))))
+    # A helper may count in a closure variable (``nonlocal calls``): cells holding plain scalars
+    # are left out; a swapped trace dict or tree is not.
+    cells = _tuple(cell for h in helpers for cell in (h.__closure__ or ())
+                   if _has_contents(cell) and _type(cell.cell_contents) not in _SCALARS)
+    contents = _tuple(_map(_id, _map(_cell_contents, cells)))
+    known = _dict_get(texts, _id(before))
+    if known is None or _type(known) is not _tuple or known[0] is not before:
+        if _len(texts) > 4096:  # a cold child builds a fresh tree per call: keep the cache small
+            _dict_clear(texts)
+        known = texts[_id(before)] = (before, _text_of(before))
+    return helpers, parts, cells, contents, before, known[1]
 
-    def __init__(self, helpers, before, texts):
-        self.helpers = [h for h in helpers if _type(h) is _FunctionType]
-        self.parts = _tuple(_map(_id, chain.from_iterable(_map(_function_parts, self.helpers))))
-        # A helper may count in a closure variable (``nonlocal calls``): cells holding plain scalars
-        # are left out; a swapped trace dict or tree is not.
-        self.cells = [cell for h in self.helpers for cell in (h.__closure__ or ())
-                      if _has_contents(cell) and _type(cell.cell_contents) not in _SCALARS]
-        self.contents = _tuple(_map(_id, _map(_cell_contents, self.cells)))
-        self.before = before
-        known = texts.get(_id(before))
-        if known is None or known[0] is not before:
-            if len(texts) > 4096:  # a cold child builds a fresh tree per call: keep the cache small
-                texts.clear()
-            known = texts[_id(before)] = (before, _repr(before))
-        self.before_text = known[1]
 
-    def broken(self, before):
-        try:
-            if before is not self.before or _repr(before) != self.before_text:
-                return True
-            if _tuple(_map(_id, chain.from_iterable(_map(_function_parts, self.helpers)))) != self.parts:
-                return True
-            return _tuple(_map(_id, _map(_cell_contents, self.cells))) != self.contents
-        except BaseException:
+def call_broken(evidence, before):
+    """Whether the call swapped a helper's code or closure, or changed or replaced the snapshot."""
+    try:
+        helpers, parts, cells, contents, kept_before, before_text = evidence
+        if before is not kept_before or _text_of(before) != before_text:
             return True
+        if _tuple(_map(_id, chain.from_iterable(_map(_function_parts, helpers)))) != parts:
+            return True
+        return _tuple(_map(_id, _map(_cell_contents, cells))) != contents
+    except _BaseException:
+        return True

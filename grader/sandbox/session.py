@@ -67,6 +67,12 @@ class SandboxFailure(Exception):
         self.reason = reason
 
 
+class GraderFault(RuntimeError):
+    """The child failed before any student code ran (its driver, its lock-down): the grader's
+    failure, never a verdict. Not a ``SandboxFailure``, so it is not stored against the student:
+    the batch records no result and grades the submission again next run."""
+
+
 @dataclass
 class Output:
     stdout: str = ""
@@ -174,6 +180,8 @@ class Session:
         self._watch_output()
         reply = self.request(request, timeout=min(self.limits.load_timeout, self.budget_left()))
         self._check_fatal(reply)
+        if reply.get("grader_fault"):
+            raise GraderFault(str(reply["grader_fault"])[:400])
         return reply
 
     def _view(self, request: dict, stdout_file: Path) -> launch.View:

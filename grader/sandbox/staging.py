@@ -55,12 +55,21 @@ def _read_only(folder: Path) -> None:
 
 
 def unlock(scratch: Path) -> None:
-    """Make the read-only staged folders removable again (the grader throws the scratch away)."""
+    """Make the read-only staged folders and their files removable again (the grader throws the
+    scratch away). The files too: on Windows a read-only file cannot be deleted, and
+    ``shutil.rmtree(..., ignore_errors=True)`` would quietly leave every staged copy behind."""
     for name in ("submission", "provided"):
+        folder = scratch / name
         try:
-            os.chmod(scratch / name, 0o700)
+            os.chmod(folder, 0o700)
+            files = list(folder.iterdir())
         except OSError:
-            pass
+            continue
+        for path in files:
+            try:
+                os.chmod(path, 0o600)
+            except OSError:
+                pass
 
 
 def init_fields(staged: Staged, exercise) -> dict:

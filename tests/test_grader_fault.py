@@ -1,0 +1,85 @@
+"""A child that fails before any student code runs is the grader's failure, never the student's.
+
+The driver is loaded and the child locked down before the submission's first line: when that
+breaks (a driver made unreadable by an earlier vandal, Landlock refusing), the result must not
+be stored against the student (``worker.grade_one`` returns None, so the next run grades them
+again), instead of "the submission broke the grader's harness".
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import SUBMISSIONS
+from grader import bank as banks
+from grader import exercise as exercises
+from grader import judge, submissions, worker
+from grader.sandbox import launch
+from grader.sandbox.session import GraderFault
+
+HONEST = sorted((SUBMISSIONS / "ctp-26" / "correct").glob("*.py"))[0]
+
+
+@pytest.fixture()
+def broken_driver(tmp_path, monkeypatch):
+    exercise = exercises.load("ctp-26")
+    bank = banks.build(exercise, seed=3, examples=4)
+    driver = tmp_path / "driver.py"
+    driver.write_text("raise PermissionError(13, 'Permission denied', '/checkout/exercises/ctp-26/driver.py')\n")
+    monkeypatch.setattr(type(exercise), "driver_path", property(lambda self: driver))
+    return exercise, bank
+
+
+@pytest.mark.parametrize("sandbox", ["posix", "spawn"])
+def test_a_driver_that_does_not_load_is_the_graders_failure(broken_driver, sandbox):
+    exercise, bank = broken_driver
+    with pytest.raises(GraderFault, match="could not be set up"):
+        judge.grade(submissions.load(HONEST), exercise, bank, launch.choose(sandbox))
+
+
+def test_the_batch_stores_no_result_for_a_graders_failure(broken_driver, capsys):
+    exercise, bank = broken_driver
+    result, warm = worker.grade_one(submissions.load(HONEST), exercise, bank, launch.choose("posix"), None)
+    assert result is None and warm is None
+    assert "the grader failed on" in capsys.readouterr().err
+
+
+def test_a_damaged_child_library_is_rebuilt(tmp_path, monkeypatch):
+    """A copy set to mode 000 (or missing a file) would fail every later child: it is built again."""
+    import os
+
+    from grader.sandbox import childlib
+
+    monkeypatch.setenv("MINIMAX_GRADER_CACHE", str(tmp_path / "cache"))
+    childlib.child_sys_path.cache_clear()
+    try:
+        first = childlib.child_sys_path()[0]
+        package = os.path.join(first, "anytree")
+        assert childlib.usable(type(tmp_path)(first))
+        for damage in (lambda: os.chmod(os.path.join(package, "__init__.py"), 0), lambda: os.chmod(package, 0),
+                       lambda: os.remove(os.path.join(package, "__init__.py")), lambda: os.chmod(first, 0)):
+            damage()
+            childlib.child_sys_path.cache_clear()
+            assert childlib.child_sys_path()[0] == first
+            assert childlib.usable(type(tmp_path)(first))
+            assert os.stat(os.path.join(package, "__init__.py")).st_mode & 0o444
+            assert os.stat(package).st_mode & 0o500 == 0o500 and os.stat(first).st_mode & 0o500 == 0o500
+        assert [p.name for p in (tmp_path / "cache").iterdir()] == [os.path.basename(first)]  # nothing left aside
+    finally:
+        childlib.child_sys_path.cache_clear()
+
+
+def test_landlock_failing_in_the_child_is_the_graders_failure(monkeypatch):
+    """The child could not fence itself: no student code runs, and nothing is stored against them."""
+    from grader.sandbox import landlock
+    from grader.sandbox import session as sessions
+
+    launcher = launch.choose("posix")
+    if not getattr(launcher, "landlock", 0):
+        pytest.skip("no Landlock here")
+    exercise = exercises.load("ctp-26")
+    bank = banks.build(exercise, seed=3, examples=4)
+    monkeypatch.setattr(sessions.landlock, "rules", lambda readable, writable: {"read": [12345], "write": []})
+    assert sessions.landlock is landlock
+    with pytest.raises(GraderFault, match="could not be set up"):
+        judge.grade(submissions.load(HONEST), exercise, bank, launcher)
