@@ -15,7 +15,7 @@ import math
 from functools import cache
 from pathlib import Path
 
-from grader.diagnose import Finding, clear_winners, fit_hypothesis, supported_by
+from grader.diagnose import Finding, _best_per_code, clear_winners, fit_hypothesis, supported_by
 
 CODES = {
     "min-max-swapped": (
@@ -143,6 +143,8 @@ def _choices(variant, case_input):
     nxt = game.next_player(player)
     moves = game.moves(player, state)
     children = [(m, game.apply(state, m)) for m in moves]
+    if variant == "min-max-swapped/below-root":  # the root chooses the right way, every level below it the wrong way
+        return _best_of([(m, _value(game, s, nxt, "min-max-swapped")) for m, s in children], player)
     if variant in ("min-max-swapped", "always-max"):
         ranked = [(m, _value(game, s, nxt, variant)) for m, s in children]
         low = {"min-max-swapped": player != 1, "always-max": False}[variant]
@@ -164,7 +166,7 @@ def _choices(variant, case_input):
     raise ValueError(variant)
 
 
-VARIANTS = ["min-max-swapped", "always-max", "ignores-player-argument", "sign-flip", "bad-initial-bound",
+VARIANTS = ["min-max-swapped", "min-max-swapped/below-root", "always-max", "ignores-player-argument", "sign-flip", "bad-initial-bound",
             "one-ply-search", "two-ply-search"]
 
 
@@ -208,8 +210,22 @@ def _numbers(facts):
                     f"moves there are {example.expected['best moves']!r})", "legal-move")
 
 
+def _pairs(facts):
+    """A move and its value returned together: the answer holds a best move and the game's value."""
+    replies = [o for o in facts.outcomes if o.answer is not None and facts.reply(o) is not None]
+    pairs = [o for o in replies if o.answer.kind in ("list", "tuple") and len(o.answer.items) == 2
+             and o.answer.items[1].is_number and o.answer.items[1].value == o.expected["value"]
+             and any(o.answer.items[0].same_as(_as_move(m)) for m in o.expected["best moves"])]
+    if not pairs or len(pairs) * 2 < len(replies):
+        return None
+    example = min(pairs, key=facts.size)
+    return _finding("wrong-return-type", f"on {len(pairs)} of {len(replies)} games your answer was a best move "
+                    f"together with the game's value, not the move alone (for example {facts.call(example)} "
+                    f"returned {example.answer.text})", "legal-move")
+
+
 def rules(facts):
-    found = [f for f in (_crashes(facts), _numbers(facts)) if f is not None]
+    found = [f for f in (_crashes(facts), _numbers(facts), _pairs(facts)) if f is not None]
     if found:
         return found
     answered = sorted((o for o in facts.outcomes if o.answer is not None and facts.reply(o) is not None
@@ -219,12 +235,12 @@ def rules(facts):
         return []
     fits = []
     for variant in VARIANTS:
-        fit = fit_hypothesis(variant, wrong + [o for o in answered if not _is_wrong(o)],
+        fit = fit_hypothesis(variant.split("/")[0], wrong + [o for o in answered if not _is_wrong(o)],
                              lambda o, v=variant: any(o.answer.same_as(c) for c in _choices(v, o.case.input)),
                              _is_wrong)
         if fit is not None:
             fits.append(fit)
-    for fit in clear_winners(fits, supported=supported_by(getattr(facts, "supporting", []))):
+    for fit in clear_winners(_best_per_code(fits), supported=supported_by(getattr(facts, "supporting", []))):
         example = fit.example
         shown = (f"for example {facts.call(example)}: you returned {example.answer.describe()}, the best moves are "
                  f"{_best(example)}")
@@ -238,7 +254,8 @@ def rules(facts):
         found.append(_finding(fit.model.code, evidence, "random-trees"))
     if found:
         return found
-    legal = [o for o in wrong if o.answer.kind != "none"]
+    # Only legal moves are "not the best": a None, a pair or a move of the wrong type is another mistake.
+    legal = [o for o in wrong if _hooks()._legal_problem(o.case.input, o.answer) is None]
     if len(legal) == len(wrong):
         example = wrong[0]
         return [_finding("suboptimal-move", (

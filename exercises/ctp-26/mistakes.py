@@ -162,6 +162,16 @@ def no_alternation(node, depth, a):
     return max(values) if a else min(values)
 
 
+def swapped_below_root(node, depth, a):
+    """The root chooses the right way, every level below it the wrong way round: the player is not
+    passed on to the root's children (the same as min and max swapped everywhere but the root)."""
+    moves = _moves(node)
+    if depth == 0 or not moves:
+        return _value(node)
+    values = [_reference(child, depth - 1, a) for child in moves]
+    return max(values) if a else min(values)
+
+
 def as_if_a_starts(node, depth, a):
     return _reference(node, depth, True)
 
@@ -348,6 +358,9 @@ def _model(code, solve, explanation=""):
 
 MODELS = [
     _model("min-max-swapped", min_max_swapped),
+    _model("min-max-swapped", swapped_below_root,
+           "Below the root the players choose the wrong way round: the root keeps the right value of its "
+           "children, but each child is valued as if the player at the root moved there again."),
     _model("always-max", always_max),
     _model("always-min", always_min),
     _model("no-alternation", no_alternation),

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from grader.diagnose import Finding, clear_winners, fit_hypothesis, supported_by
+from grader.diagnose import Finding, _best_per_code, clear_winners, fit_hypothesis, supported_by
 
 MAX, MIN = +1, -1
 LINES = ([[(r, 0), (r, 1), (r, 2)] for r in range(3)] + [[(0, c), (1, c), (2, c)] for c in range(3)]
@@ -128,8 +128,26 @@ def _search(board, player, variant):
     return max(scores) if wants_max else min(scores)
 
 
+@lru_cache(maxsize=None)
+def _below_root(board, player, variant):
+    """The root's own loop is right (its terminal test, its choice for ``player``); the helper that values
+    each move has the mistake ``variant``: a root written apart from the search below it."""
+    free = _free(board)
+    if not free or _winner(board) != 0:
+        return _evaluate(board)
+    scores = [_search(_play(board, cell, player), -player, variant) for cell in free]
+    return max(scores) if player == MAX else min(scores)
+
+
+BELOW_ROOT = ("min-max-swapped", "always-max", "always-min", "missing-terminal-check")
 SCORE_VARIANTS = ["min-max-swapped", "always-max", "always-min", "no-alternation", "missing-terminal-check",
-                  "depth-off-by-one", "one-ply-search", "ignores-player-argument"]
+                  "depth-off-by-one", "one-ply-search", "ignores-player-argument"] + [f"{v}/below-root" for v in BELOW_ROOT]
+
+
+def _score_of(case_key, variant):
+    if variant.endswith("/below-root"):
+        return _below_root(*case_key, variant.split("/")[0])
+    return _search(*case_key, variant)
 
 
 def _triple(answer):
@@ -210,12 +228,12 @@ def rules(facts):
                                                                          if t[2] == o.expected["score"]]
     fits = []
     for variant in SCORE_VARIANTS if score_wrong else ():
-        fit = fit_hypothesis(variant, ordered,
-                             lambda o, v=variant: _search(*_key(o.case.input), v) == triples[id(o)][2],
+        fit = fit_hypothesis(variant.split("/")[0], ordered,
+                             lambda o, v=variant: _score_of(_key(o.case.input), v) == triples[id(o)][2],
                              lambda o: triples[id(o)][2] != o.expected["score"])
         if fit is not None:
             fits.append(fit)
-    for fit in clear_winners(fits, supported=supported_by(getattr(facts, "supporting", []))):
+    for fit in clear_winners(_best_per_code(fits), supported=supported_by(getattr(facts, "supporting", []))):
         found.append(_finding(fit.model.code, facts, fit.compared, fit.explained, fit.example, fit=fit))
     if found or score_wrong:
         return found

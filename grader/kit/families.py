@@ -21,6 +21,10 @@ from grader.diagnose import (PARTIAL_AGREES, SUPPORTED_EXPLAINS, Finding, Fit, M
 from grader.kit.search import FAMILIES, NEEDS_DEPTH, NEEDS_EVALUATE, VARIANT_NODE_BUDGET, TooBig
 
 RULES_BUDGET = 3.0
+# A right value with no move: the start value was one a move could only equal (0, the win or loss value).
+START_NOT_BEATEN = ("The best value so far starts at a value that a move can only equal, not beat (0, or the "
+                    "win or loss value itself), so when the best move is worth exactly that, no move is kept.",
+                    "Before you have looked at any move, what start value is every move sure to beat?")
 
 CODES = {
     "min-max-swapped": ("Where MAX is to move your search keeps the lowest value, and where MIN is to move the highest.",
@@ -247,8 +251,20 @@ class KitMistakes:
             return []
         smallest = min(bad, key=facts.size)
         problem = self.hooks.move_problem(smallest.answer, smallest.expected)
-        code = "no-moves-root" if not smallest.expected["moves"] else "suboptimal-move"
-        return [Finding(code, f"{facts.call(smallest)}: {problem} ({len(bad)} such answers)")]
+        if not smallest.expected["moves"]:
+            return [Finding("no-moves-root", f"{facts.call(smallest)}: {problem} ({len(bad)} such answers)")]
+        if all(self._no_move_kept(o) for o in bad):
+            # The right value and no move: no move ever beat the start value, so the start value was as good
+            # as the best move's (a start bound that is not worse than every move), not a move chosen badly.
+            return [Finding("bad-initial-bound", f"{facts.call(smallest)}: {problem}; your value is right but no move "
+                                                 f"was kept, so no move beat the value you started from "
+                                                 f"({len(bad)} such answers)", *START_NOT_BEATEN)]
+        return [Finding("suboptimal-move", f"{facts.call(smallest)}: {problem} ({len(bad)} such answers)")]
+
+    def _no_move_kept(self, outcome) -> bool:
+        """The move is None though there are moves, and the value is right."""
+        parts, problem = self.hooks.parts(outcome.answer)
+        return (not problem and "move" in parts and parts["move"].kind == "none" and bool(outcome.expected["moves"]))
 
     def behaviour_rules(self, facts) -> list[Finding]:
         """Mistakes in which positions were evaluated, read from the traces where the value was right."""
@@ -349,6 +365,101 @@ class DeeperByOne:
         return searcher.value(state, depth + 1), False
 
 
+class BelowRoot:
+    """The root chooses the right way, every level below it by ``variant`` (min and max swapped, always the
+    maximum, ...): the root's loop is right and the helper it calls for each move is not (the player not passed
+    on to the root's children, a helper written for one side only)."""
+
+    WORDS = {"min-max-swapped": "the wrong way round", "always-max": "by the highest value, also where MIN is "
+             "to move", "always-min": "by the lowest value, also where MAX is to move",
+             "missing-terminal-check": "without checking whether the game is over",
+             "sign-flip": "with every end position's score turned round"}
+
+    def __init__(self, variant: str):
+        self.code = variant
+        self.text = (f"Your first move is chosen the right way, but below it the positions are valued "
+                     f"{self.WORDS[variant]}: the search that values each move is not the one at the root.")
+
+    def value(self, searcher, state, depth) -> tuple:
+        game = searcher.game
+        if game.is_terminal(state) or depth == 0:
+            return searcher.leaf(state), False
+        values, empty = [], False
+        for child in (game.result(state, a) for a in game.actions(state)):
+            value, touched = searcher.variant_value(self.code, child, searcher.child_depth(state, child, depth))
+            values.append(value)
+            empty = empty or touched
+        return (max(values) if searcher.role(state) == "max" else min(values)), empty
+
+
+class TerminalUncheckedFor:
+    """The right search, except that where ``role`` is to move the end of the game is not tested: a finished
+    position there searches no moves and returns its start value (an infinity), or crashes on an empty max."""
+
+    code = "missing-terminal-check"
+
+    def __init__(self, role: str):
+        self.role = role
+        self.text = (f"Where {role.upper()} is to move your search does not test whether the game is over, so a "
+                     f"finished position there is searched over no moves (where {'MIN' if role == 'max' else 'MAX'} "
+                     f"is to move the test is there).")
+
+    def value(self, searcher, state, depth) -> tuple:
+        found = self._search(searcher, state, depth, [0])
+        return found
+
+    def _search(self, searcher, state, depth, counter):
+        key = ("terminal-unchecked", self.role, searcher.game.ident(state), depth)
+        if key in searcher.memo:
+            return searcher.memo[key]
+        counter[0] += 1
+        if counter[0] > VARIANT_NODE_BUDGET:
+            raise TooBig(self.code)
+        game, role = searcher.game, searcher.role(state)
+        if game.is_terminal(state) and role == self.role:
+            found = (-math.inf if role == "max" else math.inf), True
+        elif game.is_terminal(state) or depth == 0:
+            found = searcher.leaf(state), False
+        else:
+            values, empty = [], False
+            for child in (game.result(state, a) for a in game.actions(state)):
+                value, touched = self._search(searcher, child, searcher.child_depth(state, child, depth), counter)
+                values.append(value)
+                empty = empty or touched
+            found = (max(values) if role == "max" else min(values)), empty
+        searcher.memo[key] = found
+        return found
+
+
+class NegamaxUnnegated:
+    """A negamax whose children's values are never negated: each position is scored from the side to move
+    (``colour * score``), every level keeps the maximum, and the root's answer is turned back to MAX's side."""
+
+    code = "sign-flip"
+    text = ("Your negamax scores each end position for the player to move there but never negates the values "
+            "on the way up, so each level keeps what is best for the opponent as if it were its own.")
+
+    def value(self, searcher, state, depth) -> tuple:
+        sign = 1 if searcher.role(state) == "max" else -1
+        return sign * self._search(searcher, state, depth, [0]), False
+
+    def _search(self, searcher, state, depth, counter):
+        key = ("negamax-unnegated", searcher.game.ident(state), depth)
+        if key in searcher.memo:
+            return searcher.memo[key]
+        counter[0] += 1
+        if counter[0] > VARIANT_NODE_BUDGET:
+            raise TooBig(self.code)
+        game = searcher.game
+        if game.is_terminal(state) or depth == 0:
+            found = searcher.leaf(state) * (1 if searcher.role(state) == "max" else -1)
+        else:
+            found = max(self._search(searcher, child, searcher.child_depth(state, child, depth), counter)
+                        for child in (game.result(state, a) for a in game.actions(state)))
+        searcher.memo[key] = found
+        return found
+
+
 class LeavesNegatedFor:
     """The right search, except that a position scored where ``role`` is to move is scored with the sign
     turned round (``player * score`` with MIN as -1, say): a sign wrong for one player only."""
@@ -398,6 +509,11 @@ def _first(values, role):
     return values[0]
 
 
+def _wrong_infinity(values, role):
+    """The start value no move can beat (+inf for MAX, -inf for MIN) is kept whatever the moves are worth."""
+    return max([math.inf] + values) if role == "max" else min([-math.inf] + values)
+
+
 def _one_role_families() -> dict[str, OneRole]:
     found = {"sign-flip/not-turned-back": OneRole(
         "sign-flip", None, negate_root=True,
@@ -405,14 +521,20 @@ def _one_role_families() -> dict[str, OneRole]:
              "whose answer is never turned back to MAX's point of view.")}
     for code, rule, what in (("bad-initial-bound", _zero_start, "starts its best value at 0 instead of an infinity"),
                              ("averages-children", _average, "averages the values of the moves"),
-                             ("first-child-only", _first, "keeps the first move's value only")):
+                             ("first-child-only", _first, "keeps the first move's value only"),
+                             ("bad-initial-bound/infinity", _wrong_infinity,
+                              "starts its best value at the wrong infinity, one that no move can beat")):
         for role, other in (("max", "min"), ("min", "max")):
-            found[f"{code}/{role}"] = OneRole(code, role, rule, text=(
+            found[f"{code}/{role}"] = OneRole(code.split("/")[0], role, rule, text=(
                 f"Where {role.upper()} is to move your search {what} (where {other.upper()} is to move it is right)."))
     return found
 
 
 PARAMETERISED = {**_one_role_families(), "depth-off-by-one/deeper": DeeperByOne(),
+                 **{f"{code}/below-root": BelowRoot(code) for code in BelowRoot.WORDS},
+                 "sign-flip/unnegated": NegamaxUnnegated(),
+                 "missing-terminal-check/max": TerminalUncheckedFor("max"),
+                 "missing-terminal-check/min": TerminalUncheckedFor("min"),
                  "sign-flip/leaves-min": LeavesNegatedFor("min"), "sign-flip/leaves-max": LeavesNegatedFor("max"),
                  "bad-initial-bound/one": OneRole(
                      "bad-initial-bound", "both", _unit_start,
