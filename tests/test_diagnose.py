@@ -544,3 +544,160 @@ def test_the_kit_reads_the_depth_of_its_evaluations_from_the_traces(tmp_path):
     result = api.check(sample, "connect-four")
     assert [m.code for m in result.mistakes][:1] == ["depth-off-by-one"]
     assert "the traces show the evaluation asked one move above the depth limit" in result.mistakes[0].evidence
+
+
+# -- hypotheses added while tuning on the corpus's tuning half ---------------------------------------
+
+def _checked(tmp_path, exercise, name, source):
+    from grader import api
+
+    sample = tmp_path / name
+    sample.write_text(source, encoding="utf-8")
+    result = api.check(sample, exercise)
+    return result, [(m.code, m.evidence) for m in result.mistakes]
+
+
+def test_a_right_root_over_a_helper_that_chooses_the_wrong_way_round_is_min_max_swapped(tmp_path):
+    """nim: the root's loop is right, the helper it calls for each move keeps min for MAX and max for MIN."""
+    result, seen = _checked(tmp_path, "nim", "helper_swapped.py",
+        "def worth(s, maximizing):\n"
+        "    if game_over(s):\n"
+        "        return winner(s)\n"
+        "    vals = [worth(play(s, m), not maximizing) for m in moves(s)]\n"
+        "    return min(vals) if maximizing else max(vals)\n"
+        "\n"
+        "def minimax(state, maximizing):\n"
+        "    if game_over(state):\n"
+        "        return winner(state), None\n"
+        "    pairs = [(worth(play(state, m), not maximizing), m) for m in moves(state)]\n"
+        "    v, m = (max if maximizing else min)(pairs, key=lambda p: p[0])\n"
+        "    return v, m\n")
+    assert "min-max-swapped" in [c for c, _ in seen], seen
+    assert "no-known-mistake" not in [c for c, _ in seen]
+
+
+def test_a_terminal_test_missing_for_one_player_only_is_named(tmp_path):
+    """nim: the end of the game is tested only where MIN is to move; MAX's finished positions return -inf."""
+    result, seen = _checked(tmp_path, "nim", "terminal_for_min_only.py",
+        "def minimax(state, maximizing):\n"
+        "    if not maximizing and game_over(state):\n"
+        "        return winner(state), None\n"
+        "    best, choice = (float('-inf'), None) if maximizing else (float('inf'), None)\n"
+        "    for m in moves(state):\n"
+        "        v = minimax(play(state, m), not maximizing)[0]\n"
+        "        if (v > best) if maximizing else (v < best):\n"
+        "            best, choice = v, m\n"
+        "    return best, choice\n")
+    assert [c for c, _ in seen][:1] == ["missing-terminal-check"], seen
+    assert "Where MAX is to move" in result.mistakes[0].explanation
+
+
+def test_a_negamax_that_never_negates_on_the_way_up_is_sign_flip(tmp_path):
+    result, seen = _checked(tmp_path, "nim", "negamax_no_minus.py",
+        "def nega(s, colour):\n"
+        "    if game_over(s):\n"
+        "        return colour * winner(s), None\n"
+        "    best, choice = -5, None\n"
+        "    for m in moves(s):\n"
+        "        v = nega(play(s, m), -colour)[0]\n"
+        "        if v > best:\n"
+        "            best, choice = v, m\n"
+        "    return best, choice\n"
+        "\n"
+        "def minimax(state, maximizing):\n"
+        "    c = 1 if maximizing else -1\n"
+        "    v, m = nega(state, c)\n"
+        "    return c * v, m\n")
+    assert [c for c, _ in seen][:1] == ["sign-flip"], seen
+
+
+def test_a_start_value_at_the_wrong_infinity_for_one_player_is_a_bad_initial_bound(tmp_path):
+    """nim: MAX starts at +inf, which no move beats, so every MAX position keeps it."""
+    result, seen = _checked(tmp_path, "nim", "max_starts_high.py",
+        "import math\n"
+        "def minimax(state, maximizing):\n"
+        "    if game_over(state):\n"
+        "        return winner(state), None\n"
+        "    best, choice = math.inf, None\n"
+        "    for m in moves(state):\n"
+        "        v = minimax(play(state, m), not maximizing)[0]\n"
+        "        if (v > best) if maximizing else (v < best):\n"
+        "            best, choice = v, m\n"
+        "    return best, choice\n")
+    assert [c for c, _ in seen][:1] == ["bad-initial-bound"], seen
+
+
+def test_best_move_returning_the_move_with_its_value_is_a_wrong_return_type_not_a_suboptimal_move(tmp_path):
+    result, seen = _checked(tmp_path, "best-move", "move_and_value.py",
+        "def value(player, state):\n"
+        "    if is_terminal(state):\n"
+        "        return evaluate(state)\n"
+        "    vals = [value(next_player(player), apply(state, m)) for m in generate_valid_moves(player, state)]\n"
+        "    return min(vals) if player == 1 else max(vals)\n"
+        "\n"
+        "def best_move(player, state):\n"
+        "    scored = [(value(next_player(player), apply(state, m)), m) for m in generate_valid_moves(player, state)]\n"
+        "    v, m = (min if player == 1 else max)(scored, key=lambda p: p[0])\n"
+        "    return [m, v]\n")
+    assert [c for c, _ in seen][:1] == ["wrong-return-type"], seen
+    assert "suboptimal-move" not in [c for c, _ in seen]
+
+
+def test_best_move_with_a_right_root_over_a_swapped_helper_is_min_max_swapped(tmp_path):
+    result, seen = _checked(tmp_path, "best-move", "helper_swapped.py",
+        "def value(player, state):\n"
+        "    if is_terminal(state):\n"
+        "        return evaluate(state)\n"
+        "    vals = [value(next_player(player), apply(state, m)) for m in generate_valid_moves(player, state)]\n"
+        "    return max(vals) if player == 1 else min(vals)\n"
+        "\n"
+        "def best_move(player, state):\n"
+        "    scored = [(value(next_player(player), apply(state, m)), m) for m in generate_valid_moves(player, state)]\n"
+        "    return (min if player == 1 else max)(scored, key=lambda p: p[0])[1]\n")
+    assert [c for c, _ in seen][:1] == ["min-max-swapped"], seen
+
+
+def test_a_right_value_with_no_move_is_a_start_bound_no_move_beat(tmp_path):
+    """connect-four: the best value starts at the loss value itself, so a lost position keeps no column."""
+    result, seen = _checked(tmp_path, "connect-four", "start_at_loss.py",
+        "WIN = 100\n"
+        "def alphabeta(state, depth, alpha, beta, player):\n"
+        "    if depth == 0 or game_over(state):\n"
+        "        return [None, score(state)]\n"
+        "    column, value = None, (-WIN if player == MAX else WIN)\n"
+        "    for c in valid_moves(state):\n"
+        "        v = alphabeta(drop(state, c), depth - 1, alpha, beta, -player)[1]\n"
+        "        if player == MAX:\n"
+        "            if v > value:\n"
+        "                column, value = c, v\n"
+        "            alpha = max(alpha, value)\n"
+        "        else:\n"
+        "            if v < value:\n"
+        "                column, value = c, v\n"
+        "            beta = min(beta, value)\n"
+        "        if alpha >= beta:\n"
+        "            break\n"
+        "    return [column, value]\n")
+    codes = [c for c, _ in seen]
+    assert "suboptimal-move" not in codes, seen
+    assert codes[:1] == ["bad-initial-bound"], seen
+
+
+def test_ctp26_a_right_root_over_children_valued_for_the_same_player_is_min_max_swapped(ctp26, ctp26_bank, tmp_path):
+    from grader import judge, submissions
+
+    sample = tmp_path / "same_player_below_root.py"
+    sample.write_text(
+        "def value(node, depth, a):\n"
+        "    if depth == 0 or not node.children:\n"
+        "        return get_value(node)\n"
+        "    vals = [value(c, depth - 1, not a) for c in get_next_valid_moves(node)]\n"
+        "    return max(vals) if a else min(vals)\n"
+        "\n"
+        "def minimax(node, max_depth, player_a_moves):\n"
+        "    if max_depth == 0 or not node.children:\n"
+        "        return get_value(node)\n"
+        "    vals = [value(c, max_depth - 1, player_a_moves) for c in get_next_valid_moves(node)]\n"
+        "    return max(vals) if player_a_moves else min(vals)\n", encoding="utf-8")
+    result = judge.grade(submissions.load(sample), ctp26, ctp26_bank)
+    assert "min-max-swapped" in [m.code for m in result.mistakes], [(m.code, m.evidence) for m in result.mistakes]
