@@ -701,3 +701,82 @@ def test_ctp26_a_right_root_over_children_valued_for_the_same_player_is_min_max_
         "    return max(vals) if player_a_moves else min(vals)\n", encoding="utf-8")
     result = judge.grade(submissions.load(sample), ctp26, ctp26_bank)
     assert "min-max-swapped" in [m.code for m in result.mistakes], [(m.code, m.evidence) for m in result.mistakes]
+
+
+def test_tictactoe_a_search_always_started_for_max_ignores_the_player_argument(tmp_path):
+    result, seen = _checked(tmp_path, "tictactoe", "always_max_first.py",
+        "def search(state, depth, player):\n"
+        "    if depth == 0 or game_over(state):\n"
+        "        return [-1, -1, evaluate(state)]\n"
+        "    best = [-1, -1, -10 if player == 1 else 10]\n"
+        "    for r, c in empty_cells(state):\n"
+        "        state[r][c] = player\n"
+        "        v = search(state, depth - 1, -player)[2]\n"
+        "        state[r][c] = 0\n"
+        "        if (v > best[2]) if player == 1 else (v < best[2]):\n"
+        "            best = [r, c, v]\n"
+        "    return best\n"
+        "\n"
+        "def minimax(state, depth, player):\n"
+        "    return search(state, depth, 1)\n")
+    assert [c for c, _ in seen][:1] == ["ignores-player-argument"], seen
+
+
+def test_tictactoe_a_right_root_over_a_helper_without_a_terminal_test_is_missing_terminal_check(tmp_path):
+    result, seen = _checked(tmp_path, "tictactoe", "root_checks_only.py",
+        "def worth(board, free, turn):\n"
+        "    if free == 0:\n"
+        "        return evaluate(board)\n"
+        "    vals = []\n"
+        "    for r, c in empty_cells(board):\n"
+        "        board[r][c] = turn\n"
+        "        vals.append(worth(board, free - 1, -turn))\n"
+        "        board[r][c] = 0\n"
+        "    return max(vals) if turn == 1 else min(vals)\n"
+        "\n"
+        "def minimax(state, depth, player):\n"
+        "    if depth == 0 or game_over(state):\n"
+        "        return [-1, -1, evaluate(state)]\n"
+        "    best = [-1, -1, -10 if player == 1 else 10]\n"
+        "    for r, c in empty_cells(state):\n"
+        "        state[r][c] = player\n"
+        "        v = worth(state, depth - 1, -player)\n"
+        "        state[r][c] = 0\n"
+        "        if (v > best[2]) if player == 1 else (v < best[2]):\n"
+        "            best = [r, c, v]\n"
+        "    return best\n")
+    assert [c for c, _ in seen][:1] == ["missing-terminal-check"], seen
+
+
+@pytest.mark.parametrize("name, source, code", [
+    ("capped_at_one.py",
+     "def minimax(node, max_depth, player_a_moves):\n"
+     "    if max_depth == 0 or not node.children:\n"
+     "        return get_value(node)\n"
+     "    vals = [get_value(c) for c in get_next_valid_moves(node)]\n"
+     "    return max(vals) if player_a_moves else min(vals)\n", "one-ply-search"),
+    ("negated_on_the_way_out.py",
+     "def nm(node, depth, colour):\n"
+     "    if depth == 0 or not node.children:\n"
+     "        return colour * get_value(node)\n"
+     "    return max(-nm(c, depth - 1, -colour) for c in get_next_valid_moves(node))\n"
+     "\n"
+     "def minimax(node, max_depth, player_a_moves):\n"
+     "    colour = 1 if player_a_moves else -1\n"
+     "    return -colour * nm(node, max_depth, colour)\n", "sign-flip"),
+    ("leaves_unsigned.py",
+     "def nm(node, depth):\n"
+     "    if depth == 0 or not node.children:\n"
+     "        return get_value(node)\n"
+     "    return max(-nm(c, depth - 1) for c in get_next_valid_moves(node))\n"
+     "\n"
+     "def minimax(node, max_depth, player_a_moves):\n"
+     "    return (1 if player_a_moves else -1) * nm(node, max_depth)\n", "sign-flip"),
+])
+def test_ctp26_one_ply_within_the_limit_and_negamax_sign_slips_are_named(ctp26, ctp26_bank, tmp_path, name, source, code):
+    from grader import judge, submissions
+
+    sample = tmp_path / name
+    sample.write_text(source, encoding="utf-8")
+    result = judge.grade(submissions.load(sample), ctp26, ctp26_bank)
+    assert [m.code for m in result.mistakes][:1] == [code], [(m.code, m.evidence) for m in result.mistakes]

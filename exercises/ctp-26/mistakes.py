@@ -249,6 +249,32 @@ def one_ply_search(node, depth, a):
     return max(values) if a else min(values)
 
 
+def one_ply_within_limit(node, depth, a):
+    """The best of the children's own values, but the depth limit still tested (a depth capped at 1)."""
+    moves = _moves(node)
+    if depth == 0 or not moves:
+        return _value(node)
+    values = [_value(child) for child in moves]
+    return max(values) if a else min(values)
+
+
+def _negamax_plain_leaves(node, depth):
+    moves = _moves(node)
+    if depth == 0 or not moves:
+        return _value(node)
+    return max(-_negamax_plain_leaves(child, depth - 1) for child in moves)
+
+
+def negamax_leaves_not_signed(node, depth, a):
+    """A negamax whose positions are scored without the colour of the side to move, turned back at the root."""
+    return (1 if a else -1) * _negamax_plain_leaves(node, depth)
+
+
+def answer_negated(node, depth, a):
+    """The right search, its answer turned round on the way out (a wrapper that negates once too often)."""
+    return -_reference(node, depth, a)
+
+
 def first_child_only(node, depth, a):
     moves = _moves(node)
     if depth == 0 or not moves:
@@ -383,6 +409,9 @@ MODELS = [
     _model("missing-terminal-check", no_leaf_check_infinite),
     _model("horizon-not-evaluated", horizon_zero),
     _model("one-ply-search", one_ply_search),
+    _model("one-ply-search", one_ply_within_limit,
+           "Your search looks one move ahead only (the depth limit is tested, but never more than one ply is "
+           "searched): each move is judged by its own value, not by what follows it."),
     _model("first-child-only", first_child_only),
     _model("averages-children", averages_children),
     _model("sign-flip", negamax_unnegated),
@@ -392,6 +421,12 @@ MODELS = [
            "view, so values come out with the wrong sign where B is to move."),
     _model("sign-flip", _with_values(lambda value: -value),
            "The values of the positions are negated, so the search prefers what is bad for the player to move."),
+    _model("sign-flip", negamax_leaves_not_signed,
+           "Your negamax scores the positions without turning them to the side to move, so the values come out "
+           "with the wrong sign wherever the last mover is not the one the value is for."),
+    _model("sign-flip", answer_negated,
+           "Your search is right, but its answer is turned round once too often on the way out: every value "
+           "comes back with the wrong sign."),
     _model("bad-initial-bound", best_starts_at_zero),
     _model("bad-initial-bound", zero_start_for(True),
            "Player A's best value so far starts at 0 instead of minus infinity, so when every move is worth "

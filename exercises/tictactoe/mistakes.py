@@ -142,9 +142,13 @@ def _below_root(board, player, variant):
 BELOW_ROOT = ("min-max-swapped", "always-max", "always-min", "missing-terminal-check")
 SCORE_VARIANTS = ["min-max-swapped", "always-max", "always-min", "no-alternation", "missing-terminal-check",
                   "depth-off-by-one", "one-ply-search", "ignores-player-argument"] + [f"{v}/below-root" for v in BELOW_ROOT]
+# The player argument replaced by one fixed player: the right search, always started for MAX (or MIN).
+SCORE_VARIANTS += ["ignores-player-argument/as-max", "ignores-player-argument/as-min"]
 
 
 def _score_of(case_key, variant):
+    if variant.endswith(("/as-max", "/as-min")):
+        return _search(case_key[0], MAX if variant.endswith("/as-max") else MIN, "right")
     if variant.endswith("/below-root"):
         return _below_root(*case_key, variant.split("/")[0])
     return _search(*case_key, variant)
