@@ -780,3 +780,20 @@ def test_ctp26_one_ply_within_the_limit_and_negamax_sign_slips_are_named(ctp26, 
     sample.write_text(source, encoding="utf-8")
     result = judge.grade(submissions.load(sample), ctp26, ctp26_bank)
     assert [m.code for m in result.mistakes][:1] == [code], [(m.code, m.evidence) for m in result.mistakes]
+
+
+@pytest.mark.parametrize("old, new, code", [
+    ("    if terminal_test(gameState):\n        return -1\n", "    if terminal_test(gameState):\n        return 1\n",
+     "sign-flip"),
+    ("    if terminal_test(gameState):\n        return -1\n", "", "missing-terminal-check"),
+])
+def test_isolation_one_level_rule_wrong_is_named(tmp_path, old, new, code):
+    """max_value alone wrong (a finished game scored +1 there, or its end not tested): a one-level model."""
+    from grader import api
+
+    textbook = (SUBMISSIONS / "aima-isolation" / "correct" / "one_file_textbook.py").read_text(encoding="utf-8")
+    assert textbook.count(old) == 1
+    sample = tmp_path / "one_level.py"
+    sample.write_text(textbook.replace(old, new), encoding="utf-8")
+    result = api.check(sample, "aima-isolation")
+    assert [m.code for m in result.mistakes][:1] == [code], [(m.code, m.evidence) for m in result.mistakes]

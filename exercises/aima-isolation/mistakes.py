@@ -160,9 +160,9 @@ def _value_model(solve):
     return answer
 
 
-def _model(code, solve):
+def _model(code, solve, explanation=""):
     text, question = CODES[code]
-    return Model(code, _value_model(solve), text, question)
+    return Model(code, _value_model(solve), explanation or text, question)
 
 
 MODELS = [
@@ -171,6 +171,25 @@ MODELS = [
                                                           lambda lv: "max")),
     _model("missing-terminal-check", _no_terminal),
     _model("always-min", lambda moves, level: _values(moves, level, _right_terminal, _alternate, min)),
+    # One level's rule wrong only (a function copied from the other and half edited): the sign of a
+    # finished game wrong at one level, the player kept at each level, the end not tested at one level.
+    _model("sign-flip", lambda moves, level: _values(moves, level, lambda lv: 1, _alternate),
+           "A finished game counts +1 at every level: right where MIN is stuck, but where MAX has no move left "
+           "it is a loss (-1), not a win."),
+    _model("sign-flip", lambda moves, level: _values(moves, level, lambda lv: -1, _alternate),
+           "A finished game counts -1 at every level: right where MAX is stuck, but where MIN has no move left "
+           "it is a win (+1), not a loss."),
+    _model("no-alternation", lambda moves, level: _values(moves, level, _right_terminal, lambda lv: lv),
+           "Each level calls itself for the next move instead of the other player's function: min_value goes on "
+           "with MIN and max_value with MAX."),
+    _model("missing-terminal-check", lambda moves, level: _values(
+        moves, level, lambda lv: float("inf") if lv == "min" else -1, _alternate),
+           "min_value does not test whether the game is over, so a stuck MIN takes the least of no moves "
+           "(max_value tests it)."),
+    _model("missing-terminal-check", lambda moves, level: _values(
+        moves, level, lambda lv: 1 if lv == "min" else float("-inf"), _alternate),
+           "max_value does not test whether the game is over, so a stuck MAX takes the most of no moves "
+           "(min_value tests it)."),
 ]
 
 
