@@ -797,3 +797,16 @@ def test_isolation_one_level_rule_wrong_is_named(tmp_path, old, new, code):
     sample.write_text(textbook.replace(old, new), encoding="utf-8")
     result = api.check(sample, "aima-isolation")
     assert [m.code for m in result.mistakes][:1] == [code], [(m.code, m.evidence) for m in result.mistakes]
+
+
+def test_isolation_one_diagonal_left_out_is_missing_diagonal_moves(tmp_path):
+    from grader import api
+
+    textbook = (SUBMISSIONS / "aima-isolation" / "correct" / "one_file_textbook.py").read_text(encoding="utf-8")
+    rays = "rays = [(1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1), (0, 1), (1, 1)]"
+    assert textbook.count(rays) == 1
+    sample = tmp_path / "one_diagonal.py"
+    sample.write_text(textbook.replace(rays, "rays = [(1, 0), (0, -1), (-1, -1), (-1, 0), (0, 1), (1, 1)]"),
+                      encoding="utf-8")
+    result = api.check(sample, "aima-isolation")
+    assert [m.code for m in result.mistakes][:1] == ["missing-diagonal-moves"], [(m.code, m.evidence) for m in result.mistakes]

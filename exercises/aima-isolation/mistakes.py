@@ -14,7 +14,7 @@ import importlib.util
 from functools import cache
 from pathlib import Path
 
-from grader.diagnose import Finding, Model, clear_winners, fit_hypothesis
+from grader.diagnose import Finding, Model, _best_per_code, clear_winners, fit_hypothesis
 
 CODES = {
     "sign-flip": (
@@ -98,7 +98,9 @@ def _legal(moves, variant=""):
     if here is None:
         return [] if variant == "no-free-first-move" else [c for c in cells if c not in used]
     found = []
-    for dx, dy in ROOK if variant == "missing-diagonal-moves" else QUEEN:
+    steps = {"missing-diagonal-moves": ROOK, **{f"missing-diagonal-moves/{name}": [d for d in QUEEN if d not in gone]
+                                                 for name, gone in ONE_DIAGONAL.items()}}.get(variant, QUEEN)
+    for dx, dy in steps:
         x, y = here[0] + dx, here[1] + dy
         while 0 <= x < WIDTH and 0 <= y < HEIGHT:
             if (x, y) in used:
@@ -111,8 +113,10 @@ def _legal(moves, variant=""):
     return found
 
 
+# One of the two diagonals left out (its two directions): a parameter of missing-diagonal-moves.
+ONE_DIAGONAL = {"rising": [(1, 1), (-1, -1)], "falling": [(1, -1), (-1, 1)]}
 RULE_VARIANTS = ["moves-through-used-cells", "missing-diagonal-moves", "no-free-first-move",
-                 "corner-not-blocked", "turn-not-passed"]
+                 "corner-not-blocked", "turn-not-passed"] + [f"missing-diagonal-moves/{name}" for name in ONE_DIAGONAL]
 
 
 # -- value models over the true rules ---------------------------------------------------------
@@ -275,12 +279,12 @@ def _shown(outcome):
 
 def rules(facts):
     found = []
-    fits = [_matching(facts, code, "rules", lambda moves, code=code: sorted(_legal(moves, code)),
+    fits = [_matching(facts, code.split("/")[0], "rules", lambda moves, code=code: sorted(_legal(moves, code)),
                       lambda answer: sorted(_moves_of(answer)) if _moves_of(answer) is not None else None)
             for code in RULE_VARIANTS]
     # The rules' part and the decision's part are judged apart: a mistake is named in the part it is in.
     found.extend(_finding(fit.model.code, facts, fit, "legal-moves")
-                 for fit in clear_winners([f for f in fits if f is not None]))
+                 for fit in clear_winners(_best_per_code([f for f in fits if f is not None])))
     fits = [_matching(facts, code, "decision", predict, _move_of) for code, predict in DECISION_VARIANTS]
     found.extend(_finding(fit.model.code, facts, fit, "best-decision")
                  for fit in clear_winners([f for f in fits if f is not None]))
