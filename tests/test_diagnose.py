@@ -810,3 +810,19 @@ def test_isolation_one_diagonal_left_out_is_missing_diagonal_moves(tmp_path):
                       encoding="utf-8")
     result = api.check(sample, "aima-isolation")
     assert [m.code for m in result.mistakes][:1] == ["missing-diagonal-moves"], [(m.code, m.evidence) for m in result.mistakes]
+
+
+def test_isolation_no_terminal_test_over_min_and_max_of_a_list_crashes_where_a_player_is_stuck(tmp_path):
+    """The end of the game never tested, the values taken with min()/max(): a stuck player raises ValueError."""
+    from grader import api
+
+    textbook = (SUBMISSIONS / "aima-isolation" / "correct" / "one_file_textbook.py").read_text(encoding="utf-8")
+    start, end = textbook.index("def min_value(gameState):"), textbook.index("def minimax_decision(gameState):")
+    helpers = ("def min_value(gameState):\n"
+               "    return min(max_value(gameState.forecast_move(m)) for m in gameState.get_legal_moves())\n\n\n"
+               "def max_value(gameState):\n"
+               "    return max(min_value(gameState.forecast_move(m)) for m in gameState.get_legal_moves())\n\n\n")
+    sample = tmp_path / "no_terminal.py"
+    sample.write_text(textbook[:start] + helpers + textbook[end:], encoding="utf-8")
+    result = api.check(sample, "aima-isolation")
+    assert [m.code for m in result.mistakes][:1] == ["missing-terminal-check"], [(m.code, m.evidence) for m in result.mistakes]

@@ -151,6 +151,15 @@ def _no_terminal(moves, level):
     return max(children, default=float("-inf"))
 
 
+def _no_terminal_raising(moves, level):
+    """No terminal test, and min()/max() over a list: a stuck player's level raises on the empty list."""
+    legal = _legal(moves)
+    if not legal:
+        raise ValueError("min() or max() of an empty sequence")
+    children = [_no_terminal_raising(list(moves) + [m], _alternate(level)) for m in legal]
+    return min(children) if level == "min" else max(children)
+
+
 def _value_model(solve):
     """A model answering the numeric questions; the others are the rules' business (None)."""
     def answer(case_input):
@@ -174,6 +183,7 @@ MODELS = [
     _model("no-alternation", lambda moves, level: _values(moves, level, _right_terminal,
                                                           lambda lv: "max")),
     _model("missing-terminal-check", _no_terminal),
+    _model("missing-terminal-check", _no_terminal_raising),
     _model("always-min", lambda moves, level: _values(moves, level, _right_terminal, _alternate, min)),
     # One level's rule wrong only (a function copied from the other and half edited): the sign of a
     # finished game wrong at one level, the player kept at each level, the end not tested at one level.
