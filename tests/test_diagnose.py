@@ -826,3 +826,47 @@ def test_isolation_no_terminal_test_over_min_and_max_of_a_list_crashes_where_a_p
     sample.write_text(textbook[:start] + helpers + textbook[end:], encoding="utf-8")
     result = api.check(sample, "aima-isolation")
     assert [m.code for m in result.mistakes][:1] == ["missing-terminal-check"], [(m.code, m.evidence) for m in result.mistakes]
+
+
+@pytest.mark.parametrize("name, source, code", [
+    ("aggregates_swapped.py",
+     "def alphabeta(node, max_depth, alpha, beta, player_a_moves):\n"
+     "    kids = get_next_valid_moves(node)\n"
+     "    if max_depth == 0 or not kids:\n"
+     "        return get_value(node)\n"
+     "    best = None\n"
+     "    for k in kids:\n"
+     "        s = alphabeta(k, max_depth - 1, alpha, beta, not player_a_moves)\n"
+     "        if best is None or (s < best if player_a_moves else s > best):\n"
+     "            best = s\n"
+     "        if player_a_moves:\n"
+     "            if best > beta:\n"
+     "                break\n"
+     "            alpha = max(alpha, best)\n"
+     "        else:\n"
+     "            if best < alpha:\n"
+     "                break\n"
+     "            beta = min(beta, best)\n"
+     "    return best\n", "min-max-swapped"),
+    ("returns_beta.py",
+     "def alphabeta(node, max_depth, alpha, beta, player_a_moves):\n"
+     "    kids = get_next_valid_moves(node)\n"
+     "    if max_depth == 0 or not kids:\n"
+     "        return get_value(node)\n"
+     "    for k in kids:\n"
+     "        v = alphabeta(k, max_depth - 1, alpha, beta, not player_a_moves)\n"
+     "        if player_a_moves:\n"
+     "            alpha = max(alpha, v)\n"
+     "        else:\n"
+     "            beta = min(beta, v)\n"
+     "        if alpha > beta:\n"
+     "            break\n"
+     "    return beta\n", "returns-bound"),
+])
+def test_alphabeta_swapped_aggregates_and_a_beta_returned_are_named(tmp_path, name, source, code):
+    from grader import api
+
+    sample = tmp_path / name
+    sample.write_text(source, encoding="utf-8")
+    result = api.check(sample, "alphabeta")
+    assert [m.code for m in result.mistakes][:1] == [code], [(m.code, m.evidence) for m in result.mistakes]

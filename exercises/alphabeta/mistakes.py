@@ -85,7 +85,7 @@ def _alphabeta(node, depth, alpha, beta, a, *, swap_tests=False, return_bound=Fa
                 beta = min(beta, value)
             else:
                 alpha = max(alpha, value)
-        return alpha if return_bound else value
+        return (beta if return_bound == "beta" else alpha) if return_bound else value
     value = math.inf if start is None else start
     for child in moves:
         score = _alphabeta(child, depth - 1, alpha, beta, True,
@@ -102,7 +102,28 @@ def _alphabeta(node, depth, alpha, beta, a, *, swap_tests=False, return_bound=Fa
             alpha = max(alpha, value)
         else:
             beta = min(beta, value)
-    return alpha if return_bound else value
+    return (beta if return_bound == "beta" else alpha) if return_bound else value
+
+
+def _swapped_aggregates(node, depth, alpha, beta, a):
+    """Alpha-beta whose cut-off tests and window are right for the player to move but whose aggregate is the
+    other player's (min where A moves, max where B does), started from the first child's value."""
+    moves = _moves(node)
+    if depth == 0 or not moves:
+        return node["value"]
+    value = None
+    for child in moves:
+        score = _swapped_aggregates(child, depth - 1, alpha, beta, not a)
+        value = score if value is None else (min if a else max)(value, score)
+        if a:
+            if value > beta:
+                break
+            alpha = max(alpha, value)
+        else:
+            if value < alpha:
+                break
+            beta = min(beta, value)
+    return value
 
 
 def _call(**variant):
@@ -124,6 +145,13 @@ MODELS = list(_ctp.MODELS) + [
            "Every node returns alpha instead of its own value (a MIN node too), so a value that never "
            "came from the tree below can come back up."),
     _model("bad-initial-bound", _call(start=0)),
+    _model("returns-bound", _call(return_bound="beta"),
+           "Every node returns beta instead of its own value (a MAX node too), so a value that never "
+           "came from the tree below can come back up."),
+    _model("min-max-swapped", lambda case_input: _swapped_aggregates(
+        case_input["tree"], case_input["max_depth"], -math.inf, math.inf, case_input["player_a_moves"]),
+           "Where A moves your search keeps the smallest value and where B moves the largest (the cut-off tests "
+           "are right for each player, the choice is the other player's)."),
 ]
 
 CHECK_CODES = {
