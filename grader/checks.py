@@ -221,6 +221,20 @@ def where_words(exercise, groups) -> str:
     return " + ".join(str(words.get(g, g)) for g in groups) or "cases"
 
 
+# Check kinds judged on records the sandboxed child keeps (which nodes it evaluated or expanded,
+# whether the input changed): sealed against tampering, but in the student's own process, so a
+# determined submission can still dodge them (README, "What still rests on the child's word").
+# Answers, by contrast, are judged in the grader's process against its own reference.
+SANDBOX_EVIDENCE_KINDS = frozenset({"trace", "evaluations", "under-pruning", "over-pruning", "unchanged",
+                                    "state-unchanged", "board-restored"})
+
+
+def rests_on_sandbox_records(spec) -> bool:
+    """Whether a check's evidence comes from the child (``sandbox_evidence`` in exercise.toml overrides)."""
+    declared = spec.params.get("sandbox_evidence")
+    return bool(declared) if declared is not None else spec.kind in SANDBOX_EVIDENCE_KINDS
+
+
 def per_case_check(spec, exercise, outcomes: list[Outcome], predicate: Predicate) -> tuple[CheckResult, list]:
     """Runs the predicate over the check's cases; returns the result and the failing outcomes."""
     chosen = [o for o in outcomes if not spec.groups or o.case.group in spec.groups]

@@ -136,6 +136,7 @@ def _grade_in_session(session: Session, exercise, bank: Bank, result: Submission
                                              message=f"the exercise names an unknown check kind {spec.kind!r}"))
             continue
         check, failures = kinds.per_case_check(spec, exercise, outcomes, predicate)
+        check.sandbox_evidence = kinds.rests_on_sandbox_records(spec)
         result.checks.append(check)
         if failures:
             shrink_targets.append((check, predicate, failures))

@@ -49,12 +49,14 @@ class CheckResult:
     hidden: bool = False
     failed_cases: int = 0
     total_cases: int = 0
+    sandbox_evidence: bool = False  # judged on records kept in the sandboxed child (see checks.SANDBOX_EVIDENCE_KINDS)
 
     def to_dict(self) -> dict:
         return {"name": self.name, "title": self.title, "status": self.status, "score": self.score,
                 "max_score": self.max_score, "message": self.message,
                 "counterexample": self.counterexample.to_dict() if self.counterexample else None,
-                "hidden": self.hidden, "failed_cases": self.failed_cases, "total_cases": self.total_cases}
+                "hidden": self.hidden, "failed_cases": self.failed_cases, "total_cases": self.total_cases,
+                **({"sandbox_evidence": True} if self.sandbox_evidence else {})}
 
 
 @dataclass

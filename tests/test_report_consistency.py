@@ -144,3 +144,17 @@ def test_the_exporters_feedback_says_the_same(graded):
     board = graded("tictactoe/buggy/returns_bare_score.py", "tictactoe")
     check = next(c for c in board.checks if c.counterexample)
     assert "expected: [-1, -1, 0]    yours: 0" in feedback.check_text(board, check)
+
+
+def test_every_report_says_which_checks_rest_on_the_sandboxs_records(graded):
+    """Answers are judged in the grader; the behaviour checks on records kept in the child: reports say which."""
+    from grader import report
+
+    result = graded("ctp-26/correct/alpha_beta.py", "ctp-26")
+    sandboxed = [c.name for c in result.checks if c.sandbox_evidence]
+    assert sandboxed == ["evaluation-discipline", "tree-unchanged"]
+    assert result.to_dict()["checks"][0].get("sandbox_evidence") is None  # published-cases: judged in the grader
+    for fmt in ("text", "md", "html"):
+        text = report.render(result, fmt)
+        assert "records kept inside the sandbox" in text, fmt
+        assert "evaluation-discipline" in text.split("records kept inside the sandbox")[1], fmt
