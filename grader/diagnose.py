@@ -401,12 +401,7 @@ def fit_hypothesis(code: str, outcomes, agrees, is_wrong, explanation: str = "")
     return Fit(Model(code, None, explanation), compared, explained, example, agreed, wrong, missed, contradicted)
 
 
-def fitting_models(models, facts: Facts) -> list[Fit]:
-    """The models that agree with every reply in their scope and explain at least one wrong answer."""
-    return [f for f in model_fits(models, facts) if f.complete]
-
-
-def _best_per_code(fits: list[Fit]) -> list[Fit]:
+def best_per_code(fits: list[Fit]) -> list[Fit]:
     """One fit per mistake code, its strongest model: two models of one code are one hypothesis."""
     best: dict[str, Fit] = {}
     for fit in fits:
@@ -746,7 +741,7 @@ def diagnose(exercise, outcomes, checks, again_raw=(), session=None, budget: flo
             if fit.model.code not in seen_codes:
                 seen_codes.add(fit.model.code)
                 findings.append(_model_finding(fit, facts, failing_names, drawn))
-        partial = [] if seen_codes else clear_winners(_best_per_code(fits), supported=supported_by(local_rules))
+        partial = [] if seen_codes else clear_winners(best_per_code(fits), supported=supported_by(local_rules))
     if wrong and not findings:
         # No single model: rules over many answers at once, then (if still nothing) the state probe.
         candidates = [hardcoded_finding(facts)]

@@ -14,7 +14,7 @@ import importlib.util
 from functools import cache
 from pathlib import Path
 
-from grader.diagnose import Finding, Model, _best_per_code, clear_winners, fit_hypothesis
+from grader.diagnose import Finding, Model, best_per_code, clear_winners, fit_hypothesis
 
 CODES = {
     "sign-flip": (
@@ -294,7 +294,7 @@ def rules(facts):
             for code in RULE_VARIANTS]
     # The rules' part and the decision's part are judged apart: a mistake is named in the part it is in.
     found.extend(_finding(fit.model.code, facts, fit, "legal-moves")
-                 for fit in clear_winners(_best_per_code([f for f in fits if f is not None])))
+                 for fit in clear_winners(best_per_code([f for f in fits if f is not None])))
     fits = [_matching(facts, code, "decision", predict, _move_of) for code, predict in DECISION_VARIANTS]
     found.extend(_finding(fit.model.code, facts, fit, "best-decision")
                  for fit in clear_winners([f for f in fits if f is not None]))

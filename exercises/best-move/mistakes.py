@@ -15,7 +15,7 @@ import math
 from functools import cache
 from pathlib import Path
 
-from grader.diagnose import Finding, _best_per_code, clear_winners, fit_hypothesis, supported_by
+from grader.diagnose import Finding, best_per_code, clear_winners, fit_hypothesis, supported_by
 
 CODES = {
     "min-max-swapped": (
@@ -240,7 +240,7 @@ def rules(facts):
                              _is_wrong)
         if fit is not None:
             fits.append(fit)
-    for fit in clear_winners(_best_per_code(fits), supported=supported_by(getattr(facts, "supporting", []))):
+    for fit in clear_winners(best_per_code(fits), supported=supported_by(getattr(facts, "supporting", []))):
         example = fit.example
         shown = (f"for example {facts.call(example)}: you returned {example.answer.describe()}, the best moves are "
                  f"{_best(example)}")

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from grader.diagnose import Finding, _best_per_code, clear_winners, fit_hypothesis, supported_by
+from grader.diagnose import Finding, best_per_code, clear_winners, fit_hypothesis, supported_by
 
 MAX, MIN = +1, -1
 LINES = ([[(r, 0), (r, 1), (r, 2)] for r in range(3)] + [[(0, c), (1, c), (2, c)] for c in range(3)]
@@ -237,7 +237,7 @@ def rules(facts):
                              lambda o: triples[id(o)][2] != o.expected["score"])
         if fit is not None:
             fits.append(fit)
-    for fit in clear_winners(_best_per_code(fits), supported=supported_by(getattr(facts, "supporting", []))):
+    for fit in clear_winners(best_per_code(fits), supported=supported_by(getattr(facts, "supporting", []))):
         found.append(_finding(fit.model.code, facts, fit.compared, fit.explained, fit.example, fit=fit))
     if found or score_wrong:
         return found
