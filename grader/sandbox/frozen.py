@@ -19,6 +19,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from grader.sandbox import staging
+
 CHANGED = "the submission's frozen copy changed while the class was being graded (another submission tampered with it?)"
 
 
@@ -59,22 +61,14 @@ class FrozenClass:
         return folder if submission.path.is_dir() else folder / files[0].name
 
     def close(self) -> None:
-        for folder, dirs, _files in os.walk(self.root):
-            for name in dirs:
-                try:
-                    os.chmod(os.path.join(folder, name), 0o700)
-                except OSError:
-                    pass
+        staging.make_removable(self.root)  # read-only files and folders, as the sessions' staged copies
         shutil.rmtree(self.root, ignore_errors=True)
 
 
 def open_class(parent: Path | None = None) -> FrozenClass:
-    """A fresh private folder, under ``parent`` (the output's staging folder, which remote workers see too)."""
+    """A fresh private folder under ``parent`` (batch gives a temporary folder outside ``--out``; the
+    Dask executor ships each frozen copy's bytes, so no worker needs to see this folder)."""
     if parent is not None:
         Path(parent).mkdir(parents=True, exist_ok=True)
     return FrozenClass(Path(tempfile.mkdtemp(prefix="frozen-", dir=parent)))
 
-
-def unchanged(submission, expected_sha256: str | None) -> bool:
-    """The worker's check that what it is about to grade is what was frozen."""
-    return not expected_sha256 or submission.sha256 == expected_sha256

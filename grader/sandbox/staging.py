@@ -56,20 +56,31 @@ def _read_only(folder: Path) -> None:
 
 def unlock(scratch: Path) -> None:
     """Make the read-only staged folders and their files removable again (the grader throws the
-    scratch away). The files too: on Windows a read-only file cannot be deleted, and
-    ``shutil.rmtree(..., ignore_errors=True)`` would quietly leave every staged copy behind."""
+    scratch away)."""
     for name in ("submission", "provided"):
-        folder = scratch / name
-        try:
-            os.chmod(folder, 0o700)
-            files = list(folder.iterdir())
-        except OSError:
-            continue
-        for path in files:
-            try:
-                os.chmod(path, 0o600)
-            except OSError:
-                pass
+        make_removable(scratch / name)
+
+
+def make_removable(root: Path) -> None:
+    """Folders 0700 and files 0600 under ``root`` (itself included), so that it can be deleted. The
+    files too: on Windows a read-only file cannot be deleted, and ``shutil.rmtree(...,
+    ignore_errors=True)`` would quietly leave every read-only copy behind."""
+    try:
+        os.chmod(root, 0o700)
+    except OSError:
+        return
+    for folder, dirs, files in os.walk(root):
+        for name in dirs:
+            _chmod(os.path.join(folder, name), 0o700)
+        for name in files:
+            _chmod(os.path.join(folder, name), 0o600)
+
+
+def _chmod(path: str, mode: int) -> None:
+    try:
+        os.chmod(path, mode)
+    except OSError:
+        pass
 
 
 def init_fields(staged: Staged, exercise) -> dict:
