@@ -12,7 +12,7 @@ import math
 from pathlib import Path
 
 import pytest
-from samples import assert_full_score, grader_of, on_disk, pinned
+from samples import assert_as_recorded, assert_full_score, grader_of, on_disk, pinned, recorded
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "fixtures" / "submissions" / "alphabeta"
@@ -115,3 +115,9 @@ def test_value_checks_pass_for_pruning_mistakes(graded):
     result = graded("buggy/prunes_on_equality.py")
     assert {c.name: c.status for c in result.checks}["random-trees"] == "passed"
     assert math.isclose(result.score, 8.5)
+
+
+@pytest.mark.parametrize("relative", sorted(recorded("alphabeta")))
+def test_sample_verdict_and_score_as_recorded_before_the_kit(graded, relative):
+    """Rebuilding the exercises on the kit moved no sample's status or score (the table predates it)."""
+    assert_as_recorded(graded(relative), "alphabeta", relative)

@@ -11,7 +11,7 @@ import importlib.util
 from pathlib import Path
 
 import pytest
-from samples import assert_full_score, grader_of, on_disk, pinned
+from samples import assert_as_recorded, assert_full_score, grader_of, on_disk, pinned, recorded
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "fixtures" / "submissions" / "best-move"
@@ -165,3 +165,9 @@ def test_a_random_tie_break_is_never_a_mistake(graded):
     """Any best move is right: a submission choosing among ties at random gets full marks."""
     result = graded("correct/random_tie_break.py")
     assert result.passed and result.mistakes == []
+
+
+@pytest.mark.parametrize("relative", sorted(recorded("best-move")))
+def test_sample_verdict_and_score_as_recorded_before_the_kit(graded, relative):
+    """Rebuilding the exercises on the kit moved no sample's status or score (the table predates it)."""
+    assert_as_recorded(graded(relative), "best-move", relative)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from kit_samples import assert_pinned, table
-from samples import grader_of, on_disk
+from samples import assert_as_recorded, grader_of, on_disk, recorded
 
 SAMPLES, EXPECTED = table("connect-four")
 
@@ -70,3 +70,9 @@ def test_the_html_report_draws_the_board_as_svg(graded):
     assert "<svg" in html and "<circle" in html and "| . . . . . |" not in html.split("<svg", 1)[0]
     text = report.render(graded("buggy/sign_flip.py").to_dict(), "text")
     assert "<svg" not in text and "| " in text
+
+
+@pytest.mark.parametrize("relative", sorted(recorded("connect-four")))
+def test_sample_verdict_and_score_as_recorded_before_the_kit(graded, relative):
+    """Rebuilding the exercises on the kit moved no sample's status or score (the table predates it)."""
+    assert_as_recorded(graded(relative), "connect-four", relative)

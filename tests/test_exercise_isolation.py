@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from samples import grader_of, on_disk, pinned
+from samples import assert_as_recorded, grader_of, on_disk, pinned, recorded
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "fixtures" / "submissions" / "aima-isolation"
@@ -150,3 +150,9 @@ def test_a_folder_with_no_part_is_an_error(tmp_path):
     (tmp_path / "notes.py").write_text("x = 1\n", encoding="utf-8")
     result = api.check(tmp_path, "aima-isolation")
     assert result.status == "error" and "none of the parts" in result.error
+
+
+@pytest.mark.parametrize("relative", sorted(recorded("aima-isolation")))
+def test_sample_verdict_and_score_as_recorded_before_the_kit(graded, relative):
+    """Rebuilding the exercises on the kit moved no sample's status or score (the table predates it)."""
+    assert_as_recorded(graded(relative), "aima-isolation", relative)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from kit_samples import assert_pinned, table
-from samples import grader_of, on_disk
+from samples import assert_as_recorded, grader_of, on_disk, recorded
 
 SAMPLES, EXPECTED = table("nim")
 
@@ -56,3 +56,9 @@ def test_where_it_first_goes_wrong_is_shown_on_the_position(graded):
     values = next(c for c in result.checks if c.name == "values")
     where = values.counterexample.localisation
     assert where is not None and "the moves are worth" in where["text"] and where["expected"]["value"] == 1
+
+
+@pytest.mark.parametrize("relative", sorted(recorded("nim")))
+def test_sample_verdict_and_score_as_recorded_before_the_kit(graded, relative):
+    """Rebuilding the exercises on the kit moved no sample's status or score (the table predates it)."""
+    assert_as_recorded(graded(relative), "nim", relative)

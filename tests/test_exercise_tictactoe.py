@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from samples import assert_full_score, grader_of, on_disk, pinned
+from samples import assert_as_recorded, assert_full_score, grader_of, on_disk, pinned, recorded
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "fixtures" / "submissions" / "tictactoe"
@@ -165,3 +165,9 @@ def test_check_tells_tictactoe_from_ctp26_by_the_helpers_used(tmp_path):
     tree_style.write_text("def minimax(n, d, a):\n    return get_value(n)\n")
     assert guess_exercise(board_style, []) == "tictactoe"
     assert guess_exercise(tree_style, []) == "ctp-26"
+
+
+@pytest.mark.parametrize("relative", sorted(recorded("tictactoe")))
+def test_sample_verdict_and_score_as_recorded_before_the_kit(graded, relative):
+    """Rebuilding the exercises on the kit moved no sample's status or score (the table predates it)."""
+    assert_as_recorded(graded(relative), "tictactoe", relative)

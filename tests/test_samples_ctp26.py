@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from samples import assert_full_score, grader_of, on_disk, pinned
+from samples import assert_as_recorded, assert_full_score, grader_of, on_disk, pinned, recorded
 
 SAMPLES = Path(__file__).resolve().parent.parent / "fixtures" / "submissions" / "ctp-26"
 EXPECTED, CORRECT, BUGGY = pinned(SAMPLES)
@@ -98,3 +98,9 @@ def test_hardcoded_seven_gets_published_points_and_fails(graded):
     # Points for good behaviour are only reachable through right answers.
     others = [c for c in result.checks if c.name != "published-cases"]
     assert any(c.status == "failed" for c in others)
+
+
+@pytest.mark.parametrize("relative", sorted(recorded("ctp-26")))
+def test_sample_verdict_and_score_as_recorded_before_the_kit(graded, relative):
+    """Rebuilding the exercises on the kit moved no sample's status or score (the table predates it)."""
+    assert_as_recorded(graded(relative), "ctp-26", relative)
