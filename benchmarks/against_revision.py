@@ -1,0 +1,127 @@
+"""Check latency and bulk throughput of this checkout against an earlier revision, as ratios.
+
+A change that rebuilds the grader's insides (issue 14 rebuilt the exercises on the kit) must
+not make a student wait longer or a class take longer. Absolute times on a shared machine say
+little, so this script runs both revisions in the same session, alternating run by run, so
+the machine's load falls on both alike:
+
+  * ``check`` on one correct and one buggy sample of each exercise the two revisions share
+    (the median wall time of N runs each, after one warm-up run per revision that fills the
+    case-bank cache, as a student's first run does);
+  * ``grade`` of a class of SIZE distinct submissions (ctp-26 samples, half buggy), each run into
+    a fresh ``--out`` so nothing is answered from the gradebook; submissions per second.
+
+The earlier revision is checked out into a temporary worktree and run with ``PYTHONPATH``
+pointing at it, with this same Python and its installed libraries. It prints, per measure, both
+medians and the ratio (this checkout / the earlier one: below 1 is faster now).
+
+    python benchmarks/against_revision.py REVISION [--runs 5] [--size 60] [--exercises ctp-26,tictactoe]
+
+Exit status 0 whether the ratios are good or bad (it reports, it does not judge), non-zero only
+if a run fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SUBMISSIONS = ROOT / "fixtures" / "submissions"
+
+
+def run(tree: Path, args: list[str], ok=(0, 1)) -> float:
+    """Seconds one ``python -m grader ARGS`` takes with the grader of ``tree``."""
+    env = {**os.environ, "PYTHONPATH": str(tree), "MINIMAX_GRADER_NO_COLOR": "1"}
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "grader", *args], cwd=tree, env=env,
+                          capture_output=True, text=True, timeout=900)
+    elapsed = time.perf_counter() - start
+    if done.returncode not in ok:
+        raise SystemExit(f"{tree}: grader {' '.join(args)} exited {done.returncode}: {done.stderr.strip()[-400:]}")
+    return elapsed
+
+
+def first_sample(exercise_id: str, kind: str) -> Path | None:
+    found = sorted((SUBMISSIONS / exercise_id / kind).glob("*.py"))
+    return found[0] if found else None
+
+
+def alternate(trees: dict[str, Path], args: list[str], runs: int, ok=(0, 1)) -> dict[str, float]:
+    """The median seconds per tree, runs interleaved (before, now, before, now...) after one warm-up each."""
+    for tree in trees.values():
+        run(tree, args, ok)
+    times: dict[str, list[float]] = {name: [] for name in trees}
+    for _ in range(runs):
+        for name, tree in trees.items():
+            times[name].append(run(tree, args, ok))
+    return {name: statistics.median(values) for name, values in times.items()}
+
+
+def build_class(folder: Path, size: int) -> None:
+    """SIZE distinct files, half correct and half buggy ctp-26 samples, each made unique by a comment."""
+    pools = [sorted((SUBMISSIONS / "ctp-26" / kind).glob("*.py")) for kind in ("correct", "buggy")]
+    folder.mkdir(parents=True)
+    for index in range(size):
+        pool = pools[index % 2]
+        source = pool[(index // 2) % len(pool)]
+        text = source.read_text(encoding="utf-8") + f"\n# student s{index:04d}\n"
+        (folder / f"s{index:04d}.py").write_text(text, encoding="utf-8")
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("revision")
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--size", type=int, default=60)
+    parser.add_argument("--exercises", default="ctp-26,alphabeta,best-move,tictactoe,aima-isolation")
+    args = parser.parse_args(argv)
+
+    work = Path(tempfile.mkdtemp(prefix="minimax-against-"))
+    before = work / "before"
+    subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(before), args.revision],
+                   check=True, capture_output=True)
+    trees = {"before": before, "now": ROOT}
+    rows = []
+    try:
+        for exercise_id in args.exercises.split(","):
+            if not (before / "exercises" / exercise_id).is_dir():
+                continue
+            for kind in ("correct", "buggy"):
+                sample = first_sample(exercise_id, kind)
+                if sample is None:
+                    continue
+                medians = alternate(trees, ["check", str(sample), "--exercise", exercise_id], args.runs)
+                rows.append((f"check {exercise_id} {kind} ({sample.name})", medians["before"], medians["now"], "s"))
+                print(f"  {rows[-1][0]}: before {medians['before']:.2f} s, now {medians['now']:.2f} s", flush=True)
+        build_class(work / "class", args.size)
+        rates: dict[str, list[float]] = {"before": [], "now": []}
+        for attempt in range(max(1, args.runs // 2)):
+            for name, tree in trees.items():
+                out = work / f"out-{name}-{attempt}"
+                seconds = run(tree, ["grade", str(work / "class"), "--exercise", "ctp-26", "--out", str(out),
+                                     "--seed", "26"], ok=(0, 1))
+                rates[name].append(args.size / seconds)
+        rows.append((f"grade a class of {args.size}", statistics.median(rates["before"]),
+                     statistics.median(rates["now"]), "subm./s"))
+    finally:
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(before)], capture_output=True)
+        shutil.rmtree(work, ignore_errors=True)
+
+    print(f"\nThis checkout against {args.revision} (same session, runs interleaved); "
+          "ratio = now / before for times (below 1 is faster now), before / now for rates (below 1 is faster now):")
+    for name, old, new, unit in rows:
+        ratio = new / old if unit == "s" else old / new
+        print(f"  {name:<55} before {old:8.2f} {unit:<7} now {new:8.2f} {unit:<7} ratio x{ratio:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
