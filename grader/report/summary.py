@@ -15,7 +15,6 @@ from __future__ import annotations
 import math
 from collections import Counter
 from functools import cache
-from pathlib import Path
 
 TEMPLATE = "summary.html.j2"
 SLOWEST = 10
