@@ -12,79 +12,24 @@ is legal (same value, same type) and its value is the best the player can get.
 from __future__ import annotations
 
 import json
+from functools import cache
 from pathlib import Path
+
+from grader.kit.game import Game
+from grader.kit.search import Searcher
 
 PLAYER_1, PLAYER_2 = 1, 2
 NAMES = ["left", "right", "up", "down", "stay", "jump"]
 MARKS = {0: ".", PLAYER_1: "O", PLAYER_2: "X"}
-_LINES = [[(r, 0), (r, 1), (r, 2)] for r in range(3)] + [[(0, c), (1, c), (2, c)] for c in range(3)]
-_LINES += [[(0, 0), (1, 1), (2, 2)], [(0, 2), (1, 1), (2, 0)]]
 TICTACTOE_CASES = 60
+GAME = Game.from_file(Path(__file__).with_name("game.py"), "_minimax_grader_best_move_game")
+_next = GAME.module.other
 
 
-# -- the two games, over plain data ----------------------------------------------------------------
-
-def _next(player):
-    return PLAYER_1 if player == PLAYER_2 else PLAYER_2
-
-
-class TreeGame:
-    """States are nodes; a move is a branch label."""
-
-    @staticmethod
-    def moves(player, node):
-        return [label for label, _ in node["moves"]]
-
-    @staticmethod
-    def apply(node, move):
-        return next(child for label, child in node["moves"] if type(label) is type(move) and label == move)
-
-    @staticmethod
-    def is_terminal(node):
-        return not node["moves"]
-
-    @staticmethod
-    def evaluate(node):
-        return node["value"]
-
-    next_player = staticmethod(_next)
-
-
-def _winner(board):
-    for line in _LINES:
-        a, b, c = (board[r][col] for r, col in line)
-        if a and a == b == c:
-            return a
-    return 0
-
-
-class TicTacToeGame:
-    """States are (board as tuples, player to move); a move is a (row, col) tuple."""
-
-    @staticmethod
-    def moves(player, state):
-        board, _ = state
-        if _winner(board):
-            return []
-        return [(r, c) for r in range(3) for c in range(3) if board[r][c] == 0]
-
-    @staticmethod
-    def apply(state, move):
-        board, player = state
-        r, c = move
-        rows = [list(row) for row in board]
-        rows[r][c] = player
-        return tuple(tuple(row) for row in rows), _next(player)
-
-    @classmethod
-    def is_terminal(cls, state):
-        return not cls.moves(None, state)
-
-    @staticmethod
-    def evaluate(state):
-        return {PLAYER_2: +1, PLAYER_1: -1, 0: 0}[_winner(state[0])]
-
-    next_player = staticmethod(_next)
+@cache
+def searcher() -> Searcher:
+    """The kit's searches over the game, memoised per position (the rules are pure)."""
+    return Searcher(GAME)
 
 
 # What the student is handed and how they are called, for one-line API mismatch reports
@@ -92,17 +37,6 @@ class TicTacToeGame:
 API_PROVIDES = ["generate_valid_moves(player, state)", "apply(state, move)", "is_terminal(state)",
                 "evaluate(state)", "next_player(player)"]
 API_OBJECTS = {"State": "state"}
-
-
-def game_of(case_input):
-    """(game, root state) for the reference."""
-    if case_input["game"] == "tree":
-        return TreeGame, case_input["tree"]
-    return TicTacToeGame, (tuple(tuple(row) for row in case_input["board"]), case_input["player"])
-
-
-def _plain_move(move):
-    return list(move) if type(move) is tuple else move
 
 
 # -- the bank --------------------------------------------------------------------------------------
@@ -132,19 +66,18 @@ def fixture_cases(folder: Path):
 
 def _tictactoe_positions():
     """Unfinished positions with two to five free cells reached by legal play, either player starting."""
-    empty = ((0,) * 3,) * 3
-    seen, frontier, out = set(), [(empty, PLAYER_1), (empty, PLAYER_2)], []
+    seen, frontier, out = set(), list(GAME.starts), []
     while frontier:
         state = frontier.pop()
         if state in seen:
             continue
         seen.add(state)
-        moves = TicTacToeGame.moves(None, state)
+        moves = GAME.actions(state)
         if moves and 2 <= len(moves) <= 5:
             out.append(state)
         if len(moves) > 2:
-            frontier.extend(TicTacToeGame.apply(state, m) for m in moves)
-    return sorted(out, key=lambda s: (json.dumps(s[0]), s[1]))
+            frontier.extend(GAME.result(state, m) for m in moves)
+    return sorted(((board, player) for _, board, player in out), key=lambda s: (json.dumps(s[0]), s[1]))
 
 
 MAX_NODES = 30
@@ -182,20 +115,18 @@ def strategy():
     return games()
 
 
-def reference(case_input, module):
-    game, state = game_of(case_input)
-    player = case_input["player"]
-    scored = module.move_values(game, state, player)
-    best = module.best_moves(game, state, player)
-    return {"value": module.value(game, state, player), "best moves": [_plain_move(m) for m in best],
-            "move values": [[_plain_move(m), v] for m, v in scored]}
+def reference(case_input, module=None):
+    """The game's value and every move keeping it, by the kit's minimax (``module``: the core's, unused)."""
+    state, search = GAME.decode(case_input), searcher()
+    scored = [(GAME.move_data(move), search.value(GAME.result(state, move), None)) for move in GAME.actions(state)]
+    value = search.value(state, None)
+    return {"value": value, "best moves": [m for m, v in scored if v == value], "move values": [list(p) for p in scored]}
 
 
 # -- judging ---------------------------------------------------------------------------------------
 
 def _legal_moves(case_input):
-    game, state = game_of(case_input)
-    return game.moves(case_input["player"], state)
+    return GAME.actions(GAME.decode(case_input))
 
 
 def _matches(answer, move) -> bool:
@@ -346,13 +277,8 @@ def _board_picture(case_input):
 def shrink_candidates(case_input):
     """Simpler games that may still fail: fewer branches, shallower trees, a position one move on."""
     if case_input["game"] == "tictactoe":
-        game, state = game_of(case_input)
-        out = []
-        for move in game.moves(case_input["player"], state):
-            nxt = game.apply(state, move)
-            if len(game.moves(None, nxt)) >= 1:
-                out.append({"game": "tictactoe", "board": [list(r) for r in nxt[0]], "player": nxt[1]})
-        return out
+        state = GAME.decode(case_input)
+        return [GAME.encode(nxt) for nxt in (GAME.result(state, m) for m in GAME.actions(state)) if GAME.actions(nxt)]
     tree = case_input["tree"]
     out = []
     for path in _paths(tree):
