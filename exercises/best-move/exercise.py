@@ -15,11 +15,11 @@ import json
 from functools import cache
 from pathlib import Path
 
+from grader.kit import trees
 from grader.kit.game import Game
 from grader.kit.search import Searcher
 
 PLAYER_1, PLAYER_2 = 1, 2
-NAMES = ["left", "right", "up", "down", "stay", "jump"]
 MARKS = {0: ".", PLAYER_1: "O", PLAYER_2: "X"}
 TICTACTOE_CASES = 60
 GAME = Game.from_file(Path(__file__).with_name("game.py"), "_minimax_grader_best_move_game")
@@ -55,7 +55,9 @@ def fixture_cases(folder: Path):
             known = {"value": item["value"], "best moves": item["best"]}
             cases.append({"id": f"{path.stem}/{item['name']}", "group": "fixtures", "input": case_input,
                           "known": known, "title": item["title"]})
-    positions = _tictactoe_positions()
+    # Unfinished tic-tac-toe positions with two to five free cells, reached by legal play, either player starting.
+    positions = sorted(((board, player) for kind, board, player in GAME.reachable(20_000)
+                        if 2 <= len(GAME.actions((kind, board, player))) <= 5), key=lambda s: (json.dumps(s[0]), s[1]))
     step = max(1, len(positions) // TICTACTOE_CASES)
     for board, player in positions[::step][:TICTACTOE_CASES]:
         rows = "/".join("".join(MARKS[v] for v in row) for row in board)
@@ -64,55 +66,12 @@ def fixture_cases(folder: Path):
     return cases
 
 
-def _tictactoe_positions():
-    """Unfinished positions with two to five free cells reached by legal play, either player starting."""
-    seen, frontier, out = set(), list(GAME.starts), []
-    while frontier:
-        state = frontier.pop()
-        if state in seen:
-            continue
-        seen.add(state)
-        moves = GAME.actions(state)
-        if moves and 2 <= len(moves) <= 5:
-            out.append(state)
-        if len(moves) > 2:
-            frontier.extend(GAME.result(state, m) for m in moves)
-    return sorted(((board, player) for _, board, player in out), key=lambda s: (json.dumps(s[0]), s[1]))
-
-
-MAX_NODES = 30
-
-
 def strategy():
-    """Random game trees: int or named moves, ties on purpose (values from a small range), either player first.
-
-    The root always has at least one move. Every choice is a small integer that shrinks
-    towards fewer, simpler branches.
-    """
+    """Random game trees (the kit's: int or named moves, ties on purpose), either player first."""
     from hypothesis import strategies as st
 
-    @st.composite
-    def games(draw):
-        named = draw(st.booleans())
-        budget = [draw(st.integers(3, MAX_NODES))]
-        height = draw(st.integers(1, 4))
-
-        def node(level):
-            budget[0] -= 1
-            moves = []
-            if level == 0 or (level < height and budget[0] > 0 and draw(st.integers(0, 3)) > 0):
-                count = draw(st.integers(1, 4))
-                labels = (draw(st.permutations(NAMES))[:count] if named
-                          else draw(st.lists(st.integers(0, 9), min_size=count, max_size=count, unique=True)))
-                for label in labels:
-                    if budget[0] <= 0 and moves:
-                        break
-                    moves.append([label, node(level + 1)])
-            return {"value": draw(st.integers(-5, 5)), "moves": moves}
-
-        return {"game": "tree", "tree": node(0), "player": draw(st.sampled_from([PLAYER_1, PLAYER_2]))}
-
-    return games()
+    return st.tuples(trees.strategy(), st.sampled_from([PLAYER_1, PLAYER_2])).map(
+        lambda drawn: {"game": "tree", "tree": drawn[0], "player": drawn[1]})
 
 
 def reference(case_input, module=None):
@@ -199,12 +158,8 @@ def show_expected(case_input, expected):
 
 def size(case_input):
     if case_input["game"] == "tree":
-        return _count(case_input["tree"])
+        return trees.size(case_input["tree"])
     return 3 * sum(v == 0 for row in case_input["board"] for v in row)
-
-
-def _count(node):
-    return 1 + sum(_count(child) for _, child in node["moves"])
 
 
 def call_text(case_input):
@@ -215,24 +170,14 @@ def _role(player):
     return f"player {player} to move ({'wants the value low' if player == PLAYER_1 else 'wants the value high'})"
 
 
+def _mover(player):
+    return lambda level: f"player {player if level % 2 == 0 else _next(player)} to move"
+
+
 def picture(case_input):
     if case_input["game"] == "tictactoe":
         return _board_picture(case_input)
-    lines = [f"root: {_role(case_input['player'])}"]
-
-    def walk(node, player, prefix):
-        moves = node["moves"]
-        for i, (label, child) in enumerate(moves):
-            last = i == len(moves) - 1
-            if child["moves"]:
-                what = f"{_role(_next(player)).split(' (')[0]}"
-            else:
-                what = f"game over, value {child['value']}"
-            lines.append(f"{prefix}{'└── ' if last else '├── '}move {label!r} → {what}")
-            walk(child, _next(player), prefix + ("    " if last else "│   "))
-
-    walk(case_input["tree"], case_input["player"], "")
-    return "\n".join(lines)
+    return trees.text(case_input["tree"], f"root: {_role(case_input['player'])}", _mover(case_input["player"]))
 
 
 def drawing(case_input):
@@ -240,24 +185,14 @@ def drawing(case_input):
     if case_input["game"] == "tictactoe":
         rows = [[MARKS.get(v, "?") for v in row] for row in case_input["board"]]
         return {"kind": "board", "rows": rows, "caption": f"player {case_input['player']} to move (X = 2, O = 1)"}
-
-    def walk(node, player, label, path):
-        if node["moves"]:
-            detail = f"player {player} to move"
-        else:
-            detail = f"value {node['value']}"
-        children = [walk(child, _next(player), f"move {move!r}", f"{path}/{move!r}") for move, child in node["moves"]]
-        return {"id": path, "label": label, "detail": detail, "children": children}
-
-    return {"kind": "tree", "root": walk(case_input["tree"], case_input["player"], "root", "")}
+    return trees.drawing(case_input["tree"], _mover(case_input["player"]))
 
 
 def drawing_marks(case_input, answer, expected):
     """On a board: the student's move (when it is a cell) and the best moves."""
     value = answer.plain()
     if case_input["game"] != "tictactoe":  # the root's children, by the ids drawing() gives them
-        return {"yours_node": f"/{value!r}" if type(value) in (int, str) else None,
-                "best_nodes": [f"/{m!r}" for m in expected["best moves"]]}
+        return trees.root_marks(value, expected["best moves"])
     yours = list(value) if isinstance(value, list) and len(value) == 2 and all(type(v) is int for v in value) else None
     return {"yours": yours, "best": [list(m) for m in expected["best moves"]]}
 
@@ -279,40 +214,4 @@ def shrink_candidates(case_input):
     if case_input["game"] == "tictactoe":
         state = GAME.decode(case_input)
         return [GAME.encode(nxt) for nxt in (GAME.result(state, m) for m in GAME.actions(state)) if GAME.actions(nxt)]
-    tree = case_input["tree"]
-    out = []
-    for path in _paths(tree):
-        node = _at(tree, path)
-        if node["moves"] and path:  # end the game here
-            out.append({**case_input, "tree": _replace(tree, path, {**node, "moves": []})})
-        if len(node["moves"]) > 1:  # drop one branch
-            for i in range(len(node["moves"])):
-                kept = node["moves"][:i] + node["moves"][i + 1:]
-                out.append({**case_input, "tree": _replace(tree, path, {**node, "moves": kept})})
-    for path in _paths(tree):
-        node = _at(tree, path)
-        for simpler in (0, 1, -1):
-            if abs(simpler) < abs(node["value"]) or (simpler != node["value"] and simpler == 0):
-                out.append({**case_input, "tree": _replace(tree, path, {**node, "value": simpler})})
-                break
-    return out
-
-
-def _paths(node, path=()):
-    yield path
-    for i, (_, child) in enumerate(node["moves"]):
-        yield from _paths(child, path + (i,))
-
-
-def _at(node, path):
-    for i in path:
-        node = node["moves"][i][1]
-    return node
-
-
-def _replace(node, path, new):
-    if not path:
-        return new
-    moves = [list(m) for m in node["moves"]]
-    moves[path[0]][1] = _replace(moves[path[0]][1], path[1:], new)
-    return {**node, "moves": moves}
+    return [{**case_input, "tree": tree} for tree in trees.simpler(case_input["tree"])]
