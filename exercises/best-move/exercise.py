@@ -15,7 +15,7 @@ import json
 from functools import cache
 from pathlib import Path
 
-from grader.kit import trees
+from grader.kit import move_answer, trees
 from grader.kit.game import Game
 from grader.kit.search import Searcher
 
@@ -88,45 +88,14 @@ def _legal_moves(case_input):
     return GAME.actions(GAME.decode(case_input))
 
 
-def _matches(answer, move) -> bool:
-    """Exact match between the student's answer and a legal move (a tuple must come back a tuple)."""
-    return answer.same_as(move)
-
-
 def _legal_problem(case_input, answer):
-    legal = _legal_moves(case_input)
-    if any(_matches(answer, m) for m in legal):
-        return None
-    shown = _moves_text(legal)
-    if answer.kind == "none":
-        return f"returned None; there are legal moves here: {shown}"
-    if answer.kind == "list" and any(answer.plain() == list(m) for m in legal if type(m) is tuple):
-        return f"returned {answer.describe()}, a list; moves are the tuples generate_valid_moves gives, e.g. {shown}"
-    if answer.kind in ("int", "str") and any(str(answer.value) == str(m) for m in legal):
-        return f"returned {answer.describe()}, a {answer.kind}; the move has another type here: {shown}"
-    return f"returned {answer.describe()}, which is not a legal move here; the moves are {shown}"
+    return move_answer.legal_problem(_legal_moves(case_input), answer, "generate_valid_moves")
 
 
 def verify(case_input, expected, answer):
-    problem = _legal_problem(case_input, answer)
-    if problem:
-        return problem
-    values = {json.dumps(m): v for m, v in expected["move values"]}
-    mine = values[json.dumps(answer.plain())]
-    if mine == expected["value"]:
-        return None
     player = case_input["player"]
-    wants = "lowest" if player == PLAYER_1 else "highest"
-    return (f"returned {answer.describe()}, which leads to a value of {mine}; player {player} wants the {wants} value, "
-            f"{expected['value']}, which {_moves_text(expected['best moves'], plain=True)} "
-            f"{'gets' if len(expected['best moves']) == 1 else 'get'}")
-
-
-def _moves_text(moves, plain=False):
-    shown = [repr(tuple(m)) if (plain and type(m) is list) else repr(m) for m in moves]
-    if not shown:
-        return "none"
-    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " or " + shown[-1]
+    wants = f"player {player} wants the {'lowest' if player == PLAYER_1 else 'highest'} value"
+    return _legal_problem(case_input, answer) or move_answer.best_problem(answer, expected, wants, "best moves")
 
 
 def check_legal(outcome, spec):
@@ -151,7 +120,7 @@ def show_answer(answer):
 def show_expected(case_input, expected):
     """The best moves as the game's helpers give them (tic-tac-toe moves are ``(row, col)`` tuples,
     never the lists the plain-data record holds): "(1, 1)", "1 or 3"."""
-    return _moves_text(expected["best moves"], plain=True)
+    return move_answer.moves_text(expected["best moves"])
 
 
 # -- showing a case --------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from grader.diagnose import Finding, best_per_code, clear_winners, fit_hypothesis, supported_by
 from grader.kit.families import NegamaxUnnegated
+from grader.kit.move_answer import as_move, moves_text
 from grader.kit.search import INF
 
 SWAP = {"max": "min", "min": "max"}
@@ -97,11 +98,10 @@ class MoveNaming:
 
     def best(self, outcome) -> list:
         """The best moves as the game gives them (tuples stay tuples)."""
-        return [tuple(m) if type(m) is list else m for m in outcome.expected[self.best_key]]
+        return [as_move(m) for m in outcome.expected[self.best_key]]
 
     def best_text(self, outcome) -> str:
-        shown = [repr(m) for m in self.best(outcome)]
-        return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " or " + shown[-1]
+        return moves_text(outcome.expected[self.best_key])
 
     def is_wrong(self, outcome) -> bool:
         return not any(outcome.answer.same_as(m) for m in self.best(outcome))
