@@ -20,6 +20,46 @@ from grader.kit.search import INF
 
 SWAP = {"max": "min", "min": "max"}
 
+# The texts of a move-only answer's mistakes, in MAX and MIN: ``codes(max_word, min_word)`` words them in the
+# game's own words ("player 2", "player 1"). Nothing shows code; each ends with a question.
+CODES = {
+    "min-max-swapped": ("The players choose the wrong way round: MIN (who wants the value low) takes the move worth "
+                        "the most, and MAX the move worth the least.",
+                        "Which player wants a high value, and which one a low value?"),
+    "always-max": ("Every player is assumed to want the highest value, MIN as well.",
+                   "When it is MIN's turn, which of the values do they want?"),
+    "always-min": ("Every player is assumed to want the lowest value, MAX as well.",
+                   "When it is MAX's turn, which of the values do they want?"),
+    "one-ply-search": ("Each move is ranked by the evaluation of the position right after it, without searching on "
+                       "to the end of the game; for a game that is not over, that number is only a guess.",
+                       "If the game is not over after your move, what will the other player do next?"),
+    "ignores-player-argument": ("The player to move is not taken from the player argument: the first move is always "
+                                "chosen as if MAX (who wants the value high) were to move.",
+                                "What should change in your answer when MIN is to move in the same position?"),
+    "sign-flip": ("The values are turned round for each player but not turned back on the way up: a value that is "
+                  "good for the opponent is counted as good for the player choosing.",
+                  "A value that is the best for your opponent: is it good or bad for you?"),
+    "bad-initial-bound": ("The best value so far starts at 0 instead of \"no move yet\", so when every move is worse "
+                          "than 0 for the player, no move is ever kept (and None can come back).",
+                          "What should the best move be before you have looked at any move?"),
+    "two-ply-search": ("A move is ranked by the position after the opponent's best reply, scored by the evaluation, "
+                       "instead of by searching on to the end of the game.",
+                       "After the opponent's reply, is the game over, and if not, whose turn is it?"),
+    "suboptimal-move": ("The moves you choose are legal but not always the best: the move is not kept together with "
+                        "the best value seen so far.",
+                        "When a move is better than the best so far, what else must you remember besides its value?"),
+    "wrong-return-type": ("The function must return a move, exactly as the game gives its moves; yours returns "
+                          "something else (for example the move's value).",
+                          "What does the caller do with the answer?"),
+}
+
+
+def codes(max_word: str, min_word: str) -> dict:
+    """The texts above in the game's words for its two players."""
+    def word(text):
+        return text.replace("MAX", max_word).replace("MIN", min_word)
+    return {code: (word(text), word(question)) for code, (text, question) in CODES.items()}
+
 
 def _below(searcher, variant, inherited=None):
     """The value of a position below the root, searched with the mistake ``variant``."""
