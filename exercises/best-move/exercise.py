@@ -1,12 +1,8 @@
-"""Grader side of best-move: games as plain data, the cases to ask about, and how to judge a move.
+"""Grader side of best-move: the cases to ask about, and how a case is judged and shown.
 
-A case is ``{"game": "tree", "tree": node, "player": 1|2}`` with ``node = {"value", "moves":
-[[label, child], ...]}`` (labels are ints or names, a node without moves ends the game and
-internal nodes carry a guess that only a wrong search would read), or ``{"game":
-"tictactoe", "board": [[0|1|2] * 3] * 3, "player": 1|2}`` (player 2's marks count +1, player
-1's -1). The same two classes below implement the students' helper vocabulary over that
-data for the reference, so both families are judged the same way: a move is right when it
-is legal (same value, same type) and its value is the best the player can get.
+A case is a position of the game in ``game.py`` in its plain form (a game tree or a tic-tac-toe
+board, and the player to move). The reference, the trees, the judging of a move and the naming
+of mistakes are the kit's; what is left here is the bank's two groups and the pictures' words.
 """
 
 from __future__ import annotations
