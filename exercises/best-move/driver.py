@@ -8,9 +8,14 @@ move, a move for the wrong player or something that is not a state fails loudly 
 point where it happens.
 """
 
+import importlib.util
+import os
+
+_spec = importlib.util.spec_from_file_location(
+    "_minimax_grader_best_move_rules", os.path.join(os.path.dirname(os.path.abspath(__file__)), "game.py"))
+rules = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(rules)  # the game's rules, as the grader plays them (tic-tac-toe's; a tree's are its nodes)
 PLAYER_1, PLAYER_2 = 1, 2
-LINES = [[(r, 0), (r, 1), (r, 2)] for r in range(3)] + [[(0, c), (1, c), (2, c)] for c in range(3)]
-LINES += [[(0, 0), (1, 1), (2, 2)], [(0, 2), (1, 1), (2, 0)]]
 
 
 class State:
@@ -32,41 +37,32 @@ class State:
 
 
 class Built:
-    """One case: the tree's nodes in preorder (tree games), the root state, the player."""
+    """One case: the tree's nodes in preorder (a tree state names its node by number), the root state."""
 
     def __init__(self, case_input):
-        self.input = case_input
-        self.player = case_input["player"]
-        self.nodes = []
+        self.input, self.player = case_input, case_input["player"]
+        self.nodes, self.number = [], {}
         if case_input["game"] == "tree":
-            self._number(case_input["tree"])
-            self.root = State("tree", 0, None, self.player)
-        else:
-            self.root = State("tictactoe", None, [list(row) for row in case_input["board"]], self.player)
+            self._add(case_input["tree"])
+        self.root = self.state(rules.decode(case_input))
 
-    def _number(self, node):
-        index = len(self.nodes)
-        entry = {"value": node["value"], "moves": []}
-        self.nodes.append(entry)
-        for label, child in node["moves"]:
-            entry["moves"].append((label, self._number(child)))
-        return index
+    def _add(self, node):
+        self.number[id(node)] = len(self.nodes)
+        self.nodes.append(node)
+        for _, child in node["moves"]:
+            self._add(child)
 
+    def position(self, state):
+        """The game's own state for one of ours."""
+        if state.game == "tree":
+            return "tree", self.nodes[state.node], state.to_move
+        return "tictactoe", state.board, state.to_move
 
-def _winner(board):
-    for line in LINES:
-        marks = [board[r][c] for r, c in line]
-        if marks[0] in (PLAYER_1, PLAYER_2) and marks[0] == marks[1] == marks[2]:
-            return marks[0]
-    return 0
-
-
-def _legal(built, state):
-    if state.game == "tree":
-        return [label for label, _ in built.nodes[state.node]["moves"]]
-    if _winner(state.board):
-        return []
-    return [(r, c) for r in range(3) for c in range(3) if state.board[r][c] == 0]
+    def state(self, position):
+        kind, where, player = position
+        if kind == "tree":
+            return State(kind, self.number[id(where)], None, player)
+        return State(kind, None, [list(row) for row in where], player)
 
 
 def _same_move(a, b):
@@ -88,34 +84,26 @@ def helpers(built, trace):
         check_player(player, "generate_valid_moves")
         if player != state.to_move:
             raise ValueError(f"generate_valid_moves({player}, state): it is player {state.to_move}'s turn in this state")
-        return _legal(built, state)
+        return rules.actions(built.position(state))
 
     def apply(state, move):
         check_state(state, "apply")
-        legal = _legal(built, state)
+        legal = rules.actions(built.position(state))
         if not any(_same_move(move, m) for m in legal):
             raise ValueError(f"apply(state, {move!r:.40}): not a legal move in this state (legal: {legal!r:.120})")
-        nxt = PLAYER_1 if state.to_move == PLAYER_2 else PLAYER_2
-        if state.game == "tree":
-            child = next(index for label, index in built.nodes[state.node]["moves"] if _same_move(label, move))
-            return State("tree", child, None, nxt)
-        board = [list(row) for row in state.board]
-        board[move[0]][move[1]] = state.to_move
-        return State("tictactoe", None, board, nxt)
+        return built.state(rules.result(built.position(state), move))
 
     def is_terminal(state):
         check_state(state, "is_terminal")
-        return not _legal(built, state)
+        return rules.is_terminal(built.position(state))
 
     def evaluate(state):
         check_state(state, "evaluate")
-        if state.game == "tree":
-            return built.nodes[state.node]["value"]
-        return {PLAYER_2: +1, PLAYER_1: -1, 0: 0}[_winner(state.board)]
+        return rules.utility(built.position(state), PLAYER_2)
 
     def next_player(player):
         check_player(player, "next_player")
-        return PLAYER_1 if player == PLAYER_2 else PLAYER_2
+        return rules.other(player)
 
     return {"generate_valid_moves": generate_valid_moves, "apply": apply, "is_terminal": is_terminal,
             "evaluate": evaluate, "next_player": next_player}

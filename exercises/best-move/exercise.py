@@ -1,90 +1,31 @@
-"""Grader side of best-move: games as plain data, the cases to ask about, and how to judge a move.
+"""Grader side of best-move: the cases to ask about, and how a case is judged and shown.
 
-A case is ``{"game": "tree", "tree": node, "player": 1|2}`` with ``node = {"value", "moves":
-[[label, child], ...]}`` (labels are ints or names, a node without moves ends the game and
-internal nodes carry a guess that only a wrong search would read), or ``{"game":
-"tictactoe", "board": [[0|1|2] * 3] * 3, "player": 1|2}`` (player 2's marks count +1, player
-1's -1). The same two classes below implement the students' helper vocabulary over that
-data for the reference, so both families are judged the same way: a move is right when it
-is legal (same value, same type) and its value is the best the player can get.
+A case is a position of the game in ``game.py`` in its plain form (a game tree or a tic-tac-toe
+board, and the player to move). The reference, the trees, the judging of a move and the naming
+of mistakes are the kit's; what is left here is the bank's two groups and the pictures' words.
 """
 
 from __future__ import annotations
 
 import json
+from functools import cache
 from pathlib import Path
 
+from grader.kit import move_answer, trees
+from grader.kit.game import Game
+from grader.kit.search import Searcher
+
 PLAYER_1, PLAYER_2 = 1, 2
-NAMES = ["left", "right", "up", "down", "stay", "jump"]
 MARKS = {0: ".", PLAYER_1: "O", PLAYER_2: "X"}
-_LINES = [[(r, 0), (r, 1), (r, 2)] for r in range(3)] + [[(0, c), (1, c), (2, c)] for c in range(3)]
-_LINES += [[(0, 0), (1, 1), (2, 2)], [(0, 2), (1, 1), (2, 0)]]
 TICTACTOE_CASES = 60
+GAME = Game.from_file(Path(__file__).with_name("game.py"), "_minimax_grader_best_move_game")
+_next = GAME.module.other
 
 
-# -- the two games, over plain data ----------------------------------------------------------------
-
-def _next(player):
-    return PLAYER_1 if player == PLAYER_2 else PLAYER_2
-
-
-class TreeGame:
-    """States are nodes; a move is a branch label."""
-
-    @staticmethod
-    def moves(player, node):
-        return [label for label, _ in node["moves"]]
-
-    @staticmethod
-    def apply(node, move):
-        return next(child for label, child in node["moves"] if type(label) is type(move) and label == move)
-
-    @staticmethod
-    def is_terminal(node):
-        return not node["moves"]
-
-    @staticmethod
-    def evaluate(node):
-        return node["value"]
-
-    next_player = staticmethod(_next)
-
-
-def _winner(board):
-    for line in _LINES:
-        a, b, c = (board[r][col] for r, col in line)
-        if a and a == b == c:
-            return a
-    return 0
-
-
-class TicTacToeGame:
-    """States are (board as tuples, player to move); a move is a (row, col) tuple."""
-
-    @staticmethod
-    def moves(player, state):
-        board, _ = state
-        if _winner(board):
-            return []
-        return [(r, c) for r in range(3) for c in range(3) if board[r][c] == 0]
-
-    @staticmethod
-    def apply(state, move):
-        board, player = state
-        r, c = move
-        rows = [list(row) for row in board]
-        rows[r][c] = player
-        return tuple(tuple(row) for row in rows), _next(player)
-
-    @classmethod
-    def is_terminal(cls, state):
-        return not cls.moves(None, state)
-
-    @staticmethod
-    def evaluate(state):
-        return {PLAYER_2: +1, PLAYER_1: -1, 0: 0}[_winner(state[0])]
-
-    next_player = staticmethod(_next)
+@cache
+def searcher() -> Searcher:
+    """The kit's searches over the game, memoised per position (the rules are pure)."""
+    return Searcher(GAME)
 
 
 # What the student is handed and how they are called, for one-line API mismatch reports
@@ -92,17 +33,6 @@ class TicTacToeGame:
 API_PROVIDES = ["generate_valid_moves(player, state)", "apply(state, move)", "is_terminal(state)",
                 "evaluate(state)", "next_player(player)"]
 API_OBJECTS = {"State": "state"}
-
-
-def game_of(case_input):
-    """(game, root state) for the reference."""
-    if case_input["game"] == "tree":
-        return TreeGame, case_input["tree"]
-    return TicTacToeGame, (tuple(tuple(row) for row in case_input["board"]), case_input["player"])
-
-
-def _plain_move(move):
-    return list(move) if type(move) is tuple else move
 
 
 # -- the bank --------------------------------------------------------------------------------------
@@ -121,7 +51,9 @@ def fixture_cases(folder: Path):
             known = {"value": item["value"], "best moves": item["best"]}
             cases.append({"id": f"{path.stem}/{item['name']}", "group": "fixtures", "input": case_input,
                           "known": known, "title": item["title"]})
-    positions = _tictactoe_positions()
+    # Unfinished tic-tac-toe positions with two to five free cells, reached by legal play, either player starting.
+    positions = sorted(((board, player) for kind, board, player in GAME.reachable(20_000)
+                        if 2 <= len(GAME.actions((kind, board, player))) <= 5), key=lambda s: (json.dumps(s[0]), s[1]))
     step = max(1, len(positions) // TICTACTOE_CASES)
     for board, player in positions[::step][:TICTACTOE_CASES]:
         rows = "/".join("".join(MARKS[v] for v in row) for row in board)
@@ -130,113 +62,36 @@ def fixture_cases(folder: Path):
     return cases
 
 
-def _tictactoe_positions():
-    """Unfinished positions with two to five free cells reached by legal play, either player starting."""
-    empty = ((0,) * 3,) * 3
-    seen, frontier, out = set(), [(empty, PLAYER_1), (empty, PLAYER_2)], []
-    while frontier:
-        state = frontier.pop()
-        if state in seen:
-            continue
-        seen.add(state)
-        moves = TicTacToeGame.moves(None, state)
-        if moves and 2 <= len(moves) <= 5:
-            out.append(state)
-        if len(moves) > 2:
-            frontier.extend(TicTacToeGame.apply(state, m) for m in moves)
-    return sorted(out, key=lambda s: (json.dumps(s[0]), s[1]))
-
-
-MAX_NODES = 30
-
-
 def strategy():
-    """Random game trees: int or named moves, ties on purpose (values from a small range), either player first.
-
-    The root always has at least one move. Every choice is a small integer that shrinks
-    towards fewer, simpler branches.
-    """
+    """Random game trees (the kit's: int or named moves, ties on purpose), either player first."""
     from hypothesis import strategies as st
 
-    @st.composite
-    def games(draw):
-        named = draw(st.booleans())
-        budget = [draw(st.integers(3, MAX_NODES))]
-        height = draw(st.integers(1, 4))
-
-        def node(level):
-            budget[0] -= 1
-            moves = []
-            if level == 0 or (level < height and budget[0] > 0 and draw(st.integers(0, 3)) > 0):
-                count = draw(st.integers(1, 4))
-                labels = (draw(st.permutations(NAMES))[:count] if named
-                          else draw(st.lists(st.integers(0, 9), min_size=count, max_size=count, unique=True)))
-                for label in labels:
-                    if budget[0] <= 0 and moves:
-                        break
-                    moves.append([label, node(level + 1)])
-            return {"value": draw(st.integers(-5, 5)), "moves": moves}
-
-        return {"game": "tree", "tree": node(0), "player": draw(st.sampled_from([PLAYER_1, PLAYER_2]))}
-
-    return games()
+    return st.tuples(trees.strategy(), st.sampled_from([PLAYER_1, PLAYER_2])).map(
+        lambda drawn: {"game": "tree", "tree": drawn[0], "player": drawn[1]})
 
 
-def reference(case_input, module):
-    game, state = game_of(case_input)
-    player = case_input["player"]
-    scored = module.move_values(game, state, player)
-    best = module.best_moves(game, state, player)
-    return {"value": module.value(game, state, player), "best moves": [_plain_move(m) for m in best],
-            "move values": [[_plain_move(m), v] for m, v in scored]}
+def reference(case_input, module=None):
+    """The game's value and every move keeping it, by the kit's minimax (``module``: the core's, unused)."""
+    state, search = GAME.decode(case_input), searcher()
+    scored = [(GAME.move_data(move), search.value(GAME.result(state, move), None)) for move in GAME.actions(state)]
+    value = search.value(state, None)
+    return {"value": value, "best moves": [m for m, v in scored if v == value], "move values": [list(p) for p in scored]}
 
 
 # -- judging ---------------------------------------------------------------------------------------
 
 def _legal_moves(case_input):
-    game, state = game_of(case_input)
-    return game.moves(case_input["player"], state)
-
-
-def _matches(answer, move) -> bool:
-    """Exact match between the student's answer and a legal move (a tuple must come back a tuple)."""
-    return answer.same_as(move)
+    return GAME.actions(GAME.decode(case_input))
 
 
 def _legal_problem(case_input, answer):
-    legal = _legal_moves(case_input)
-    if any(_matches(answer, m) for m in legal):
-        return None
-    shown = _moves_text(legal)
-    if answer.kind == "none":
-        return f"returned None; there are legal moves here: {shown}"
-    if answer.kind == "list" and any(answer.plain() == list(m) for m in legal if type(m) is tuple):
-        return f"returned {answer.describe()}, a list; moves are the tuples generate_valid_moves gives, e.g. {shown}"
-    if answer.kind in ("int", "str") and any(str(answer.value) == str(m) for m in legal):
-        return f"returned {answer.describe()}, a {answer.kind}; the move has another type here: {shown}"
-    return f"returned {answer.describe()}, which is not a legal move here; the moves are {shown}"
+    return move_answer.legal_problem(_legal_moves(case_input), answer, "generate_valid_moves")
 
 
 def verify(case_input, expected, answer):
-    problem = _legal_problem(case_input, answer)
-    if problem:
-        return problem
-    values = {json.dumps(m): v for m, v in expected["move values"]}
-    mine = values[json.dumps(answer.plain())]
-    if mine == expected["value"]:
-        return None
     player = case_input["player"]
-    wants = "lowest" if player == PLAYER_1 else "highest"
-    return (f"returned {answer.describe()}, which leads to a value of {mine}; player {player} wants the {wants} value, "
-            f"{expected['value']}, which {_moves_text(expected['best moves'], plain=True)} "
-            f"{'gets' if len(expected['best moves']) == 1 else 'get'}")
-
-
-def _moves_text(moves, plain=False):
-    shown = [repr(tuple(m)) if (plain and type(m) is list) else repr(m) for m in moves]
-    if not shown:
-        return "none"
-    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " or " + shown[-1]
+    wants = f"player {player} wants the {'lowest' if player == PLAYER_1 else 'highest'} value"
+    return _legal_problem(case_input, answer) or move_answer.best_problem(answer, expected, wants, "best moves")
 
 
 def check_legal(outcome, spec):
@@ -261,19 +116,15 @@ def show_answer(answer):
 def show_expected(case_input, expected):
     """The best moves as the game's helpers give them (tic-tac-toe moves are ``(row, col)`` tuples,
     never the lists the plain-data record holds): "(1, 1)", "1 or 3"."""
-    return _moves_text(expected["best moves"], plain=True)
+    return move_answer.moves_text(expected["best moves"])
 
 
 # -- showing a case --------------------------------------------------------------------------------
 
 def size(case_input):
     if case_input["game"] == "tree":
-        return _count(case_input["tree"])
+        return trees.size(case_input["tree"])
     return 3 * sum(v == 0 for row in case_input["board"] for v in row)
-
-
-def _count(node):
-    return 1 + sum(_count(child) for _, child in node["moves"])
 
 
 def call_text(case_input):
@@ -284,24 +135,14 @@ def _role(player):
     return f"player {player} to move ({'wants the value low' if player == PLAYER_1 else 'wants the value high'})"
 
 
+def _mover(player):
+    return lambda level: f"player {player if level % 2 == 0 else _next(player)} to move"
+
+
 def picture(case_input):
     if case_input["game"] == "tictactoe":
         return _board_picture(case_input)
-    lines = [f"root: {_role(case_input['player'])}"]
-
-    def walk(node, player, prefix):
-        moves = node["moves"]
-        for i, (label, child) in enumerate(moves):
-            last = i == len(moves) - 1
-            if child["moves"]:
-                what = f"{_role(_next(player)).split(' (')[0]}"
-            else:
-                what = f"game over, value {child['value']}"
-            lines.append(f"{prefix}{'└── ' if last else '├── '}move {label!r} → {what}")
-            walk(child, _next(player), prefix + ("    " if last else "│   "))
-
-    walk(case_input["tree"], case_input["player"], "")
-    return "\n".join(lines)
+    return trees.text(case_input["tree"], f"root: {_role(case_input['player'])}", _mover(case_input["player"]))
 
 
 def drawing(case_input):
@@ -309,24 +150,14 @@ def drawing(case_input):
     if case_input["game"] == "tictactoe":
         rows = [[MARKS.get(v, "?") for v in row] for row in case_input["board"]]
         return {"kind": "board", "rows": rows, "caption": f"player {case_input['player']} to move (X = 2, O = 1)"}
-
-    def walk(node, player, label, path):
-        if node["moves"]:
-            detail = f"player {player} to move"
-        else:
-            detail = f"value {node['value']}"
-        children = [walk(child, _next(player), f"move {move!r}", f"{path}/{move!r}") for move, child in node["moves"]]
-        return {"id": path, "label": label, "detail": detail, "children": children}
-
-    return {"kind": "tree", "root": walk(case_input["tree"], case_input["player"], "root", "")}
+    return trees.drawing(case_input["tree"], _mover(case_input["player"]))
 
 
 def drawing_marks(case_input, answer, expected):
     """On a board: the student's move (when it is a cell) and the best moves."""
     value = answer.plain()
     if case_input["game"] != "tictactoe":  # the root's children, by the ids drawing() gives them
-        return {"yours_node": f"/{value!r}" if type(value) in (int, str) else None,
-                "best_nodes": [f"/{m!r}" for m in expected["best moves"]]}
+        return trees.root_marks(value, expected["best moves"])
     yours = list(value) if isinstance(value, list) and len(value) == 2 and all(type(v) is int for v in value) else None
     return {"yours": yours, "best": [list(m) for m in expected["best moves"]]}
 
@@ -346,47 +177,6 @@ def _board_picture(case_input):
 def shrink_candidates(case_input):
     """Simpler games that may still fail: fewer branches, shallower trees, a position one move on."""
     if case_input["game"] == "tictactoe":
-        game, state = game_of(case_input)
-        out = []
-        for move in game.moves(case_input["player"], state):
-            nxt = game.apply(state, move)
-            if len(game.moves(None, nxt)) >= 1:
-                out.append({"game": "tictactoe", "board": [list(r) for r in nxt[0]], "player": nxt[1]})
-        return out
-    tree = case_input["tree"]
-    out = []
-    for path in _paths(tree):
-        node = _at(tree, path)
-        if node["moves"] and path:  # end the game here
-            out.append({**case_input, "tree": _replace(tree, path, {**node, "moves": []})})
-        if len(node["moves"]) > 1:  # drop one branch
-            for i in range(len(node["moves"])):
-                kept = node["moves"][:i] + node["moves"][i + 1:]
-                out.append({**case_input, "tree": _replace(tree, path, {**node, "moves": kept})})
-    for path in _paths(tree):
-        node = _at(tree, path)
-        for simpler in (0, 1, -1):
-            if abs(simpler) < abs(node["value"]) or (simpler != node["value"] and simpler == 0):
-                out.append({**case_input, "tree": _replace(tree, path, {**node, "value": simpler})})
-                break
-    return out
-
-
-def _paths(node, path=()):
-    yield path
-    for i, (_, child) in enumerate(node["moves"]):
-        yield from _paths(child, path + (i,))
-
-
-def _at(node, path):
-    for i in path:
-        node = node["moves"][i][1]
-    return node
-
-
-def _replace(node, path, new):
-    if not path:
-        return new
-    moves = [list(m) for m in node["moves"]]
-    moves[path[0]][1] = _replace(moves[path[0]][1], path[1:], new)
-    return {**node, "moves": moves}
+        state = GAME.decode(case_input)
+        return [GAME.encode(nxt) for nxt in (GAME.result(state, m) for m in GAME.actions(state)) if GAME.actions(nxt)]
+    return [{**case_input, "tree": tree} for tree in trees.simpler(case_input["tree"])]

@@ -1,0 +1,213 @@
+"""Naming the mistake when the student returns a move alone: which wrong search chooses the moves they chose.
+
+A family (``grader.kit.search``, ``grader.kit.families``) is the reference search with one thing
+changed; for a move-only answer what can be compared is the move it returns at the root: the moves
+below the root valued the family's way, then chosen by the family's rule at the root. Any of the
+family's tied moves agrees with the student, except where the family keeps only a move strictly
+better than a start value (a bad initial bound): then the first such move, or None when none is.
+The agreement is counted as ``grader.diagnose`` counts a model's, so ``clear_winners`` ranks them
+alike. A move with its value, or the value instead of a move, is a wrong return type; legal moves
+that no family explains are a suboptimal move. The texts are the exercise's (its ``codes``), in
+the game's own words. Written over the game vocabulary: any game whose student returns a move.
+"""
+
+from __future__ import annotations
+
+from grader.diagnose import Finding, best_per_code, clear_winners, fit_hypothesis, supported_by
+from grader.kit.families import NegamaxUnnegated
+from grader.kit.move_answer import as_move, moves_text
+from grader.kit.search import INF, TooBig
+
+SWAP = {"max": "min", "min": "max"}
+
+# The texts of a move-only answer's mistakes, in MAX and MIN: ``codes(max_word, min_word)`` words them in the
+# game's own words ("player 2", "player 1"). Nothing shows code; each ends with a question.
+CODES = {
+    "min-max-swapped": ("The players choose the wrong way round: MIN (who wants the value low) takes the move worth "
+                        "the most, and MAX the move worth the least.",
+                        "Which player wants a high value, and which one a low value?"),
+    "always-max": ("Every player is assumed to want the highest value, MIN as well.",
+                   "When it is MIN's turn, which of the values do they want?"),
+    "always-min": ("Every player is assumed to want the lowest value, MAX as well.",
+                   "When it is MAX's turn, which of the values do they want?"),
+    "one-ply-search": ("Each move is ranked by the evaluation of the position right after it, without searching on "
+                       "to the end of the game; for a game that is not over, that number is only a guess.",
+                       "If the game is not over after your move, what will the other player do next?"),
+    "ignores-player-argument": ("The player to move is not taken from the player argument: the first move is always "
+                                "chosen as if MAX (who wants the value high) were to move.",
+                                "What should change in your answer when MIN is to move in the same position?"),
+    "sign-flip": ("The values are turned round for each player but not turned back on the way up: a value that is "
+                  "good for the opponent is counted as good for the player choosing.",
+                  "A value that is the best for your opponent: is it good or bad for you?"),
+    "bad-initial-bound": ("The best value so far starts at 0 instead of \"no move yet\", so when every move is worse "
+                          "than 0 for the player, no move is ever kept (and None can come back).",
+                          "What should the best move be before you have looked at any move?"),
+    "two-ply-search": ("A move is ranked by the position after the opponent's best reply, scored by the evaluation, "
+                       "instead of by searching on to the end of the game.",
+                       "After the opponent's reply, is the game over, and if not, whose turn is it?"),
+    "suboptimal-move": ("The moves you choose are legal but not always the best: the move is not kept together with "
+                        "the best value seen so far.",
+                        "When a move is better than the best so far, what else must you remember besides its value?"),
+    "wrong-return-type": ("The function must return a move, exactly as the game gives its moves; yours returns "
+                          "something else (for example the move's value).",
+                          "What does the caller do with the answer?"),
+}
+
+
+def codes(max_word: str, min_word: str) -> dict:
+    """The texts above in the game's words for its two players."""
+    def word(text):
+        return text.replace("MAX", max_word).replace("MIN", min_word)
+    return {code: (word(text), word(question)) for code, (text, question) in CODES.items()}
+
+
+def _below(searcher, variant, inherited=None):
+    """The value of a position below the root, searched with the mistake ``variant``."""
+    def value(child, depth):
+        if inherited is None:
+            return searcher.variant_value(variant, child, depth)[0]
+        return searcher._variant(variant, child, depth, inherited, False, [0], False, -INF, INF)[0]
+    return value
+
+
+def _by_reply(searcher, state):
+    """(first move, rank): each move ranked by the position after the opponent's reply chosen the same way."""
+    game, best, best_rank = searcher.game, None, None
+    maximising = searcher.role(state) == "max"
+    for move in game.actions(state):
+        after = game.result(state, move)
+        rank = searcher.leaf(after if game.is_terminal(after) else game.result(after, _by_reply(searcher, after)[0]))
+        if best is None or (rank > best_rank if maximising else rank < best_rank):
+            best, best_rank = move, rank
+    return best, best_rank
+
+
+def _plans(searcher, role):
+    """family -> (who chooses at the root, how a move's position is valued, the start value a move must beat)."""
+    game, unnegated = searcher.game, NegamaxUnnegated()
+    plans = {
+        "min-max-swapped": (SWAP[role], _below(searcher, "min-max-swapped"), None),
+        "min-max-swapped/below-root": (role, _below(searcher, "min-max-swapped"), None),
+        "always-max": ("max", _below(searcher, "always-max"), None),
+        "always-min": ("min", _below(searcher, "always-min"), None),
+        "ignores-player-argument": ("max", _below(searcher, "ignores-player-argument", "min"), None),
+        "sign-flip": ("max", lambda child, depth: unnegated._search(searcher, child, depth, [0]), None),
+        "bad-initial-bound": (role, _below(searcher, "bad-initial-bound"), 0),
+        "one-ply-search": (role, lambda child, depth: searcher.leaf(child), None),
+        "two-ply-search": (role, lambda child, depth: searcher.leaf(
+            child if game.is_terminal(child) else game.result(child, _by_reply(searcher, child)[0])), None),
+    }
+    if not game.has_evaluate:
+        plans = {k: v for k, v in plans.items() if k not in ("one-ply-search", "two-ply-search")}
+    return plans
+
+
+FAMILIES = ("min-max-swapped", "min-max-swapped/below-root", "always-max", "always-min", "ignores-player-argument",
+            "sign-flip", "bad-initial-bound", "one-ply-search", "two-ply-search")
+
+
+def choices(searcher, family: str, state, depth=None) -> list:
+    """The moves a search with the mistake ``family`` may return in ``state`` ([None]: it keeps none)."""
+    game = searcher.game
+    chooser, value_of, start = _plans(searcher, searcher.role(state))[family]
+    ranked = [(move, value_of(child, searcher.child_depth(state, child, depth)))
+              for move, child in ((m, game.result(state, m)) for m in game.actions(state))]
+    better = (lambda a, b: a > b) if chooser == "max" else (lambda a, b: a < b)
+    if start is not None:  # only a move strictly better than the best so far is kept
+        kept, best = None, start
+        for move, value in ranked:
+            if better(value, best):
+                kept, best = move, value
+        return [kept]
+    target = (max if chooser == "max" else min)(value for _, value in ranked)
+    return [move for move, value in ranked if value == target]
+
+
+class MoveNaming:
+    """The ``rules`` of a move-only exercise's mistakes module, over the kit's searcher.
+
+    ``state_of(case_input)`` and ``depth_of(case_input)`` read a case; an outcome's expected record
+    gives ``value`` and the best moves as plain data (``best_key``); ``legal(outcome)`` says whether
+    the answer is a legal move; ``finding(code, evidence, kind)`` words a finding in the exercise's words
+    (``kind``: "legal" when the answer is not a move at all, "moves" when the moves chosen tell).
+    """
+
+    def __init__(self, searcher, state_of, finding, legal, families=FAMILIES, best_key="moves", depth_of=lambda c: None):
+        self.searcher, self.state_of, self.finding, self.legal = searcher, state_of, finding, legal
+        self.families, self.best_key, self.depth_of = families, best_key, depth_of
+
+    def best(self, outcome) -> list:
+        """The best moves as the game gives them (tuples stay tuples)."""
+        return [as_move(m) for m in outcome.expected[self.best_key]]
+
+    def best_text(self, outcome) -> str:
+        return moves_text(outcome.expected[self.best_key])
+
+    def is_wrong(self, outcome) -> bool:
+        return not any(outcome.answer.same_as(m) for m in self.best(outcome))
+
+    def _numbers(self, facts, replies):
+        """Numbers that are the position's value: the value came back instead of the move."""
+        numbers = [o for o in replies if o.answer.is_number and o.answer.value == o.expected["value"] and self.is_wrong(o)]
+        if not numbers or len(numbers) * 2 < len(replies):
+            return None
+        example = min(numbers, key=facts.size)
+        return self.finding("wrong-return-type", f"on {len(numbers)} of {len(replies)} games your answer was the value "
+                            f"of the game, not a move (for example {facts.call(example)} returned {example.answer.text}, "
+                            f"the best moves there are {example.expected[self.best_key]!r})", "legal")
+
+    def _pairs(self, facts, replies):
+        """A move and its value returned together: the answer holds a best move and the game's value."""
+        pairs = [o for o in replies if o.answer.kind in ("list", "tuple") and len(o.answer.items) == 2
+                 and o.answer.items[1].is_number and o.answer.items[1].value == o.expected["value"]
+                 and any(o.answer.items[0].same_as(m) for m in self.best(o))]
+        if not pairs or len(pairs) * 2 < len(replies):
+            return None
+        example = min(pairs, key=facts.size)
+        return self.finding("wrong-return-type", f"on {len(pairs)} of {len(replies)} games your answer was a best move "
+                            f"together with the game's value, not the move alone (for example {facts.call(example)} "
+                            f"returned {example.answer.text})", "legal")
+
+    def _agrees(self, family, outcome) -> bool:
+        case = outcome.case.input
+        try:
+            found = choices(self.searcher, family, self.state_of(case), self.depth_of(case))
+        except TooBig:  # too large a search to predict here: this family says nothing of the case
+            return False
+        return any(outcome.answer.same_as(move) for move in found)
+
+    def rules(self, facts, first=()) -> list[Finding]:
+        """``first``: the exercise's own findings, tried before the families (a crash read by its message)."""
+        replies = [o for o in facts.outcomes if o.answer is not None and facts.reply(o) is not None]
+        found = [f for f in (*first, self._numbers(facts, replies), self._pairs(facts, replies)) if f is not None]
+        if found:
+            return found
+        answered = sorted((o for o in replies if facts.reply(o)[0] != "raised"), key=facts.size)
+        wrong = [o for o in answered if self.is_wrong(o)]
+        if not wrong:
+            return []
+        ordered = wrong + [o for o in answered if not self.is_wrong(o)]
+        fits = [fit for fit in (fit_hypothesis(family.split("/")[0], ordered, lambda o, f=family: self._agrees(f, o),
+                                               self.is_wrong) for family in self.families) if fit is not None]
+        for fit in clear_winners(best_per_code(fits), supported=supported_by(getattr(facts, "supporting", []))):
+            example = fit.example
+            shown = (f"for example {facts.call(example)}: you returned {example.answer.describe()}, the best moves are "
+                     f"{self.best_text(example)}")
+            if fit.complete:
+                evidence = (f"this mistake chooses exactly your moves on all {len(answered)} games it was compared on, "
+                            f"including the {fit.explained} where they are not best ({shown})")
+            else:
+                evidence = (f"this mistake chooses your move on {fit.agreed} of the {fit.compared} games it was "
+                            f"compared on and {fit.explained} of your {fit.wrong} moves that are not best ({shown}); "
+                            f"it differs at {facts.call(fit.missed)}")
+            found.append(self.finding(fit.model.code, evidence, "moves"))
+        if found:
+            return found
+        # Only legal moves are "not the best": a None, a pair or a move of the wrong type is another mistake.
+        if all(self.legal(o) for o in wrong):
+            example = wrong[0]
+            return [self.finding("suboptimal-move", (
+                f"your moves are legal, but on {len(wrong)} of {len(answered)} games not the best (for example "
+                f"{facts.call(example)}: you returned {example.answer.describe()}, the best moves are "
+                f"{self.best_text(example)})"), "moves")]
+        return []
