@@ -35,13 +35,15 @@ def graded():
 
 
 def test_reference_agrees_with_the_hand_checked_facts(isolation):
-    ref = isolation.reference
-    assert len(ref.reachable()) == KNOWN["reachable_positions"]
-    assert ref.min_value(ref.State()) == KNOWN["min_value_empty_board"]
-    assert sorted(ref.best_moves(ref.State())) == [tuple(m) for m in KNOWN["winning_first_moves"]]
+    """The game's rules (isolation.py) and the kit's minimax over them, against the facts checked by hand."""
+    hooks = isolation.hooks
+    rules = hooks.game()[0]
+    assert len(hooks.reachable()) == KNOWN["reachable_positions"]
+    assert hooks.reference({"kind": "published", "moves": []}) == KNOWN["min_value_empty_board"]
+    assert hooks.reference({"kind": "decision", "moves": []}) == [tuple(m) for m in KNOWN["winning_first_moves"]]
     for position in KNOWN["positions"]:
-        state = ref.play(position["moves"])
-        assert sorted(ref.legal_moves(state)) == [tuple(m) for m in position["legal"]], position
+        state = hooks.position(position["moves"])
+        assert sorted(rules.actions(state)) == [tuple(m) for m in position["legal"]], position
         assert state.to_move + 1 == position["to_move"]
 
 
@@ -61,8 +63,8 @@ def test_the_bank_asks_every_part_about_every_reachable_position(isolation):
 
 def test_the_first_legal_move_is_right_on_the_empty_board_only_by_luck(isolation):
     """Why the decision is graded everywhere: the stand-in's first move from the empty board wins."""
-    ref = isolation.reference
-    assert ref.legal_moves(ref.State())[0] in ref.best_moves(ref.State())
+    hooks = isolation.hooks
+    assert hooks.game()[0].actions(hooks.position([]))[0] in hooks.reference({"kind": "decision", "moves": []})
 
 
 def test_picture_draws_a_board(isolation):
