@@ -10,6 +10,7 @@ answer, wrong ones included. Nothing here shows code; each text ends with a ques
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 from functools import cache
 from pathlib import Path
@@ -78,48 +79,47 @@ CHECK_CODES = {
     "forecast-is-pure": {"code": "mutates-state", "even_if_skipped": False},
 }
 
-# -- the rules, with one thing optionally wrong ----------------------------------------------
+# -- the rules, with one thing wrong: each a hypothesis over the legal moves the student lists -------
 
 WIDTH, HEIGHT, BLOCKED = 3, 2, (2, 1)
+CELLS = [(x, y) for x in range(WIDTH) for y in range(HEIGHT)]
 QUEEN = [(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if (dx, dy) != (0, 0)]
-ROOK = [(1, 0), (-1, 0), (0, 1), (0, -1)]
+STAND_IN_ORDER = [(1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1), (0, 1), (1, 1)]  # provided/gamestate.py's
 
 
-def _legal(moves, variant="", order=QUEEN):
-    """The legal moves after ``moves``, under the true rules or one wrong version of them."""
-    used = set() if variant == "corner-not-blocked" else {BLOCKED}
-    at = [None, None]
-    turn = 0
-    for move in moves:
-        move = tuple(move)
+def _legal(moves, through=False, steps=QUEEN, free="any", start=None, corner=True, passes=True):
+    """The legal moves after ``moves``: the true rules, or with used cells jumped over (``through``), other
+    directions, a piece not yet placed that may not move (``free``: "none", or "first" for the game's first
+    move only) or that stands on ``start``, no blocked corner, or the turn not passed."""
+    used = {BLOCKED} if corner else set()
+    at, turn = [None, None], 0
+    for move in map(tuple, moves):
         used.add(move)
-        at[turn] = move
-        if variant != "turn-not-passed":
-            turn = 1 - turn
-    here = at[turn]
-    cells = [(x, y) for x in range(WIDTH) for y in range(HEIGHT)]
+        at[turn], turn = move, (1 - turn if passes else turn)
+    here = at[turn] or start
     if here is None:
-        return [] if variant == "no-free-first-move" else [c for c in cells if c not in used]
+        return [c for c in CELLS if c not in used] if free == "any" or free == "first" and not moves else []
     found = []
-    steps = {"missing-diagonal-moves": ROOK, **{f"missing-diagonal-moves/{name}": [d for d in QUEEN if d not in gone]
-                                                 for name, gone in ONE_DIAGONAL.items()}}.get(variant, order)
     for dx, dy in steps:
         x, y = here[0] + dx, here[1] + dy
-        while 0 <= x < WIDTH and 0 <= y < HEIGHT:
-            if (x, y) in used:
-                if variant == "moves-through-used-cells":
-                    x, y = x + dx, y + dy
-                    continue
-                break
-            found.append((x, y))
+        while 0 <= x < WIDTH and 0 <= y < HEIGHT and (through or (x, y) not in used):
+            found += [] if (x, y) in used else [(x, y)]
             x, y = x + dx, y + dy
     return found
 
 
-# One of the two diagonals left out (its two directions): a parameter of missing-diagonal-moves.
-ONE_DIAGONAL = {"rising": [(1, 1), (-1, -1)], "falling": [(1, -1), (-1, 1)]}
-RULE_VARIANTS = ["moves-through-used-cells", "missing-diagonal-moves", "no-free-first-move",
-                 "corner-not-blocked", "turn-not-passed"] + [f"missing-diagonal-moves/{name}" for name in ONE_DIAGONAL]
+RULE_VARIANTS = {
+    "moves-through-used-cells": {"through": True},
+    "missing-diagonal-moves": {"steps": [(1, 0), (-1, 0), (0, 1), (0, -1)]},
+    # One of the two diagonals left out (its two directions).
+    "missing-diagonal-moves/rising": {"steps": [d for d in QUEEN if d not in ((1, 1), (-1, -1))]},
+    "missing-diagonal-moves/falling": {"steps": [d for d in QUEEN if d not in ((1, -1), (-1, 1))]},
+    "no-free-first-move": {"free": "none"},
+    "no-free-first-move/second-player": {"free": "first"},
+    **{f"no-free-first-move/starts-on-{x}{y}": {"start": (x, y)} for x, y in CELLS if (x, y) != BLOCKED},
+    "corner-not-blocked": {"corner": False},
+    "turn-not-passed": {"passes": False},
+}
 
 
 # -- values: the kit's mistake families over the game's rules, and levels that do not alternate ------
@@ -169,17 +169,11 @@ MODELS = value_models(_hooks().game()[1], _asked, FAMILIES, {code: CODES[code] f
 
 # -- rules over moves: legal-move lists and decisions -----------------------------------------
 
-STAND_IN_ORDER = [(1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1), (0, 1), (1, 1)]  # provided/gamestate.py's
-
-
-def _first_legal(moves):
-    return _legal(moves, order=STAND_IN_ORDER)[0]
-
-
-def _best_by_max_value(moves):
-    legal = _legal(moves, order=STAND_IN_ORDER)
-    scores = [_hooks().reference({"kind": "max", "moves": list(moves) + [m]}) for m in legal]
-    return legal[scores.index(max(scores))]
+def _best(moves, score, better=max):
+    """The first of the stand-in's legal moves (the decision is asked on its positions) with the best score."""
+    legal = _legal(moves, steps=STAND_IN_ORDER)
+    scores = [score(list(moves) + [m]) for m in legal]
+    return legal[scores.index(better(scores))]
 
 
 def _sorted_moves(answer):
@@ -187,18 +181,36 @@ def _sorted_moves(answer):
     return None if moves is None else sorted(moves)
 
 
+def _collected(answer):
+    """The moves of a set the student returned (shown only as text), sorted; else None."""
+    if answer is None or answer.kind != "other" or answer.type_name not in ("set", "frozenset"):
+        return None
+    try:
+        moves = ast.literal_eval(answer.text)
+    except Exception:  # not a literal (or cut short): nothing to read
+        return None
+    return sorted(moves) if all(type(m) is tuple for m in moves) else None
+
+
 def _kind(kind):
     return lambda case_input: case_input.get("kind") == kind
 
 
-RULE_HYPOTHESES = {code: (lambda case_input, code=code: sorted(_legal(case_input["moves"], code))) for code in RULE_VARIANTS}
-DECISION_HYPOTHESES = {"suboptimal-move": lambda case_input: _first_legal(case_input["moves"]),
-                       "decision-skips-min-level": lambda case_input: _best_by_max_value(case_input["moves"])}
+RULE_HYPOTHESES = {code: (lambda case_input, wrong=wrong: sorted(_legal(case_input["moves"], **wrong)))
+                   for code, wrong in RULE_VARIANTS.items()}
+DECISION_HYPOTHESES = {
+    "suboptimal-move": lambda case_input: _legal(case_input["moves"], steps=STAND_IN_ORDER)[0],
+    "suboptimal-move/fewest-replies": lambda case_input: _best(case_input["moves"], lambda m: len(_legal(m)), min),
+    "decision-skips-min-level": lambda case_input: _best(
+        case_input["moves"], lambda m: _hooks().reference({"kind": "max", "moves": m})),
+}
 
 
 def rules(facts):
     # The rules' part and the decision's part are judged apart: a mistake is named in the part it is in.
     found = named(facts, RULE_HYPOTHESES, _kind("rules"), _sorted_moves, CODES, "legal-moves")
+    found += named(facts, {"wrong-return-type": lambda case_input: sorted(_legal(case_input["moves"]))},
+                   _kind("rules"), _collected, CODES, "legal-moves")
     found += named(facts, DECISION_HYPOTHESES, _kind("decision"), as_move, CODES, "best-decision")
     # The no-mutation answers are the driver's report: a wrong one is the mutation itself. A crash is
     # not (forecasting along rules the submission's own get_legal_moves rejects is the rules' part).
