@@ -1,10 +1,9 @@
 """Grader side of aima-isolation: every reachable position, asked about every part.
 
-The game is small enough to grade exhaustively: the reference enumerates the 155 positions
-reachable from the empty board, and each becomes a case per question (the legal moves, no
-mutation by forecast_move, terminal_test, min_value, max_value and, where a move exists,
-the decision). A position travels as the moves that reach it, so it is plain data and can be
-replayed on any GameState. Pictures draw the board as a board.
+Each of the 155 positions reachable from the empty board is a case per question (the legal moves,
+no mutation by forecast_move, terminal_test, min_value, max_value and, where a move exists, the
+decision). A position travels as the moves that reach it, so any GameState can replay it. The
+answers come from the game's rules (isolation.py) and the kit's minimax over them.
 """
 
 from __future__ import annotations
@@ -14,14 +13,12 @@ from functools import cache
 from pathlib import Path
 
 from grader.kit import answer_shapes as shapes
+from grader.kit import move_paths
 
 KINDS = ("rules", "forecast", "terminal", "min", "max", "decision")
-QUESTION = {
-    "rules": "get_legal_moves()", "forecast": "forecast_move(m) for every legal m",
-    "terminal": "terminal_test(state)", "min": "min_value(state)", "max": "max_value(state)",
-    "decision": "minimax_decision(state)", "published": "min_value(GameState())",
-}
-
+QUESTION = {"rules": "get_legal_moves()", "forecast": "forecast_move(m) for every legal m", "terminal":
+            "terminal_test(state)", "min": "min_value(state)", "max": "max_value(state)", "decision":
+            "minimax_decision(state)", "published": "min_value(GameState())"}
 
 # How the grader calls each part, for one-line API mismatch reports (grader/api_mismatch.py).
 API_PROVIDES = ["GameState() with only state.forecast_move(move) and state.get_legal_moves()"]
@@ -40,13 +37,7 @@ def game():
 
 
 def position(moves):
-    rules = game()[0]
-    state = rules.starts[0]
-    for move in moves:
-        if tuple(move) not in rules.actions(state):
-            raise ValueError(f"{tuple(move)} is not a legal move")
-        state = rules.result(state, tuple(move))
-    return state
+    return move_paths.after(game()[0], moves)
 
 
 def as_level(state, level):
@@ -59,18 +50,7 @@ def as_level(state, level):
 
 @cache
 def reachable():
-    """Every position reachable from the empty board, each with one move sequence that reaches it."""
-    rules = game()[0]
-    seen = {rules.starts[0]: []}
-    frontier = [rules.starts[0]]
-    while frontier:
-        state = frontier.pop()
-        for move in rules.actions(state):
-            child = rules.result(state, move)
-            if child not in seen:
-                seen[child] = seen[state] + [move]
-                frontier.append(child)
-    return seen
+    return move_paths.reachable(game()[0])
 
 
 def _id(moves):
@@ -78,16 +58,15 @@ def _id(moves):
 
 
 def fixture_cases(folder: Path):
-    """The published question, the hand-checked positions of the fixture file, then every reachable position."""
+    """The published question, then every reachable position, fewest moves first."""
     known = json.loads((folder / "known.json").read_text(encoding="utf-8"))
     cases = [{"id": "published/min-value-empty-board", "group": "published",
               "input": {"kind": "published", "moves": []}, "known": known["min_value_empty_board"],
               "title": "min_value(GameState()) on the empty board"}]
-    for state, moves in sorted(reachable().items(), key=lambda item: (len(item[1]), item[1])):
+    for state, moves in sorted(reachable(), key=lambda item: (len(item[1]), item[1])):
         moves = [list(m) for m in moves]
-        for kind in KINDS:
-            if kind != "decision" or not game()[0].is_terminal(state):
-                cases.append({"id": f"{kind}/{_id(moves)}", "group": kind, "input": {"kind": kind, "moves": moves}})
+        cases += [{"id": f"{kind}/{_id(moves)}", "group": kind, "input": {"kind": kind, "moves": moves}}
+                  for kind in KINDS if kind != "decision" or not game()[0].is_terminal(state)]
     return cases
 
 
@@ -95,25 +74,22 @@ def strategy():
     """Random cases are not needed (every position is graded); this draws them for ``--examples``."""
     from hypothesis import strategies as st
 
-    positions = [[list(m) for m in moves] for moves in reachable().values()]
     return st.fixed_dictionaries({"kind": st.sampled_from(["rules", "terminal", "min", "max"]),
-                                  "moves": st.sampled_from(positions)})
+                                  "moves": st.sampled_from([[list(m) for m in moves] for _, moves in reachable()])})
 
 
 def reference(case_input, module=None):
-    """The right answer, from the game's rules and the kit's minimax (values are the searcher's, MAX's)."""
     rules, searcher = game()
-    kind = case_input["kind"]
-    state = position(case_input["moves"])
+    kind, state = case_input["kind"], position(case_input["moves"])
     if kind == "rules":
         return sorted(rules.actions(state))
     if kind == "terminal":
         return rules.is_terminal(state)
-    if kind in ("min", "max", "published"):
-        return searcher.value(as_level(state, "min" if kind == "published" else kind), None)
     if kind == "decision":
         return sorted(searcher.best_moves(as_level(state, "max"), None))
-    return None  # forecast: the driver reports what it saw
+    if kind == "forecast":
+        return None  # the driver reports what it saw
+    return searcher.value(as_level(state, "min" if kind == "published" else kind), None)
 
 
 def verify(case_input, expected, answer):

@@ -1,22 +1,20 @@
 """Grader side of aima-isolation: the mistakes students make, as wrong rules and wrong searches.
 
-Values (min_value, max_value, the published call) are numbers, so the usual models apply: a
-wrong search that gives the student's number on every position names the mistake. Legal
-moves and decisions are moves, so they are matched here by rules instead: each wrong version
-of the game's rules (no diagonals, passing through used cells, ...) is replayed on every
-position the student was asked about, and it names the mistake when it predicts every
-answer, wrong ones included. Nothing here shows code; each text ends with a question.
+Values (min_value, max_value, the published call) are matched by the kit's mistake families over
+the game's rules, and by levels that do not alternate; legal-move lists and decisions by wrong
+versions of the rules and of the decision, replayed on every position asked (``kit/rule_fits``).
+Nothing here shows code; each text ends with a question.
 """
 
 from __future__ import annotations
 
 import ast
-import importlib.util
 from functools import cache
 from pathlib import Path
 
 from grader.diagnose import Finding, Model
 from grader.kit.answer_shapes import as_move, as_moves
+from grader.kit.game import load_module
 from grader.kit.rule_fits import named, shown_answer
 from grader.kit.value_models import value_models
 
@@ -81,9 +79,14 @@ CHECK_CODES = {
 
 # -- the rules, with one thing wrong: each a hypothesis over the legal moves the student lists -------
 
-WIDTH, HEIGHT, BLOCKED = 3, 2, (2, 1)
-CELLS = [(x, y) for x in range(WIDTH) for y in range(HEIGHT)]
-QUEEN = [(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if (dx, dy) != (0, 0)]
+@cache
+def _hooks():
+    """The exercise's hooks (exercise.py beside this file): the game, its searcher and its positions."""
+    return load_module(Path(__file__).with_name("exercise.py"), "_minimax_grader_isolation_hooks")
+
+
+RULES = _hooks().game()[0].module
+WIDTH, HEIGHT, BLOCKED, CELLS, QUEEN = RULES.WIDTH, RULES.HEIGHT, RULES.BLOCKED, RULES.CELLS, RULES.DIRECTIONS
 STAND_IN_ORDER = [(1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1), (0, 1), (1, 1)]  # provided/gamestate.py's
 
 
@@ -124,36 +127,18 @@ RULE_VARIANTS = {
 
 # -- values: the kit's mistake families over the game's rules, and levels that do not alternate ------
 
-@cache
-def _hooks():
-    """The exercise's hooks (exercise.py beside this file): the game, its searcher and its positions."""
-    spec = importlib.util.spec_from_file_location("_minimax_grader_isolation_hooks", Path(__file__).with_name("exercise.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def _asked(case_input):
     """(the position with MAX as the searcher, no depth limit) for a question about a value, else None."""
     level = {"published": "min", "min": "min", "max": "max"}.get(case_input["kind"])
     return level and (_hooks().as_level(_hooks().position(case_input["moves"]), level), None)
 
 
-@cache
-def _levels(state, level, following):
-    """min_value or max_value (``level``) where the level after each is ``following[level]``; a finished
-    game is scored by the level it ends on, as the mini-project's helpers do (-1 on MAX's, +1 on MIN's)."""
-    rules = _hooks().game()[0]
-    if rules.is_terminal(state):
-        return 1 if level == "min" else -1
-    values = [_levels(rules.result(state, m), dict(following)[level], following) for m in rules.actions(state)]
-    return min(values) if level == "min" else max(values)
-
-
-def _level_model(following, text):
+def _level_model(value, text):
+    """Levels that never alternate score every finished game below by the level kept (-1 for MAX's, +1 for
+    MIN's), so that is all a kept level is worth; ``value(level, stuck)`` says what comes back."""
     def answer(case_input):
         level = {"published": "min", "min": "min", "max": "max"}.get(case_input["kind"])
-        return level and _levels(_hooks().position(case_input["moves"]), level, following)
+        return level and value(level, _hooks().game()[0].is_terminal(_hooks().position(case_input["moves"])))
 
     return Model("no-alternation", answer, text, CODES["no-alternation"][1])
 
@@ -161,9 +146,9 @@ def _level_model(following, text):
 FAMILIES = ["sign-flip", "missing-terminal-check", "always-min", "sign-flip/leaves-max", "sign-flip/leaves-min",
             "missing-terminal-check/min", "missing-terminal-check/max"]
 MODELS = value_models(_hooks().game()[1], _asked, FAMILIES, {code: CODES[code] for code in FAMILIES if code in CODES}) + [
-    _level_model((("min", "max"), ("max", "max")), CODES["no-alternation"][0]),
-    _level_model((("min", "min"), ("max", "max")), "Each level calls itself for the next move instead of the other "
-                 "player's function: min_value goes on with MIN and max_value with MAX."),
+    _level_model(lambda level, stuck: 1 if level == "min" and stuck else -1, CODES["no-alternation"][0]),
+    _level_model(lambda level, stuck: 1 if level == "min" else -1, "Each level calls itself for the next move "
+                 "instead of the other player's function: min_value goes on with MIN and max_value with MAX."),
 ]
 
 
