@@ -8,12 +8,11 @@ Nothing here shows code; each text ends with a question.
 
 from __future__ import annotations
 
-import ast
 from functools import cache
 from pathlib import Path
 
 from grader.diagnose import Finding, Model
-from grader.kit.answer_shapes import as_move, as_moves
+from grader.kit.answer_shapes import as_move, moves_of_a_set, sorted_moves
 from grader.kit.game import load_module
 from grader.kit.rule_fits import named, shown_answer
 from grader.kit.value_models import value_models
@@ -161,26 +160,6 @@ def _best(moves, score, better=max):
     return legal[scores.index(better(scores))]
 
 
-def _sorted_moves(answer):
-    moves = as_moves(answer)
-    return None if moves is None else sorted(moves)
-
-
-def _collected(answer):
-    """The moves of a set the student returned (shown only as text), sorted; else None."""
-    if answer is None or answer.kind != "other" or answer.type_name not in ("set", "frozenset"):
-        return None
-    try:
-        moves = ast.literal_eval(answer.text)
-    except Exception:  # not a literal (or cut short): nothing to read
-        return None
-    return sorted(moves) if all(type(m) is tuple for m in moves) else None
-
-
-def _kind(kind):
-    return lambda case_input: case_input.get("kind") == kind
-
-
 RULE_HYPOTHESES = {code: (lambda case_input, wrong=wrong: sorted(_legal(case_input["moves"], **wrong)))
                    for code, wrong in RULE_VARIANTS.items()}
 DECISION_HYPOTHESES = {
@@ -193,10 +172,11 @@ DECISION_HYPOTHESES = {
 
 def rules(facts):
     # The rules' part and the decision's part are judged apart: a mistake is named in the part it is in.
-    found = named(facts, RULE_HYPOTHESES, _kind("rules"), _sorted_moves, CODES, "legal-moves")
+    rules_asked, decision_asked = (lambda case: case.get("kind") == "rules"), (lambda case: case.get("kind") == "decision")
+    found = named(facts, RULE_HYPOTHESES, rules_asked, sorted_moves, CODES, "legal-moves")
     found += named(facts, {"wrong-return-type": lambda case_input: sorted(_legal(case_input["moves"]))},
-                   _kind("rules"), _collected, CODES, "legal-moves")
-    found += named(facts, DECISION_HYPOTHESES, _kind("decision"), as_move, CODES, "best-decision")
+                   rules_asked, moves_of_a_set, CODES, "legal-moves")  # the right moves, but in a set
+    found += named(facts, DECISION_HYPOTHESES, decision_asked, as_move, CODES, "best-decision")
     # The no-mutation answers are the driver's report: a wrong one is the mutation itself. A crash is
     # not (forecasting along rules the submission's own get_legal_moves rejects is the rules' part).
     changed = [o for o in facts.outcomes if o.case.input.get("kind") == "forecast" and facts.is_wrong(o)

@@ -9,6 +9,8 @@ is right, else one line on what is wrong, naming the function the student wrote;
 
 from __future__ import annotations
 
+import ast
+
 
 def as_move(answer, width: int = 2) -> tuple | None:
     if answer is not None and answer.kind in ("tuple", "list") and answer.is_sequence_of(("int",), length=width):
@@ -21,6 +23,23 @@ def as_moves(answer, width: int = 2) -> list | None:
         return None
     moves = [as_move(item, width) for item in answer.items]
     return None if None in moves else moves
+
+
+def sorted_moves(answer, width: int = 2) -> list | None:
+    """The moves of a list or tuple, sorted (the order left aside), or None."""
+    moves = as_moves(answer, width)
+    return None if moves is None else sorted(moves)
+
+
+def moves_of_a_set(answer) -> list | None:
+    """The moves of a set or frozenset (the sandbox hands it over as its text), sorted, or None."""
+    if answer is None or answer.kind != "other" or answer.type_name not in ("set", "frozenset"):
+        return None
+    try:
+        moves = ast.literal_eval(answer.text)
+    except Exception:  # not a literal (or cut short): nothing to read
+        return None
+    return sorted(moves) if isinstance(moves, (set, frozenset)) and all(type(m) is tuple for m in moves) else None
 
 
 def moves_problem(answer, expected, function: str, move: str = "(x, y)") -> str | None:
