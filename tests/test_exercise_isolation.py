@@ -158,3 +158,36 @@ def test_a_folder_with_no_part_is_an_error(tmp_path):
 def test_sample_verdict_and_score_as_recorded_before_the_kit(graded, relative):
     """Rebuilding the exercises on the kit moved no sample's status or score (the table predates it)."""
     assert_as_recorded(graded(relative), "aima-isolation", relative)
+
+
+TEXTBOOK = (SAMPLES / "correct" / "one_file_textbook.py").read_text(encoding="utf-8")
+FEWEST_REPLIES = ("def minimax_decision(gameState):\n    return min(gameState.get_legal_moves(),\n"
+                  "               key=lambda m: len(gameState.forecast_move(m).get_legal_moves()))\n")
+
+
+@pytest.mark.parametrize("changes, code, failing", [
+    # A piece not placed yet stands on (1, 0) and moves from there (a parameter: the cell).
+    ([("        loc = self._player_locations[self._parity]\n",
+       "        loc = self._player_locations[self._parity] or (1, 0)\n")], "no-free-first-move", "legal-moves"),
+    # Only the game's first move is free: the second player, not placed yet, has no move.
+    ([("            return self._get_blank_spaces()\n",
+       "            return self._get_blank_spaces() if self._player_locations == [None, None] else []\n")],
+     "no-free-first-move", "legal-moves"),
+    # The right moves, in a set.
+    ([("            return self._get_blank_spaces()\n", "            return set(self._get_blank_spaces())\n"),
+      ("        return moves\n", "        return set(moves)\n")], "wrong-return-type", "legal-moves"),
+    # The move that leaves the opponent the fewest replies, not the best one.
+    ([(TEXTBOOK[TEXTBOOK.index("def minimax_decision"):], FEWEST_REPLIES)], "suboptimal-move", "best-decision"),
+])
+def test_rules_and_decisions_wrong_in_another_way_are_named(tmp_path, changes, code, failing):
+    from grader import api
+
+    source = TEXTBOOK
+    for old, new in changes:
+        assert source.count(old) == 1
+        source = source.replace(old, new)
+    sample = tmp_path / "variant.py"
+    sample.write_text(source, encoding="utf-8")
+    result = api.check(sample, "aima-isolation")
+    assert failing in {c.name for c in result.checks if c.status == "failed"}
+    assert [m.code for m in result.mistakes] == [code], [(m.code, m.evidence) for m in result.mistakes]
