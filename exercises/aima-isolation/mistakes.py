@@ -76,8 +76,6 @@ CHECK_CODES = {
     "forecast-is-pure": {"code": "mutates-state", "even_if_skipped": False},
 }
 
-# -- the rules, with one thing wrong: each a hypothesis over the legal moves the student lists -------
-
 @cache
 def _hooks():
     """The exercise's hooks (exercise.py beside this file): the game, its searcher and its positions."""
@@ -87,6 +85,10 @@ def _hooks():
 RULES = _hooks().game()[0].module
 WIDTH, HEIGHT, BLOCKED, CELLS, QUEEN = RULES.WIDTH, RULES.HEIGHT, RULES.BLOCKED, RULES.CELLS, RULES.DIRECTIONS
 STAND_IN_ORDER = [(1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1), (0, 1), (1, 1)]  # provided/gamestate.py's
+LEVEL = {"published": "min", "min": "min", "max": "max"}  # the level each question about a value is asked at
+
+
+# -- the rules, with one thing wrong: each a hypothesis over the legal moves the student lists -------
 
 
 def _legal(moves, through=False, steps=QUEEN, free="any", start=None, corner=True, passes=True):
@@ -128,7 +130,7 @@ RULE_VARIANTS = {
 
 def _asked(case_input):
     """(the position with MAX as the searcher, no depth limit) for a question about a value, else None."""
-    level = {"published": "min", "min": "min", "max": "max"}.get(case_input["kind"])
+    level = LEVEL.get(case_input["kind"])
     return level and (_hooks().as_level(_hooks().position(case_input["moves"]), level), None)
 
 
@@ -136,7 +138,7 @@ def _level_model(value, text):
     """Levels that never alternate score every finished game below by the level kept (-1 for MAX's, +1 for
     MIN's), so that is all a kept level is worth; ``value(level, stuck)`` says what comes back."""
     def answer(case_input):
-        level = {"published": "min", "min": "min", "max": "max"}.get(case_input["kind"])
+        level = LEVEL.get(case_input["kind"])
         return level and value(level, _hooks().game()[0].is_terminal(_hooks().position(case_input["moves"])))
 
     return Model("no-alternation", answer, text, CODES["no-alternation"][1])
@@ -170,13 +172,16 @@ DECISION_HYPOTHESES = {
 }
 
 
+def _asks(kind):
+    return lambda case_input: case_input.get("kind") == kind
+
+
 def rules(facts):
     # The rules' part and the decision's part are judged apart: a mistake is named in the part it is in.
-    rules_asked, decision_asked = (lambda case: case.get("kind") == "rules"), (lambda case: case.get("kind") == "decision")
-    found = named(facts, RULE_HYPOTHESES, rules_asked, sorted_moves, CODES, "legal-moves")
+    found = named(facts, RULE_HYPOTHESES, _asks("rules"), sorted_moves, CODES, "legal-moves")
     found += named(facts, {"wrong-return-type": lambda case_input: sorted(_legal(case_input["moves"]))},
-                   rules_asked, moves_of_a_set, CODES, "legal-moves")  # the right moves, but in a set
-    found += named(facts, DECISION_HYPOTHESES, decision_asked, as_move, CODES, "best-decision")
+                   _asks("rules"), moves_of_a_set, CODES, "legal-moves")  # the right moves, but in a set
+    found += named(facts, DECISION_HYPOTHESES, _asks("decision"), as_move, CODES, "best-decision")
     # The no-mutation answers are the driver's report: a wrong one is the mutation itself. A crash is
     # not (forecasting along rules the submission's own get_legal_moves rejects is the rules' part).
     changed = [o for o in facts.outcomes if o.case.input.get("kind") == "forecast" and facts.is_wrong(o)
