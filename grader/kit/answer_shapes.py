@@ -79,12 +79,12 @@ def number_problem(answer, expected) -> str | None:
     return None if answer.equals_number(expected) else f"returned {answer.text}, expected {expected}"
 
 
-def exact_list_problem(answer, function: str, item: str = "tuple") -> str | None:
+def exact_list_problem(answer, function: str, item: str = "tuple", move: str = "(x, y)") -> str | None:
     """A list exactly (not a tuple), of ``item``s exactly: for statements whose own tests demand it."""
     if answer is None:
         return None
     if answer.kind != "list":
         return f"{function} returned a {answer.type_name}; it must return a list"
     if any(part.kind != item for part in answer.items):
-        return f"{function} returned {answer.text}; each move must be a {item}"
+        return f"{function} returned {answer.text}; each move must be a {item} {move}"
     return None
