@@ -37,6 +37,11 @@ def game():
 
 
 def position(moves):
+    return _after(tuple(map(tuple, moves)))
+
+
+@cache  # the same few hundred positions are asked about again and again
+def _after(moves):
     return move_paths.after(game()[0], moves)
 
 
