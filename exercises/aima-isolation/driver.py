@@ -1,11 +1,9 @@
 """Sandbox side of aima-isolation: plays a case's moves and asks one part of the submission.
 
-A case is plain data: which question (``kind``) and the moves that lead from the empty board
-to the position it is about. Questions about the rules use the submission's GameState (or
-the stand-in, when the submission has none); questions about the helpers and the decision
-get positions built with the grader's own GameState, so each part is judged on its own:
-wrong rules never make right helpers look wrong. Answers go back as they came (the harness
-encodes exact types); only the no-mutation question is answered with plain data made here.
+A case is plain data: the question (``kind``) and the moves from the empty board. Questions about
+the rules use the submission's GameState (or the stand-in); the helpers and the decision get
+positions built with the grader's own GameState, so wrong rules never make right helpers look
+wrong. Answers go back as they came; only the no-mutation question is answered with data made here.
 """
 
 import importlib.util

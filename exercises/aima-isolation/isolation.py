@@ -1,11 +1,9 @@
-"""Mini-isolation on a 3x2 board, in the AIMA vocabulary: the rules the grader plays by.
+"""Mini-isolation on a 3x2 board in the AIMA vocabulary, run only in the grader's process.
 
-Runs only in the grader's process (the sandbox builds positions with ``provided/gamestate.py``).
-A state is plain, immutable data: the used cells, each player's cell (None before their first
-move) and whose turn it is. Moves are (x, y), x to the right and y down from the top-left; the
-cell (2, 1) is blocked from the start. A player's first move may go to any open cell, later
-ones are queen moves that stop at the first used cell. Whoever is to move and cannot, loses.
-Players are 0 (who moves first) and 1; the rules are the same for both.
+A state is immutable: the used cells, each player's cell (None until their first move), whose turn
+it is. Moves are (x, y) from the top-left; (2, 1) is blocked from the start. A first move may go to
+any open cell, later ones are queen moves that stop at the first used cell. Whoever is to move and
+cannot, loses. Players are 0 (who moves first) and 1, under the same rules.
 """
 
 from typing import NamedTuple
