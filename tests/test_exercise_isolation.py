@@ -35,13 +35,15 @@ def graded():
 
 
 def test_reference_agrees_with_the_hand_checked_facts(isolation):
-    ref = isolation.reference
-    assert len(ref.reachable()) == KNOWN["reachable_positions"]
-    assert ref.min_value(ref.State()) == KNOWN["min_value_empty_board"]
-    assert sorted(ref.best_moves(ref.State())) == [tuple(m) for m in KNOWN["winning_first_moves"]]
+    """The game's rules (isolation.py) and the kit's minimax over them, against the facts checked by hand."""
+    hooks = isolation.hooks
+    rules = hooks.game()[0]
+    assert len(hooks.reachable()) == KNOWN["reachable_positions"]
+    assert hooks.reference({"kind": "published", "moves": []}) == KNOWN["min_value_empty_board"]
+    assert hooks.reference({"kind": "decision", "moves": []}) == [tuple(m) for m in KNOWN["winning_first_moves"]]
     for position in KNOWN["positions"]:
-        state = ref.play(position["moves"])
-        assert sorted(ref.legal_moves(state)) == [tuple(m) for m in position["legal"]], position
+        state = hooks.position(position["moves"])
+        assert sorted(rules.actions(state)) == [tuple(m) for m in position["legal"]], position
         assert state.to_move + 1 == position["to_move"]
 
 
@@ -61,8 +63,8 @@ def test_the_bank_asks_every_part_about_every_reachable_position(isolation):
 
 def test_the_first_legal_move_is_right_on_the_empty_board_only_by_luck(isolation):
     """Why the decision is graded everywhere: the stand-in's first move from the empty board wins."""
-    ref = isolation.reference
-    assert ref.legal_moves(ref.State())[0] in ref.best_moves(ref.State())
+    hooks = isolation.hooks
+    assert hooks.game()[0].actions(hooks.position([]))[0] in hooks.reference({"kind": "decision", "moves": []})
 
 
 def test_picture_draws_a_board(isolation):
@@ -156,3 +158,36 @@ def test_a_folder_with_no_part_is_an_error(tmp_path):
 def test_sample_verdict_and_score_as_recorded_before_the_kit(graded, relative):
     """Rebuilding the exercises on the kit moved no sample's status or score (the table predates it)."""
     assert_as_recorded(graded(relative), "aima-isolation", relative)
+
+
+TEXTBOOK = (SAMPLES / "correct" / "one_file_textbook.py").read_text(encoding="utf-8")
+FEWEST_REPLIES = ("def minimax_decision(gameState):\n    return min(gameState.get_legal_moves(),\n"
+                  "               key=lambda m: len(gameState.forecast_move(m).get_legal_moves()))\n")
+
+
+@pytest.mark.parametrize("changes, code, failing", [
+    # A piece not placed yet stands on (1, 0) and moves from there (a parameter: the cell).
+    ([("        loc = self._player_locations[self._parity]\n",
+       "        loc = self._player_locations[self._parity] or (1, 0)\n")], "no-free-first-move", "legal-moves"),
+    # Only the game's first move is free: the second player, not placed yet, has no move.
+    ([("            return self._get_blank_spaces()\n",
+       "            return self._get_blank_spaces() if self._player_locations == [None, None] else []\n")],
+     "no-free-first-move", "legal-moves"),
+    # The right moves, in a set.
+    ([("            return self._get_blank_spaces()\n", "            return set(self._get_blank_spaces())\n"),
+      ("        return moves\n", "        return set(moves)\n")], "wrong-return-type", "legal-moves"),
+    # The move that leaves the opponent the fewest replies, not the best one.
+    ([(TEXTBOOK[TEXTBOOK.index("def minimax_decision"):], FEWEST_REPLIES)], "suboptimal-move", "best-decision"),
+])
+def test_rules_and_decisions_wrong_in_another_way_are_named(tmp_path, changes, code, failing):
+    from grader import api
+
+    source = TEXTBOOK
+    for old, new in changes:
+        assert source.count(old) == 1
+        source = source.replace(old, new)
+    sample = tmp_path / "variant.py"
+    sample.write_text(source, encoding="utf-8")
+    result = api.check(sample, "aima-isolation")
+    assert failing in {c.name for c in result.checks if c.status == "failed"}
+    assert [m.code for m in result.mistakes] == [code], [(m.code, m.evidence) for m in result.mistakes]

@@ -1,11 +1,9 @@
 """Sandbox side of aima-isolation: plays a case's moves and asks one part of the submission.
 
-A case is plain data: which question (``kind``) and the moves that lead from the empty board
-to the position it is about. Questions about the rules use the submission's GameState (or
-the stand-in, when the submission has none); questions about the helpers and the decision
-get positions built with the grader's own GameState, so each part is judged on its own:
-wrong rules never make right helpers look wrong. Answers go back as they came (the harness
-encodes exact types); only the no-mutation question is answered with plain data made here.
+A case is plain data: the question (``kind``) and the moves from the empty board. Questions about
+the rules use the submission's GameState (or the stand-in); the helpers and the decision get
+positions built with the grader's own GameState, so wrong rules never make right helpers look
+wrong. Answers go back as they came; only the no-mutation question is answered with data made here.
 """
 
 import importlib.util
@@ -39,15 +37,8 @@ def snapshot(built):
     return None
 
 
-def _grader_position(moves):
-    state = _rules.GameState()
-    for move in moves:
-        state = state.forecast_move(tuple(move))
-    return state
-
-
-def _student_position(entry, moves):
-    state = entry["GameState"]()
+def _position(make, moves):
+    state = make()
     for move in moves:
         state = state.forecast_move(tuple(move))
     return state
@@ -56,18 +47,16 @@ def _student_position(entry, moves):
 def call(entry, built):
     kind, moves = built["kind"], built["moves"]
     if kind == "rules":
-        return _student_position(entry, moves).get_legal_moves()
+        return _position(entry["GameState"], moves).get_legal_moves()
     if kind == "forecast":
         return _forecast_report(entry, moves)
     if kind == "published":
         return entry["min_value"](entry["GameState"]())
-    state = _grader_position(moves)
+    state = _position(_rules.GameState, moves)
     if kind == "terminal":
         return entry["terminal_test"](state)
-    if kind == "min":
-        return entry["min_value"](state)
-    if kind == "max":
-        return entry["max_value"](state)
+    if kind in ("min", "max"):
+        return entry[f"{kind}_value"](state)
     if kind == "decision":
         return _with_reference_helpers(entry["minimax_decision"], state)
     raise ValueError(f"unknown question {kind!r}")
@@ -75,23 +64,17 @@ def call(entry, built):
 
 # -- the decision is judged on its own: the helpers it calls are the grader's -----------------
 
-def _reference_terminal(gameState):
-    return not gameState.get_legal_moves()
+def _value(gameState, level):
+    """min_value (level +1) or max_value (-1): a stuck player at a level loses, as the level says."""
+    if not gameState.get_legal_moves():
+        return level
+    values = [_value(gameState.forecast_move(m), -level) for m in gameState.get_legal_moves()]
+    return min(values) if level == 1 else max(values)
 
 
-def _reference_min(gameState):
-    if _reference_terminal(gameState):
-        return 1
-    return min(_reference_max(gameState.forecast_move(m)) for m in gameState.get_legal_moves())
-
-
-def _reference_max(gameState):
-    if _reference_terminal(gameState):
-        return -1
-    return max(_reference_min(gameState.forecast_move(m)) for m in gameState.get_legal_moves())
-
-
-REFERENCE_HELPERS = {"terminal_test": _reference_terminal, "min_value": _reference_min, "max_value": _reference_max}
+REFERENCE_HELPERS = {"terminal_test": lambda gameState: not gameState.get_legal_moves(),
+                     "min_value": lambda gameState: _value(gameState, 1),
+                     "max_value": lambda gameState: _value(gameState, -1)}
 
 
 def _with_reference_helpers(decide, state):
@@ -110,10 +93,8 @@ def _with_reference_helpers(decide, state):
         return decide(state)
     finally:
         for name in REFERENCE_HELPERS:
-            if name in saved:
-                space[name] = saved[name]
-            else:
-                space.pop(name, None)
+            space.pop(name, None)
+        space.update(saved)
 
 
 def _plain(value, depth=0):
@@ -143,11 +124,11 @@ def _forecast_report(entry, moves):
     unsteady get_legal_moves (the rules' part, graded by legal-moves) is never blamed on
     forecast_move. The legal moves are compared too, but only when asking twice gives the same.
     """
-    state = _student_position(entry, moves)
+    state = _position(entry["GameState"], moves)
     own = _listed(state)
     steady = own is not None and _listed(state) == own
     problems = []
-    for move in _grader_position(moves).get_legal_moves():
+    for move in _position(_rules.GameState, moves).get_legal_moves():
         if own is not None and move not in own:
             continue  # the submission's rules do not allow this move: forecasting it proves nothing
         before = _plain(state)

@@ -1,20 +1,21 @@
 """Grader side of aima-isolation: the mistakes students make, as wrong rules and wrong searches.
 
-Values (min_value, max_value, the published call) are numbers, so the usual models apply: a
-wrong search that gives the student's number on every position names the mistake. Legal
-moves and decisions are moves, so they are matched here by rules instead: each wrong version
-of the game's rules (no diagonals, passing through used cells, ...) is replayed on every
-position the student was asked about, and it names the mistake when it predicts every
-answer, wrong ones included. Nothing here shows code; each text ends with a question.
+Values (min_value, max_value, the published call) are matched by the kit's mistake families over
+the game's rules, and by levels that do not alternate; legal-move lists and decisions by wrong
+versions of the rules and of the decision, replayed on every position asked (``kit/rule_fits``).
+Nothing here shows code; each text ends with a question.
 """
 
 from __future__ import annotations
 
-import importlib.util
 from functools import cache
 from pathlib import Path
 
-from grader.diagnose import Finding, Model, best_per_code, clear_winners, fit_hypothesis
+from grader.diagnose import Finding, Model
+from grader.kit.answer_shapes import as_move, moves_of_a_set, sorted_moves
+from grader.kit.game import load_module
+from grader.kit.rule_fits import named, shown_answer
+from grader.kit.value_models import value_models
 
 CODES = {
     "sign-flip": (
@@ -75,236 +76,118 @@ CHECK_CODES = {
     "forecast-is-pure": {"code": "mutates-state", "even_if_skipped": False},
 }
 
-# -- the rules, with one thing optionally wrong ----------------------------------------------
+@cache
+def _hooks():
+    """The exercise's hooks (exercise.py beside this file): the game, its searcher and its positions."""
+    return load_module(Path(__file__).with_name("exercise.py"), "_minimax_grader_isolation_hooks")
 
-WIDTH, HEIGHT, BLOCKED = 3, 2, (2, 1)
-QUEEN = [(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if (dx, dy) != (0, 0)]
-ROOK = [(1, 0), (-1, 0), (0, 1), (0, -1)]
+
+RULES = _hooks().game()[0].module
+WIDTH, HEIGHT, BLOCKED, CELLS, QUEEN = RULES.WIDTH, RULES.HEIGHT, RULES.BLOCKED, RULES.CELLS, RULES.DIRECTIONS
+STAND_IN_ORDER = [(1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1), (0, 1), (1, 1)]  # provided/gamestate.py's
+LEVEL = {"published": "min", "min": "min", "max": "max"}  # the level each question about a value is asked at
 
 
-def _legal(moves, variant=""):
-    """The legal moves after ``moves``, under the true rules or one wrong version of them."""
-    used = set() if variant == "corner-not-blocked" else {BLOCKED}
-    at = [None, None]
-    turn = 0
-    for move in moves:
-        move = tuple(move)
+# -- the rules, with one thing wrong: each a hypothesis over the legal moves the student lists -------
+
+
+def _legal(moves, through=False, steps=QUEEN, free="any", start=None, corner=True, passes=True):
+    """The legal moves after ``moves``: the true rules, or with used cells jumped over (``through``), other
+    directions, a piece not yet placed that may not move (``free``: "none", or "first" for the game's first
+    move only) or that stands on ``start``, no blocked corner, or the turn not passed."""
+    used = {BLOCKED} if corner else set()
+    at, turn = [None, None], 0
+    for move in map(tuple, moves):
         used.add(move)
-        at[turn] = move
-        if variant != "turn-not-passed":
-            turn = 1 - turn
-    here = at[turn]
-    cells = [(x, y) for x in range(WIDTH) for y in range(HEIGHT)]
+        at[turn], turn = move, (1 - turn if passes else turn)
+    here = at[turn] or start
     if here is None:
-        return [] if variant == "no-free-first-move" else [c for c in cells if c not in used]
+        return [c for c in CELLS if c not in used] if free == "any" or free == "first" and not moves else []
     found = []
-    steps = {"missing-diagonal-moves": ROOK, **{f"missing-diagonal-moves/{name}": [d for d in QUEEN if d not in gone]
-                                                 for name, gone in ONE_DIAGONAL.items()}}.get(variant, QUEEN)
     for dx, dy in steps:
         x, y = here[0] + dx, here[1] + dy
-        while 0 <= x < WIDTH and 0 <= y < HEIGHT:
-            if (x, y) in used:
-                if variant == "moves-through-used-cells":
-                    x, y = x + dx, y + dy
-                    continue
-                break
-            found.append((x, y))
+        while 0 <= x < WIDTH and 0 <= y < HEIGHT and (through or (x, y) not in used):
+            found += [] if (x, y) in used else [(x, y)]
             x, y = x + dx, y + dy
     return found
 
 
-# One of the two diagonals left out (its two directions): a parameter of missing-diagonal-moves.
-ONE_DIAGONAL = {"rising": [(1, 1), (-1, -1)], "falling": [(1, -1), (-1, 1)]}
-RULE_VARIANTS = ["moves-through-used-cells", "missing-diagonal-moves", "no-free-first-move",
-                 "corner-not-blocked", "turn-not-passed"] + [f"missing-diagonal-moves/{name}" for name in ONE_DIAGONAL]
+RULE_VARIANTS = {
+    "moves-through-used-cells": {"through": True},
+    "missing-diagonal-moves": {"steps": [(1, 0), (-1, 0), (0, 1), (0, -1)]},
+    # One of the two diagonals left out (its two directions).
+    "missing-diagonal-moves/rising": {"steps": [d for d in QUEEN if d not in ((1, 1), (-1, -1))]},
+    "missing-diagonal-moves/falling": {"steps": [d for d in QUEEN if d not in ((1, -1), (-1, 1))]},
+    "no-free-first-move": {"free": "none"},
+    "no-free-first-move/second-player": {"free": "first"},
+    **{f"no-free-first-move/starts-on-{x}{y}": {"start": (x, y)} for x, y in CELLS if (x, y) != BLOCKED},
+    "corner-not-blocked": {"corner": False},
+    "turn-not-passed": {"passes": False},
+}
 
 
-# -- value models over the true rules ---------------------------------------------------------
+# -- values: the kit's mistake families over the game's rules, and levels that do not alternate ------
 
-def _values(moves, level, terminal_value, next_level, max_keeps=max):
-    """min_value (level "min") or max_value ("max") with the terminal value, the alternation and
-    what a MAX level keeps (``max_keeps``: ``min`` for a max_value copied from min_value) given."""
-    legal = _legal(moves)
-    if not legal:
-        return terminal_value(level)
-    children = [_values(list(moves) + [m], next_level(level), terminal_value, next_level, max_keeps) for m in legal]
-    return min(children) if level == "min" else max_keeps(children)
+def _asked(case_input):
+    """(the position with MAX as the searcher, no depth limit) for a question about a value, else None."""
+    level = LEVEL.get(case_input["kind"])
+    return level and (_hooks().as_level(_hooks().position(case_input["moves"]), level), None)
 
 
-def _right_terminal(level):
-    return 1 if level == "min" else -1
-
-
-def _flipped_terminal(level):
-    return -1 if level == "min" else 1
-
-
-def _alternate(level):
-    return "max" if level == "min" else "min"
-
-
-def _no_terminal(moves, level):
-    legal = _legal(moves)
-    children = [_no_terminal(list(moves) + [m], _alternate(level)) for m in legal]
-    if level == "min":
-        return min(children, default=float("inf"))
-    return max(children, default=float("-inf"))
-
-
-def _no_terminal_raising(moves, level):
-    """No terminal test, and min()/max() over a list: a stuck player's level raises on the empty list."""
-    legal = _legal(moves)
-    if not legal:
-        raise ValueError("min() or max() of an empty sequence")
-    children = [_no_terminal_raising(list(moves) + [m], _alternate(level)) for m in legal]
-    return min(children) if level == "min" else max(children)
-
-
-def _value_model(solve):
-    """A model answering the numeric questions; the others are the rules' business (None)."""
+def _level_model(value, text):
+    """Levels that never alternate score every finished game below by the level kept (-1 for MAX's, +1 for
+    MIN's), so that is all a kept level is worth; ``value(level, stuck)`` says what comes back."""
     def answer(case_input):
-        kind = case_input["kind"]
-        if kind == "published":
-            return solve([], "min")
-        if kind in ("min", "max"):
-            return solve(case_input["moves"], kind)
-        return None
+        level = LEVEL.get(case_input["kind"])
+        return level and value(level, _hooks().game()[0].is_terminal(_hooks().position(case_input["moves"])))
 
-    return answer
+    return Model("no-alternation", answer, text, CODES["no-alternation"][1])
 
 
-def _model(code, solve, explanation=""):
-    text, question = CODES[code]
-    return Model(code, _value_model(solve), explanation or text, question)
-
-
-MODELS = [
-    _model("sign-flip", lambda moves, level: _values(moves, level, _flipped_terminal, _alternate)),
-    _model("no-alternation", lambda moves, level: _values(moves, level, _right_terminal,
-                                                          lambda lv: "max")),
-    _model("missing-terminal-check", _no_terminal),
-    _model("missing-terminal-check", _no_terminal_raising),
-    _model("always-min", lambda moves, level: _values(moves, level, _right_terminal, _alternate, min)),
-    # One level's rule wrong only (a function copied from the other and half edited): the sign of a
-    # finished game wrong at one level, the player kept at each level, the end not tested at one level.
-    _model("sign-flip", lambda moves, level: _values(moves, level, lambda lv: 1, _alternate),
-           "A finished game counts +1 at every level: right where MIN is stuck, but where MAX has no move left "
-           "it is a loss (-1), not a win."),
-    _model("sign-flip", lambda moves, level: _values(moves, level, lambda lv: -1, _alternate),
-           "A finished game counts -1 at every level: right where MAX is stuck, but where MIN has no move left "
-           "it is a win (+1), not a loss."),
-    _model("no-alternation", lambda moves, level: _values(moves, level, _right_terminal, lambda lv: lv),
-           "Each level calls itself for the next move instead of the other player's function: min_value goes on "
-           "with MIN and max_value with MAX."),
-    _model("missing-terminal-check", lambda moves, level: _values(
-        moves, level, lambda lv: float("inf") if lv == "min" else -1, _alternate),
-           "min_value does not test whether the game is over, so a stuck MIN takes the least of no moves "
-           "(max_value tests it)."),
-    _model("missing-terminal-check", lambda moves, level: _values(
-        moves, level, lambda lv: 1 if lv == "min" else float("-inf"), _alternate),
-           "max_value does not test whether the game is over, so a stuck MAX takes the most of no moves "
-           "(min_value tests it)."),
+FAMILIES = ["sign-flip", "missing-terminal-check", "always-min", "sign-flip/leaves-max", "sign-flip/leaves-min",
+            "missing-terminal-check/min", "missing-terminal-check/max"]
+MODELS = value_models(_hooks().game()[1], _asked, FAMILIES, {code: CODES[code] for code in FAMILIES if code in CODES}) + [
+    _level_model(lambda level, stuck: 1 if level == "min" and stuck else -1, CODES["no-alternation"][0]),
+    _level_model(lambda level, stuck: 1 if level == "min" else -1, "Each level calls itself for the next move "
+                 "instead of the other player's function: min_value goes on with MIN and max_value with MAX."),
 ]
 
 
 # -- rules over moves: legal-move lists and decisions -----------------------------------------
 
-def _moves_of(answer):
-    """The (x, y) moves an answer lists, or None when it is not a list of pairs of ints."""
-    if answer is None or answer.kind not in ("list", "tuple"):
-        return None
-    moves = []
-    for item in answer.items:
-        if item.kind not in ("list", "tuple") or not item.is_sequence_of(("int",), length=2):
-            return None
-        moves.append(tuple(i.value for i in item.items))
-    return moves
+def _best(moves, score, better=max):
+    """The first of the stand-in's legal moves (the decision is asked on its positions) with the best score."""
+    legal = _legal(moves, steps=STAND_IN_ORDER)
+    scores = [score(list(moves) + [m]) for m in legal]
+    return legal[scores.index(better(scores))]
 
 
-def _move_of(answer):
-    if answer is None or answer.kind not in ("list", "tuple") or not answer.is_sequence_of(("int",), length=2):
-        return None
-    return tuple(i.value for i in answer.items)
+RULE_HYPOTHESES = {code: (lambda case_input, wrong=wrong: sorted(_legal(case_input["moves"], **wrong)))
+                   for code, wrong in RULE_VARIANTS.items()}
+DECISION_HYPOTHESES = {
+    "suboptimal-move": lambda case_input: _legal(case_input["moves"], steps=STAND_IN_ORDER)[0],
+    "suboptimal-move/fewest-replies": lambda case_input: _best(case_input["moves"], lambda m: len(_legal(m)), min),
+    "decision-skips-min-level": lambda case_input: _best(
+        case_input["moves"], lambda m: _hooks().reference({"kind": "max", "moves": m})),
+}
 
 
-@cache
-def _stand_in():
-    """The grader's own GameState (the one the decision questions were asked with), for its move order."""
-    path = Path(__file__).resolve().parent / "provided" / "gamestate.py"
-    spec = importlib.util.spec_from_file_location("_minimax_grader_isolation_stand_in", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def _stand_in_moves(moves):
-    state = _stand_in().GameState()
-    for move in moves:
-        state = state.forecast_move(tuple(move))
-    return state, state.get_legal_moves()
-
-
-def _first_legal(moves):
-    return _stand_in_moves(moves)[1][0]
-
-
-def _best_by_max_value(moves):
-    _, legal = _stand_in_moves(moves)
-    scores = [_values(list(moves) + [m], "max", _right_terminal, _alternate) for m in legal]
-    return legal[scores.index(max(scores))]
-
-
-DECISION_VARIANTS = [("suboptimal-move", _first_legal), ("decision-skips-min-level", _best_by_max_value)]
-
-
-def _matching(facts, code, kind, predict, read):
-    """How far ``predict`` gives the answers of this kind (a ``Fit``, wrong answers first), or None."""
-    asked = [o for o in facts.outcomes if o.case.input.get("kind") == kind
-             and facts.reply(o) is not None and facts.reply(o)[0] != "raised"]
-    asked.sort(key=lambda o: (not facts.is_wrong(o), facts.size(o)))
-
-    def agrees(outcome):
-        seen = read(outcome.answer)
-        return seen is not None and seen == predict(outcome.case.input["moves"])
-
-    return fit_hypothesis(code, asked, agrees, facts.is_wrong)
-
-
-def _finding(code, facts, fit, check):
-    text, question = CODES[code]
-    shown = f"for example {facts.call(fit.example)}: {_shown(fit.example)}"
-    if fit.complete:
-        evidence = (f"this mistake gives exactly your answers on all {fit.compared} positions it was compared on, "
-                    f"including the {fit.explained} where they are wrong ({shown})")
-    else:
-        evidence = (f"this mistake fits {fit.agreed} of the {fit.compared} positions it was compared on and "
-                    f"{fit.explained} of your {fit.wrong} wrong answers ({shown}); it differs at {facts.call(fit.missed)}")
-    return Finding(code, evidence, text, question, (check,))
-
-
-def _shown(outcome):
-    answer = outcome.answer
-    return f"returned {answer.text}" if answer is not None else "gave no answer"
+def _asks(kind):
+    return lambda case_input: case_input.get("kind") == kind
 
 
 def rules(facts):
-    found = []
-    fits = [_matching(facts, code.split("/")[0], "rules", lambda moves, code=code: sorted(_legal(moves, code)),
-                      lambda answer: sorted(_moves_of(answer)) if _moves_of(answer) is not None else None)
-            for code in RULE_VARIANTS]
     # The rules' part and the decision's part are judged apart: a mistake is named in the part it is in.
-    found.extend(_finding(fit.model.code, facts, fit, "legal-moves")
-                 for fit in clear_winners(best_per_code([f for f in fits if f is not None])))
-    fits = [_matching(facts, code, "decision", predict, _move_of) for code, predict in DECISION_VARIANTS]
-    found.extend(_finding(fit.model.code, facts, fit, "best-decision")
-                 for fit in clear_winners([f for f in fits if f is not None]))
+    found = named(facts, RULE_HYPOTHESES, _asks("rules"), sorted_moves, CODES, "legal-moves")
+    found += named(facts, {"wrong-return-type": lambda case_input: sorted(_legal(case_input["moves"]))},
+                   _asks("rules"), moves_of_a_set, CODES, "legal-moves")  # the right moves, but in a set
+    found += named(facts, DECISION_HYPOTHESES, _asks("decision"), as_move, CODES, "best-decision")
     # The no-mutation answers are the driver's report: a wrong one is the mutation itself. A crash is
     # not (forecasting along rules the submission's own get_legal_moves rejects is the rules' part).
     changed = [o for o in facts.outcomes if o.case.input.get("kind") == "forecast" and facts.is_wrong(o)
                and (facts.reply(o) or ("",))[0] != "raised"]
     if changed:
         example = min(changed, key=facts.size)
-        text, question = CODES["mutates-state"]
-        found.append(Finding("mutates-state", f"{facts.call(example)}: {_shown(example)} "
-                             f"(in {len(changed)} positions)", text, question, ("forecast-is-pure",)))
+        found.append(Finding("mutates-state", f"{facts.call(example)}: {shown_answer(example)} "
+                             f"(in {len(changed)} positions)", *CODES["mutates-state"], ("forecast-is-pure",)))
     return found

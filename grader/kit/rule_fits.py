@@ -1,0 +1,44 @@
+"""Naming a mistake from answers that are not values (a move, a list of moves), by rules over cases.
+
+A hypothesis predicts, for each case it is asked about, the answer a student with that mistake
+gives (a wrong version of a game's rules, a decision made the wrong way). It is fitted as
+``grader.diagnose`` fits its models (wrong answers first, with the same bars) and named when it
+is clearly ahead; a code may have several hypotheses (``code/parameter``), the best one counts.
+"""
+
+from __future__ import annotations
+
+from grader.diagnose import Finding, best_per_code, clear_winners, fit_hypothesis
+
+
+def named(facts, hypotheses: dict, asks, read, words: dict, check: str, noun: str = "positions") -> list[Finding]:
+    """``hypotheses``: ``{"code" or "code/parameter": predict(case_input)}``; ``asks(case_input)``: whether
+    a case is one they predict; ``read(answer)``: the answer as comparable data, or None."""
+    asked = [o for o in facts.outcomes if asks(o.case.input)
+             and facts.reply(o) is not None and facts.reply(o)[0] != "raised"]
+    asked.sort(key=lambda o: (not facts.is_wrong(o), facts.size(o)))
+    fits = []
+    for name, predict in hypotheses.items():
+        def agrees(outcome, predict=predict):
+            seen = read(outcome.answer)
+            return seen is not None and seen == predict(outcome.case.input)
+
+        fits.append(fit_hypothesis(name.split("/")[0], asked, agrees, facts.is_wrong))
+    return [_finding(facts, fit, words, check, noun) for fit in clear_winners(best_per_code([f for f in fits if f]))]
+
+
+def _finding(facts, fit, words: dict, check: str, noun: str) -> Finding:
+    code = fit.model.code
+    shown = f"for example {facts.call(fit.example)}: {shown_answer(fit.example)}"
+    if fit.complete:
+        evidence = (f"this mistake gives exactly your answers on all {fit.compared} {noun} it was compared on, "
+                    f"including the {fit.explained} where they are wrong ({shown})")
+    else:
+        evidence = (f"this mistake fits {fit.agreed} of the {fit.compared} {noun} it was compared on and "
+                    f"{fit.explained} of your {fit.wrong} wrong answers ({shown}); it differs at {facts.call(fit.missed)}")
+    return Finding(code, evidence, *words[code], (check,))
+
+
+def shown_answer(outcome) -> str:
+    answer = outcome.answer
+    return f"returned {answer.text}" if answer is not None else "gave no answer"
