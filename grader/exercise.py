@@ -167,7 +167,8 @@ class Exercise:
     def driver_path(self) -> Path:
         if self.kit is not None:
             return self.kit.driver_path()
-        return self._file("driver")
+        made = self.hook("driver_path") if not self.meta.get("driver") else None  # hooks that write their driver
+        return made(self) if made else self._file("driver")
 
     @property
     def statement_path(self) -> Path:
@@ -181,6 +182,8 @@ class Exercise:
     def driver_files(self) -> list[Path]:
         """Other sandbox-side files the driver loads (``driver_files``): the sandbox must let it read them."""
         kit = self.kit.driver_files() if self.kit is not None else []
+        made = self.hook("driver_files") if self.kit is None and not self.meta.get("driver") else None
+        kit += made(self) if made else []
         return kit + [(self.folder / name).resolve() for name in self.meta.get("driver_files", [])]
 
     @property

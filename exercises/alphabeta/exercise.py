@@ -1,11 +1,9 @@
-"""Grader side of alphabeta: ctp-26's trees and pictures, plus the two pruning checks.
+"""Grader side of alphabeta: the tree game (grader/kit/trees.py), plus the two pruning checks.
 
-The trees (fixtures format, random strategy, shrinking, pictures) are ctp-26's, loaded from
-the sibling folder. What is new is the judgement of the search itself: the nodes whose
-value the student asked for (the driver records them) must be exactly the nodes the
-reference alpha-beta asks for, searching the moves left to right and pruning only on a
-strict inequality. Too few is over-pruning, too many is under-pruning; each is its own
-check, and each names the nodes.
+What is alphabeta's own is the judgement of the search itself: the nodes whose value the
+student asked for (the driver records them) must be exactly the nodes the reference alpha-beta
+asks for, searching the moves left to right and pruning only on a strict inequality. Too few is
+over-pruning, too many is under-pruning; each is its own check, and each names the nodes.
 """
 
 from __future__ import annotations
@@ -14,29 +12,15 @@ import importlib.util
 import math
 from pathlib import Path
 
+from grader.kit import trees as _trees
+from grader.kit.trees import *  # noqa: F403 - fixtures, random trees, discipline, pictures, shrinking
+from grader.kit.trees import PlainTree, driver_path_for
 
-def _sibling_hooks():
-    path = Path(__file__).resolve().parent.parent / "ctp-26" / "exercise.py"
-    spec = importlib.util.spec_from_file_location("_minimax_grader_hooks_ctp_26_trees", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+CALL = ("root", "max_depth", "-inf", "inf", "player_a_moves")  # the root searched with the widest window
 
 
-_trees = _sibling_hooks()
-
-fixture_cases = _trees.fixture_cases
-strategy = _trees.strategy
-size = _trees.size
-picture = _trees.picture
-drawing = _trees.drawing
-shrink_candidates = _trees.shrink_candidates
-trace_violation = _trees.trace_violation
-PlainTree = _trees.PlainTree
-
-
-API_PROVIDES = _trees.API_PROVIDES
-API_OBJECTS = _trees.API_OBJECTS
+def driver_path(exercise):
+    return driver_path_for(exercise, CALL)
 
 
 def call_text(case_input):

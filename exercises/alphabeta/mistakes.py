@@ -1,8 +1,8 @@
 """Grader side of alphabeta: its mistakes, as wrong searches over the plain-data trees.
 
-Alpha-beta's value is minimax's, so every value mistake ctp-26 knows (players swapped, depth
-not decremented, first child only, ...) shows the same way here, and ctp-26's models,
-localisation and node explanations are reused as they are. What is new: wrong alpha-beta
+Alpha-beta's value is minimax's, so every value mistake of a search over a tree (players
+swapped, depth not decremented, first child only, ...) shows the same way here, and the tree
+game's models, localisation and node explanations (grader/kit/tree_mistakes.py) are reused. What is new: wrong alpha-beta
 searches whose values go wrong in their own way (the cut-off tests swapped, the bound
 returned instead of the value), and the two pruning mistakes, which leave the value right
 and are named from the pruning checks.
@@ -10,27 +10,16 @@ and are named from the pruning checks.
 
 from __future__ import annotations
 
-import importlib.util
 import math
-from pathlib import Path
 
 from grader.diagnose import Finding, Model
-
-
-def _sibling_mistakes():
-    path = Path(__file__).resolve().parent.parent / "ctp-26" / "mistakes.py"
-    spec = importlib.util.spec_from_file_location("_minimax_grader_mistakes_ctp_26_trees", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-_ctp = _sibling_mistakes()
+from grader.kit import tree_mistakes as _ctp
+from grader.kit import trees as _trees
 
 subproblems = _ctp.subproblems
-explain_node = getattr(_ctp, "explain_node", None)
-node_values = getattr(_ctp, "node_values", None)
-trace_evidence = getattr(_ctp, "trace_evidence", None)
+explain_node = _ctp.explain_node
+node_values = _ctp.node_values
+trace_evidence = _ctp.trace_evidence
 
 CODES = {
     **_ctp.CODES,
@@ -162,7 +151,7 @@ CHECK_CODES = {
     "returns-a-number": {"code": "wrong-return-type", "even_if_skipped": True},
 }
 
-state_probe = getattr(_ctp, "state_probe", None)
+state_probe = _ctp.state_probe
 
 
 
@@ -181,7 +170,7 @@ def regroup_behaviour(findings, facts):
     reversed_all = all(_evaluated(o) == hooks.evaluation_order(o.case.input, module, right_to_left=True) for o in asked)
     example = min(stepped_back, key=facts.size)
     first, then = hooks.out_of_order(example.case.input, _evaluated(example))
-    paths = hooks._trees.node_paths(example.case.input["tree"])
+    paths = _trees.node_paths(example.case.input["tree"])
     if reversed_all:
         evidence = (f"on all {len(asked)} trees your code evaluates exactly the nodes alpha-beta evaluates when it "
                     f"searches the moves right to left, in that order (for example {facts.call(example)} evaluated "
