@@ -52,16 +52,16 @@ def _moves(node):
     return node["children"]
 
 
-def _alphabeta(node, depth, alpha, beta, a, *, swap_tests=False, return_bound=False, start=None):
+def _alphabeta(node, depth, alpha, beta, a, *, swap_tests=False, return_bound=False):
     """Alpha-beta over plain data with one thing optionally wrong (the models below)."""
     moves = _moves(node)
     if depth == 0 or not moves:
         return node["value"]
     if a:
-        value = -math.inf if start is None else start
+        value = -math.inf
         for child in moves:
             score = _alphabeta(child, depth - 1, alpha, beta, False,
-                               swap_tests=swap_tests, return_bound=return_bound, start=start)
+                               swap_tests=swap_tests, return_bound=return_bound)
             if return_bound:
                 alpha = max(alpha, score)
                 if alpha > beta:
@@ -75,10 +75,10 @@ def _alphabeta(node, depth, alpha, beta, a, *, swap_tests=False, return_bound=Fa
             else:
                 alpha = max(alpha, value)
         return (beta if return_bound == "beta" else alpha) if return_bound else value
-    value = math.inf if start is None else start
+    value = math.inf
     for child in moves:
         score = _alphabeta(child, depth - 1, alpha, beta, True,
-                           swap_tests=swap_tests, return_bound=return_bound, start=start)
+                           swap_tests=swap_tests, return_bound=return_bound)
         if return_bound:
             beta = min(beta, score)
             if alpha > beta:
@@ -133,7 +133,8 @@ MODELS = list(_ctp.MODELS) + [
     _model("returns-bound", _call(return_bound=True),
            "Every node returns alpha instead of its own value (a MIN node too), so a value that never "
            "came from the tree below can come back up."),
-    _model("bad-initial-bound", _call(start=0)),
+    _model("bad-initial-bound", lambda case_input: _ctp.family("bad-initial-bound", pruning=True)(
+        case_input["tree"], case_input["max_depth"], case_input["player_a_moves"])),
     _model("returns-bound", _call(return_bound="beta"),
            "Every node returns beta instead of its own value (a MAX node too), so a value that never "
            "came from the tree below can come back up."),

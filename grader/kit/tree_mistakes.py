@@ -16,6 +16,8 @@ from __future__ import annotations
 import math
 
 from grader.diagnose import Finding, Model, Support
+from grader.kit import tree_game
+from grader.kit.search import Searcher
 
 # -- what each code means, for the student ------------------------------------------------
 
@@ -116,6 +118,31 @@ CODES = {
 
 # -- the models: the reference, each with one thing wrong --------------------------------
 
+def family(variant, crash_on_empty=True, pruning=False):
+    """The kit's mistake family ``variant`` (grader/kit/search.py) over the tree game, called like the reference.
+
+    A search that chooses among no moves raises, as ``max([])`` does (``crash_on_empty``), or keeps
+    its start value, an infinity, when its running best is never improved. ``pruning``: the mistake
+    made inside alpha-beta, the root searched with the widest window."""
+    def solve(node, depth, a):
+        position = tree_game.Position(node, a)
+        value, touched = Searcher(tree_game.GAME).variant_value(variant, position, depth, pruning=pruning)
+        if touched and crash_on_empty:
+            raise ValueError("max() arg is an empty sequence")
+        return value
+
+    return solve
+
+
+min_max_swapped, always_max, always_min = family("min-max-swapped"), family("always-max"), family("always-min")
+no_alternation, as_if_a_starts = family("no-alternation"), family("ignores-player-argument")
+depth_not_decremented, one_ply_too_shallow = family("depth-not-decremented"), family("depth-off-by-one")
+no_leaf_check, no_leaf_check_infinite = family("missing-terminal-check"), family("missing-terminal-check", False)
+one_ply_within_limit, first_child_only = family("one-ply-search"), family("first-child-only")
+averages_children, leaves_negated = family("averages-children"), family("sign-flip")
+best_starts_at_zero_for_both = family("bad-initial-bound")
+
+
 def _moves(node):
     return node["children"]
 
@@ -132,36 +159,6 @@ def _reference(node, depth, a):
     return max(values) if a else min(values)
 
 
-def min_max_swapped(node, depth, a):
-    moves = _moves(node)
-    if depth == 0 or not moves:
-        return _value(node)
-    values = [min_max_swapped(child, depth - 1, not a) for child in moves]
-    return min(values) if a else max(values)
-
-
-def always_max(node, depth, a):
-    moves = _moves(node)
-    if depth == 0 or not moves:
-        return _value(node)
-    return max(always_max(child, depth - 1, not a) for child in moves)
-
-
-def always_min(node, depth, a):
-    moves = _moves(node)
-    if depth == 0 or not moves:
-        return _value(node)
-    return min(always_min(child, depth - 1, not a) for child in moves)
-
-
-def no_alternation(node, depth, a):
-    moves = _moves(node)
-    if depth == 0 or not moves:
-        return _value(node)
-    values = [no_alternation(child, depth - 1, a) for child in moves]
-    return max(values) if a else min(values)
-
-
 def swapped_below_root(node, depth, a):
     """The root chooses the right way, every level below it the wrong way round: the player is not
     passed on to the root's children (the same as min and max swapped everywhere but the root)."""
@@ -172,28 +169,12 @@ def swapped_below_root(node, depth, a):
     return max(values) if a else min(values)
 
 
-def as_if_a_starts(node, depth, a):
-    return _reference(node, depth, True)
-
-
 def as_if_b_starts(node, depth, a):
     return _reference(node, depth, False)
 
 
-def depth_not_decremented(node, depth, a):
-    moves = _moves(node)
-    if depth == 0 or not moves:
-        return _value(node)
-    values = [depth_not_decremented(child, depth, not a) for child in moves]
-    return max(values) if a else min(values)
-
-
 def one_ply_too_deep(node, depth, a):
     return _reference(node, depth + 1, a)
-
-
-def one_ply_too_shallow(node, depth, a):
-    return _reference(node, max(depth - 1, 0), a)
 
 
 def depth_after_b_only(node, depth, a):
@@ -210,25 +191,6 @@ def depth_after_a_only(node, depth, a):
         return _value(node)
     values = [depth_after_a_only(child, depth - 1 if a else depth, not a) for child in moves]
     return max(values) if a else min(values)
-
-
-def no_leaf_check(node, depth, a):
-    """Chooses among zero moves at an early leaf, which raises, as max() and min() do."""
-    if depth == 0:
-        return _value(node)
-    values = [no_leaf_check(child, depth - 1, not a) for child in _moves(node)]
-    return max(values) if a else min(values)
-
-
-def no_leaf_check_infinite(node, depth, a):
-    """The same mistake with a running best that starts at an infinity and is never improved."""
-    if depth == 0:
-        return _value(node)
-    best = -math.inf if a else math.inf
-    for child in _moves(node):
-        value = no_leaf_check_infinite(child, depth - 1, not a)
-        best = max(best, value) if a else min(best, value)
-    return best
 
 
 def horizon_zero(node, depth, a):
@@ -249,15 +211,6 @@ def one_ply_search(node, depth, a):
     return max(values) if a else min(values)
 
 
-def one_ply_within_limit(node, depth, a):
-    """The best of the children's own values, but the depth limit still tested (a depth capped at 1)."""
-    moves = _moves(node)
-    if depth == 0 or not moves:
-        return _value(node)
-    values = [_value(child) for child in moves]
-    return max(values) if a else min(values)
-
-
 def _negamax_plain_leaves(node, depth):
     moves = _moves(node)
     if depth == 0 or not moves:
@@ -273,21 +226,6 @@ def negamax_leaves_not_signed(node, depth, a):
 def answer_negated(node, depth, a):
     """The right search, its answer turned round on the way out (a wrapper that negates once too often)."""
     return -_reference(node, depth, a)
-
-
-def first_child_only(node, depth, a):
-    moves = _moves(node)
-    if depth == 0 or not moves:
-        return _value(node)
-    return first_child_only(moves[0], depth - 1, not a)
-
-
-def averages_children(node, depth, a):
-    moves = _moves(node)
-    if depth == 0 or not moves:
-        return _value(node)
-    values = [averages_children(child, depth - 1, not a) for child in moves]
-    return sum(values) / len(values)
 
 
 def _negamax_unnegated(node, depth, colour):
@@ -419,7 +357,7 @@ MODELS = [
     _model("sign-flip", lambda node, depth, a: _negamax_unnegated(node, depth, 1 if a else -1),
            "Your negamax neither negates the children's values nor turns the answer back to A's point of "
            "view, so values come out with the wrong sign where B is to move."),
-    _model("sign-flip", _with_values(lambda value: -value),
+    _model("sign-flip", leaves_negated,
            "The values of the positions are negated, so the search prefers what is bad for the player to move."),
     _model("sign-flip", negamax_leaves_not_signed,
            "Your negamax scores the positions without turning them to the side to move, so the values come out "
@@ -427,7 +365,7 @@ MODELS = [
     _model("sign-flip", answer_negated,
            "Your search is right, but its answer is turned round once too often on the way out: every value "
            "comes back with the wrong sign."),
-    _model("bad-initial-bound", best_starts_at_zero),
+    _model("bad-initial-bound", best_starts_at_zero_for_both),
     _model("bad-initial-bound", zero_start_for(True),
            "Player A's best value so far starts at 0 instead of minus infinity, so when every move is worth "
            "less than 0 to A, the 0 is kept (B's start is right)."),

@@ -1,0 +1,77 @@
+"""The kit's tree game (grader/kit/tree_game.py): given trees searched by the kit's own searches.
+
+ctp-26 and alphabeta name their value mistakes with the kit's families run over this game, so
+the game must be the exercises' own rules: the kit's minimax must give the ctp-26 reference's
+value, and the kit's alpha-beta must evaluate exactly the nodes the alphabeta reference does,
+in the same order, on the fixtures and on random trees.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+
+@pytest.fixture(scope="module")
+def cases():
+    from grader import bank as banks
+    from grader import exercise
+
+    ctp26 = exercise.load("ctp-26")
+    found = banks.random_inputs(ctp26.hooks.strategy(), seed=11, count=150)
+    for name in ("ctp-26", "alphabeta"):
+        for path in sorted(exercise.load(name).fixtures_path.glob("*.json")):
+            data = json.loads(path.read_text(encoding="utf-8"))
+            found += [{"tree": data["tree"], "max_depth": c["max_depth"], "player_a_moves": c["player_a_moves"]}
+                      for c in data["calls"]]
+    return found
+
+
+def test_the_kits_minimax_over_the_tree_game_is_the_ctp26_reference(cases):
+    from grader import exercise
+    from grader.kit import tree_game
+    from grader.kit.search import Searcher
+
+    ctp26 = exercise.load("ctp-26")
+    for case_input in cases:
+        expected = ctp26.hooks.reference(case_input, ctp26.reference)
+        assert Searcher(tree_game.GAME).value(tree_game.start(case_input), case_input["max_depth"]) == expected, case_input
+
+
+def test_the_kits_alphabeta_evaluates_what_the_alphabeta_reference_evaluates(cases):
+    from grader import exercise
+    from grader.kit import tree_game, trees
+    from grader.kit.search import Searcher
+
+    alphabeta = exercise.load("alphabeta")
+    for case_input in cases:
+        order = alphabeta.hooks.evaluation_order(case_input, alphabeta.reference)
+        value, evaluated = Searcher(tree_game.GAME).alphabeta(tree_game.start(case_input), case_input["max_depth"],
+                                                              -math.inf, math.inf)
+        paths = {}
+
+        def walk(node, path):
+            paths[path] = len(paths)
+            for i, child in enumerate(node["children"]):
+                walk(child, path + (i,))
+
+        walk(case_input["tree"], ())
+        assert [paths[p] for p in evaluated] == order, case_input
+        assert len(paths) == len(trees.preorder(case_input["tree"]))
+        assert value == alphabeta.hooks.reference(case_input, alphabeta.reference)
+
+
+def test_a_family_that_chooses_among_no_moves_raises_or_keeps_its_infinity():
+    from grader.kit import tree_mistakes
+
+    leaf_above_limit = {"tree": {"name": "r", "value": 1, "children": [
+        {"name": "x", "value": 4, "children": []},
+        {"name": "y", "value": 2, "children": [{"name": "z", "value": 9, "children": []}]}]}}
+    with pytest.raises(ValueError):
+        tree_mistakes.family("missing-terminal-check")(leaf_above_limit["tree"], 2, True)
+    # A searches on past x, a leaf: B's best there starts at +inf and is never lowered, so A takes it.
+    assert tree_mistakes.family("missing-terminal-check", False)(leaf_above_limit["tree"], 2, True) == math.inf
+    assert tree_mistakes.family("no-alternation")(leaf_above_limit["tree"], 2, True) == 9
+    assert tree_mistakes.always_min(leaf_above_limit["tree"], 2, True) == 4
