@@ -17,6 +17,7 @@ import math
 
 from grader.diagnose import Finding, Model, Support
 from grader.kit import tree_game
+from grader.kit.families import PARAMETERISED
 from grader.kit.search import Searcher
 
 # -- what each code means, for the student ------------------------------------------------
@@ -143,6 +144,29 @@ averages_children, leaves_negated = family("averages-children"), family("sign-fl
 best_starts_at_zero_for_both = family("bad-initial-bound")
 
 
+def parameterised(name):
+    """One of the kit's parameterised families (grader/kit/families.py: one player's rule wrong, one ply
+    deeper, the levels below the root wrong, a negamax never negated or never turned back) over the tree game."""
+    found = PARAMETERISED[name]
+
+    def solve(node, depth, a):
+        value, touched = found.value(Searcher(tree_game.GAME), tree_game.Position(node, a), depth)
+        if touched:
+            raise ValueError("max() arg is an empty sequence")
+        return value
+
+    return solve
+
+
+swapped_below_root, one_ply_too_deep = parameterised("min-max-swapped/below-root"), parameterised("depth-off-by-one/deeper")
+negamax_unnegated, negamax_not_turned_back = parameterised("sign-flip/unnegated"), parameterised("sign-flip/not-turned-back")
+
+
+def zero_start_for(player_a):
+    """The running best starts at 0 for one player only (A when ``player_a``)."""
+    return parameterised(f"bad-initial-bound/{'max' if player_a else 'min'}")
+
+
 def _moves(node):
     return node["children"]
 
@@ -159,22 +183,8 @@ def _reference(node, depth, a):
     return max(values) if a else min(values)
 
 
-def swapped_below_root(node, depth, a):
-    """The root chooses the right way, every level below it the wrong way round: the player is not
-    passed on to the root's children (the same as min and max swapped everywhere but the root)."""
-    moves = _moves(node)
-    if depth == 0 or not moves:
-        return _value(node)
-    values = [_reference(child, depth - 1, a) for child in moves]
-    return max(values) if a else min(values)
-
-
 def as_if_b_starts(node, depth, a):
     return _reference(node, depth, False)
-
-
-def one_ply_too_deep(node, depth, a):
-    return _reference(node, depth + 1, a)
 
 
 def depth_after_b_only(node, depth, a):
@@ -228,61 +238,8 @@ def answer_negated(node, depth, a):
     return -_reference(node, depth, a)
 
 
-def _negamax_unnegated(node, depth, colour):
-    moves = _moves(node)
-    if depth == 0 or not moves:
-        return colour * _value(node)
-    return max(_negamax_unnegated(child, depth - 1, -colour) for child in moves)
-
-
-def negamax_unnegated(node, depth, a):
-    colour = 1 if a else -1
-    return colour * _negamax_unnegated(node, depth, colour)
-
-
-def _negamax(node, depth, colour):
-    moves = _moves(node)
-    if depth == 0 or not moves:
-        return colour * _value(node)
-    return max(-_negamax(child, depth - 1, -colour) for child in moves)
-
-
-def negamax_not_turned_back(node, depth, a):
-    return _negamax(node, depth, 1 if a else -1)
-
-
-def best_starts_at_zero(node, depth, a, for_a=True, for_b=True):
-    """The running best starts at 0, for both players or (the parameter) for one of them only."""
-    moves = _moves(node)
-    if depth == 0 or not moves:
-        return _value(node)
-    values = [best_starts_at_zero(child, depth - 1, not a, for_a, for_b) for child in moves]
-    start = [0] if (for_a if a else for_b) else []
-    return max(start + values) if a else min(start + values)
-
-
-def zero_start_for(player_a):
-    """best_starts_at_zero with the wrong start for one player only (A when ``player_a``)."""
-    return lambda node, depth, a: best_starts_at_zero(node, depth, a, for_a=player_a, for_b=not player_a)
-
-
-def _for_one_player(wrong_rule, player_a):
-    """The right search, except that one player's nodes (A's when ``player_a``) combine their
-    children's values by ``wrong_rule``: a mistake made in one branch of the code only."""
-    def solve(node, depth, a):
-        moves = _moves(node)
-        if depth == 0 or not moves:
-            return _value(node)
-        values = [solve(child, depth - 1, not a) for child in moves]
-        if a == player_a:
-            return wrong_rule(values)
-        return max(values) if a else min(values)
-
-    return solve
-
-
-def _one_player_model(code, wrong_rule, what):
-    return [_model(code, _for_one_player(wrong_rule, player_a),
+def _one_player_model(code, what):
+    return [_model(code, parameterised(f"{code}/{'max' if player_a else 'min'}"),
                    f"Where {name} is to move, your search takes {what} instead of the "
                    f"{'largest' if player_a else 'smallest'} value ({other}'s nodes are right).")
             for player_a, name, other in ((True, "A", "B"), (False, "B", "A"))]
@@ -354,7 +311,7 @@ MODELS = [
     _model("averages-children", averages_children),
     _model("sign-flip", negamax_unnegated),
     _model("sign-flip", negamax_not_turned_back),
-    _model("sign-flip", lambda node, depth, a: _negamax_unnegated(node, depth, 1 if a else -1),
+    _model("sign-flip", lambda node, depth, a: (1 if a else -1) * negamax_unnegated(node, depth, a),
            "Your negamax neither negates the children's values nor turns the answer back to A's point of "
            "view, so values come out with the wrong sign where B is to move."),
     _model("sign-flip", leaves_negated,
@@ -372,9 +329,8 @@ MODELS = [
     _model("bad-initial-bound", zero_start_for(False),
            "Player B's best value so far starts at 0 instead of plus infinity, so when every move is worth "
            "more than 0, B keeps the 0 (A's start is right)."),
-    *_one_player_model("averages-children", lambda values: sum(values) / len(values),
-                       "the average of its children's values"),
-    *_one_player_model("first-child-only", lambda values: values[0], "the first child's value"),
+    *_one_player_model("averages-children", "the average of its children's values"),
+    *_one_player_model("first-child-only", "the first child's value"),
     _model("truncates-values", _with_values(int)),
     _model("truncates-values", _combined_with(int),
            "The value your search keeps at each node is cut to a whole number, so trees with values such as "
