@@ -3,7 +3,8 @@
 ctp-26 and alphabeta name their value mistakes with the kit's families run over this game, so
 the game must be the exercises' own rules: the kit's minimax must give the ctp-26 reference's
 value, and the kit's alpha-beta must evaluate exactly the nodes the alphabeta reference does,
-in the same order, on the fixtures and on random trees.
+in the same order (moves left to right, and right to left for the move-order mistake), on the
+fixtures and on random trees.
 """
 
 from __future__ import annotations
@@ -40,26 +41,35 @@ def test_the_kits_minimax_over_the_tree_game_is_the_ctp26_reference(cases):
         assert Searcher(tree_game.GAME).value(tree_game.start(case_input), case_input["max_depth"]) == expected, case_input
 
 
-def test_the_kits_alphabeta_evaluates_what_the_alphabeta_reference_evaluates(cases):
+class _Recording:
+    """The reference's helpers over plain data, noting which nodes it evaluates (moves reversed if asked)."""
+
+    def __init__(self, right_to_left):
+        self.asked, self.right_to_left = [], right_to_left
+
+    def moves(self, node):
+        return node["children"][::-1] if self.right_to_left else node["children"]
+
+    def value(self, node):
+        self.asked.append(id(node))
+        return node["value"]
+
+
+@pytest.mark.parametrize("right_to_left", [False, True])
+def test_the_kits_alphabeta_evaluates_what_the_alphabeta_reference_evaluates(cases, right_to_left):
+    """alphabeta's pruning checks (and its move-order mistake) take the evaluated nodes from the kit's
+    alpha-beta over the tree game: they must be the reference file's, in its order."""
     from grader import exercise
-    from grader.kit import tree_game, trees
-    from grader.kit.search import Searcher
+    from grader.kit import trees
 
     alphabeta = exercise.load("alphabeta")
     for case_input in cases:
-        order = alphabeta.hooks.evaluation_order(case_input, alphabeta.reference)
-        value, evaluated = Searcher(tree_game.GAME).alphabeta(tree_game.start(case_input), case_input["max_depth"],
-                                                              -math.inf, math.inf)
-        paths = {}
-
-        def walk(node, path):
-            paths[path] = len(paths)
-            for i, child in enumerate(node["children"]):
-                walk(child, path + (i,))
-
-        walk(case_input["tree"], ())
-        assert [paths[p] for p in evaluated] == order, case_input
-        assert len(paths) == len(trees.preorder(case_input["tree"]))
+        recording = _Recording(right_to_left)
+        value = alphabeta.reference.alphabeta(case_input["tree"], case_input["max_depth"], -math.inf, math.inf,
+                                              case_input["player_a_moves"], recording)
+        index = {id(node): i for i, (node, _) in enumerate(trees.preorder(case_input["tree"]))}
+        expected = [index[key] for key in recording.asked]
+        assert alphabeta.hooks.evaluation_order(case_input, right_to_left=right_to_left) == expected, case_input
         assert value == alphabeta.hooks.reference(case_input, alphabeta.reference)
 
 

@@ -163,12 +163,11 @@ def regroup_behaviour(findings, facts):
     """Moves searched right to left (or in any order but left to right) change which nodes are
     pruned both ways at once: one mistake, named by its order, not over- and under-pruning."""
     hooks = facts.exercise.hooks
-    module = hooks._reference_module()
     asked = [o for o in facts.bank() if _evaluated(o) is not None]
     stepped_back = [o for o in asked if hooks.out_of_order(o.case.input, _evaluated(o))]
     if not stepped_back:
         return findings
-    reversed_all = all(_evaluated(o) == hooks.evaluation_order(o.case.input, module, right_to_left=True) for o in asked)
+    reversed_all = all(_evaluated(o) == hooks.evaluation_order(o.case.input, right_to_left=True) for o in asked)
     example = min(stepped_back, key=facts.size)
     first, then = hooks.out_of_order(example.case.input, _evaluated(example))
     paths = _trees.node_paths(example.case.input["tree"])
