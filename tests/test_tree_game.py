@@ -85,3 +85,29 @@ def test_a_family_that_chooses_among_no_moves_raises_or_keeps_its_infinity():
     assert tree_mistakes.family("missing-terminal-check", False)(leaf_above_limit["tree"], 2, True) == math.inf
     assert tree_mistakes.family("no-alternation")(leaf_above_limit["tree"], 2, True) == 9
     assert tree_mistakes.always_min(leaf_above_limit["tree"], 2, True) == 4
+
+
+@pytest.mark.parametrize("name", ["ctp-26", "alphabeta"])
+def test_the_fingerprint_follows_the_kits_tree_modules(name, monkeypatch, tmp_path):
+    """The trees, their strategy and the mistakes moved out of the exercise folders into the kit: a change
+    there must still make stale banks and gradebook rows unusable, as a change in the folder does."""
+    from grader import exercise
+    from grader.kit import trees
+
+    loaded = exercise.load(name)
+    copies = []
+    for path in trees.fingerprint_files(loaded):
+        copies.append(tmp_path / path.name)
+        copies[-1].write_bytes(path.read_bytes())
+    assert {p.name for p in copies} == {"trees.py", "tree_game.py", "tree_mistakes.py"}
+    monkeypatch.setattr(loaded.hooks, "fingerprint_files", lambda exercise: copies)
+
+    def fingerprint():
+        fresh = exercise.Exercise(loaded.folder, loaded.meta, loaded.root)
+        fresh.__dict__["hooks"] = loaded.hooks  # the hooks module with the copies as its kit files
+        return fresh.fingerprint
+
+    first = fingerprint()
+    assert fingerprint() == first
+    copies[-1].write_text(copies[-1].read_text(encoding="utf-8") + "\n# changed\n", encoding="utf-8")
+    assert fingerprint() != first

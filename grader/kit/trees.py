@@ -46,6 +46,12 @@ def driver_files(exercise) -> list[Path]:
     """What the driver is made from, so the exercise's fingerprint follows it."""
     return [DRIVER.resolve()]
 
+
+def fingerprint_files(exercise) -> list[Path]:
+    """The kit's tree modules that shape the cases and the verdicts: the exercise's fingerprint (its bank,
+    its gradebook rows, the shipped public bank) follows them as it follows the exercise's own folder."""
+    return [DRIVER.with_name(name).resolve() for name in ("trees.py", "tree_game.py", "tree_mistakes.py")]
+
 NAMES = ["Move V", "Move W", "Move X", "Move Y", "Move Z"]
 
 
