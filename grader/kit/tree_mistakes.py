@@ -119,6 +119,21 @@ CODES = {
 
 # -- the models: the reference, each with one thing wrong --------------------------------
 
+_SEARCHERS: dict[int, tuple] = {}
+
+
+def _searcher(node):
+    """One kit searcher per tree, shared by every family (their memos are keyed by family, position and depth):
+    the bank's trees are asked about by every model, for every failing submission. The entry keeps its tree
+    alive, so an id is never reused while it is cached."""
+    hit = _SEARCHERS.get(id(node))
+    if hit is None or hit[0] is not node:
+        if len(_SEARCHERS) > 512:  # a bank's trees (about 250 for ctp-26) hold some 15 MB of memos
+            _SEARCHERS.clear()
+        hit = _SEARCHERS[id(node)] = (node, Searcher(tree_game.GAME))
+    return hit[1]
+
+
 def family(variant, crash_on_empty=True, pruning=False):
     """The kit's mistake family ``variant`` (grader/kit/search.py) over the tree game, called like the reference.
 
@@ -127,7 +142,7 @@ def family(variant, crash_on_empty=True, pruning=False):
     made inside alpha-beta, the root searched with the widest window."""
     def solve(node, depth, a):
         position = tree_game.Position(node, a)
-        value, touched = Searcher(tree_game.GAME).variant_value(variant, position, depth, pruning=pruning)
+        value, touched = _searcher(node).variant_value(variant, position, depth, pruning=pruning)
         if touched and crash_on_empty:
             raise ValueError("max() arg is an empty sequence")
         return value
@@ -150,7 +165,7 @@ def parameterised(name):
     found = PARAMETERISED[name]
 
     def solve(node, depth, a):
-        value, touched = found.value(Searcher(tree_game.GAME), tree_game.Position(node, a), depth)
+        value, touched = found.value(_searcher(node), tree_game.Position(node, a), depth)
         if touched:
             raise ValueError("max() arg is an empty sequence")
         return value
