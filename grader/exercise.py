@@ -220,7 +220,7 @@ class Exercise:
             files.append(self._file("reference", "reference"))
         # Files of a sibling exercise this one borrows (its driver's imports, its hooks' imports).
         files += self.driver_files + [(self.folder / name).resolve() for name in self.meta.get("shared_files", [])]
-        if self.kit is None and self.hook("fingerprint_files"):  # grader-side code the hooks import (kit/trees.py)
+        if self.kit is None and self.hook("fingerprint_files"):  # grader-side code the hooks import (kit/tree_hooks.py)
             files += self.hook("fingerprint_files")(self)
         for path in files:
             if path.is_file() and "__pycache__" not in path.parts:

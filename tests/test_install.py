@@ -24,7 +24,7 @@ SAMPLES = ROOT / "fixtures" / "submissions" / "ctp-26"
 PACKAGE_DATA = [
     "grader/_data/exercises/ctp-26/exercise.toml",
     "grader/_data/exercises/ctp-26/exercise.py",
-    "grader/kit/tree_driver.py",  # ctp-26's sandbox side, written out per exercise by grader/kit/trees.py
+    "grader/kit/tree_driver.py",  # ctp-26's sandbox side, written out per exercise by grader/kit/tree_hooks.py
     "grader/_data/exercises/ctp-26/statement.md",
     "grader/_data/exercises/ctp-26/starter.py",
     "grader/_data/reference/ctp_26.py",

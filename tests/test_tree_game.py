@@ -60,7 +60,7 @@ def test_the_kits_alphabeta_evaluates_what_the_alphabeta_reference_evaluates(cas
     """alphabeta's pruning checks (and its move-order mistake) take the evaluated nodes from the kit's
     alpha-beta over the tree game: they must be the reference file's, in its order."""
     from grader import exercise
-    from grader.kit import trees
+    from grader.kit import tree_hooks as trees
 
     alphabeta = exercise.load("alphabeta")
     for case_input in cases:
@@ -92,14 +92,14 @@ def test_the_fingerprint_follows_the_kits_tree_modules(name, monkeypatch, tmp_pa
     """The trees, their strategy and the mistakes moved out of the exercise folders into the kit: a change
     there must still make stale banks and gradebook rows unusable, as a change in the folder does."""
     from grader import exercise
-    from grader.kit import trees
+    from grader.kit import tree_hooks as trees
 
     loaded = exercise.load(name)
     copies = []
     for path in trees.fingerprint_files(loaded):
         copies.append(tmp_path / path.name)
         copies[-1].write_bytes(path.read_bytes())
-    assert {p.name for p in copies} == {"trees.py", "tree_game.py", "tree_mistakes.py"}
+    assert {p.name for p in copies} == {"tree_hooks.py", "tree_game.py", "tree_mistakes.py"}
     monkeypatch.setattr(loaded.hooks, "fingerprint_files", lambda exercise: copies)
 
     def fingerprint():

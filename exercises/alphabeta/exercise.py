@@ -1,4 +1,4 @@
-"""Grader side of alphabeta: the tree game (grader/kit/trees.py), plus the two pruning checks.
+"""Grader side of alphabeta: the tree game (grader/kit/tree_hooks.py), plus the two pruning checks.
 
 What is alphabeta's own is the judgement of the search itself: the nodes whose value the
 student asked for (the driver records them) must be exactly the nodes the reference alpha-beta
@@ -11,10 +11,10 @@ from __future__ import annotations
 import math
 
 from grader.kit import tree_game
-from grader.kit import trees as _trees
+from grader.kit import tree_hooks as _trees
 from grader.kit.search import Searcher
-from grader.kit.trees import *  # noqa: F403 - fixtures, random trees, discipline, pictures, shrinking
-from grader.kit.trees import PlainTree, driver_path_for
+from grader.kit.tree_hooks import *  # noqa: F403 - fixtures, random trees, discipline, pictures, shrinking
+from grader.kit.tree_hooks import PlainTree, driver_path_for
 
 CALL = ("root", "max_depth", "-inf", "inf", "player_a_moves")  # the root searched with the widest window
 

@@ -14,7 +14,7 @@ import math
 
 from grader.diagnose import Finding, Model
 from grader.kit import tree_mistakes as _ctp
-from grader.kit import trees as _trees
+from grader.kit import tree_hooks as _trees
 
 subproblems = _ctp.subproblems
 explain_node = _ctp.explain_node

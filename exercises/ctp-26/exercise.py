@@ -1,7 +1,7 @@
-"""Grader side of ctp-26: a game over a given tree (grader/kit/trees.py), searched by plain minimax."""
+"""Grader side of ctp-26: a game over a given tree (grader/kit/tree_hooks.py), searched by plain minimax."""
 
-from grader.kit.trees import *  # noqa: F403 - fixtures, random trees, discipline, pictures, shrinking
-from grader.kit.trees import PlainTree, driver_path_for
+from grader.kit.tree_hooks import *  # noqa: F403 - fixtures, random trees, discipline, pictures, shrinking
+from grader.kit.tree_hooks import PlainTree, driver_path_for
 
 CALL = ("root", "max_depth", "player_a_moves")
 

@@ -4,7 +4,7 @@ Turns a case (plain data: ``{"name", "value", "children"}``) into anytree nodes 
 student. Runs inside the child next to the student's code, so it holds nothing secret. The
 helpers look values up by node identity (names repeat in the trees) and record every node they
 are asked about, by its preorder index, so the grader judges evaluation discipline from plain
-data. ``grader.kit.trees.driver_path`` writes this file out with the exercise's ``CALL`` (the
+data. ``grader.kit.tree_hooks.driver_path`` writes this file out with the exercise's ``CALL`` (the
 arguments, in order) and ``HELPERS`` (the value and moves helpers' names) appended, as one
 module: every defence below (the dict getter taken at import, tuple snapshots) sits in the
 driver's own namespace, which the harness seals.

@@ -27,7 +27,7 @@ def driver_path_for(exercise, call) -> Path:
     the value helper, then the moves helper). Written once per content into the user's cache.
     """
     text = (DRIVER.read_text(encoding="utf-8")
-            + f"\n\n# Configured for the exercise {exercise.id} by grader.kit.trees.\n"
+            + f"\n\n# Configured for the exercise {exercise.id} by grader.kit.tree_hooks.\n"
             + f"CALL = {tuple(call)!r}\nHELPERS = {tuple(exercise.provided_helpers)!r}\n")
     digest = hashlib.sha256(text.encode()).hexdigest()[:16]
     from grader import paths
@@ -50,7 +50,7 @@ def driver_files(exercise) -> list[Path]:
 def fingerprint_files(exercise) -> list[Path]:
     """The kit's tree modules that shape the cases and the verdicts: the exercise's fingerprint (its bank,
     its gradebook rows, the shipped public bank) follows them as it follows the exercise's own folder."""
-    return [DRIVER.with_name(name).resolve() for name in ("trees.py", "tree_game.py", "tree_mistakes.py")]
+    return [DRIVER.with_name(name).resolve() for name in ("tree_hooks.py", "tree_game.py", "tree_mistakes.py")]
 
 NAMES = ["Move V", "Move W", "Move X", "Move Y", "Move Z"]
 
