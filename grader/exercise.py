@@ -167,7 +167,8 @@ class Exercise:
     def driver_path(self) -> Path:
         if self.kit is not None:
             return self.kit.driver_path()
-        return self._file("driver")
+        made = self.hook("driver_path") if not self.meta.get("driver") else None  # hooks that write their driver
+        return made(self) if made else self._file("driver")
 
     @property
     def statement_path(self) -> Path:
@@ -181,6 +182,8 @@ class Exercise:
     def driver_files(self) -> list[Path]:
         """Other sandbox-side files the driver loads (``driver_files``): the sandbox must let it read them."""
         kit = self.kit.driver_files() if self.kit is not None else []
+        made = self.hook("driver_files") if self.kit is None and not self.meta.get("driver") else None
+        kit += made(self) if made else []
         return kit + [(self.folder / name).resolve() for name in self.meta.get("driver_files", [])]
 
     @property
@@ -217,6 +220,8 @@ class Exercise:
             files.append(self._file("reference", "reference"))
         # Files of a sibling exercise this one borrows (its driver's imports, its hooks' imports).
         files += self.driver_files + [(self.folder / name).resolve() for name in self.meta.get("shared_files", [])]
+        if self.kit is None and self.hook("fingerprint_files"):  # grader-side code the hooks import (kit/tree_hooks.py)
+            files += self.hook("fingerprint_files")(self)
         for path in files:
             if path.is_file() and "__pycache__" not in path.parts:
                 digest.update(path.name.encode())

@@ -24,7 +24,7 @@ SAMPLES = ROOT / "fixtures" / "submissions" / "ctp-26"
 PACKAGE_DATA = [
     "grader/_data/exercises/ctp-26/exercise.toml",
     "grader/_data/exercises/ctp-26/exercise.py",
-    "grader/_data/exercises/ctp-26/driver.py",
+    "grader/kit/tree_driver.py",  # ctp-26's sandbox side, written out per exercise by grader/kit/tree_hooks.py
     "grader/_data/exercises/ctp-26/statement.md",
     "grader/_data/exercises/ctp-26/starter.py",
     "grader/_data/reference/ctp_26.py",
@@ -40,7 +40,9 @@ import json, grader, grader.paths as paths
 from grader import exercise
 ex = exercise.load("ctp-26")
 print(json.dumps({"package": grader.__file__, "data": str(paths.data_root()), "reference": ex.reference.__file__,
-                  "fixtures": str(ex.fixtures_path), "driver": str(ex.driver_path)}))
+                  "fixtures": str(ex.fixtures_path),
+                  # ctp-26's driver is the kit's tree driver, written out into the cache: the file it is made from
+                  "driver": str((ex.driver_files or [ex.driver_path])[0])}))
 """
 
 

@@ -1,89 +1,67 @@
-"""Grader side of alphabeta: ctp-26's trees and pictures, plus the two pruning checks.
+"""Grader side of alphabeta: the tree game (grader/kit/tree_hooks.py), plus the two pruning checks.
 
-The trees (fixtures format, random strategy, shrinking, pictures) are ctp-26's, loaded from
-the sibling folder. What is new is the judgement of the search itself: the nodes whose
-value the student asked for (the driver records them) must be exactly the nodes the
-reference alpha-beta asks for, searching the moves left to right and pruning only on a
-strict inequality. Too few is over-pruning, too many is under-pruning; each is its own
-check, and each names the nodes.
+What is alphabeta's own is the judgement of the search itself: the nodes whose value the
+student asked for (the driver records them) must be exactly the nodes the reference alpha-beta
+asks for, searching the moves left to right and pruning only on a strict inequality. Too few is
+over-pruning, too many is under-pruning; each is its own check, and each names the nodes.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import math
-from pathlib import Path
+
+from grader.kit import tree_game
+from grader.kit import tree_hooks as _trees
+from grader.kit.search import Searcher
+from grader.kit.tree_hooks import *  # noqa: F403 - fixtures, random trees, discipline, pictures, shrinking
+from grader.kit.tree_hooks import PlainTree, driver_path_for
+
+CALL = ("root", "max_depth", "-inf", "inf", "player_a_moves")  # the root searched with the widest window
 
 
-def _sibling_hooks():
-    path = Path(__file__).resolve().parent.parent / "ctp-26" / "exercise.py"
-    spec = importlib.util.spec_from_file_location("_minimax_grader_hooks_ctp_26_trees", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-_trees = _sibling_hooks()
-
-fixture_cases = _trees.fixture_cases
-strategy = _trees.strategy
-size = _trees.size
-picture = _trees.picture
-drawing = _trees.drawing
-shrink_candidates = _trees.shrink_candidates
-trace_violation = _trees.trace_violation
-PlainTree = _trees.PlainTree
-
-
-API_PROVIDES = _trees.API_PROVIDES
-API_OBJECTS = _trees.API_OBJECTS
+def driver_path(exercise):
+    return driver_path_for(exercise, CALL)
 
 
 def call_text(case_input):
     return f"alphabeta(root, {case_input['max_depth']}, -inf, inf, {case_input['player_a_moves']})"
 
 
-_reference = []  # the reference module, as the judge hands it to reference() before any check runs
-
-
 def reference(case_input, module):
-    if not _reference:
-        _reference.append(module)
     return module.alphabeta(case_input["tree"], case_input["max_depth"], -math.inf, math.inf,
                             case_input["player_a_moves"], PlainTree)
 
 
-class _Recording(PlainTree):
-    """The provided helpers over plain data, noting which nodes the reference evaluates."""
+class _RightToLeft(tree_game.TreeGame):
+    """The tree game with each node's moves handed over last first."""
 
-    def __init__(self):
-        self.asked = []
-
-    def value(self, node):
-        self.asked.append(id(node))
-        return node["value"]
+    def actions(self, state) -> list:
+        return super().actions(state)[::-1]
 
 
-class _RightToLeft(_Recording):
-    """The same recording helpers, handing the moves over last first."""
-
-    @staticmethod
-    def moves(node):
-        return node["children"][::-1]
+_RIGHT_TO_LEFT = _RightToLeft(tree_game)
 
 
-def reference_evaluated(case_input, module) -> set[int]:
-    """Preorder indices of the nodes the reference alpha-beta evaluates (the driver's numbering)."""
-    return set(evaluation_order(case_input, module))
+def reference_evaluated(case_input, module=None) -> set[int]:
+    """Preorder indices of the nodes alpha-beta evaluates (the driver's numbering)."""
+    return set(evaluation_order(case_input))
 
 
-def evaluation_order(case_input, module, right_to_left: bool = False) -> list[int]:
-    """The preorder indices the reference evaluates, in the order it asks (moves left to right, or
-    right to left: what a search that reverses the moves asks, to name that mistake by its order)."""
-    game = _RightToLeft() if right_to_left else _Recording()
-    module.alphabeta(case_input["tree"], case_input["max_depth"], -math.inf, math.inf, case_input["player_a_moves"], game)
+def evaluation_order(case_input, module=None, right_to_left: bool = False) -> list[int]:
+    """The preorder indices the kit's alpha-beta (grader/kit/search.py) evaluates over the tree game, in
+    order: moves left to right, pruning on a strict inequality; or right to left, what a search that
+    reverses the moves asks, to name that mistake by its order."""
+    game = _RIGHT_TO_LEFT if right_to_left else tree_game.GAME
+    root = tree_game.start(case_input)
+    _, paths = Searcher(game).alphabeta(root, case_input["max_depth"])
     index = {id(node): i for i, (node, _) in enumerate(_trees.preorder(case_input["tree"]))}
-    return [index[key] for key in game.asked]
+    found = []
+    for path in paths:
+        state = root
+        for step in path:
+            state = game.result(state, game.actions(state)[step])
+        found.append(index[id(state.node)])
+    return found
 
 
 def out_of_order(case_input, evaluated) -> tuple[int, int] | None:
@@ -106,22 +84,6 @@ def _order_words(case_input, evaluated) -> str:
         return ""
     paths = _trees.node_paths(case_input["tree"])
     return f"the moves are searched in another order than left to right ({paths[pair[0]]} before {paths[pair[1]]}), so "
-
-
-def _reference_module():
-    """The reference the judge handed to reference(); if it has not yet, the file itself, by path."""
-    if not _reference:
-        here = Path(__file__).resolve().parent
-        for candidate in (here / "reference" / "alphabeta.py", here.parent.parent / "reference" / "alphabeta.py"):
-            if candidate.is_file():
-                spec = importlib.util.spec_from_file_location("_minimax_grader_alphabeta_reference", candidate)
-                module = importlib.util.module_from_spec(spec)
-                spec.loader.exec_module(module)
-                _reference.append(module)
-                break
-        else:
-            raise FileNotFoundError("the alphabeta reference (alphabeta.py) was not found")
-    return _reference[0]
 
 
 def _student_evaluated(outcome):
@@ -152,7 +114,7 @@ def check_under_pruning(outcome, spec):
         return "asked get_value about far more nodes than the tree has"
     internal = {i for i in set(evaluated) if nodes[i][0]["children"] and nodes[i][1] < case_input["max_depth"]}
     # Inner nodes above the limit are the evaluation-discipline check's business; here only pruning counts.
-    extra = set(evaluated) - internal - reference_evaluated(case_input, _reference_module())
+    extra = set(evaluated) - internal - reference_evaluated(case_input)
     if extra:
         return (f"{_order_words(case_input, evaluated)}evaluated {_named(case_input, extra)}, which alpha-beta never needs to look at "
                 f"(under-pruning: a branch is cut as soon as a value goes strictly past the other player's bound)")
@@ -168,7 +130,7 @@ def check_over_pruning(outcome, spec):
     if truncated:
         return None
     case_input = outcome.case.input
-    missing = reference_evaluated(case_input, _reference_module()) - set(evaluated)
+    missing = reference_evaluated(case_input) - set(evaluated)
     if missing:
         return (f"{_order_words(case_input, evaluated)}never evaluated {_named(case_input, missing)}, which alpha-beta must look at "
                 f"(over-pruning: a value equal to the bound does not prune, and moves are searched left to right)")

@@ -1,8 +1,8 @@
 """Grader side of alphabeta: its mistakes, as wrong searches over the plain-data trees.
 
-Alpha-beta's value is minimax's, so every value mistake ctp-26 knows (players swapped, depth
-not decremented, first child only, ...) shows the same way here, and ctp-26's models,
-localisation and node explanations are reused as they are. What is new: wrong alpha-beta
+Alpha-beta's value is minimax's, so every value mistake of a search over a tree (players
+swapped, depth not decremented, first child only, ...) shows the same way here, and the tree
+game's models, localisation and node explanations (grader/kit/tree_mistakes.py) are reused. What is new: wrong alpha-beta
 searches whose values go wrong in their own way (the cut-off tests swapped, the bound
 returned instead of the value), and the two pruning mistakes, which leave the value right
 and are named from the pruning checks.
@@ -10,27 +10,16 @@ and are named from the pruning checks.
 
 from __future__ import annotations
 
-import importlib.util
 import math
-from pathlib import Path
 
 from grader.diagnose import Finding, Model
-
-
-def _sibling_mistakes():
-    path = Path(__file__).resolve().parent.parent / "ctp-26" / "mistakes.py"
-    spec = importlib.util.spec_from_file_location("_minimax_grader_mistakes_ctp_26_trees", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-_ctp = _sibling_mistakes()
+from grader.kit import tree_mistakes as _ctp
+from grader.kit import tree_hooks as _trees
 
 subproblems = _ctp.subproblems
-explain_node = getattr(_ctp, "explain_node", None)
-node_values = getattr(_ctp, "node_values", None)
-trace_evidence = getattr(_ctp, "trace_evidence", None)
+explain_node = _ctp.explain_node
+node_values = _ctp.node_values
+trace_evidence = _ctp.trace_evidence
 
 CODES = {
     **_ctp.CODES,
@@ -63,16 +52,16 @@ def _moves(node):
     return node["children"]
 
 
-def _alphabeta(node, depth, alpha, beta, a, *, swap_tests=False, return_bound=False, start=None):
+def _alphabeta(node, depth, alpha, beta, a, *, swap_tests=False, return_bound=False):
     """Alpha-beta over plain data with one thing optionally wrong (the models below)."""
     moves = _moves(node)
     if depth == 0 or not moves:
         return node["value"]
     if a:
-        value = -math.inf if start is None else start
+        value = -math.inf
         for child in moves:
             score = _alphabeta(child, depth - 1, alpha, beta, False,
-                               swap_tests=swap_tests, return_bound=return_bound, start=start)
+                               swap_tests=swap_tests, return_bound=return_bound)
             if return_bound:
                 alpha = max(alpha, score)
                 if alpha > beta:
@@ -86,10 +75,10 @@ def _alphabeta(node, depth, alpha, beta, a, *, swap_tests=False, return_bound=Fa
             else:
                 alpha = max(alpha, value)
         return (beta if return_bound == "beta" else alpha) if return_bound else value
-    value = math.inf if start is None else start
+    value = math.inf
     for child in moves:
         score = _alphabeta(child, depth - 1, alpha, beta, True,
-                           swap_tests=swap_tests, return_bound=return_bound, start=start)
+                           swap_tests=swap_tests, return_bound=return_bound)
         if return_bound:
             beta = min(beta, score)
             if alpha > beta:
@@ -144,7 +133,8 @@ MODELS = list(_ctp.MODELS) + [
     _model("returns-bound", _call(return_bound=True),
            "Every node returns alpha instead of its own value (a MIN node too), so a value that never "
            "came from the tree below can come back up."),
-    _model("bad-initial-bound", _call(start=0)),
+    _model("bad-initial-bound", lambda case_input: _ctp.family("bad-initial-bound", pruning=True)(
+        case_input["tree"], case_input["max_depth"], case_input["player_a_moves"])),
     _model("returns-bound", _call(return_bound="beta"),
            "Every node returns beta instead of its own value (a MAX node too), so a value that never "
            "came from the tree below can come back up."),
@@ -162,7 +152,7 @@ CHECK_CODES = {
     "returns-a-number": {"code": "wrong-return-type", "even_if_skipped": True},
 }
 
-state_probe = getattr(_ctp, "state_probe", None)
+state_probe = _ctp.state_probe
 
 
 
@@ -173,15 +163,14 @@ def regroup_behaviour(findings, facts):
     """Moves searched right to left (or in any order but left to right) change which nodes are
     pruned both ways at once: one mistake, named by its order, not over- and under-pruning."""
     hooks = facts.exercise.hooks
-    module = hooks._reference_module()
     asked = [o for o in facts.bank() if _evaluated(o) is not None]
     stepped_back = [o for o in asked if hooks.out_of_order(o.case.input, _evaluated(o))]
     if not stepped_back:
         return findings
-    reversed_all = all(_evaluated(o) == hooks.evaluation_order(o.case.input, module, right_to_left=True) for o in asked)
+    reversed_all = all(_evaluated(o) == hooks.evaluation_order(o.case.input, right_to_left=True) for o in asked)
     example = min(stepped_back, key=facts.size)
     first, then = hooks.out_of_order(example.case.input, _evaluated(example))
-    paths = hooks._trees.node_paths(example.case.input["tree"])
+    paths = _trees.node_paths(example.case.input["tree"])
     if reversed_all:
         evidence = (f"on all {len(asked)} trees your code evaluates exactly the nodes alpha-beta evaluates when it "
                     f"searches the moves right to left, in that order (for example {facts.call(example)} evaluated "

@@ -533,7 +533,7 @@ def _classes_of_driver(driver):
     (anytree's ``Node`` and its bases), whose attribute plumbing alone is sealed.
 
     The grader's own are those of every child-side module the driver holds (their names start with
-    ``_minimax_grader``): alphabeta borrows ctp-26's ``Built`` from a module of its own, a kit
+    ``_minimax_grader``): a driver may borrow classes from a module of its own, a kit
     exercise's driver holds the kit's. A library class keeps its methods open to students (a
     ``Node.__lt__`` to sort nodes is no tampering); a ``__dict__`` slipped into it is.
     """

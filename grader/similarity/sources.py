@@ -49,6 +49,7 @@ def exercise_texts(exercise) -> list[str]:
             paths.append(getter())
         except Exception:  # an exercise without one of these has nothing there to discount
             continue
+    paths += _model_files(exercise)
     provided = _optional(lambda: exercise.provided_dir)
     if provided is not None and provided.is_dir():
         paths += sorted(provided.glob("*.py"))
@@ -64,6 +65,21 @@ def exercise_texts(exercise) -> list[str]:
     if statement.is_file():  # the statement's own code (its example tree, the calls it quotes) is everyone's
         texts += _code_blocks(_read(statement))
     return texts
+
+
+def _model_files(exercise) -> list[Path]:
+    """Where an exercise's mistakes module has its wrong versions of the reference written, when that
+    is outside the folder (ctp-26's and alphabeta's come from the kit's tree game, tree_mistakes.py)."""
+    from types import ModuleType
+
+    from grader import diagnose
+
+    module = _optional(lambda: diagnose.mistakes_of(exercise))
+    if type(module) is not ModuleType:  # a kit exercise's families are the kit's, not the exercise's text
+        return []
+    files = {getattr(getattr(m, "answer", None), "__code__", None) for m in getattr(module, "MODELS", None) or []}
+    found = {Path(code.co_filename) for code in files if code is not None}
+    return sorted(p for p in found if p.resolve() != (exercise.folder / "mistakes.py").resolve())
 
 
 def _code_blocks(markdown: str) -> list[str]:

@@ -1,9 +1,13 @@
-"""Sandbox side of ctp-26: turns a case (plain data) into anytree nodes and calls the student.
+"""Sandbox side of a game whose positions are the nodes of a given tree (ctp-26, alphabeta).
 
-This file runs inside the child process next to the student's code, so it holds nothing
-secret: no reference, no expected values. The helpers it injects look values up by node
-identity (names repeat in the trees) and record every node they are asked about, by its
-preorder index, so the grader can check evaluation discipline from plain data.
+Turns a case (plain data: ``{"name", "value", "children"}``) into anytree nodes and calls the
+student. Runs inside the child next to the student's code, so it holds nothing secret. The
+helpers look values up by node identity (names repeat in the trees) and record every node they
+are asked about, by its preorder index, so the grader judges evaluation discipline from plain
+data. ``grader.kit.tree_hooks.driver_path`` writes this file out with the exercise's ``CALL`` (the
+arguments, in order) and ``HELPERS`` (the value and moves helpers' names) appended, as one
+module: every defence below (the dict getter taken at import, tuple snapshots) sits in the
+driver's own namespace, which the harness seals.
 """
 
 from array import array
@@ -44,20 +48,24 @@ def build(case_input):
     return Built(case_input)
 
 
+CALL = ("root", "max_depth", "player_a_moves")  # the student's arguments: the root, input keys, "-inf"/"inf"
+HELPERS = ("get_value", "get_next_valid_moves")  # the names of the value helper and the moves helper
+
+
 def helpers(built, trace):
     """The provided functions, instrumented. `trace` is a dict of lists owned by the harness."""
 
     def get_value(node):
-        index = built.index(node, "get_value")
+        index = built.index(node, HELPERS[0])
         trace["evaluated"].append(index)
         return built.values[index]
 
     def get_next_valid_moves(node):
-        index = built.index(node, "get_next_valid_moves")
+        index = built.index(node, HELPERS[1])
         trace["expanded"].append(index)
         return node.children
 
-    return {"get_value": get_value, "get_next_valid_moves": get_next_valid_moves}
+    return {HELPERS[0]: get_value, HELPERS[1]: get_next_valid_moves}
 
 
 def loading_helpers():
@@ -67,17 +75,25 @@ def loading_helpers():
         try:
             return node.value
         except AttributeError:
-            raise NameError("get_value is provided by the grader only while grading; "
+            raise NameError(f"{HELPERS[0]} is provided by the grader only while grading; "
                             "define your own to run tests at the bottom of your file") from None
 
     def get_next_valid_moves(node):
         return node.children
 
-    return {"get_value": get_value, "get_next_valid_moves": get_next_valid_moves}
+    return {HELPERS[0]: get_value, HELPERS[1]: get_next_valid_moves}
+
+
+def _argument(name, built):
+    if name == "root":
+        return built.root
+    if name in ("-inf", "inf"):
+        return float(name)
+    return built.input[name]
 
 
 def call(entry, built):
-    return entry(built.root, built.input["max_depth"], built.input["player_a_moves"])
+    return entry(*[_argument(name, built) for name in CALL])
 
 
 class Snapshot(tuple):

@@ -1,0 +1,359 @@
+"""A game whose positions are the nodes of a given tree: the grader side (ctp-26, alphabeta).
+
+The moves are a node's children in order, a node's value is its utility (or its heuristic at
+the depth limit), and whose turn it is alternates by level from the case's ``player_a_moves``.
+Fixture cases, the random-tree strategy, the evaluation-discipline rule, pictures and shrinking
+all work on plain data (``{"name", "value", "children"}`` dicts), never on the student's
+objects. The sandbox side is ``tree_driver.py``, written out per exercise by ``driver_path``.
+An exercise's hooks take what they need from here and add their own reference and call.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+
+DRIVER = Path(__file__).with_name("tree_driver.py")
+
+
+def driver_path_for(exercise, call) -> Path:
+    """The sandbox driver: ``tree_driver.py`` with the exercise's call and helper names appended, one module.
+
+    ``call`` lists the student's arguments in order: ``"root"``, a key of the case input, or
+    ``"-inf"``/``"inf"``. The helpers keep the names the exercise declares (``provided_helpers``:
+    the value helper, then the moves helper). Written once per content into the user's cache.
+    """
+    text = (DRIVER.read_text(encoding="utf-8")
+            + f"\n\n# Configured for the exercise {exercise.id} by grader.kit.tree_hooks.\n"
+            + f"CALL = {tuple(call)!r}\nHELPERS = {tuple(exercise.provided_helpers)!r}\n")
+    digest = hashlib.sha256(text.encode()).hexdigest()[:16]
+    from grader import paths
+
+    path = paths.cache_dir() / "tree-drivers" / f"{exercise.id}-{digest}" / "driver.py"
+    if not path.is_file():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+    return path
+
+
+def driver_files(exercise) -> list[Path]:
+    """What the driver is made from, so the exercise's fingerprint follows it."""
+    return [DRIVER.resolve()]
+
+
+def fingerprint_files(exercise) -> list[Path]:
+    """The kit's tree modules that shape the cases and the verdicts: the exercise's fingerprint (its bank,
+    its gradebook rows, the shipped public bank) follows them as it follows the exercise's own folder."""
+    return [DRIVER.with_name(name).resolve() for name in ("tree_hooks.py", "tree_game.py", "tree_mistakes.py")]
+
+NAMES = ["Move V", "Move W", "Move X", "Move Y", "Move Z"]
+
+
+class PlainTree:
+    """The two provided helpers, over plain data, for the reference."""
+
+    @staticmethod
+    def moves(node):
+        return node["children"]
+
+    @staticmethod
+    def value(node):
+        return node["value"]
+
+
+# What the student is handed and how they are called, for one-line API mismatch reports
+# (grader/api_mismatch.py): a node's value and moves come only through the helpers.
+API_PROVIDES = ["get_value(node)", "get_next_valid_moves(node)"]
+API_OBJECTS = {"Node": "node"}
+
+
+def fixture_cases(folder: Path):
+    """Published cases (the exercise's four calls) and every other call in the fixture files."""
+    cases = []
+    for path in sorted(folder.glob("*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        for call in data["calls"]:
+            group = "published" if call.get("published") else "fixtures"
+            case_id = f"{path.stem}/depth-{call['max_depth']}/{'A' if call['player_a_moves'] else 'B'}"
+            case_input = {"tree": data["tree"], "max_depth": call["max_depth"], "player_a_moves": call["player_a_moves"]}
+            cases.append({"id": case_id, "group": group, "input": case_input, "known": call["expected"], "title": data["title"]})
+    return cases
+
+
+MAX_NODES = 40
+
+
+def strategy():
+    """Random cases: repeated names, negative and fractional values, uneven depths, branching 1..5.
+
+    A tree is drawn top-down with a node budget; every choice is an integer that shrinks
+    towards "leaf", so hypothesis shrinks failing trees towards the fewest, simplest nodes.
+    """
+    from hypothesis import strategies as st
+
+    values = st.one_of(st.integers(-20, 20), st.integers(-80, 80).filter(lambda q: q % 4).map(lambda q: q / 4))
+    names = st.sampled_from(NAMES)
+
+    @st.composite
+    def trees(draw):
+        budget = [draw(st.integers(2, MAX_NODES))]
+        height = draw(st.integers(0, 6))
+
+        def node(level):
+            budget[0] -= 1
+            children = []
+            if level < height and budget[0] > 0 and draw(st.integers(0, 4)) > 0:
+                for _ in range(draw(st.integers(1, 5))):
+                    if budget[0] <= 0:
+                        break
+                    children.append(node(level + 1))
+            return {"name": draw(names), "value": draw(values), "children": children}
+
+        return node(0)
+
+    return st.fixed_dictionaries({"tree": trees(), "max_depth": st.integers(0, 8), "player_a_moves": st.booleans()})
+
+
+def preorder(tree):
+    """(node, depth, is_leaf) in the same preorder the driver numbers nodes."""
+    out = []
+
+    def walk(node, depth):
+        out.append((node, depth))
+        for child in node["children"]:
+            walk(child, depth + 1)
+
+    walk(tree, 0)
+    return out
+
+
+def node_paths(tree):
+    paths = []
+
+    def walk(node, prefix):
+        path = f"{prefix}/{node['name']}"
+        paths.append(path)
+        for child in node["children"]:
+            walk(child, path)
+
+    walk(tree, "")
+    return paths
+
+
+_SHAPES: dict[int, tuple] = {}
+
+
+def _shape_entry(tree):
+    """(tree, preorder(tree), allowed indexes by depth limit), remembered for the bank's trees,
+    which every submission is asked about.
+
+    Keyed by identity; the entry keeps the tree alive, so an id is never reused while cached.
+    """
+    hit = _SHAPES.get(id(tree))
+    if hit is not None and hit[0] is tree:
+        return hit
+    if len(_SHAPES) > 4096:
+        _SHAPES.clear()
+    entry = _SHAPES[id(tree)] = (tree, preorder(tree), {})
+    return entry
+
+
+def _shape(tree):
+    return _shape_entry(tree)[1]
+
+
+def _allowed(tree, limit):
+    """The preorder indexes get_value may be asked about (leaves within the limit, nodes at it), remembered."""
+    _, nodes, by_limit = _shape_entry(tree)
+    allowed = by_limit.get(limit)
+    if allowed is None:
+        allowed = by_limit[limit] = frozenset(i for i, (node, depth) in enumerate(nodes)
+                                              if depth == limit or depth < limit and not node["children"])
+    return allowed
+
+
+def trace_violation(case_input, trace):
+    """get_value may be asked only about leaves and about nodes exactly at the depth limit."""
+    evaluated = trace.get("evaluated", [])
+    limit = case_input["max_depth"]
+    if (type(evaluated) is list and set(map(type, evaluated)) <= {int}
+            and _allowed(case_input["tree"], limit).issuperset(evaluated)):
+        return None  # the usual answer, in one set operation
+    return first_trace_violation(case_input, trace)
+
+
+def first_trace_violation(case_input, trace):
+    """What is wrong with the trace, node by node (None if nothing is): the words for a report."""
+    nodes = _shape(case_input["tree"])
+    limit = case_input["max_depth"]
+    for index in trace.get("evaluated", []):
+        if not isinstance(index, int) or not 0 <= index < len(nodes):
+            return "get_value was called on something that is not a node of the tree"
+        node, depth = nodes[index]
+        if depth > limit:
+            return f"get_value was called on {node_paths(case_input['tree'])[index]} at depth {depth}, beyond the depth limit {limit}"
+        if node["children"] and depth < limit:
+            return (f"get_value was called on {node_paths(case_input['tree'])[index]}, which has moves and is at depth {depth}, "
+                    f"above the depth limit {limit}: its value must come from its children")
+    return None
+
+
+def size(case_input):
+    return len(_shape(case_input["tree"]))
+
+
+def picture(case_input):
+    """The tree as text, with each node's value and whose turn it is at each level."""
+    lines = []
+    first_turn_a = case_input["player_a_moves"]
+    limit = case_input["max_depth"]
+
+    def label(node, depth):
+        turn = "A" if (depth % 2 == 0) == first_turn_a else "B"
+        if depth > limit:
+            return f"{node['name']} [value {format_value(node['value'])}]  (beyond the depth limit)"
+        note = ""
+        if depth == limit and node["children"]:
+            note = "  (depth limit)"
+        elif depth > limit:
+            note = "  (beyond the depth limit)"
+        return f"{node['name']} [value {format_value(node['value'])}, {turn} to move]{note}"
+
+    def walk(node, depth, prefix, last):
+        if depth == 0:
+            lines.append(f"root: {label(node, depth)}")
+        else:
+            lines.append(f"{prefix}{'└── ' if last else '├── '}{label(node, depth)}")
+        kids = node["children"]
+        child_prefix = prefix + ("    " if last or depth == 0 else "│   ") if depth else ""
+        for i, child in enumerate(kids):
+            walk(child, depth + 1, child_prefix, i == len(kids) - 1)
+
+    walk(case_input["tree"], 0, "", True)
+    return "\n".join(lines)
+
+
+def drawing(case_input):
+    """The tree as plain data for the HTML report's picture; node ids are the localisation's paths."""
+    first_turn_a = case_input["player_a_moves"]
+    limit = case_input["max_depth"]
+
+    def walk(node, depth, path):
+        turn = "A" if (depth % 2 == 0) == first_turn_a else "B"
+        where = " (limit)" if depth == limit and node["children"] else " (beyond)" if depth > limit else ""
+        names = [child["name"] for child in node["children"]]
+        children = []
+        for i, child in enumerate(node["children"]):
+            label = child["name"] if names.count(child["name"]) == 1 else f"{child['name']} (move {i + 1})"
+            children.append(walk(child, depth + 1, f"{path}/{label}"))
+        detail = f"value {format_value(node['value'])}" + ("" if depth > limit else f", {turn}") + where
+        return {"id": path, "label": node["name"], "detail": detail, "children": children}
+
+    return {"kind": "tree", "root": walk(case_input["tree"], 0, f"/{case_input['tree']['name']}")}
+
+
+def format_value(value):
+    return repr(value)
+
+
+def shrink_candidates(case_input):
+    """Simpler versions of a case, most simplifying first, for the greedy shrinker.
+
+    Hypothesis finds the failing trees; these moves then take one apart quickly: cut
+    subtrees, lift a child into its parent's place, lower the depth limit, make values
+    small integers and names distinct and plain. The grader keeps a candidate only if the
+    submission still fails on it.
+    """
+    tree = case_input["tree"]
+    out = []
+
+    def with_tree(new_tree, **changes):
+        return {**case_input, "tree": new_tree, **changes}
+
+    height = _height(tree)
+    for depth in range(0, min(case_input["max_depth"], height + 1)):
+        out.append({**case_input, "max_depth": depth})
+    if case_input["max_depth"] > height + 1:
+        out.append({**case_input, "max_depth": height + 1})
+    paths = _internal_paths(tree)
+    for path in paths:  # hoist a child into its parent's place
+        node = _at(tree, path)
+        for i in range(len(node["children"])):
+            out.append(with_tree(_replace(tree, path, node["children"][i])))
+    for path in paths:  # cut all of a node's moves
+        node = _at(tree, path)
+        out.append(with_tree(_replace(tree, path, {**node, "children": []})))
+    for path in paths:  # cut one move
+        node = _at(tree, path)
+        if len(node["children"]) > 1:
+            for i in range(len(node["children"])):
+                kids = node["children"][:i] + node["children"][i + 1:]
+                out.append(with_tree(_replace(tree, path, {**node, "children": kids})))
+    if not case_input["player_a_moves"]:
+        out.append({**case_input, "player_a_moves": True})
+    for path in _all_paths(tree):
+        node = _at(tree, path)
+        for simpler in _simpler_values(node["value"]):
+            out.append(with_tree(_replace(tree, path, {**node, "value": simpler})))
+    plain = _plain_names(tree)
+    if plain != tree:
+        out.append(with_tree(plain))
+    return out
+
+
+def _height(node):
+    return 1 + max((_height(c) for c in node["children"]), default=-1)
+
+
+def _all_paths(node, path=()):
+    yield path
+    for i, child in enumerate(node["children"]):
+        yield from _all_paths(child, path + (i,))
+
+
+def _internal_paths(tree):
+    return [p for p in _all_paths(tree) if _at(tree, p)["children"]]
+
+
+def _at(node, path):
+    for i in path:
+        node = node["children"][i]
+    return node
+
+
+def _replace(node, path, new):
+    if not path:
+        return new
+    kids = list(node["children"])
+    kids[path[0]] = _replace(kids[path[0]], path[1:], new)
+    return {**node, "children": kids}
+
+
+def _value_key(value):
+    return (type(value) is float, abs(value), value < 0)
+
+
+def _simpler_values(value):
+    options = [0, 1, -1, 2, -2, 3, -3, int(value)]
+    seen = []
+    for option in options:
+        if option != value and _value_key(option) < _value_key(value) and option not in seen:
+            seen.append(option)
+    return seen
+
+
+def _plain_names(tree):
+    counter = [0]
+
+    def walk(node):
+        counter[0] += 1
+        name = f"Move {counter[0]}"
+        return {**node, "name": name, "children": [walk(c) for c in node["children"]]}
+
+    return walk(tree)
