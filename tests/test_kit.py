@@ -133,6 +133,35 @@ def test_declared_returns_shapes():
     assert read("[move, value]") == {"container": "list", "items": ["move", "value"]}
 
 
+def test_a_move_spread_into_the_answer_and_no_move_written_as_the_course_writes_it():
+    """``[row, col, score]``: a move that is a pair spread into the list, "no move" as ``[-1, -1]``."""
+    from grader.answers import Answer
+    from grader.kit import answer_shape
+
+    base = {"game": {"module": "g.py"}, "student": {"function": "f", "arguments": {"s": "state"},
+                                                     "returns": "[*move, value]"}}
+    with pytest.raises(declaration.DeclarationError, match="no_move"):
+        declaration.read(base)
+    base["student"].update(no_move=[-1, -1], answer_words="a list [row, col, score]")
+    shape = declaration.read(base)["returns"]
+
+    def tagged(value):
+        if type(value) is list:
+            return {"t": "list", "v": [tagged(v) for v in value]}
+        return {"t": "int", "v": value}
+
+    parts, problem = answer_shape.split(shape, Answer.decode(tagged([0, 2, 1])), "f")
+    assert problem is None and parts["move"].same_as([0, 2]) and parts["value"].value == 1
+    assert answer_shape.is_no_move(shape, answer_shape.split(shape, Answer.decode(tagged([-1, -1, 0])), "f")[0]["move"])
+    _, problem = answer_shape.split(shape, Answer.decode(tagged(3)), "f")
+    assert "must return a list [row, col, score]" in problem
+    assert answer_shape.show_expected(shape, {"value": 0, "moves": []}) == "[-1, -1, 0]"
+    assert answer_shape.show_expected(shape, {"value": 1, "moves": [[0, 2], [2, 0]]}) == "[0, 2, 1] or [2, 0, 1]"
+    pair = declaration.read({**base, "student": {**base["student"], "returns": "(value, move)", "no_move": None}})
+    assert answer_shape.show_expected(pair["returns"], {"value": -1, "moves": [[0, 1]]}) == "(-1, (0, 1))"
+    assert answer_shape.show_expected(pair["returns"], {"value": 0, "moves": []}) == "(0, None)"
+
+
 def _driver(tmp_path, nim_decl):
     from grader.kit import driver
 

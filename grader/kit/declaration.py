@@ -10,6 +10,8 @@ from __future__ import annotations
 import math
 import re
 
+from grader.kit import answer_shape
+
 SOURCES = ("state", "depth", "player", "alpha", "beta")
 OPERATIONS = ("to_move", "actions", "result", "is_terminal", "utility", "evaluate")
 ROLES = ("max", "min")
@@ -96,7 +98,7 @@ def read(meta: dict) -> dict:
         "helpers": {str(name): _helper(name, raw) for name, raw in (student.get("helpers") or {}).items()},
         "constants": dict(student.get("constants") or {}),
         "search": search,
-        "returns": _returns(student.get("returns", "value")),
+        "returns": answer_shape.parse(student, _returns),
         "alpha": alpha,
         "beta": beta,
         "depth_limited": depth_limited,

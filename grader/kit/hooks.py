@@ -22,7 +22,7 @@ from pathlib import Path
 
 from grader.answers import Answer
 from grader.kit import bank as kit_bank
-from grader.kit import declaration, pictures, student_api
+from grader.kit import answer_shape, declaration, pictures, student_api
 from grader.kit.game import Game, from_plain, to_plain
 from grader.kit.search import Searcher
 
@@ -112,20 +112,14 @@ class KitHooks:
 
     def parts(self, answer: Answer) -> tuple[dict | None, str | None]:
         """({"value": Answer, "move": Answer}, None), or (None, what is wrong with the shape)."""
-        shape = self.decl["returns"]
-        if shape["container"] is None:
-            return {shape["items"][0]: answer}, None
-        wanted = self._returns_text()
-        if answer.kind not in ("list", "tuple") or len(answer.items) != 2:
-            return None, f"returned {answer.describe()}; {self.decl['function']} must return {wanted}"
-        return dict(zip(shape["items"], answer.items)), None
+        return answer_shape.split(self.decl["returns"], answer, self.decl["function"])
 
     def _returns_text(self) -> str:
-        shape = self.decl["returns"]
-        if shape["container"] is None:
-            return f"the {shape['items'][0]}"
-        inner = ", ".join(shape["items"])
-        return f"({inner})" if shape["container"] == "tuple" else f"[{inner}]"
+        return answer_shape.words(self.decl["returns"])
+
+    def show_expected(self, case_input, expected) -> str:
+        """The right answer as the student returns it: ``[-1, -1, 0]``, ``(1, (0, 2)) or (1, (2, 1))``."""
+        return answer_shape.show_expected(self.decl["returns"], expected)
 
     def value_problem(self, answer: Answer, expected) -> str | None:
         parts, problem = self.parts(answer)
@@ -144,8 +138,9 @@ class KitHooks:
             return problem
         move, best = parts["move"], expected["moves"]
         if not best:
-            if move.kind != "none":
-                return f"returned {answer.describe()}: there is no move to make here, so the move must be None"
+            if not answer_shape.is_no_move(self.decl["returns"], move):
+                return (f"returned {answer.describe()}: there is no move to make here, so the answer is "
+                        f"{self.show_expected(None, expected)}")
             return None
         if any(_same_move(move, option) for option in best):
             return None
