@@ -5,7 +5,8 @@
 (``[row, col, score]``). ``no_move`` says how the course writes "there is no move" (``None``
 unless declared, e.g. ``[-1, -1]``), and ``answer_words`` how the statement names the answer
 ("a list [row, col, score]"). Reports show the expected answer in that same shape
-(``[-1, -1, 0]``, ``(1, (0, 2)) or (1, (2, 1))``), never the reference's own record.
+(``[-1, -1, 0]``, ``(1, (0, 2)) or (1, (2, 1))``), never the reference's own record. ``any_sequence =
+true`` accepts a tuple where a list is declared, or the other way round.
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ def parse(student: dict, fallback) -> dict:
 
         raise DeclarationError(f"[student] returns = {text!r} spreads the move into the list: declare no_move = [...], "
                          "how the answer writes that there is no move (e.g. [-1, -1])")
-    return {**shape, "spread": bool(spread), "no_move": no_move, "words": student.get("answer_words")}
+    return {**shape, "spread": bool(spread), "no_move": no_move, "words": student.get("answer_words"),
+            "any_sequence": bool(student.get("any_sequence", False))}  # a tuple as good as the declared list
 
 
 def words(shape: dict) -> str:
