@@ -217,3 +217,22 @@ def test_new_exercise_refuses_an_existing_folder_and_a_game_without_rules(tmp_pa
     with pytest.raises(ScaffoldError, match="lacks to_move"):
         scaffold("other", broken, tmp_path)
     assert not (tmp_path / "other").exists()
+
+
+def test_case_groups_are_chosen_by_a_predicate_and_asked_with_the_moves_left(tmp_path):
+    """``[game.groups]``: finished positions (one in two), unfinished ones with at most one move left;
+    ``depths = "moves-left"``: each asked with its longest line of play as the depth."""
+    from grader.kit import bank, groups
+
+    game = make_game(tmp_path, [[3, 12, 8], [2, 4, 6], [14, 5, 2]])
+    decl = declaration.read({"game": {"module": "tree.py", "depths": "moves-left", "groups": {
+        "leaves": {"terminal": True, "every": 2}, "last": {"terminal": False, "moves_left": 1}}},
+        "student": {"function": "f", "arguments": {"s": "state", "d": "depth"}}})
+    cases = groups.cases(game, decl, bank._input)
+    leaves = [c for c in cases if c["group"] == "leaves"]
+    last = [c for c in cases if c["group"] == "last"]
+    assert len(leaves) == 5 and all(c["input"]["depth"] == 0 for c in leaves)
+    assert sorted(c["input"]["state"][0] for c in last) == [0, 1, 2] and all(c["input"]["depth"] == 1 for c in last)
+    with pytest.raises(declaration.DeclarationError, match="groups.bad"):
+        declaration.read({"game": {"module": "tree.py", "groups": {"bad": {"terminal": "yes"}}},
+                          "student": {"function": "f", "arguments": {"s": "state"}}})

@@ -29,7 +29,10 @@ def decode(data):
 
 def wins(state, player):
     """True when ``player`` holds a whole row, column or diagonal."""
-    return any(all(state[r][c] == player for r, c in line) for line in LINES)
+    for (a, b), (c, d), (e, f) in LINES:
+        if state[a][b] == player and state[c][d] == player and state[e][f] == player:
+            return True
+    return False
 
 
 def evaluate_board(state):
@@ -65,7 +68,7 @@ def actions(state):
 
 def result(state, cell):
     (r, c), (rows, player) = cell, state
-    return tuple(tuple(player if (i, j) == (r, c) else v for j, v in enumerate(row)) for i, row in enumerate(rows)), -player
+    return rows[:r] + (rows[r][:c] + (player,) + rows[r][c + 1:],) + rows[r + 1:], -player
 
 
 def is_terminal(state):

@@ -22,7 +22,7 @@ from grader.kit import answer_shape
 from grader.kit.player_families import player_families
 from grader.kit.search import FAMILIES, NEEDS_DEPTH, NEEDS_EVALUATE, VARIANT_NODE_BUDGET, TooBig
 
-RULES_BUDGET = 3.0
+RULES_BUDGET = 8.0  # every family over every case: about a second on an idle machine, several on a loaded one
 # A right value with no move: the start value was one a move could only equal (0, the win or loss value).
 START_NOT_BEATEN = ("The best value so far starts at a value that a move can only equal, not beat (0, or the "
                     "win or loss value itself), so when the best move is worth exactly that, no move is kept.",
@@ -229,7 +229,9 @@ class KitMistakes:
         for index, (outcome, reply) in enumerate(wrong + right):
             if time.monotonic() > deadline:
                 return None
-            state = self.hooks.state_of(outcome.case.input)
+            state = outcome.__dict__.get("_kit_state")
+            if state is None:  # decoded once per case, not once per family
+                state = outcome.__dict__["_kit_state"] = self.hooks.state_of(outcome.case.input)
             try:
                 decl = self.hooks.decl
                 if family in PARAMETERISED:

@@ -47,6 +47,7 @@ class KitHooks:
             raise declaration.DeclarationError(f"[student] names {', '.join(missing)}, which {self.game_path.name} "
                                                "does not define as a function")
         self._evaluations: dict[str, tuple] = {}
+        self._sizes: dict = {}
         exercise.meta.setdefault("group_words", dict(GROUP_WORDS))  # how reports name the kit's groups
 
     # -- what the core loads ---------------------------------------------------------------------
@@ -239,6 +240,12 @@ class KitHooks:
 
     def size(self, case_input) -> int:
         state, depth = self.state_of(case_input), case_input.get("depth")
+        key = (self.game.ident(state), depth)
+        if key not in self._sizes:  # asked again and again while shrinking and naming
+            self._sizes[key] = self._size(state, depth)
+        return self._sizes[key]
+
+    def _size(self, state, depth) -> int:
         memo: dict = {}
 
         def count(node, left):
