@@ -8,7 +8,8 @@ so the harness loads it like any exercise's driver.
 
 Check kinds a rubric may name: ``answers`` (value, then move), ``value``, ``move``,
 ``shape`` (the declared container, exactly), ``evaluations`` (which positions were evaluated,
-against alpha-beta's or minimax's own set), plus the core's ``unchanged`` and ``consistent``.
+against alpha-beta's or minimax's own set), ``restored`` (or ``board-restored``: the state handed over
+is as it was after every call that returned), plus the core's ``unchanged`` and ``consistent``.
 """
 
 from __future__ import annotations

@@ -88,7 +88,7 @@ def _stand_in(decl: dict, game, name: str, helper: dict) -> list[str]:
     parameters = helper_parameters(decl, helper)
     if op == "function":
         doc = (getattr(getattr(game.module, helper["function"], None), "__doc__", None) or "").strip().splitlines()
-        return [f"def {name}({', '.join(parameters)}):", f'    """Stand-in: {doc[0] if doc else helper["function"]}"""',
+        return [f"def {name}({', '.join(parameters)}):", f'    """Stand-in: {(doc[0][:1].lower() + doc[0][1:]) if doc else helper["function"]}"""',
                 f"    return _rules.{helper['function']}({', '.join(parameters)})", "", ""]
     state = parameters[0]
     words = _OPERATION_WORDS[op]
