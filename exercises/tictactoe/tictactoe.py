@@ -9,6 +9,7 @@ searching, as long as every change is undone; the helpers below are handed to th
 NAME = "tictactoe"
 PLAYERS = (+1, -1)  # MAX first: values are MAX's
 MARKS = {+1: "X", -1: "O", 0: "."}
+CELLS = [(r, c) for r in range(3) for c in range(3)]
 LINES = ([[(r, 0), (r, 1), (r, 2)] for r in range(3)] + [[(0, c), (1, c), (2, c)] for c in range(3)]
          + [[(0, 0), (1, 1), (2, 2)], [(0, 2), (1, 1), (2, 0)]])
 
@@ -63,7 +64,8 @@ def to_move(state):
 
 def actions(state):
     """The free cells, even on a won board (a search that misses the end of the game plays on)."""
-    return [tuple(cell) for cell in empty_cells(state[0])]
+    rows = state[0]
+    return [(r, c) for r, c in CELLS if rows[r][c] == 0]
 
 
 def result(state, cell):
@@ -72,7 +74,7 @@ def result(state, cell):
 
 
 def is_terminal(state):
-    return game_over(state[0]) or not empty_cells(state[0])
+    return game_over(state[0]) or all(v for row in state[0] for v in row)
 
 
 def utility(state, player):

@@ -16,15 +16,15 @@ FLIP = {"max": "min", "min": "max"}
 
 
 class PlayerFrom:
-    def __init__(self, code: str, name: str, root, after, text: str):
-        # root(depth, true_role) -> the role the search starts with; after(role) -> the next level's role
-        self.code, self.name, self.root, self.after, self.text = code, name, root, after, text
+    def __init__(self, code: str, name: str, root, alternates: bool, text: str):
+        # root(depth, true_role) -> the role the search starts with; below it the roles alternate, or stay
+        self.code, self.name, self.root, self.alternates, self.text = code, name, root, alternates, text
 
     def value(self, searcher, state, depth) -> tuple:
         return self._search(searcher, state, depth, self.root(depth, searcher.role(state)), [0]), False
 
     def _search(self, searcher, state, depth, role, counter):
-        key = ("player-from", self.name, searcher.game.ident(state), depth, role)
+        key = ("player-from", self.alternates, searcher.game.ident(state), depth, role)  # shared below the root
         if key in searcher.memo:
             return searcher.memo[key]
         counter[0] += 1
@@ -35,7 +35,8 @@ class PlayerFrom:
             found = searcher.leaf(state)
         else:
             moving = _as_mover(game, state, role)
-            values = [self._search(searcher, child, searcher.child_depth(moving, child, depth), self.after(role), counter)
+            after = FLIP[role] if self.alternates else role
+            values = [self._search(searcher, child, searcher.child_depth(moving, child, depth), after, counter)
                       for child in (game.result(moving, a) for a in game.actions(moving))]
             found = max(values) if role == "max" else min(values)
         searcher.memo[key] = found
@@ -56,20 +57,19 @@ def _parity(depth, role) -> str:
 
 
 def player_families() -> dict:
-    flip = FLIP.get
     return {
         "ignores-player-argument/as-max": PlayerFrom(
-            "ignores-player-argument", "as-max", lambda depth, role: "max", flip,
+            "ignores-player-argument", "as-max", lambda depth, role: "max", True,
             "Your search always starts as MAX, whoever is to move, so positions where MIN is to move come out wrong."),
         "ignores-player-argument/as-min": PlayerFrom(
-            "ignores-player-argument", "as-min", lambda depth, role: "min", flip,
+            "ignores-player-argument", "as-min", lambda depth, role: "min", True,
             "Your search always starts as MIN, whoever is to move, so positions where MAX is to move come out wrong."),
         "ignores-player-argument/parity": PlayerFrom(
-            "ignores-player-argument", "parity", _parity, flip,
+            "ignores-player-argument", "parity", _parity, True,
             "Who is to move is worked out from the depth (MAX when it is odd), not taken from the player argument, "
             "so positions where the other side is to move come out wrong."),
         "no-alternation/same-mover": PlayerFrom(
-            "no-alternation", "same-mover", lambda depth, role: role, lambda role: role,
+            "no-alternation", "same-mover", lambda depth, role: role, False,
             "The player does not change from one move to the next: the side to move at the start plays every move "
             "of your search."),
     }
