@@ -184,3 +184,10 @@ def test_check_tells_tictactoe_from_ctp26_by_the_helpers_used(tmp_path):
 def test_sample_verdict_and_score_as_recorded_before_the_kit(graded, relative):
     """Rebuilding the exercises on the kit moved no sample's status or score (the table predates it)."""
     assert_as_recorded(graded(relative), "tictactoe", relative)
+
+
+def test_mistakes_are_explained_in_the_games_words(graded):
+    """``[mistake_texts]`` in exercise.toml: the kit's families name the mistake, the exercise words it."""
+    mistake = graded("buggy/min_max_swapped.py").mistakes[0]
+    assert mistake.code == "min-max-swapped" and "the computer (+1)" in mistake.explanation
+    assert "board" in graded("buggy/board_not_restored.py").mistakes[0].explanation

@@ -101,6 +101,10 @@ class KitMistakes:
 
     def __init__(self, hooks):
         self.hooks = hooks
+        # ``[mistake_texts.CODE] text = ..., question = ...`` in exercise.toml: a code in the game's own words.
+        worded = hooks.exercise.meta.get("mistake_texts") or {}
+        self.CODES = {**CODES, **{str(code): (str(t.get("text", "")), str(t.get("question", "")))
+                                  for code, t in worded.items() if isinstance(t, dict)}}
         self.CHECK_CODES = {spec.name: {"code": "wrong-return-type", "even_if_skipped": True}
                             for spec in hooks.exercise.checks if spec.kind == "shape"}
         # A check may name the mistake it finds (``mistake = "board-not-restored"`` in its [[checks]] table).
