@@ -62,7 +62,10 @@ def _answers(exercise, call_timeout) -> Predicate:
         problem = outcome.did_not_answer(call_timeout)
         if problem:
             # Say what the call should have given, so a crash reads as "expected vs actual" too.
-            return problem if "skipped" in outcome.raw else f"{problem}, expected {outcome.expected!r}"
+            if "skipped" in outcome.raw:
+                return problem
+            shown = show_expected(exercise, outcome.case.input, outcome.expected)  # as the student would return it
+            return f"{problem}, expected {shown if isinstance(shown, str) else repr(shown)}"
         return verify(outcome.case.input, outcome.expected, outcome.answer)
 
     return predicate

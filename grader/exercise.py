@@ -110,7 +110,7 @@ class Exercise:
         student = meta.get("student") if isinstance(meta.get("student"), dict) else {}  # a kit exercise's declaration
         self.entry_point: str = meta.get("entry_point") or student.get("function") or meta["entry_point"]
         self.parameters: list[str] = list(meta.get("parameters") or student.get("arguments") or [])
-        self.provided_helpers: list[str] = list(meta.get("provided_helpers", []))
+        self.provided_helpers: list[str] = list(meta.get("provided_helpers") or student.get("helpers") or [])
         self.default_feedback: str = meta.get("default_feedback", "full")
         self.random_examples: int = int(meta.get("random_examples", 200))
         self.limits = load_limits(meta.get("limits", {}))

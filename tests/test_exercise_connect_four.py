@@ -76,3 +76,16 @@ def test_the_html_report_draws_the_board_as_svg(graded):
 def test_sample_verdict_and_score_as_recorded_before_the_kit(graded, relative):
     """Rebuilding the exercises on the kit moved no sample's status or score (the table predates it)."""
     assert_as_recorded(graded(relative), "connect-four", relative)
+
+
+def test_the_expected_answer_is_shown_as_the_student_returns_it(graded):
+    """Issue 15: ``[column, score]`` as declared (``[2, 1] or [3, 1]``), never the reference's record."""
+    import re
+
+    from grader import report
+
+    result = graded("buggy/sign_flip.py")
+    example = next(c.counterexample for c in result.checks if c.status == "failed" and c.name == "values")
+    assert re.fullmatch(r"\[(\d|None), -?\d+\]( or \[\d, -?\d+\])*", example.expected), example.expected
+    text = report.render(result, "text")
+    assert f"expected: {example.expected}" in text and "'value'" not in text and "'moves'" not in text

@@ -45,55 +45,68 @@ def is_board_picture(picture: str) -> bool:
 
 # -- the reference and the bank -------------------------------------------------------------
 
+def _input(board, player):
+    return {"state": [board, player], "depth": sum(v == 0 for row in board for v in row)}
+
+
 def test_reference_agrees_with_every_hand_made_position(tictactoe, ttt_bank):
+    import json
+
     fixtures = ttt_bank.group("fixtures")
     assert len(fixtures) >= 10
+    written = {f"hand-made/{item['name']}": item for item in json.loads(
+        (tictactoe.folder / "positions" / "hand-made.json").read_text(encoding="utf-8"))["positions"]}
+    assert set(written) == {case.id for case in fixtures}
     for case in fixtures:
-        assert tictactoe.hook("reference")(case.input, tictactoe.reference) == case.known, case.id
+        assert tictactoe.hook("reference")(case.input) == {"value": case.known, "moves": written[case.id]["moves"]}, case.id
 
 
 def test_reference_knows_the_published_facts(tictactoe):
-    ref = tictactoe.reference
-    empty = ((0, 0, 0),) * 3
-    assert ref.value(empty, ref.MAX) == 0 and ref.value(empty, ref.MIN) == 0  # perfect play draws
+    hooks = tictactoe.hooks
+    game, reference = hooks.game, hooks.reference
+    empty = [[0] * 3] * 3
+    assert reference(_input(empty, 1))["value"] == 0 and reference(_input(empty, -1))["value"] == 0  # perfect play draws
     # Legal play with X (here MAX) always starting reaches 5478 distinct boards, a well-known count.
-    seen, frontier = set(), [empty]
+    seen, frontier = set(), [game.decode([empty, 1])]
     while frontier:
-        board = frontier.pop()
-        if board in seen:
+        state = frontier.pop()
+        if state[0] in seen:
             continue
-        seen.add(board)
-        if not ref.game_over(board):
-            player = ref.MAX if sum(v != 0 for row in board for v in row) % 2 == 0 else ref.MIN
-            frontier.extend(ref.play(board, cell, player) for cell in ref.empty_cells(board))
+        seen.add(state[0])
+        if not game.is_terminal(state):
+            frontier.extend(game.result(state, a) for a in game.actions(state))
     assert len(seen) == 5478
-    assert ref.minimax([[1, 1, 0], [-1, -1, 0], [0, 0, 0]], ref.MAX) == [0, 2, 1]
-    assert ref.minimax([[1, 1, 1], [-1, -1, 0], [0, 0, 0]], ref.MIN) == [-1, -1, 1]
+    win = _input([[1, 1, 0], [-1, -1, 0], [0, 0, 0]], 1)
+    assert hooks.show_expected(win, reference(win)) == "[0, 2, 1]"
+    over = _input([[1, 1, 1], [-1, -1, 0], [0, 0, 0]], -1)
+    assert hooks.show_expected(over, reference(over)) == "[-1, -1, 1]"
 
 
 def test_bank_covers_finished_and_endgame_positions_with_both_players(tictactoe, ttt_bank):
     finished, endgame, random_ = ttt_bank.group("finished"), ttt_bank.group("endgame"), ttt_bank.group("random")
     assert len(finished) == 479  # one in four of the 1916 finished positions
     assert len(endgame) == 1836  # every unfinished position with one or two free cells, each side to move
-    assert {c.input["player"] for c in endgame} == {1, -1}
+    assert {c.input["state"][1] for c in endgame} == {1, -1}
     assert len(random_) == tictactoe.random_examples
-    ref = tictactoe.reference
+    game = tictactoe.hooks.game
     for case in endgame + random_:
-        board = ref.key(case.input["board"])
+        board, player = case.input["state"]
         marks = sum(v == 1 for row in board for v in row) - sum(v == -1 for row in board for v in row)
-        assert marks in (-1, 0, 1) and (marks == 0 or case.input["player"] == -marks)
-    assert all(ref.game_over(ref.key(c.input["board"])) for c in finished)
+        assert marks in (-1, 0, 1) and (marks == 0 or player == -marks)
+        assert case.input["depth"] == sum(v == 0 for row in board for v in row)  # the depth is the free cells
+    assert all(game.is_terminal(game.decode(c.input["state"])) for c in finished)
 
 
 def test_shrinking_moves_towards_fewer_free_cells(tictactoe):
-    case = {"board": [[1, 0, 0], [0, -1, 0], [0, 0, 1]], "player": -1}
+    case = _input([[1, 0, 0], [0, -1, 0], [0, 0, 1]], -1)
     size = tictactoe.hook("size")
     candidates = tictactoe.hook("shrink_candidates")(case)
     assert len(candidates) == 6 and all(size(c) < size(case) for c in candidates)
+    assert all(c["depth"] == 5 for c in candidates)  # one move on, one free cell fewer: never a depth cut short
 
 
 def test_picture_is_a_board_with_whose_turn(tictactoe):
-    picture = tictactoe.hook("picture")({"board": [[1, -1, 0], [0, 1, 0], [0, 0, -1]], "player": 1})
+    picture = tictactoe.hook("picture")(_input([[1, -1, 0], [0, 1, 0], [0, 0, -1]], 1))
     assert is_board_picture(picture)
     assert "X | O | ." in picture and "X (MAX, +1) to move" in picture
 
@@ -171,3 +184,10 @@ def test_check_tells_tictactoe_from_ctp26_by_the_helpers_used(tmp_path):
 def test_sample_verdict_and_score_as_recorded_before_the_kit(graded, relative):
     """Rebuilding the exercises on the kit moved no sample's status or score (the table predates it)."""
     assert_as_recorded(graded(relative), "tictactoe", relative)
+
+
+def test_mistakes_are_explained_in_the_games_words(graded):
+    """``[mistake_texts]`` in exercise.toml: the kit's families name the mistake, the exercise words it."""
+    mistake = graded("buggy/min_max_swapped.py").mistakes[0]
+    assert mistake.code == "min-max-swapped" and "the computer (+1)" in mistake.explanation
+    assert "board" in graded("buggy/board_not_restored.py").mistakes[0].explanation

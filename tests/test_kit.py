@@ -133,6 +133,35 @@ def test_declared_returns_shapes():
     assert read("[move, value]") == {"container": "list", "items": ["move", "value"]}
 
 
+def test_a_move_spread_into_the_answer_and_no_move_written_as_the_course_writes_it():
+    """``[row, col, score]``: a move that is a pair spread into the list, "no move" as ``[-1, -1]``."""
+    from grader.answers import Answer
+    from grader.kit import answer_shape
+
+    base = {"game": {"module": "g.py"}, "student": {"function": "f", "arguments": {"s": "state"},
+                                                     "returns": "[*move, value]"}}
+    with pytest.raises(declaration.DeclarationError, match="no_move"):
+        declaration.read(base)
+    base["student"].update(no_move=[-1, -1], answer_words="a list [row, col, score]")
+    shape = declaration.read(base)["returns"]
+
+    def tagged(value):
+        if type(value) is list:
+            return {"t": "list", "v": [tagged(v) for v in value]}
+        return {"t": "int", "v": value}
+
+    parts, problem = answer_shape.split(shape, Answer.decode(tagged([0, 2, 1])), "f")
+    assert problem is None and parts["move"].same_as([0, 2]) and parts["value"].value == 1
+    assert answer_shape.is_no_move(shape, answer_shape.split(shape, Answer.decode(tagged([-1, -1, 0])), "f")[0]["move"])
+    _, problem = answer_shape.split(shape, Answer.decode(tagged(3)), "f")
+    assert "must return a list [row, col, score]" in problem
+    assert answer_shape.show_expected(shape, {"value": 0, "moves": []}) == "[-1, -1, 0]"
+    assert answer_shape.show_expected(shape, {"value": 1, "moves": [[0, 2], [2, 0]]}) == "[0, 2, 1] or [2, 0, 1]"
+    pair = declaration.read({**base, "student": {**base["student"], "returns": "(value, move)", "no_move": None}})
+    assert answer_shape.show_expected(pair["returns"], {"value": -1, "moves": [[0, 1]]}) == "(-1, (0, 1))"
+    assert answer_shape.show_expected(pair["returns"], {"value": 0, "moves": []}) == "(0, None)"
+
+
 def _driver(tmp_path, nim_decl):
     from grader.kit import driver
 
@@ -188,3 +217,22 @@ def test_new_exercise_refuses_an_existing_folder_and_a_game_without_rules(tmp_pa
     with pytest.raises(ScaffoldError, match="lacks to_move"):
         scaffold("other", broken, tmp_path)
     assert not (tmp_path / "other").exists()
+
+
+def test_case_groups_are_chosen_by_a_predicate_and_asked_with_the_moves_left(tmp_path):
+    """``[game.groups]``: finished positions (one in two), unfinished ones with at most one move left;
+    ``depths = "moves-left"``: each asked with its longest line of play as the depth."""
+    from grader.kit import bank, groups
+
+    game = make_game(tmp_path, [[3, 12, 8], [2, 4, 6], [14, 5, 2]])
+    decl = declaration.read({"game": {"module": "tree.py", "depths": "moves-left", "groups": {
+        "leaves": {"terminal": True, "every": 2}, "last": {"terminal": False, "moves_left": 1}}},
+        "student": {"function": "f", "arguments": {"s": "state", "d": "depth"}}})
+    cases = groups.cases(game, decl, bank._input)
+    leaves = [c for c in cases if c["group"] == "leaves"]
+    last = [c for c in cases if c["group"] == "last"]
+    assert len(leaves) == 5 and all(c["input"]["depth"] == 0 for c in leaves)
+    assert sorted(c["input"]["state"][0] for c in last) == [0, 1, 2] and all(c["input"]["depth"] == 1 for c in last)
+    with pytest.raises(declaration.DeclarationError, match="groups.bad"):
+        declaration.read({"game": {"module": "tree.py", "groups": {"bad": {"terminal": "yes"}}},
+                          "student": {"function": "f", "arguments": {"s": "state"}}})

@@ -110,7 +110,7 @@ def test_tictactoe_shows_every_optimal_move_when_the_game_is_not_over():
     from grader import exercise
 
     hooks = exercise.load("tictactoe").hooks
-    shown = hooks.show_expected({"board": [[0] * 3] * 3, "player": 1}, {"score": 1, "moves": [[0, 2], [2, 0]]})
+    shown = hooks.show_expected({"state": [[[0] * 3] * 3, 1], "depth": 9}, {"value": 1, "moves": [[0, 2], [2, 0]]})
     assert shown == "[0, 2, 1] or [2, 0, 1]"
 
 

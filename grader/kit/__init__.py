@@ -10,8 +10,11 @@ Everything else is written here once for every game:
 - ``search``: the references (depth-limited minimax, alpha-beta with its evaluated states,
   the set of optimal moves) and the mistake families as variants of the same search;
 - ``bank``: the cases (reachable positions, seeded play driven by hypothesis, fixture files);
+- ``groups``: case groups chosen by a predicate (finished positions, at most k moves left);
+- ``answer_shape``: the declared answer (``[*move, value]``, ``no_move``) read and shown in that shape;
 - ``judging``: the check kinds and answer reading for the declared answer shape;
-- ``families``: naming the mistake from the student's replies and traces;
+- ``families``: naming the mistake from the student's replies and traces (with ``player_families``,
+  where the player to move comes from, and ``shapes_seen``, a bare value or an input left changed);
 - ``pictures``: boards as text and as inline SVG;
 - ``hooks``: the grader-side hook object that ``grader.exercise`` hands to the judge;
 - ``driver``: the sandbox-side generic driver (standard library only, never imports ``grader``);

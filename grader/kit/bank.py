@@ -20,7 +20,7 @@ class FixtureError(Exception):
 def _input(game, state, depth, decl) -> dict:
     data = {"state": game.encode(state)}
     if decl["depth_limited"]:
-        data["depth"] = depth
+        data["depth"] = game.moves_left(state) if decl["depth_to_end"] else depth
     return data
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 import math
 import re
 
+from grader.kit import answer_shape, groups
+
 SOURCES = ("state", "depth", "player", "alpha", "beta")
 OPERATIONS = ("to_move", "actions", "result", "is_terminal", "utility", "evaluate")
 ROLES = ("max", "min")
@@ -34,6 +36,9 @@ def _returns(text: str) -> dict:
 
 
 def _helper(name: str, raw) -> dict:
+    if isinstance(raw, dict) and "function" in raw:  # a function of the game module, handed over as it is
+        return {"op": "function", "function": str(raw["function"]), "player": None,
+                "parameters": [str(p) for p in raw.get("parameters", ["state"])]}
     if isinstance(raw, str):
         raw = {"op": raw}
     if not isinstance(raw, dict) or raw.get("op") not in OPERATIONS:
@@ -69,9 +74,11 @@ def read(meta: dict) -> dict:
     if search not in SEARCHES:
         raise DeclarationError(f"[student] search = {search!r}: one of {', '.join(SEARCHES)}")
     depth_limited = "depth" in arguments.values()
-    depths = [int(d) for d in game.get("depths", [])]
-    if depth_limited and (not depths or min(depths) < 0):
-        raise DeclarationError("[game] depths = [...] must list the depths to ask about (the student takes a depth)")
+    to_end = game.get("depths") == "moves-left"  # each position asked with as much depth as it has moves left
+    depths = [None] if to_end else [int(d) for d in game.get("depths", [])]
+    if depth_limited and not to_end and (not depths or min(depths) < 0):
+        raise DeclarationError("[game] depths = [...] must list the depths to ask about (the student takes a depth), "
+                               "or be \"moves-left\"")
     counts = game.get("depth_counts", "plies")
     if counts not in ("plies", "turns"):
         raise DeclarationError(f"[game] depth_counts = {counts!r}: \"plies\" (every move) or \"turns\" (every change of player)")
@@ -89,6 +96,10 @@ def read(meta: dict) -> dict:
         "cap": int(game.get("cap", 2000)),
         "random_moves": [int(moves[0]), int(moves[1])],
         "depths": depths,
+        "depth_to_end": to_end,
+        "groups": groups.read(game.get("groups") or {}),
+        "state_view": student.get("state_view"),  # a function of the game: what the student is handed as the state
+        "state_name": str(student.get("state_name", "")),  # how call texts and messages name the state
         "depth_counts": counts,
         "function": str(student["function"]),
         "arguments": {str(k): str(v) for k, v in arguments.items()},
@@ -96,7 +107,7 @@ def read(meta: dict) -> dict:
         "helpers": {str(name): _helper(name, raw) for name, raw in (student.get("helpers") or {}).items()},
         "constants": dict(student.get("constants") or {}),
         "search": search,
-        "returns": _returns(student.get("returns", "value")),
+        "returns": answer_shape.parse(student, _returns),
         "alpha": alpha,
         "beta": beta,
         "depth_limited": depth_limited,

@@ -60,11 +60,12 @@ def _snapshot(value, depth=0):
 
 
 class Built:
-    """One case: the root state, freshly decoded, and the numbers the call is made with."""
+    """One case: the root state, freshly decoded, what the student is handed for it, and the depth."""
 
-    def __init__(self, root, depth):
+    def __init__(self, root, depth, handed):
         self.root = root
         self.depth = depth
+        self.handed = handed
 
 
 class Registry:
@@ -92,6 +93,7 @@ def configure(declaration_json, game_path):
     course = {players[0]: spec["players"]["max"], players[1]: spec["players"]["min"]}
     by_course = [(spec["players"]["max"], players[0]), (spec["players"]["min"], players[1])]
     decode = getattr(game, "decode", None) or _from_plain
+    view = getattr(game, spec["state_view"]) if spec.get("state_view") else None  # e.g. a fresh, mutable board
 
     def game_player(value):
         for shown, player in by_course:
@@ -100,9 +102,12 @@ def configure(declaration_json, game_path):
         raise ValueError(f"{value!r} is not a player here (the players are {by_course[0][0]!r} and {by_course[1][0]!r})")
 
     def build(case_input):
-        return Built(decode(case_input["state"]), case_input.get("depth"))
+        root = decode(case_input["state"])
+        return Built(root, case_input.get("depth"), view(root) if view else root)
 
-    def make_helper(op, fixed, registry, trace):
+    def make_helper(op, fixed, registry, trace, function=None):
+        if op == "function":  # a function of the game, handed over as it is (it knows no registry)
+            return getattr(game, function)
         if op == "actions":
             def helper(state):
                 trace["expanded"].append(registry.path(state))
@@ -140,13 +145,15 @@ def configure(declaration_json, game_path):
 
     def helpers(built, trace):
         registry = Registry(built.root)
-        return {name: make_helper(h["op"], h["player"], registry, trace) for name, h in spec["helpers"].items()}
+        return {name: make_helper(h["op"], h["player"], registry, trace, h.get("function"))
+                for name, h in spec["helpers"].items()}
 
     def loading_helpers():
         """While the student's file loads: the constants and helpers that work without a case."""
         quiet = {"evaluated": [], "expanded": []}
         start = Registry(object())
-        found = {name: make_helper(h["op"], h["player"], start, quiet) for name, h in spec["helpers"].items()}
+        found = {name: make_helper(h["op"], h["player"], start, quiet, h.get("function"))
+                 for name, h in spec["helpers"].items()}
         found.update(spec["constants"])
         return found
 
@@ -154,7 +161,7 @@ def configure(declaration_json, game_path):
         arguments = []
         for source in spec["arguments"].values():
             if source == "state":
-                arguments.append(built.root)
+                arguments.append(built.handed)
             elif source == "depth":
                 arguments.append(built.depth)
             elif source == "player":
@@ -164,7 +171,7 @@ def configure(declaration_json, game_path):
         return entry(*arguments)
 
     def snapshot(built):
-        return _snapshot(built.root)
+        return _snapshot(built.handed)
 
     return {"build": build, "helpers": helpers, "loading_helpers": loading_helpers, "call": call,
             "snapshot": snapshot}

@@ -18,9 +18,11 @@ import time
 
 from grader.diagnose import (PARTIAL_AGREES, SUPPORTED_EXPLAINS, Finding, Fit, Model, Support, clear_winners,
                              supported_by, with_support)
+from grader.kit import answer_shape
+from grader.kit.player_families import player_families
 from grader.kit.search import FAMILIES, NEEDS_DEPTH, NEEDS_EVALUATE, VARIANT_NODE_BUDGET, TooBig
 
-RULES_BUDGET = 3.0
+RULES_BUDGET = 8.0  # every family over every case: about a second on an idle machine, several on a loaded one
 # A right value with no move: the start value was one a move could only equal (0, the win or loss value).
 START_NOT_BEATEN = ("The best value so far starts at a value that a move can only equal, not beat (0, or the "
                     "win or loss value itself), so when the best move is worth exactly that, no move is kept.",
@@ -80,6 +82,13 @@ CODES = {
                           "What exactly does the caller expect back?"),
     "mutates-tree": ("Your function changes the position it was given.",
                      "Could the caller use the position again, unchanged, after the call?"),
+    "board-not-restored": ("The position is not the same after your function returns: a move tried while searching "
+                           "stays there, and the rest of the search then sees a position that never happened.",
+                           "Is every move you try taken back on every path out of the loop, early returns included?"),
+    "wrong-move-recorded": ("The value is right, but the move you return is not the one tried at this level: it is "
+                            "the move passed up from deeper in the search (or never set), so \"no move\" can come "
+                            "back for a position that still has moves.",
+                            "Where in your loop does the answer get the move you just tried?"),
 }
 
 
@@ -92,8 +101,15 @@ class KitMistakes:
 
     def __init__(self, hooks):
         self.hooks = hooks
+        # ``[mistake_texts.CODE] text = ..., question = ...`` in exercise.toml: a code in the game's own words.
+        worded = hooks.exercise.meta.get("mistake_texts") or {}
+        self.CODES = {**CODES, **{str(code): (str(t.get("text", "")), str(t.get("question", "")))
+                                  for code, t in worded.items() if isinstance(t, dict)}}
         self.CHECK_CODES = {spec.name: {"code": "wrong-return-type", "even_if_skipped": True}
                             for spec in hooks.exercise.checks if spec.kind == "shape"}
+        # A check may name the mistake it finds (``mistake = "board-not-restored"`` in its [[checks]] table).
+        self.CHECK_CODES.update({spec.name: {"code": str(spec.params["mistake"]), "even_if_skipped": True}
+                                 for spec in hooks.exercise.checks if spec.params.get("mistake")})
 
     def subproblems(self, case_input) -> list[dict]:
         return subproblem_plan(self.hooks, case_input)
@@ -171,6 +187,11 @@ class KitMistakes:
         return ("number", parts["value"].value)
 
     def rules(self, facts) -> list[Finding]:
+        from grader.kit.shapes_seen import bare_values, left_changed
+
+        found = [f for f in (bare_values(self, facts), left_changed(self, facts)) if f is not None]
+        if found:
+            return found  # what the search did to its answer or its input explains the values too
         asked = [(o, self._student_value(o)) for o in facts.outcomes]
         asked = [(o, v) for o, v in asked if v is not None]
         wrong_values = [(o, v) for o, v in asked if v[0] == "raised" or not _same(v[1], o.expected["value"])]
@@ -183,8 +204,9 @@ class KitMistakes:
             fits = [fit for fit in (self._fits(family, wrong_values, right, deadline) for family in self.families())
                     if fit is not None]
             rules_seen = getattr(facts, "supporting", [])
+            winners = _moves_break_the_tie(self, facts, clear_winners(fits, supported=supported_by(rules_seen)))
             findings.extend(with_support(self._finding(fit, facts), [] if fit.complete else rules_seen)
-                            for fit in clear_winners(fits, supported=supported_by(rules_seen)))
+                            for fit in winners)
         if not findings and not wrong_values:
             findings.extend(self._move_findings(facts))
         return findings
@@ -211,7 +233,9 @@ class KitMistakes:
         for index, (outcome, reply) in enumerate(wrong + right):
             if time.monotonic() > deadline:
                 return None
-            state = self.hooks.state_of(outcome.case.input)
+            state = outcome.__dict__.get("_kit_state")
+            if state is None:  # decoded once per case, not once per family
+                state = outcome.__dict__["_kit_state"] = self.hooks.state_of(outcome.case.input)
             try:
                 decl = self.hooks.decl
                 if family in PARAMETERISED:
@@ -253,7 +277,14 @@ class KitMistakes:
         problem = self.hooks.move_problem(smallest.answer, smallest.expected)
         if not smallest.expected["moves"]:
             return [Finding("no-moves-root", f"{facts.call(smallest)}: {problem} ({len(bad)} such answers)")]
-        if all(self._no_move_kept(o) for o in bad):
+        kept = [o for o in bad if self._no_move_kept(o)]
+        if kept and (len(kept) < len(bad) or _varied_by_role(self.hooks, kept)):
+            # "No move" with values no start value could be (several per player), or beside wrong moves: the
+            # move is passed up from below, not a start value that no move beat.
+            return [Finding("wrong-move-recorded", f"{facts.call(smallest)}: {problem}; the value is right "
+                                                   f"({len(bad)} such answers, {len(kept)} with no move though "
+                                                   f"moves were left)", checks=self._move_checks())]
+        if kept and len(kept) == len(bad):
             # The right value and no move: no move ever beat the start value, so the start value was as good
             # as the best move's (a start bound that is not worse than every move), not a move chosen badly.
             return [Finding("bad-initial-bound", f"{facts.call(smallest)}: {problem}; your value is right but no move "
@@ -261,10 +292,14 @@ class KitMistakes:
                                                  f"({len(bad)} such answers)", *START_NOT_BEATEN)]
         return [Finding("suboptimal-move", f"{facts.call(smallest)}: {problem} ({len(bad)} such answers)")]
 
+    def _move_checks(self) -> tuple:
+        return tuple(spec.name for spec in self.hooks.exercise.checks if spec.kind == "move")
+
     def _no_move_kept(self, outcome) -> bool:
         """The move is None though there are moves, and the value is right."""
         parts, problem = self.hooks.parts(outcome.answer)
-        return (not problem and "move" in parts and parts["move"].kind == "none" and bool(outcome.expected["moves"]))
+        return (not problem and "move" in parts and answer_shape.is_no_move(self.hooks.decl["returns"], parts["move"])
+                and bool(outcome.expected["moves"]))
 
     def behaviour_rules(self, facts) -> list[Finding]:
         """Mistakes in which positions were evaluated, read from the traces where the value was right."""
@@ -530,7 +565,29 @@ def _one_role_families() -> dict[str, OneRole]:
     return found
 
 
-PARAMETERISED = {**_one_role_families(), "depth-off-by-one/deeper": DeeperByOne(),
+def _moves_break_the_tie(mistakes, facts, winners: list) -> list:
+    """A start value that no move beats leaves no move: where another family gives the same values and the
+    student returned a move at every position that has one, the start value is not the mistake."""
+    complete = [fit for fit in winners if fit.complete]
+    if len(complete) < 2 or not any(fit.model.code == "bad-initial-bound" for fit in complete):
+        return winners
+    if "move" not in mistakes.hooks.decl["returns"]["items"]:
+        return winners
+    if any(mistakes._no_move_kept(o) for o in facts.outcomes if o.answer is not None and o.expected["moves"]
+           and mistakes._student_value(o) is not None):
+        return winners
+    return [fit for fit in winners if fit.model.code != "bad-initial-bound"]
+
+
+def _varied_by_role(hooks, outcomes) -> bool:
+    """Several values among the answers of one player to move: not one start value kept."""
+    seen: dict[str, set] = {}
+    for outcome in outcomes:
+        seen.setdefault(hooks.searcher.role(hooks.state_of(outcome.case.input)), set()).add(outcome.expected["value"])
+    return any(len(values) > 1 for values in seen.values())
+
+
+PARAMETERISED = {**_one_role_families(), "depth-off-by-one/deeper": DeeperByOne(), **player_families(),
                  **{f"{code}/below-root": BelowRoot(code) for code in BelowRoot.WORDS},
                  "sign-flip/unnegated": NegamaxUnnegated(),
                  "missing-terminal-check/max": TerminalUncheckedFor("max"),

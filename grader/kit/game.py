@@ -69,6 +69,7 @@ class Game:
         self.result = module.result
         self.utility = module.utility
         self._terminal: dict = {}  # the game's rules are pure: asked once per position
+        self._left: dict = {}  # moves left to the end of the game, by position (see moves_left)
         self.has_evaluate = callable(getattr(module, "evaluate", None))
         self.name = str(getattr(module, "NAME", path.stem if path else "game"))
 
@@ -126,6 +127,17 @@ class Game:
         if not found:
             raise GameError(f"{self.name}: start_positions() gave no position")
         return found
+
+    def moves_left(self, state) -> int:
+        """How many moves can still be played at most: the game's ``moves_left``, else the longest line of play."""
+        custom = getattr(self.module, "moves_left", None)
+        if callable(custom):
+            return int(custom(state))
+        ident = self.ident(state)
+        if ident not in self._left:  # memoised: a line of play meets the same positions again and again
+            self._left[ident] = 0 if self.is_terminal(state) else 1 + max(
+                self.moves_left(self.result(state, a)) for a in self.actions(state))
+        return self._left[ident]
 
     def render(self, state) -> str | None:
         custom = getattr(self.module, "render", None)

@@ -8,7 +8,8 @@ so the harness loads it like any exercise's driver.
 
 Check kinds a rubric may name: ``answers`` (value, then move), ``value``, ``move``,
 ``shape`` (the declared container, exactly), ``evaluations`` (which positions were evaluated,
-against alpha-beta's or minimax's own set), plus the core's ``unchanged`` and ``consistent``.
+against alpha-beta's or minimax's own set), ``restored`` (or ``board-restored``: the state handed over
+is as it was after every call that returned), plus the core's ``unchanged`` and ``consistent``.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from pathlib import Path
 
 from grader.answers import Answer
 from grader.kit import bank as kit_bank
-from grader.kit import declaration, pictures, student_api
+from grader.kit import answer_shape, declaration, groups, pictures, student_api
 from grader.kit.game import Game, from_plain, to_plain
 from grader.kit.search import Searcher
 
@@ -40,7 +41,14 @@ class KitHooks:
         self.game_path = (exercise.folder / self.decl["module"]).resolve()
         self.game = Game.from_file(self.game_path, f"_minimax_grader_game_{exercise.id.replace('-', '_')}")
         self.searcher = Searcher(self.game, self.decl["depth_counts"])
+        named = [self.decl["state_view"]] if self.decl["state_view"] else []
+        named += [h["function"] for h in self.decl["helpers"].values() if h["op"] == "function"]
+        missing = [name for name in named if not callable(getattr(self.game.module, name, None))]
+        if missing:
+            raise declaration.DeclarationError(f"[student] names {', '.join(missing)}, which {self.game_path.name} "
+                                               "does not define as a function")
         self._evaluations: dict[str, tuple] = {}
+        self._sizes: dict = {}
         exercise.meta.setdefault("group_words", dict(GROUP_WORDS))  # how reports name the kit's groups
 
     # -- what the core loads ---------------------------------------------------------------------
@@ -83,7 +91,7 @@ class KitHooks:
 
     @property
     def API_OBJECTS(self) -> dict[str, str]:
-        return student_api.state_types(self.game)
+        return student_api.state_types(self.game, self.decl)
 
     @property
     def API_NAMES(self) -> list[str]:
@@ -95,7 +103,8 @@ class KitHooks:
     # -- the bank ----------------------------------------------------------------------------------
 
     def fixture_cases(self, folder: Path) -> list[dict]:
-        return kit_bank.fixture_cases(self.game, self.decl, folder) + kit_bank.reachable_cases(self.game, self.decl)
+        return (kit_bank.fixture_cases(self.game, self.decl, folder) + kit_bank.reachable_cases(self.game, self.decl)
+                + groups.cases(self.game, self.decl, kit_bank._input))
 
     def strategy(self):
         return kit_bank.strategy(self.game, self.decl)
@@ -112,20 +121,14 @@ class KitHooks:
 
     def parts(self, answer: Answer) -> tuple[dict | None, str | None]:
         """({"value": Answer, "move": Answer}, None), or (None, what is wrong with the shape)."""
-        shape = self.decl["returns"]
-        if shape["container"] is None:
-            return {shape["items"][0]: answer}, None
-        wanted = self._returns_text()
-        if answer.kind not in ("list", "tuple") or len(answer.items) != 2:
-            return None, f"returned {answer.describe()}; {self.decl['function']} must return {wanted}"
-        return dict(zip(shape["items"], answer.items)), None
+        return answer_shape.split(self.decl["returns"], answer, self.decl["function"])
 
     def _returns_text(self) -> str:
-        shape = self.decl["returns"]
-        if shape["container"] is None:
-            return f"the {shape['items'][0]}"
-        inner = ", ".join(shape["items"])
-        return f"({inner})" if shape["container"] == "tuple" else f"[{inner}]"
+        return answer_shape.words(self.decl["returns"])
+
+    def show_expected(self, case_input, expected) -> str:
+        """The right answer as the student returns it: ``[-1, -1, 0]``, ``(1, (0, 2)) or (1, (2, 1))``."""
+        return answer_shape.show_expected(self.decl["returns"], expected)
 
     def value_problem(self, answer: Answer, expected) -> str | None:
         parts, problem = self.parts(answer)
@@ -144,8 +147,9 @@ class KitHooks:
             return problem
         move, best = parts["move"], expected["moves"]
         if not best:
-            if move.kind != "none":
-                return f"returned {answer.describe()}: there is no move to make here, so the move must be None"
+            if not answer_shape.is_no_move(self.decl["returns"], move):
+                return (f"returned {answer.describe()}: there is no move to make here, so the answer is "
+                        f"{self.show_expected(None, expected)}")
             return None
         if any(_same_move(move, option) for option in best):
             return None
@@ -159,7 +163,9 @@ class KitHooks:
 
     def _answered(self, outcome):
         problem = outcome.did_not_answer(self.exercise.limits.call_timeout)
-        return f"{problem}, expected {outcome.expected!r}" if problem and "skipped" not in outcome.raw else problem
+        if problem and "skipped" not in outcome.raw:
+            return f"{problem}, expected {self.show_expected(outcome.case.input, outcome.expected)}"
+        return problem
 
     def check_value(self, outcome, spec):
         return self._answered(outcome) or self.value_problem(outcome.answer, outcome.expected)
@@ -175,12 +181,26 @@ class KitHooks:
         if problem:
             return problem
         container = self.decl["returns"]["container"]
-        if container is not None and answer.kind != container:
+        if container is not None and answer.kind != container and not self.decl["returns"]["any_sequence"]:
             return f"returned {answer.describe()}, a {answer.kind}; the declared answer is a {container}: {self._returns_text()}"
         value = parts.get("value")
         if value is not None and not value.is_number:
             return f"returned {answer.describe()}: the value must be an int or a float, not {value.describe()}"
+        no_move = self.decl["returns"]["no_move"]
+        if self.decl["returns"]["spread"] and not all(type(i.value) is type(n) and i.kind == type(n).__name__
+                                                      for i, n in zip(parts["move"].items, no_move)):
+            return f"returned {answer.describe()}: the move's parts must be of the types of {no_move!r}"
         return None
+
+    def check_restored(self, outcome, spec):
+        """The state handed over is exactly as it was after every call that returned (a call cut short by
+        an exception is not asked to tidy up): what a search that tries moves in place must undo."""
+        if outcome.raw.get("answer") is None or not outcome.raw.get("mutated"):
+            return None
+        return (f"the {self.decl['state_name'] or 'state'} was different after the call: a move tried during the "
+                "search was not undone")
+
+    check_board_restored = check_restored  # the name a rubric over a board gives it
 
     def reference_evaluations(self, case_input, pruning: str | None = None) -> list[tuple]:
         """The paths a correct search evaluates here: alpha-beta's (left to right) or every leaf's."""
@@ -221,6 +241,12 @@ class KitHooks:
 
     def size(self, case_input) -> int:
         state, depth = self.state_of(case_input), case_input.get("depth")
+        key = (self.game.ident(state), depth)
+        if key not in self._sizes:  # asked again and again while shrinking and naming
+            self._sizes[key] = self._size(state, depth)
+        return self._sizes[key]
+
+    def _size(self, state, depth) -> int:
         memo: dict = {}
 
         def count(node, left):
@@ -233,6 +259,8 @@ class KitHooks:
                                         for child in (self.game.result(node, a) for a in self.game.actions(node)))
             return memo[key]
 
+        if self.decl["depth_to_end"]:  # equal searches: the one with fewer moves left (a full board before a won one)
+            return count(state, depth) * 1000 + min(self.game.moves_left(state), 999)
         return count(state, depth)
 
     def call_text(self, case_input) -> str:
@@ -240,7 +268,7 @@ class KitHooks:
         shown = []
         for name, source in self.decl["arguments"].items():
             if source == "state":
-                shown.append(name)
+                shown.append(self.decl["state_name"] or name)
             elif source == "depth":
                 shown.append(str(case_input.get("depth")))
             elif source == "player":
@@ -271,15 +299,35 @@ class KitHooks:
     def show_answer(self, answer: Answer):
         return answer.describe()
 
+    def drawing(self, case_input) -> dict | None:
+        """A grid game (the game's ``cells(state)``: rows of marks) as plain data for the HTML report's board."""
+        cells = getattr(self.game.module, "cells", None)
+        if not callable(cells):
+            return None
+        return {"kind": "board", "rows": cells(self.state_of(case_input)), "caption": self.caption(case_input)}
+
+    def drawing_marks(self, case_input, answer: Answer, expected) -> dict | None:
+        """On a grid game whose moves are cells: the student's move (when it is a cell) and the best ones."""
+        parts, problem = self.parts(answer)
+        move = None if problem or "move" not in parts else parts["move"].value
+        best = [m for m in expected.get("moves") or [] if type(m) is list and len(m) == 2]
+        yours = list(move) if type(move) in (list, tuple) and len(move) == 2 and all(type(v) is int for v in move) else None
+        rows = (self.drawing(case_input) or {}).get("rows") or []
+        if yours is not None and not (0 <= yours[0] < len(rows) and 0 <= yours[1] < len(rows[yours[0]])):
+            yours = None
+        return {"yours": yours, "best": best} if best or yours else None
+
     def shrink_candidates(self, case_input) -> list[dict]:
         """Smaller searches: the same position with less depth, then each position one move on."""
         state, depth = self.state_of(case_input), case_input.get("depth")
         found = []
-        if depth:
+        to_end = self.decl["depth_to_end"]  # the depth is the moves left: it shrinks with the position only
+        if depth and not to_end:
             found.append({**case_input, "depth": depth - 1})
         if not self.game.is_terminal(state):
-            for action in self.game.actions(state):
-                found.append({**case_input, "state": self.game.encode(self.game.result(state, action))})
+            for child in (self.game.result(state, action) for action in self.game.actions(state)):
+                found.append({**case_input, "state": self.game.encode(child),
+                              **({"depth": self.game.moves_left(child)} if to_end else {})})
         return found
 
 

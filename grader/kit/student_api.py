@@ -48,6 +48,8 @@ def helper_parameters(decl: dict, helper: dict) -> list[str]:
     """The parameters of one provided helper: the operation's, less the player when it is fixed."""
     names = {"state": _argument_name(decl, "state", "state"), "player": _argument_name(decl, "player", "player"),
              "move": "move"}
+    if helper["op"] == "function":  # a function of the game handed over as it is, with its declared parameters
+        return [names.get(p, p) for p in helper["parameters"]]
     return [names[p] for p in _OPERATION_PARAMETERS[helper["op"]] if not (p == "player" and helper["player"])]
 
 
@@ -61,9 +63,10 @@ def known_names(decl: dict) -> list[str]:
     return list(decl["helpers"]) + list(decl["constants"])
 
 
-def state_types(game) -> dict[str, str]:
-    """The type names of the positions handed to the student (from the game's start positions)."""
-    return {type(state).__name__: "state" for state in game.starts}
+def state_types(game, decl: dict | None = None) -> dict[str, str]:
+    """The type names of the positions handed to the student (from the game's start positions, as handed)."""
+    view = getattr(game.module, decl["state_view"]) if decl and decl.get("state_view") else (lambda state: state)
+    return {type(view(state)).__name__: "state" for state in game.starts}
 
 
 # -- stand-ins for a starter that runs at home ---------------------------------------------------
@@ -83,6 +86,10 @@ def _stand_in(decl: dict, game, name: str, helper: dict) -> list[str]:
     """One helper as a local function over the rules module ``_rules``."""
     op, fixed = helper["op"], helper["player"]
     parameters = helper_parameters(decl, helper)
+    if op == "function":
+        doc = (getattr(getattr(game.module, helper["function"], None), "__doc__", None) or "").strip().splitlines()
+        return [f"def {name}({', '.join(parameters)}):", f'    """Stand-in: {(doc[0][:1].lower() + doc[0][1:]) if doc else helper["function"]}"""',
+                f"    return _rules.{helper['function']}({', '.join(parameters)})", "", ""]
     state = parameters[0]
     words = _OPERATION_WORDS[op]
     if op in ("utility", "evaluate"):
@@ -118,7 +125,8 @@ def example_call(decl: dict, game, hooks, case_input) -> tuple[str, str]:
             arguments.append(repr(decl["players"][role]))
         else:
             arguments.append(_literal(decl[source]))
-    return repr(state), f"{decl['function']}({', '.join(arguments)})"
+    handed = getattr(game.module, decl["state_view"])(state) if decl.get("state_view") else state
+    return repr(handed), f"{decl['function']}({', '.join(arguments)})"
 
 
 def stand_ins(exercise_id: str, decl: dict, game, hooks, case_input) -> str:
@@ -156,7 +164,7 @@ def stand_ins(exercise_id: str, decl: dict, game, hooks, case_input) -> str:
         lines += [f"EXAMPLE = {literal}  # the statement's example position", "",
                   "", 'if __name__ == "__main__":']
         render = getattr(game.module, "render", None)
-        if callable(render):
+        if callable(render) and not decl.get("state_view"):  # a view is not a state the rules can draw
             lines.append("    print(_rules.render(EXAMPLE))")
         lines.append(f"    print({call!r}, '=', {call})")
     return "\n".join(lines).rstrip() + "\n"
