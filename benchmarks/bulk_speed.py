@@ -50,7 +50,7 @@ from anytree import Node
 from hypothesis import HealthCheck, given, settings
 
 sys.path.insert(0, {root!r})
-from grader import exercise as exercises  # the same random trees the grader draws from
+from grader.judging import exercise as exercises  # the same random trees the grader draws from
 
 EXERCISE = exercises.load("ctp-26")
 REFERENCE = EXERCISE.reference
@@ -157,7 +157,7 @@ def pytest_loop(students: list[Path], work: Path, examples: int) -> tuple[float,
 
 
 def verify(out: Path, folder: Path, count: int) -> tuple[int, int]:
-    from grader import api
+    from grader.doors import api
 
     document = json.loads((out / "results.json").read_text(encoding="utf-8"))
     chosen = document["submissions"][:: max(1, len(document["submissions"]) // max(count, 1))][:count]
@@ -194,7 +194,7 @@ def main(argv=None) -> int:
             (folder / f"{name}.py").write_text(text, encoding="utf-8")
             students[name] = folder / f"{name}.py"
         # Warm-up: the case bank for this seed is built once (cached on disk, as for any second run).
-        from grader import bank, exercise
+        from grader.judging import bank, exercise
 
         bank.build(exercise.load("ctp-26"), seed=SEED)
 

@@ -56,7 +56,7 @@ def build_class(folder: Path, size: int) -> None:
 
 def timed_grade(folder: Path, out: Path, executor=None) -> dict:
     """One batch.grade run: wall seconds, when each result came, the driving process's CPU seconds."""
-    from grader import batch
+    from grader.bulk import batch
 
     class Clock(batch.Progress):
         def __init__(self):
@@ -117,8 +117,8 @@ def noop_costs(address: str, scheduler_pid: int, parcel, result: dict, count: in
 
 def writer_cost(result: dict, count: int, folder: Path) -> float:
     """Seconds per result of what the one writer does with it: a committed gradebook row and a progress line."""
-    from grader import batch
-    from grader.gradebook import Gradebook
+    from grader.bulk import batch
+    from grader.bulk.gradebook import Gradebook
 
     progress = batch.Progress(open(os.devnull, "w"))
     progress.start(count, 0, SEED, "ctp-26")
@@ -138,10 +138,10 @@ def main(argv=None) -> int:
     parser.add_argument("--noop", type=int, default=2000, help="empty tasks for Dask's own per-task cost")
     args = parser.parse_args(argv)
     os.environ.setdefault("MINIMAX_GRADER_CACHE", tempfile.mkdtemp(prefix="minimax-grader-bench-cache-"))
-    from grader import bank, exercise
-    from grader.executor import LocalPool, default_jobs
-    from grader.executors import shipping
-    from grader.executors.dask_cluster import DaskExecutor
+    from grader.judging import bank, exercise
+    from grader.bulk.executor import LocalPool, default_jobs
+    from grader.bulk import shipping
+    from grader.bulk.dask_cluster import DaskExecutor
 
     cores = os.cpu_count() or 1
     work = Path(tempfile.mkdtemp(prefix="minimax-grader-dask-"))

@@ -42,9 +42,9 @@ def main() -> int:
     os.environ.setdefault("MINIMAX_GRADER_CACHE", tempfile.mkdtemp(prefix="minimax-grader-bench-"))
     sys.path.insert(0, str(ROOT))
 
-    from grader import bank as banks
-    from grader import exercise as exercises
-    from grader import judge, submissions
+    from grader.judging import bank as banks
+    from grader.judging import exercise as exercises
+    from grader.judging import judge, submissions
     from grader.sandbox import launch
 
     exercise = exercises.load("ctp-26")

@@ -1,6 +1,6 @@
 """How long one `check` takes for the game exercises, against ctp-26 measured in the same run.
 
-For each exercise it grades a correct and a buggy sample through ``grader.api.check`` (the
+For each exercise it grades a correct and a buggy sample through ``grader.doors.api.check`` (the
 case bank already built, as on a student's second run), REPEAT times each, and prints the
 median wall-clock seconds and the ratio to ctp-26's. Both run on the same machine at the same
 time, so the machine's load falls on all of them alike.
@@ -36,7 +36,8 @@ def main() -> int:
     args = parser.parse_args()
     os.environ.setdefault("MINIMAX_GRADER_CACHE", tempfile.mkdtemp(prefix="minimax-grader-bench-"))
     sys.path.insert(0, str(ROOT))
-    from grader import api, bank, exercise
+    from grader.doors import api
+    from grader.judging import bank, exercise
 
     medians = {}
     for exercise_id, samples in SAMPLES.items():

@@ -3,7 +3,7 @@
 The corpus is ``fixtures/mistake-corpus/<exercise>/<mistake-code>/<variant>.py`` (or a folder, for
 exercises made of parts); ``fixtures/mistake-corpus/split.py`` puts each variant in the tuning half
 or the held-out half by a rule fixed before any tuning. Every variant is graded as ``grade`` grades
-(warm workers, each with its own fork server, ``grader.executor.LocalPool``) and its first named
+(warm workers, each with its own fork server, ``grader.bulk.executor.LocalPool``) and its first named
 mistake is compared with the folder it sits in:
 
 - right: the first mistake named is the variant's code;
@@ -93,10 +93,10 @@ class Tally:
 
 def measure(entries: list[tuple[str, str, Path]], jobs: int | None = None) -> dict[str, Tally]:
     """Grade every variant (per exercise, in one warm pool each); {exercise: Tally, "overall": Tally}."""
-    from grader import bank as banks
-    from grader import submissions
-    from grader.batch import content_key
-    from grader.executor import Job, LocalPool, Task
+    from grader.judging import bank as banks
+    from grader.judging import submissions
+    from grader.bulk.batch import content_key
+    from grader.bulk.executor import Job, LocalPool, Task
 
     tallies: dict[str, Tally] = {"overall": Tally()}
     by_exercise: dict[str, list[tuple[str, Path]]] = {}
@@ -119,7 +119,7 @@ def measure(entries: list[tuple[str, str, Path]], jobs: int | None = None) -> di
 
 
 def _load(exercise_id: str):
-    from grader import exercise
+    from grader.judging import exercise
 
     return exercise.load(exercise_id)
 

@@ -32,15 +32,15 @@ def main(rounds: int = 7) -> None:
         for _ in range(rounds):
             with_plugin.append(timed(base, project))
             without.append(timed(base + ["-p", "no:minimax-grader"], project))
-        imports = [sys.executable, "-X", "importtime", "-c", "import pytest, grader.pytest_plugin"]
+        imports = [sys.executable, "-X", "importtime", "-c", "import pytest, grader.doors.pytest_plugin"]
         report = subprocess.run(imports, capture_output=True, text=True, cwd=project).stderr
     cumulative = {line.rsplit("|", 1)[1].strip(): int(line.split("|")[1]) for line in report.splitlines() if "|" in line
                   and line.split("|")[1].strip().isdigit()}
     a, b = statistics.median(with_plugin), statistics.median(without)
     print(f"pytest on a plain project, median of {rounds}: with the plugin {a * 1000:.0f} ms, "
           f"without {b * 1000:.0f} ms, ratio {a / b:.3f}")
-    plugin_us, pytest_us = cumulative.get("grader.pytest_plugin", 0), cumulative.get("pytest", 1)
-    print(f"import: grader.pytest_plugin {plugin_us / 1000:.1f} ms, pytest {pytest_us / 1000:.1f} ms, "
+    plugin_us, pytest_us = cumulative.get("grader.doors.pytest_plugin", 0), cumulative.get("pytest", 1)
+    print(f"import: grader.doors.pytest_plugin {plugin_us / 1000:.1f} ms, pytest {pytest_us / 1000:.1f} ms, "
           f"ratio {plugin_us / pytest_us:.3f}")
 
 

@@ -25,8 +25,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("MINIMAX_GRADER_CACHE", tempfile.mkdtemp(prefix="minimax-bench-cache-"))
 
-from grader import exercise as exercises  # noqa: E402
-from grader.bank import build  # noqa: E402
+from grader.judging import exercise as exercises  # noqa: E402
+from grader.judging.bank import build  # noqa: E402
 from grader.sandbox import launch  # noqa: E402
 from grader.sandbox.session import Session  # noqa: E402
 

@@ -1,4 +1,4 @@
-from grader.cli import main
+from grader.doors.cli import main
 
 if __name__ == "__main__":
     main()

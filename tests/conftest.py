@@ -26,13 +26,13 @@ def root() -> Path:
 
 @pytest.fixture(scope="session")
 def ctp26():
-    from grader import exercise
+    from grader.judging import exercise
 
     return exercise.load("ctp-26")
 
 
 @pytest.fixture(scope="session")
 def ctp26_bank(ctp26):
-    from grader import bank
+    from grader.judging import bank
 
     return bank.build(ctp26)

@@ -25,7 +25,7 @@ def samples(exercise_id: str) -> list[str]:
 
 
 def verdict(job: tuple[str, str]) -> tuple[str, str, dict]:
-    from grader import api
+    from grader.doors import api
 
     exercise_id, relative = job
     result = api.check(ROOT / "fixtures" / "submissions" / exercise_id / relative, exercise_id)

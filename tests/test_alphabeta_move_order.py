@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from grader import api
+from grader.doors import api
 
 BUGGY = Path(__file__).resolve().parent.parent / "fixtures" / "submissions" / "alphabeta" / "buggy"
 

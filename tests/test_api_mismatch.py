@@ -2,7 +2,7 @@
 
 The samples live in ``fixtures/api-mismatch/<exercise>/``: each reads what its exercise does
 not provide (node attributes, dict keys), calls helpers under other names, puts the function in
-a class, or takes other parameters. Without ``grader/api_mismatch.py`` most of them are FAILED
+a class, or takes other parameters. Without ``grader/judging/api_mismatch.py`` most of them are FAILED
 reports with the same crash in every check.
 """
 
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from grader import api
+from grader.doors import api
 
 SUBMISSIONS = Path(__file__).resolve().parent.parent / "fixtures" / "submissions"
 API_SAMPLES = SUBMISSIONS.parent / "api-mismatch"  # beside submissions/, whose samples are pinned in expected.toml
@@ -92,7 +92,7 @@ def test_a_real_crash_is_still_a_failed_report():
 
 
 def test_the_line_reads_the_source_without_running_it(tmp_path):
-    from grader import api_mismatch, exercise
+    from grader.judging import api_mismatch, exercise
 
     ctp26 = exercise.load("ctp-26")
     source = tmp_path / "s.py"
@@ -123,7 +123,7 @@ def _nim_copy(tmp_path, helpers: str):
     import re
     import shutil
 
-    from grader import exercise
+    from grader.judging import exercise
 
     folder = tmp_path / "mine" / "nim-copy"
     shutil.copytree(exercise.load("nim").folder, folder)
@@ -135,7 +135,7 @@ def _nim_copy(tmp_path, helpers: str):
 
 def test_a_kit_exercise_says_the_api_its_declaration_gives(tmp_path):
     """Nothing per exercise: a copy of nim with other helper names and an unfixed player gets its own words."""
-    from grader import api_mismatch
+    from grader.judging import api_mismatch
 
     copy = _nim_copy(tmp_path, 'legal = "actions"\nafter = "result"\nover = "is_terminal"\n'
                                'value_for = "utility"\nwhose_turn = "to_move"')

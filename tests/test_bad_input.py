@@ -72,7 +72,7 @@ def test_every_bad_fixture_is_covered():
 
 @pytest.mark.parametrize(("name", "status", "words"), CASES, ids=[c[0] for c in CASES])
 def test_bad_submission_gets_one_clear_line(fast_limits, name, status, words):
-    from grader import api
+    from grader.doors import api
 
     fast_limits(name)
     result = api.check(BAD / name, "ctp-26", examples=20)
@@ -91,7 +91,7 @@ def test_bad_submission_gets_one_clear_line(fast_limits, name, status, words):
 
 
 def test_folder_without_python_file(tmp_path):
-    from grader import api
+    from grader.doors import api
 
     (tmp_path / "notes.txt").write_text("my minimax is in my head\n")
     result = api.check(tmp_path, "ctp-26")
@@ -100,7 +100,7 @@ def test_folder_without_python_file(tmp_path):
 
 
 def test_missing_path(tmp_path):
-    from grader import api
+    from grader.doors import api
 
     missing = tmp_path / "nowhere" / "solution.py"
     result = api.check(missing, "ctp-26")
@@ -109,7 +109,7 @@ def test_missing_path(tmp_path):
 
 
 def test_not_a_python_file(tmp_path):
-    from grader import api
+    from grader.doors import api
 
     text = tmp_path / "solution.txt"
     text.write_text("def minimax(node, max_depth, player_a_moves):\n    return 0\n")
@@ -159,7 +159,7 @@ def test_cli_json_for_bad_input_has_the_error_line():
 
 
 def test_limits_come_from_the_exercise_unless_overridden(monkeypatch, ctp26):
-    from grader import exercise
+    from grader.judging import exercise
 
     for name in FAST_LIMITS:
         monkeypatch.delenv(name, raising=False)
@@ -180,7 +180,7 @@ def test_a_bad_limit_override_is_a_usage_error(value):
 
 def test_calls_cut_short_are_not_answers_that_changed(fast_limits):
     """A slow search is not a search with memory: unanswered calls never count as inconsistent."""
-    from grader import api
+    from grader.doors import api
 
     fast_limits("slow_on_big_trees.py")
     result = api.check(BAD / "slow_on_big_trees.py", "ctp-26", examples=40)

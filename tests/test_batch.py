@@ -17,8 +17,9 @@ from pathlib import Path
 import pytest
 
 from bulk_class import MALFORMED, ROOT, build_class, samples
-from grader import api, batch
-from grader.gradebook import Gradebook
+from grader.doors import api
+from grader.bulk import batch
+from grader.bulk.gradebook import Gradebook
 
 SEED = 4242
 # Every correct style and the buggy ones behind each family of mistake: enough to see every
@@ -224,7 +225,7 @@ def test_progress_bar_on_a_terminal_and_plain_lines_elsewhere(monkeypatch):
 
 
 def test_a_task_that_kills_its_workers_comes_back_as_a_grader_failure(tmp_path):
-    from grader.executor import Job, LocalPool, Task
+    from grader.bulk.executor import Job, LocalPool, Task
 
     # A job the workers cannot even start (no such exercise): each dies, the task is retried once.
     pool = LocalPool(1)
@@ -240,7 +241,7 @@ class _InProcess:
         self.fail = fail
 
     def run(self, job, tasks):
-        from grader import bank, exercise, judge, submissions
+        from grader.judging import bank, exercise, judge, submissions
         from grader.sandbox import launch
 
         ex = exercise.load(job.exercise)

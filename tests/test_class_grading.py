@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 
 from bulk_class import SAMPLES
-from grader import batch
-from grader.gradebook import Gradebook
+from grader.bulk import batch
+from grader.bulk.gradebook import Gradebook
 
 CORRECT = (SAMPLES / "correct" / "functional.py").read_text()
 ALWAYS_MAX = (SAMPLES / "buggy" / "always_max.py").read_text()
@@ -157,7 +157,7 @@ def test_a_folder_with_no_submissions_creates_nothing(tmp_path):
 def test_a_value_error_while_grading_is_the_graders_failure_not_a_usage_error(tmp_path, monkeypatch):
     from click.testing import CliRunner
 
-    from grader import api, cli
+    from grader.doors import api, cli
 
     def broken(*args, **kwargs):
         raise ValueError("a bug in the grader")
@@ -225,7 +225,7 @@ def test_a_broken_reference_is_not_stored_exits_3_and_is_retried_then_an_edit_re
 
 
 def test_the_fingerprint_covers_the_reference_and_the_hooks(tmp_path):
-    from grader import exercise
+    from grader.judging import exercise
 
     exercises = own_ctp26(tmp_path)
     before = exercise.load("ctp-26", [exercises]).fingerprint
@@ -241,7 +241,8 @@ def test_the_fingerprint_covers_the_reference_and_the_hooks(tmp_path):
 
 
 def test_parts_not_handed_in_count_zero_for_the_instructor(tmp_path):
-    from grader import api, exercise
+    from grader.doors import api
+    from grader.judging import exercise
 
     isolation = exercise.load("aima-isolation")
     only_rules = SAMPLES.parent / "aima-isolation" / "correct" / "only_gamestate"
@@ -261,7 +262,8 @@ def test_parts_not_handed_in_count_zero_for_the_instructor(tmp_path):
 
 
 def test_counting_every_part_is_idempotent_and_leaves_whole_submissions_alone():
-    from grader import exercise, part_credit
+    from grader.judging import exercise
+    from grader.bulk import part_credit
 
     isolation = exercise.load("aima-isolation")
     whole = {"status": "passed", "score": isolation.max_score, "max_score": isolation.max_score,

@@ -114,7 +114,7 @@ def test_same_seed_gives_byte_identical_json(tmp_path):
 
 
 def test_different_seed_gives_different_random_cases(tmp_path):
-    from grader import bank, exercise
+    from grader.judging import bank, exercise
 
     ex = exercise.load("ctp-26")
     one, two = (bank.build(ex, seed=s, examples=30, use_cache=False) for s in (1, 2))

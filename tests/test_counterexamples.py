@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from grader import api, report
+from grader.doors import api
+from grader import report
 from conftest import SUBMISSIONS
 
 BUGGY = SUBMISSIONS / "ctp-26" / "buggy" / "ignores_player_argument.py"

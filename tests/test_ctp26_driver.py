@@ -16,7 +16,7 @@ TREE = {"name": "Move Y", "value": 7, "children": [
 @pytest.fixture(scope="module", params=["ctp-26", "alphabeta"])
 def driver(request):
     """ctp-26's driver, and alphabeta's, which shares its trees and must share its notion of change."""
-    from grader import exercise
+    from grader.judging import exercise
 
     spec = importlib.util.spec_from_file_location(f"_test_driver_{request.param}", exercise.load(request.param).driver_path)
     module = importlib.util.module_from_spec(spec)

@@ -26,8 +26,8 @@ import pytest
 from click.testing import CliRunner
 
 from bulk_class import build_class, samples
-from grader import batch
-from grader.gradebook import Gradebook
+from grader.bulk import batch
+from grader.bulk.gradebook import Gradebook
 from loopback_cluster import LoopbackCluster
 
 SEED = 4343
@@ -102,7 +102,7 @@ class KillingProgress(batch.Progress):
 
 @pytest.fixture(scope="module")
 def on_dask(klass, cluster):
-    from grader.executors.dask_cluster import DaskExecutor
+    from grader.bulk.dask_cluster import DaskExecutor
 
     executor = Recording(DaskExecutor(scheduler=cluster.address))
     progress = KillingProgress(cluster)
@@ -197,7 +197,7 @@ def test_a_submission_that_kills_its_worker_is_an_error_for_itself_alone(tmp_pat
     after ``allowed-failures`` the task ends as ``KilledWorker``: that student is listed as an
     error (the grader failed on it, so it is tried again next run); everyone else is graded.
     """
-    from grader.executors.dask_cluster import DaskExecutor
+    from grader.bulk.dask_cluster import DaskExecutor
 
     folder = tmp_path / "class"
     build_class(folder, samples("correct")[:2] + samples("buggy")[:2], unique=True)
@@ -218,10 +218,10 @@ def test_an_instructors_exercise_reaches_the_worker_as_content(tmp_path):
     """The job carries the exercise folder as a zip: the worker grades after the original is gone."""
     from test_external_exercise import BUGGY, CORRECT, build_worked_example
 
-    from grader import exercise as exercises
-    from grader.executor import Job
-    from grader.executors import shipping
-    from grader.executors.dask_cluster import job_plugin
+    from grader.judging import exercise as exercises
+    from grader.bulk.executor import Job
+    from grader.bulk import shipping
+    from grader.bulk.dask_cluster import job_plugin
 
     folder = build_worked_example(tmp_path / "instructor")
     fingerprint = exercises.load("ctp-26-scores", [folder]).fingerprint
@@ -246,7 +246,7 @@ def test_an_instructors_exercise_reaches_the_worker_as_content(tmp_path):
 
 @pytest.mark.parametrize("option", [["--executor", "dask"], ["--scheduler", "tcp://127.0.0.1:9"]])
 def test_without_dask_the_options_say_what_to_install(tmp_path, monkeypatch, option):
-    from grader.cli import cli
+    from grader.doors.cli import cli
 
     monkeypatch.setitem(sys.modules, "distributed", None)  # what an install without the extra sees
     (tmp_path / "alice.py").write_text("def minimax(node, max_depth, player_a_moves):\n    return 0\n")
@@ -269,9 +269,9 @@ def test_after_a_batch_no_worker_keeps_the_job(cluster, on_dask):
 
 
 def test_a_worker_with_another_grader_version_refuses_to_grade():
-    from grader.executor import Job
-    from grader.executors.dask_cluster import job_plugin
-    from grader.executors.on_worker import Context, WorkerMismatch
+    from grader.bulk.executor import Job
+    from grader.bulk.dask_cluster import job_plugin
+    from grader.bulk.on_worker import Context, WorkerMismatch
 
     plugin = job_plugin(Job(exercise="ctp-26", seed=SEED, examples=5))
     plugin.version = "0.0.0-elsewhere"
@@ -288,7 +288,7 @@ def test_a_worker_with_another_grader_version_refuses_to_grade():
 
 
 def test_a_cluster_without_workers_is_said_and_the_batch_waits_for_one(tmp_path):
-    from grader.executors.dask_cluster import DaskExecutor
+    from grader.bulk.dask_cluster import DaskExecutor
 
     class StartsAWorkerWhenTold:
         """stderr of the executor: once it says there is no worker, one is started."""
@@ -315,7 +315,7 @@ def test_a_cluster_without_workers_is_said_and_the_batch_waits_for_one(tmp_path)
 
 
 def test_a_scheduler_with_the_local_executor_is_a_usage_error(tmp_path):
-    from grader.cli import cli
+    from grader.doors.cli import cli
 
     (tmp_path / "alice.py").write_text("def minimax(node, max_depth, player_a_moves):\n    return 0\n")
     result = CliRunner().invoke(cli, ["grade", str(tmp_path / "alice.py"), "--exercise", "ctp-26", "--out",
@@ -328,7 +328,7 @@ def test_an_interrupted_batch_takes_its_job_back_from_the_cluster(tmp_path, clus
     """Ctrl-C in the middle: the job (and its seed) is taken back from every worker, the rows written stay."""
     from distributed import Client
 
-    from grader.executors.dask_cluster import DaskExecutor
+    from grader.bulk.dask_cluster import DaskExecutor
 
     class Interrupting(batch.Progress):
         def count(self, status, student=None, fresh=True, n=1):

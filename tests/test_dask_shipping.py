@@ -7,8 +7,8 @@ import zipfile
 
 import pytest
 
-from grader import submissions
-from grader.executors import shipping
+from grader.judging import submissions
+from grader.bulk import shipping
 
 
 def test_a_one_file_submission_arrives_under_its_own_name(tmp_path):

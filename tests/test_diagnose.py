@@ -53,7 +53,7 @@ LOCALISED = ["buggy/min_max_swapped.py", "buggy/no_alternation.py", "buggy/depth
 
 @pytest.fixture(scope="module")
 def graded(ctp26, ctp26_bank):
-    from grader import judge, submissions
+    from grader.judging import judge, submissions
 
     return {name: judge.grade(submissions.load(SAMPLES / name), ctp26, ctp26_bank) for name in BUGGY + CORRECT}
 
@@ -103,7 +103,7 @@ def _students_values(name: str, case_input: dict):
     Our own samples are trusted, so the test may run them here, on anytree nodes, with the
     helpers injected the way the sandbox injects them.
     """
-    from grader import exercise
+    from grader.judging import exercise
 
     reference = exercise.load("ctp-26").reference
     values: dict[int, object] = {}
@@ -185,7 +185,7 @@ def test_no_localisation_for_a_function_with_memory(graded):
 
 def _outcomes(ctp26, bank, answer_of):
     """Outcomes as the judge builds them, with the student's answers made by ``answer_of``."""
-    from grader.checks import Outcome
+    from grader.judging.checks import Outcome
 
     reference_of = ctp26.hook("reference")
     outcomes = []
@@ -199,13 +199,13 @@ def _outcomes(ctp26, bank, answer_of):
 
 
 def _failed_answers_check():
-    from grader.result import CheckResult
+    from grader.judging.result import CheckResult
 
     return [CheckResult("random-trees", "right value on the random trees", "failed", 0.0, 3.0, message="wrong")]
 
 
 def test_two_models_that_fit_equally_are_both_shown(ctp26, ctp26_bank, monkeypatch):
-    from grader import diagnose
+    from grader.judging import diagnose
 
     module = diagnose.mistakes_of(ctp26)
     twin = [m for m in module.MODELS if m.code == "always-max"][0]
@@ -218,7 +218,7 @@ def test_two_models_that_fit_equally_are_both_shown(ctp26, ctp26_bank, monkeypat
 
 
 def test_when_nothing_fits_it_says_so_and_shows_the_evidence(ctp26, ctp26_bank):
-    from grader import diagnose
+    from grader.judging import diagnose
 
     def odd(case):  # right on leaves, off by a fixed amount elsewhere: no known mistake does this
         tree = case["tree"]
@@ -231,8 +231,8 @@ def test_when_nothing_fits_it_says_so_and_shows_the_evidence(ctp26, ctp26_bank):
 
 
 def test_a_right_answer_everywhere_names_nothing(ctp26, ctp26_bank):
-    from grader import diagnose
-    from grader.result import CheckResult
+    from grader.judging import diagnose
+    from grader.judging.result import CheckResult
 
     right = lambda case: ctp26.hook("reference")(case, ctp26.reference)  # noqa: E731
     passed = [CheckResult("random-trees", "t", "passed", 3.0, 3.0)]
@@ -240,7 +240,7 @@ def test_a_right_answer_everywhere_names_nothing(ctp26, ctp26_bank):
 
 
 def test_a_model_may_speak_only_for_the_answered_cases(ctp26, ctp26_bank, monkeypatch):
-    from grader import diagnose
+    from grader.judging import diagnose
 
     module = diagnose.mistakes_of(ctp26)
     always_max = lambda c: module.always_max(c["tree"], c["max_depth"], c["player_a_moves"])  # noqa: E731
@@ -256,7 +256,7 @@ def test_a_model_may_speak_only_for_the_answered_cases(ctp26, ctp26_bank, monkey
 
 
 def test_mistake_counts_for_a_class_summary(graded):
-    from grader import diagnose
+    from grader.judging import diagnose
 
     counts = diagnose.mistake_counts([graded[name] for name in BUGGY])
     assert counts["state-across-calls"] == 2 and counts["depth-off-by-one"] == 2 and counts["always-max"] == 1
@@ -292,7 +292,7 @@ def _always_max_of(module):
 
 
 def test_a_model_that_explains_most_answers_is_named_with_how_far_it_fits(ctp26, ctp26_bank):
-    from grader import diagnose
+    from grader.judging import diagnose
 
     module = diagnose.mistakes_of(ctp26)
     outcomes = _outcomes(ctp26, ctp26_bank, _noisy(_always_max_of(module), 25))
@@ -303,7 +303,7 @@ def test_a_model_that_explains_most_answers_is_named_with_how_far_it_fits(ctp26,
 
 
 def test_a_model_that_explains_too_little_is_not_named(ctp26, ctp26_bank):
-    from grader import diagnose
+    from grader.judging import diagnose
 
     module = diagnose.mistakes_of(ctp26)
     outcomes = _outcomes(ctp26, ctp26_bank, _noisy(_always_max_of(module), 3))
@@ -312,7 +312,7 @@ def test_a_model_that_explains_too_little_is_not_named(ctp26, ctp26_bank):
 
 
 def test_two_partial_fits_close_to_each_other_name_nothing(ctp26, ctp26_bank, monkeypatch):
-    from grader import diagnose
+    from grader.judging import diagnose
 
     module = diagnose.mistakes_of(ctp26)
     always_max = _always_max_of(module)
@@ -328,7 +328,7 @@ def test_two_partial_fits_close_to_each_other_name_nothing(ctp26, ctp26_bank, mo
 
 
 def test_a_clear_leader_among_partial_fits_is_named():
-    from grader import diagnose
+    from grader.judging import diagnose
 
     def fit(code, agreed, explained, compared=100, wrong=40):
         return diagnose.Fit(diagnose.Model(code, None), compared, explained, None, agreed, wrong)
@@ -355,13 +355,13 @@ def test_a_clear_leader_among_partial_fits_is_named():
     ("max", 9, 2, [1, 2], 17, None),  # no simple rule gives 17
 ])
 def test_the_local_rule_at_the_first_wrong_node(role, own, expected, children, actual, rule):
-    from grader import diagnose
+    from grader.judging import diagnose
 
     assert diagnose.local_rule(role, own, expected, children, actual) == rule
 
 
 def test_the_local_rule_breaks_a_tie_between_close_partial_fits_only_when_it_takes_a_side():
-    from grader import diagnose
+    from grader.judging import diagnose
 
     def fit(code, agreed, explained):
         return diagnose.Fit(diagnose.Model(code, None), 100, explained, None, agreed, 40)
@@ -377,7 +377,7 @@ def test_the_local_rule_breaks_a_tie_between_close_partial_fits_only_when_it_tak
 def test_a_student_graded_in_the_sandbox_gets_the_local_rule_in_the_evidence(ctp26, ctp26_bank, tmp_path):
     """Averages at B's nodes with two plies or more left only: no model gives that, and the first wrong
     node shows an average."""
-    from grader import judge, submissions
+    from grader.judging import judge, submissions
 
     sample = tmp_path / "averages_for_b_above_the_horizon.py"
     sample.write_text(
@@ -396,7 +396,7 @@ def test_a_student_graded_in_the_sandbox_gets_the_local_rule_in_the_evidence(ctp
 
 def test_a_mistake_made_for_one_player_only_is_named(ctp26, ctp26_bank, tmp_path):
     """Averages where B is to move, the right maximum where A is: the model with the player as parameter."""
-    from grader import judge, submissions
+    from grader.judging import judge, submissions
 
     sample = tmp_path / "averages_for_b.py"
     sample.write_text(
@@ -412,7 +412,7 @@ def test_a_mistake_made_for_one_player_only_is_named(ctp26, ctp26_bank, tmp_path
 
 def test_a_kit_family_with_a_parameter_names_a_negamax_not_turned_back(tmp_path):
     """nim: a negamax whose value is never turned back to MAX's view is wrong only where MIN moves first."""
-    from grader import api
+    from grader.doors import api
 
     sample = tmp_path / "negamax_for_the_mover.py"
     sample.write_text(
@@ -435,7 +435,7 @@ def test_a_kit_family_with_a_parameter_names_a_negamax_not_turned_back(tmp_path)
 def test_a_partial_fit_often_wrong_where_the_student_is_right_is_not_strong():
     """A half-depth search fits one-ply-search on every wrong score, but one-ply-search is also wrong on
     positions the student gets right: that is a mistake the student does not make."""
-    from grader import diagnose
+    from grader.judging import diagnose
 
     fit = diagnose.Fit(diagnose.Model("one-ply-search", None), 2406, 169, None, 2389, 169, None, contradicted=17)
     assert not fit.strong() and diagnose.clear_winners([fit]) == []
@@ -447,7 +447,7 @@ def test_what_the_traces_and_the_first_wrong_node_show_lets_a_weaker_fit_be_name
     """Stops one ply early, and also takes the second-lowest value where B has four moves or more: the
     depth model explains about 7 in 10 wrong answers, too few alone; the first wrong node (its own value)
     and the traces (get_value one ply above the limit) point to it as well, so it is named, with all three."""
-    from grader import judge, submissions
+    from grader.judging import judge, submissions
 
     sample = tmp_path / "shallow_and_more.py"
     sample.write_text(
@@ -466,7 +466,7 @@ def test_what_the_traces_and_the_first_wrong_node_show_lets_a_weaker_fit_be_name
 
 
 def test_the_traces_point_to_a_depth_mistake_only_when_one_pattern_holds(ctp26):
-    from grader import diagnose
+    from grader.judging import diagnose
 
     module = diagnose.mistakes_of(ctp26)
     tree = {"name": "r", "value": 0, "children": [
@@ -495,7 +495,7 @@ ISOLATION_BUGGY = SUBMISSIONS / "aima-isolation" / "buggy"
 
 def test_a_max_value_copied_from_min_value_is_named_in_the_helpers_not_the_decision():
     """minimax_decision is asked with right helpers in place of the ones it calls, so it passes."""
-    from grader import api
+    from grader.doors import api
 
     result = api.check(ISOLATION_BUGGY / "max_value_copied_from_min_value.py", "aima-isolation")
     status = {c.name: c.status for c in result.checks}
@@ -505,7 +505,7 @@ def test_a_max_value_copied_from_min_value_is_named_in_the_helpers_not_the_decis
 
 
 def test_a_get_legal_moves_bug_is_never_named_mutates_state_when_forecast_move_deep_copies():
-    from grader import api
+    from grader.doors import api
 
     result = api.check(ISOLATION_BUGGY / "legal_moves_checked_in_forecast.py", "aima-isolation")
     assert [m.code for m in result.mistakes] == ["missing-diagonal-moves"]
@@ -515,7 +515,7 @@ def test_a_get_legal_moves_bug_is_never_named_mutates_state_when_forecast_move_d
 def test_the_kit_reads_the_depth_of_its_evaluations_from_the_traces(tmp_path):
     """connect-four: stops one move early, and MIN also keeps a worse column where three are open; the
     traces show the evaluation one move above the limit, and that backs depth-off-by-one up."""
-    from grader import api
+    from grader.doors import api
 
     sample = tmp_path / "early_and_odd.py"
     sample.write_text(
@@ -549,7 +549,7 @@ def test_the_kit_reads_the_depth_of_its_evaluations_from_the_traces(tmp_path):
 # -- hypotheses added while tuning on the corpus's tuning half ---------------------------------------
 
 def _checked(tmp_path, exercise, name, source):
-    from grader import api
+    from grader.doors import api
 
     sample = tmp_path / name
     sample.write_text(source, encoding="utf-8")
@@ -684,7 +684,7 @@ def test_a_right_value_with_no_move_is_a_start_bound_no_move_beat(tmp_path):
 
 
 def test_ctp26_a_right_root_over_children_valued_for_the_same_player_is_min_max_swapped(ctp26, ctp26_bank, tmp_path):
-    from grader import judge, submissions
+    from grader.judging import judge, submissions
 
     sample = tmp_path / "same_player_below_root.py"
     sample.write_text(
@@ -774,7 +774,7 @@ def test_tictactoe_a_right_root_over_a_helper_without_a_terminal_test_is_missing
      "    return (1 if player_a_moves else -1) * nm(node, max_depth)\n", "sign-flip"),
 ])
 def test_ctp26_one_ply_within_the_limit_and_negamax_sign_slips_are_named(ctp26, ctp26_bank, tmp_path, name, source, code):
-    from grader import judge, submissions
+    from grader.judging import judge, submissions
 
     sample = tmp_path / name
     sample.write_text(source, encoding="utf-8")
@@ -789,7 +789,7 @@ def test_ctp26_one_ply_within_the_limit_and_negamax_sign_slips_are_named(ctp26, 
 ])
 def test_isolation_one_level_rule_wrong_is_named(tmp_path, old, new, code):
     """max_value alone wrong (a finished game scored +1 there, or its end not tested): a one-level model."""
-    from grader import api
+    from grader.doors import api
 
     textbook = (SUBMISSIONS / "aima-isolation" / "correct" / "one_file_textbook.py").read_text(encoding="utf-8")
     assert textbook.count(old) == 1
@@ -800,7 +800,7 @@ def test_isolation_one_level_rule_wrong_is_named(tmp_path, old, new, code):
 
 
 def test_isolation_one_diagonal_left_out_is_missing_diagonal_moves(tmp_path):
-    from grader import api
+    from grader.doors import api
 
     textbook = (SUBMISSIONS / "aima-isolation" / "correct" / "one_file_textbook.py").read_text(encoding="utf-8")
     rays = "rays = [(1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1), (0, 1), (1, 1)]"
@@ -814,7 +814,7 @@ def test_isolation_one_diagonal_left_out_is_missing_diagonal_moves(tmp_path):
 
 def test_isolation_no_terminal_test_over_min_and_max_of_a_list_crashes_where_a_player_is_stuck(tmp_path):
     """The end of the game never tested, the values taken with min()/max(): a stuck player raises ValueError."""
-    from grader import api
+    from grader.doors import api
 
     textbook = (SUBMISSIONS / "aima-isolation" / "correct" / "one_file_textbook.py").read_text(encoding="utf-8")
     start, end = textbook.index("def min_value(gameState):"), textbook.index("def minimax_decision(gameState):")
@@ -864,7 +864,7 @@ def test_isolation_no_terminal_test_over_min_and_max_of_a_list_crashes_where_a_p
      "    return beta\n", "returns-bound"),
 ])
 def test_alphabeta_swapped_aggregates_and_a_beta_returned_are_named(tmp_path, name, source, code):
-    from grader import api
+    from grader.doors import api
 
     sample = tmp_path / name
     sample.write_text(source, encoding="utf-8")

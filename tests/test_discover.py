@@ -9,8 +9,8 @@ import zipfile
 import pytest
 
 from bulk_class import SAMPLES, add_malformed
-from grader import discover
-from grader.discover import discover as find
+from grader.bulk import discover
+from grader.bulk.discover import discover as find
 
 CORRECT = (SAMPLES / "correct" / "functional.py").read_text()
 

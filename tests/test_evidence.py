@@ -12,9 +12,9 @@ from __future__ import annotations
 import pytest
 
 from conftest import SUBMISSIONS
-from grader import bank as banks
-from grader import exercise as exercises
-from grader import judge, submissions
+from grader.judging import bank as banks
+from grader.judging import exercise as exercises
+from grader.judging import judge, submissions
 from grader.sandbox import forkserver, launch
 from grader.sandbox.session import HARNESS_TAMPERED
 

@@ -22,7 +22,7 @@ EXPECTED, CORRECT, BUGGY = pinned(SAMPLES)
 
 @pytest.fixture(scope="module")
 def alphabeta():
-    from grader import exercise
+    from grader.judging import exercise
 
     return exercise.load("alphabeta")
 
@@ -65,8 +65,8 @@ def test_equal_values_do_not_prune(alphabeta):
 
 
 def test_reference_value_equals_minimax_on_random_trees(alphabeta):
-    from grader import bank as banks
-    from grader import exercise
+    from grader.judging import bank as banks
+    from grader.judging import exercise
 
     minimax = exercise.load("ctp-26").reference
     cases = banks.random_inputs(alphabeta.hooks.strategy(), seed=7, count=150)

@@ -1,6 +1,6 @@
 """The best-move exercise: one set of helpers over game trees and tic-tac-toe, and every sample's verdict.
 
-Samples are graded once each through ``grader.api.check``; any best move is right (ties
+Samples are graded once each through ``grader.doors.api.check``; any best move is right (ties
 accepted), a move must come back exactly as the helpers gave it, and a tic-tac-toe
 counterexample is drawn as a 3x3 board.
 """
@@ -20,14 +20,14 @@ EXPECTED, CORRECT, BUGGY = pinned(SAMPLES)
 
 @pytest.fixture(scope="module")
 def best_move():
-    from grader import exercise
+    from grader.judging import exercise
 
     return exercise.load("best-move")
 
 
 @pytest.fixture(scope="module")
 def bm_bank(best_move):
-    from grader import bank
+    from grader.judging import bank
 
     return bank.build(best_move)
 

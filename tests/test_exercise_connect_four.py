@@ -11,7 +11,7 @@ SAMPLES, EXPECTED = table("connect-four")
 
 @pytest.fixture(scope="module")
 def c4():
-    from grader import exercise
+    from grader.judging import exercise
 
     return exercise.load("connect-four")
 
@@ -27,7 +27,7 @@ def test_every_sample_on_disk_is_pinned_and_the_families_are_many():
 
 
 def test_hand_made_positions_have_the_stated_values(c4):
-    from grader import bank
+    from grader.judging import bank
 
     fixtures = bank.build(c4, use_cache=False).group("fixtures")
     assert len(fixtures) == 4
@@ -57,7 +57,7 @@ def test_counterexample_is_drawn_as_a_board(graded):
                                         ("buggy/first_child_only.py", "first-child-only")])
 def test_mistakes_are_named_on_another_seed_too(name, code):
     """The families are simulated inside alpha-beta (a wrong bound changes what is cut off), whatever the cases."""
-    from grader import api
+    from grader.doors import api
 
     result = api.check(SAMPLES / name, "connect-four", seed=1234)
     assert code in [m.code for m in result.mistakes]

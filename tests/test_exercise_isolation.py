@@ -24,7 +24,7 @@ PARTS = ["gamestate", "minimax_helpers", "minimax"]
 
 @pytest.fixture(scope="module")
 def isolation():
-    from grader import exercise
+    from grader.judging import exercise
 
     return exercise.load("aima-isolation")
 
@@ -48,7 +48,7 @@ def test_reference_agrees_with_the_hand_checked_facts(isolation):
 
 
 def test_the_bank_asks_every_part_about_every_reachable_position(isolation):
-    from grader import bank
+    from grader.judging import bank
 
     cases = bank.build(isolation, use_cache=False).cases
     by_group = {}
@@ -147,7 +147,7 @@ def test_exercises_lists_all_five():
 
 
 def test_a_folder_with_no_part_is_an_error(tmp_path):
-    from grader import api
+    from grader.doors import api
 
     (tmp_path / "notes.py").write_text("x = 1\n", encoding="utf-8")
     result = api.check(tmp_path, "aima-isolation")
@@ -180,7 +180,7 @@ FEWEST_REPLIES = ("def minimax_decision(gameState):\n    return min(gameState.ge
     ([(TEXTBOOK[TEXTBOOK.index("def minimax_decision"):], FEWEST_REPLIES)], "suboptimal-move", "best-decision"),
 ])
 def test_rules_and_decisions_wrong_in_another_way_are_named(tmp_path, changes, code, failing):
-    from grader import api
+    from grader.doors import api
 
     source = TEXTBOOK
     for old, new in changes:

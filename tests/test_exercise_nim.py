@@ -11,7 +11,7 @@ SAMPLES, EXPECTED = table("nim")
 
 @pytest.fixture(scope="module")
 def nim():
-    from grader import exercise
+    from grader.judging import exercise
 
     return exercise.load("nim")
 
@@ -28,7 +28,7 @@ def test_every_sample_on_disk_is_pinned_and_the_families_are_many():
 
 
 def test_bank_is_every_reachable_position_plus_the_hand_made_ones(nim):
-    from grader import bank
+    from grader.judging import bank
 
     cases = bank.build(nim, use_cache=False).cases
     assert len([c for c in cases if c.group == "reachable"]) == 96  # product of (heap + 1) over 5 starts, merged

@@ -1,6 +1,6 @@
 """The tic-tac-toe exercise: its reference, its bank, and the verdict of every sample submission.
 
-Samples are graded once each through ``grader.api.check`` (the door every other door uses);
+Samples are graded once each through ``grader.doors.api.check`` (the door every other door uses);
 correct ones in many styles must get full marks, buggy ones must fail with a counterexample
 drawn as a 3x3 board, not as nested lists.
 """
@@ -19,14 +19,14 @@ EXPECTED, CORRECT, BUGGY = pinned(SAMPLES)
 
 @pytest.fixture(scope="module")
 def tictactoe():
-    from grader import exercise
+    from grader.judging import exercise
 
     return exercise.load("tictactoe")
 
 
 @pytest.fixture(scope="module")
 def ttt_bank(tictactoe):
-    from grader import bank
+    from grader.judging import bank
 
     return bank.build(tictactoe)
 
@@ -170,7 +170,7 @@ def test_correct_sample_has_no_mistake(graded, relative):
 
 def test_check_tells_tictactoe_from_ctp26_by_the_helpers_used(tmp_path):
     """Both entry points are called minimax with three parameters; the helpers a file calls decide."""
-    from grader.cli import guess_exercise
+    from grader.doors.cli import guess_exercise
 
     board_style = tmp_path / "mine.py"
     board_style.write_text("def minimax(board, d, who):\n    return [-1, -1, evaluate(board)] if not empty_cells(board) else None\n")

@@ -13,7 +13,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from grader import api
+from grader.doors import api
 from grader.export import classroom, gradescope
 from grader.export.junit import to_junit
 

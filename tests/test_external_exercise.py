@@ -148,7 +148,8 @@ def test_config_reader_resolves_paths_against_the_pyproject_folder(tmp_path):
 
 def test_reference_and_fixtures_may_sit_beside_the_exercise_folders(tmp_path):
     """The other layout: DIR/<id>/exercise.toml with DIR/reference and DIR/fixtures shared."""
-    from grader import exercise, paths
+    from grader.judging import exercise
+    from grader import paths
 
     folder = tmp_path / "course"
     shutil.copytree(paths.exercises_dir() / "ctp-26", folder / "ctp-26-shared", ignore=shutil.ignore_patterns("__pycache__"))

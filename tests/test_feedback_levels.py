@@ -17,7 +17,7 @@ SECRET_TREE = "Move Secret"
 
 def _result():
     """A failing result with one visible and one hidden failing check, each with a counterexample."""
-    from grader.result import CheckResult, Counterexample, Mistake, SubmissionResult
+    from grader.judging.result import CheckResult, Counterexample, Mistake, SubmissionResult
 
     def example(name):
         tree = {"name": name, "value": 3, "children": []}
@@ -44,7 +44,7 @@ def _result():
 
 
 def _views():
-    from grader import feedback_levels
+    from grader.report import feedback_levels
 
     data = _result().to_dict()
     return {(level, audience): feedback_levels.view(data, level, audience)
@@ -101,7 +101,7 @@ def test_hidden_checks_are_hidden_from_students_at_every_level(level):
 
 @pytest.mark.parametrize("level", ["score", "hints", "full"])
 def test_instructors_see_everything_whatever_the_level(level):
-    from grader import feedback_levels
+    from grader.report import feedback_levels
 
     assert feedback_levels.resolve(level, "score", "instructor") == "full"
     view = _views()[("full", "instructor")]
@@ -112,7 +112,7 @@ def test_instructors_see_everything_whatever_the_level(level):
 
 
 def test_the_level_comes_from_the_flag_else_the_exercise_else_full():
-    from grader import feedback_levels
+    from grader.report import feedback_levels
 
     assert feedback_levels.resolve(None, None) == "full"
     assert feedback_levels.resolve(None, "hints") == "hints"
@@ -122,7 +122,7 @@ def test_the_level_comes_from_the_flag_else_the_exercise_else_full():
 
 
 def test_judging_is_untouched_by_the_level():
-    from grader import feedback_levels
+    from grader.report import feedback_levels
 
     data = _result().to_dict()
     before = json.dumps(data, sort_keys=True)
@@ -133,7 +133,7 @@ def test_judging_is_untouched_by_the_level():
 # -- through the command line --------------------------------------------------------------
 
 def _check(*args):
-    from grader.cli import cli
+    from grader.doors.cli import cli
 
     run = CliRunner().invoke(cli, ["check", str(BUGGY), "--exercise", *args], catch_exceptions=False)
     assert run.exit_code == 1, run.output

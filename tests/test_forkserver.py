@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from bulk_class import ROOT
-from grader import bank as banks
-from grader import exercise as exercises
-from grader import judge, submissions
+from grader.judging import bank as banks
+from grader.judging import exercise as exercises
+from grader.judging import judge, submissions
 from grader.sandbox import forkserver, launch
 
 pytestmark = pytest.mark.skipif(not forkserver.available(), reason="no fork() on this platform: grade uses fresh children")

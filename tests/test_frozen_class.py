@@ -11,8 +11,9 @@ import os
 import stat
 
 from conftest import SUBMISSIONS
-from grader import batch, submissions
-from grader.executor import LocalPool
+from grader.bulk import batch
+from grader.judging import submissions
+from grader.bulk.executor import LocalPool
 from grader.sandbox import frozen
 
 CORRECT = (SUBMISSIONS / "ctp-26" / "correct" / "published_style.py").read_bytes()
@@ -106,7 +107,7 @@ def test_workers_grade_the_frozen_bytes_and_refuse_a_changed_copy(tmp_path):
 
 
 def test_a_sessions_staged_copy_is_read_only_and_removed_with_its_scratch(tmp_path):
-    from grader import exercise as exercises
+    from grader.judging import exercise as exercises
     from grader.sandbox import launch
     from grader.sandbox.session import Session
 

@@ -11,7 +11,7 @@ import sys
 import time
 
 from bulk_class import build_class, samples
-from grader.gradebook import Gradebook
+from grader.bulk.gradebook import Gradebook
 
 RESULT = {"submission": "a.py", "status": "passed", "score": 10.0, "max_score": 10.0, "checks": [], "mistakes": []}
 

@@ -11,9 +11,10 @@ from __future__ import annotations
 import pytest
 
 from conftest import SUBMISSIONS
-from grader import bank as banks
-from grader import exercise as exercises
-from grader import judge, submissions, worker
+from grader.judging import bank as banks
+from grader.judging import exercise as exercises
+from grader.judging import judge, submissions
+from grader.bulk import worker
 from grader.sandbox import launch
 from grader.sandbox.session import GraderFault
 

@@ -133,11 +133,11 @@ def test_the_bundled_wheel_is_complete_and_its_record_is_right(bundle, tmp_path)
             expected = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
             assert digest == f"sha256={expected}" and int(size) == len(data), path
         entry_points = wheel.read(record.replace("RECORD", "entry_points.txt")).decode()
-    assert "grader/cli.py" in names and "grader/export/gradescope.schema.json" in names
+    assert "grader/doors/cli.py" in names and "grader/export/gradescope.schema.json" in names
     assert "grader/_data/exercises/ctp-26/exercise.toml" in names
     assert any(n.startswith("grader/_data/reference/") for n in names)
     assert not any("__pycache__" in n for n in names)
-    assert "minimax-grader = grader.cli:main" in entry_points
+    assert "minimax-grader = grader.doors.cli:main" in entry_points
 
 
 def test_run_autograder_grades_a_buggy_and_a_correct_submission(installed):

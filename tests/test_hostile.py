@@ -132,7 +132,7 @@ def runnable(paths: list[Path], sandbox: str) -> list[Path]:
 
 
 def grade_batch(paths: list[Path], sandbox: str) -> dict[str, object]:
-    from grader import api
+    from grader.doors import api
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
         results = pool.map(lambda p: api.check(p, "ctp-26", examples=EXAMPLES, sandbox=sandbox), paths)
@@ -196,7 +196,7 @@ def test_battery_without_bwrap_warns_once_and_still_contains(limits, capfd):
 
 def test_battery_in_one_bulk_run_next_to_honest_work(limits):
     """``grade`` of a whole class folder (warm fork server, two workers): attackers get 0, the rest full marks."""
-    from grader import batch
+    from grader.bulk import batch
 
     canary = make_canary()
     out = Path(tempfile.mkdtemp(prefix="minimax-bulk-out-"))

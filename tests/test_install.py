@@ -37,7 +37,7 @@ PACKAGE_DATA = [
 
 PROBE = """
 import json, grader, grader.paths as paths
-from grader import exercise
+from grader.judging import exercise
 ex = exercise.load("ctp-26")
 print(json.dumps({"package": grader.__file__, "data": str(paths.data_root()), "reference": ex.reference.__file__,
                   "fixtures": str(ex.fixtures_path),

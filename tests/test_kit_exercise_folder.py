@@ -123,14 +123,14 @@ def folder(tmp_path_factory):
 
 
 def test_a_game_with_its_own_encoding_is_graded(folder):
-    from grader import api
+    from grader.doors import api
 
     result = api.check(folder / "correct.py", "sticks", exercises_dir=[folder])
     assert result.status == "passed" and result.score == 3.0, [(c.name, c.message) for c in result.checks]
 
 
 def test_a_search_that_changes_the_position_loses_the_unchanged_check(folder):
-    from grader import api
+    from grader.doors import api
 
     result = api.check(folder / "mutates.py", "sticks", exercises_dir=[folder])
     checks = {c.name: c for c in result.checks}
@@ -139,8 +139,8 @@ def test_a_search_that_changes_the_position_loses_the_unchanged_check(folder):
 
 
 def test_a_bad_declaration_is_one_line_naming_the_exercise(folder, tmp_path):
-    from grader import exercise
-    from grader.exercise import ExerciseError
+    from grader.judging import exercise
+    from grader.judging.exercise import ExerciseError
 
     broken = tmp_path / "broken"
     broken.mkdir()

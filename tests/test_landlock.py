@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT
-from grader import api
+from grader.doors import api
 from grader.sandbox import landlock, launch
 
 HAVE_LANDLOCK = landlock.abi() > 0
@@ -147,9 +147,9 @@ def test_without_landlock_the_same_probe_reaches_more(tmp_path, monkeypatch):
 def test_fork_server_child_is_fenced_after_the_fork(tmp_path):
     """Each child the warm zygote forks fences itself with its own scratch: not the server's home,
     where every other session's scratch lives."""
-    from grader import bank as banks
-    from grader import exercise as exercises
-    from grader import judge, submissions
+    from grader.judging import bank as banks
+    from grader.judging import exercise as exercises
+    from grader.judging import judge, submissions
     from grader.sandbox import forkserver
 
     exercise = exercises.load("ctp-26")

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from grader import api, submissions
+from grader.doors import api
+from grader.judging import submissions
 
 MINIMAX_USING_HELPER = '''\
 from choose import pick

@@ -12,9 +12,9 @@ import random
 
 import pytest
 
-from grader import checks
-from grader.bank import Case
-from grader.checks import Outcome
+from grader.judging import checks
+from grader.judging.bank import Case
+from grader.judging.checks import Outcome
 
 ODD_ANSWERS = [
     {"t": "int", "v": 3}, {"t": "int", "v": 4}, {"t": "int", "v": "3"}, {"t": "int", "v": True},
@@ -86,7 +86,7 @@ def test_trace_quick_path_on_shapes_the_harness_never_sends(ctp26, ctp26_bank, t
 
 def test_diagnosis_reads_replies_the_same_either_way(ctp26):
     """The diagnosis' view of a reply (its kind and value, wrong or not) with and without the quick path."""
-    from grader import diagnose
+    from grader.judging import diagnose
 
     case = Case(id="c", group="random", input={"tree": {"name": "a", "value": 3, "children": []},
                                                 "max_depth": 1, "player_a_moves": True})

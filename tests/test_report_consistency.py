@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from grader import api, report
+from grader.doors import api
+from grader import report
 
 SUBMISSIONS = Path(__file__).resolve().parent.parent / "fixtures" / "submissions"
 
@@ -107,7 +108,7 @@ def test_tictactoe_shows_the_expected_answer_as_the_statement_writes_it(graded):
 
 
 def test_tictactoe_shows_every_optimal_move_when_the_game_is_not_over():
-    from grader import exercise
+    from grader.judging import exercise
 
     hooks = exercise.load("tictactoe").hooks
     shown = hooks.show_expected({"state": [[[0] * 3] * 3, 1], "depth": 9}, {"value": 1, "moves": [[0, 2], [2, 0]]})
@@ -134,7 +135,7 @@ def test_a_right_value_is_not_shown_as_expected_against_yours(graded):
 
 def test_the_exporters_feedback_says_the_same(graded):
     """JUnit, Gradescope, pytest and Actions share feedback.check_text: the same fixes hold there."""
-    from grader import feedback
+    from grader.report import feedback
 
     right = graded("ctp-26/buggy/evaluates_internal_nodes.py", "ctp-26")
     check = next(c for c in right.checks if c.name == "evaluation-discipline")

@@ -13,7 +13,8 @@ import pytest
 
 import browser  # tests/browser.py
 
-from grader import api, report
+from grader.doors import api
+from grader import report
 from grader.report import svg
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -45,7 +45,7 @@ def limits(monkeypatch):
 
 
 def grade(tmp_path: Path, source: str, sandbox: str, name: str = "probe.py"):
-    from grader import api
+    from grader.doors import api
 
     path = tmp_path / name
     path.write_text(source)
@@ -175,7 +175,7 @@ def test_bwrap_world_holds_no_reference_no_grader_no_packages(tmp_path):
     import site
 
     source = VIEW.replace("REFERENCE", repr(str(ROOT / "reference" / "ctp_26.py"))).replace(
-        "GRADER", repr(str(ROOT / "grader" / "judge.py"))).replace("SITE", repr(site.getsitepackages()))
+        "GRADER", repr(str(ROOT / "grader" / "judging" / "judge.py"))).replace("SITE", repr(site.getsitepackages()))
     result = grade(tmp_path, source, "bwrap")
     line = next(l for l in result.output["stdout"].splitlines() if l.startswith("VIEW"))
     view = json.loads(line[4:])

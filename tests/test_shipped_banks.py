@@ -11,8 +11,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from grader import bank, shipped_banks
-from grader import exercise as exercises
+from grader.judging import bank, shipped_banks
+from grader.judging import exercise as exercises
 
 BUILT_IN = ["aima-isolation", "alphabeta", "best-move", "connect-four", "ctp-26", "nim", "tictactoe"]
 
@@ -28,8 +28,8 @@ def test_every_built_in_exercise_ships_its_bank():
 def test_the_shipped_bank_is_exactly_the_built_one(exercise_id):
     loaded = exercises.load(exercise_id)
     shipped = shipped_banks.load(loaded, bank.PUBLIC_SEED, loaded.random_examples)
-    assert shipped is not None, (f"grader/banks/{exercise_id}.json.gz is missing or stale (the exercise changed): "
-                                 f"regenerate it with `python -m grader.shipped_banks {exercise_id}`")
+    assert shipped is not None, (f"grader/judging/banks/{exercise_id}.json.gz is missing or stale (the exercise changed): "
+                                 f"regenerate it with `python -m grader.judging.shipped_banks {exercise_id}`")
     built = [c.__dict__ for c in bank.build(loaded, use_cache=False, use_shipped=False).cases]
     fixed = [c for c in built if c["group"] != "random"]
     assert [c for c in shipped if c["group"] != "random"] == fixed
@@ -72,7 +72,7 @@ def test_the_cold_check_benchmark_covers_every_listed_exercise():
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
     import cold_check
 
-    from grader import api
+    from grader.doors import api
 
     listed = sorted(exercise_id for exercise_id, _ in api.list_exercises())
     assert cold_check.listed_exercises() == listed and len(listed) >= 7

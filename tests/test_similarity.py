@@ -13,7 +13,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from grader import exercise
+from grader.judging import exercise
 from grader.similarity import corpus, find_near_duplicates, sources
 from grader.similarity.clusters import Settings
 from grader.similarity.fingerprints import fingerprints, tokens
@@ -208,8 +208,8 @@ def test_fingerprints_are_the_same_in_every_process():
 
 def test_the_statement_code_and_the_stand_ins_are_the_exercises_own_text():
     """What every student may paste (the statement's code, the runnable starter's stand-ins) is never evidence."""
-    from grader import exercise as exercises
-    from grader import student_door
+    from grader.judging import exercise as exercises
+    from grader.doors import student_door
     from grader.similarity import sources
 
     chosen = exercises.load("ctp-26")
@@ -221,8 +221,8 @@ def test_the_statement_code_and_the_stand_ins_are_the_exercises_own_text():
 
 
 def test_a_kit_exercise_discounts_its_generated_stand_ins_and_its_rules():
-    from grader import exercise as exercises
-    from grader import student_door
+    from grader.judging import exercise as exercises
+    from grader.doors import student_door
     from grader.similarity import sources
 
     chosen = exercises.load("nim")

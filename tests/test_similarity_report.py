@@ -8,7 +8,7 @@ import shutil
 
 import pytest
 
-from grader import batch
+from grader.bulk import batch
 from grader.report import summary
 from grader.similarity import corpus, view
 
@@ -20,7 +20,7 @@ class _InProcess:
     """Grades in this process, one by one: the executor seam, without a worker pool (tests only)."""
 
     def run(self, job, tasks):
-        from grader import bank, exercise, judge, submissions
+        from grader.judging import bank, exercise, judge, submissions
         from grader.sandbox import launch
 
         ex = exercise.load(job.exercise)

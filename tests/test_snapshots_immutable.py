@@ -11,8 +11,8 @@ import importlib.util
 
 import pytest
 
-from grader import bank as banks
-from grader import exercise as exercises
+from grader.judging import bank as banks
+from grader.judging import exercise as exercises
 
 IMMUTABLE = (tuple, str, int, float, bool, bytes, type(None))
 

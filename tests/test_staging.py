@@ -12,7 +12,7 @@ import stat
 from pathlib import Path
 
 from conftest import SUBMISSIONS
-from grader import exercise as exercises
+from grader.judging import exercise as exercises
 from grader.sandbox import staging
 
 HONEST = sorted((SUBMISSIONS / "ctp-26" / "correct").glob("*.py"))[0]
@@ -35,7 +35,7 @@ def test_unlock_makes_the_staged_files_writable_and_close_removes_them(tmp_path)
 
 
 def test_a_closed_session_leaves_no_scratch_behind():
-    from grader import submissions
+    from grader.judging import submissions
     from grader.sandbox import launch
     from grader.sandbox.session import Session
 

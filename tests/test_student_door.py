@@ -11,7 +11,7 @@ import textwrap
 
 import pytest
 
-from grader import api
+from grader.doors import api
 
 # A correct body for each exercise's function, as a student would write it into the starter.
 COMPLETIONS = {
@@ -122,7 +122,7 @@ def _run(*args, cwd=None):
 @pytest.mark.parametrize("exercise_id", ["ctp-26", "alphabeta", "tictactoe", "best-move", "aima-isolation", "nim",
                                          "connect-four"])
 def test_show_prints_the_statement_with_the_example_drawn(exercise_id):
-    from grader import exercise
+    from grader.judging import exercise
 
     shown = _run("-m", "grader", "show", exercise_id)
     assert shown.returncode == 0, shown.stderr
@@ -186,7 +186,7 @@ def test_a_scaffolded_exercise_gets_a_starter_that_runs_at_home(tmp_path):
     """An instructor's new exercise (``new-exercise --game``) gets the same door for free: the
     stand-ins come from its exercise.toml, the rules are written beside the starter, and the
     completed starter gets full marks with the grader's own helpers."""
-    from grader import exercise
+    from grader.judging import exercise
 
     game = exercise.load("nim").folder / "nim.py"
     made = _run("-m", "grader", "new-exercise", "heaps", "--game", str(game), "--dir", "mine", cwd=tmp_path)
@@ -246,7 +246,7 @@ def test_stand_ins_follow_the_declaration_not_the_exercise(tmp_path):
     import re
     import shutil
 
-    from grader import exercise
+    from grader.judging import exercise
 
     mine = tmp_path / "mine"
     shutil.copytree(exercise.load("nim").folder, mine / "nim-mine")

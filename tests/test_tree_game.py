@@ -17,8 +17,8 @@ import pytest
 
 @pytest.fixture(scope="module")
 def cases():
-    from grader import bank as banks
-    from grader import exercise
+    from grader.judging import bank as banks
+    from grader.judging import exercise
 
     ctp26 = exercise.load("ctp-26")
     found = banks.random_inputs(ctp26.hooks.strategy(), seed=11, count=150)
@@ -31,7 +31,7 @@ def cases():
 
 
 def test_the_kits_minimax_over_the_tree_game_is_the_ctp26_reference(cases):
-    from grader import exercise
+    from grader.judging import exercise
     from grader.kit import tree_game
     from grader.kit.search import Searcher
 
@@ -59,7 +59,7 @@ class _Recording:
 def test_the_kits_alphabeta_evaluates_what_the_alphabeta_reference_evaluates(cases, right_to_left):
     """alphabeta's pruning checks (and its move-order mistake) take the evaluated nodes from the kit's
     alpha-beta over the tree game: they must be the reference file's, in its order."""
-    from grader import exercise
+    from grader.judging import exercise
     from grader.kit import tree_hooks as trees
 
     alphabeta = exercise.load("alphabeta")
@@ -91,7 +91,7 @@ def test_a_family_that_chooses_among_no_moves_raises_or_keeps_its_infinity():
 def test_the_fingerprint_follows_the_kits_tree_modules(name, monkeypatch, tmp_path):
     """The trees, their strategy and the mistakes moved out of the exercise folders into the kit: a change
     there must still make stale banks and gradebook rows unusable, as a change in the folder does."""
-    from grader import exercise
+    from grader.judging import exercise
     from grader.kit import tree_hooks as trees
 
     loaded = exercise.load(name)

@@ -20,7 +20,7 @@ QUESTION = {"rules": "get_legal_moves()", "forecast": "forecast_move(m) for ever
             "terminal_test(state)", "min": "min_value(state)", "max": "max_value(state)", "decision":
             "minimax_decision(state)", "published": "min_value(GameState())"}
 
-# How the grader calls each part, for one-line API mismatch reports (grader/api_mismatch.py).
+# How the grader calls each part, for one-line API mismatch reports (grader/judging/api_mismatch.py).
 API_PROVIDES = ["GameState() with only state.forecast_move(move) and state.get_legal_moves()"]
 API_CALLS = ["terminal_test(gameState)", "min_value(gameState)", "max_value(gameState)", "minimax_decision(gameState)"]
 API_OBJECTS = {"GameState": "gameState"}

@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-from grader.diagnose import Finding, Model
+from grader.judging.diagnose import Finding, Model
 from grader.kit.answer_shapes import as_move, moves_of_a_set, sorted_moves
 from grader.kit.game import load_module
 from grader.kit.rule_fits import named, shown_answer

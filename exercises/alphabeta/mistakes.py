@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 
-from grader.diagnose import Finding, Model
+from grader.judging.diagnose import Finding, Model
 from grader.kit import tree_mistakes as _ctp
 from grader.kit import tree_hooks as _trees
 

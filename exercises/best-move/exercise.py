@@ -29,7 +29,7 @@ def searcher() -> Searcher:
 
 
 # What the student is handed and how they are called, for one-line API mismatch reports
-# (grader/api_mismatch.py): a state is opaque, read only through the helpers.
+# (grader/judging/api_mismatch.py): a state is opaque, read only through the helpers.
 API_PROVIDES = ["generate_valid_moves(player, state)", "apply(state, move)", "is_terminal(state)",
                 "evaluate(state)", "next_player(player)"]
 API_OBJECTS = {"State": "state"}

@@ -13,7 +13,7 @@ import importlib.util
 from functools import cache
 from pathlib import Path
 
-from grader.diagnose import Finding
+from grader.judging.diagnose import Finding
 from grader.kit import move_families
 
 CODES = {

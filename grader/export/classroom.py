@@ -11,8 +11,8 @@ from __future__ import annotations
 import base64
 import json
 
-from grader.feedback import check_text, error_text
-from grader.result import SubmissionResult
+from grader.report.feedback import check_text, error_text
+from grader.judging.result import SubmissionResult
 
 STATUS = {"passed": "pass", "failed": "fail", "error": "error", "skipped": "fail"}
 

@@ -17,8 +17,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from grader.feedback import LABELS, check_text, error_text
-from grader.result import SubmissionResult
+from grader.report.feedback import LABELS, check_text, error_text
+from grader.judging.result import SubmissionResult
 
 SCHEMA_PATH = Path(__file__).with_name("gradescope.schema.json")
 HIDDEN_VISIBILITY = "after_published"

@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
-from grader.feedback import check_text, error_text
-from grader.result import SubmissionResult
+from grader.report.feedback import check_text, error_text
+from grader.judging.result import SubmissionResult
 
 
 def to_junit(result: SubmissionResult) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import fields
 
-from grader.result import CheckResult, Counterexample, Mistake, SubmissionResult
+from grader.judging.result import CheckResult, Counterexample, Mistake, SubmissionResult
 
 
 def result_from_dict(data: dict) -> SubmissionResult:

@@ -16,10 +16,10 @@ Everything else is written here once for every game:
 - ``families``: naming the mistake from the student's replies and traces (with ``player_families``,
   where the player to move comes from, and ``shapes_seen``, a bare value or an input left changed);
 - ``pictures``: boards as text and as inline SVG;
-- ``hooks``: the grader-side hook object that ``grader.exercise`` hands to the judge;
+- ``hooks``: the grader-side hook object that ``grader.judging.exercise`` hands to the judge;
 - ``driver``: the sandbox-side generic driver (standard library only, never imports ``grader``);
 - ``scaffold``: ``minimax-grader new-exercise``.
 
-The kit may import ``grader.answers``, ``grader.checks`` and ``grader.diagnose`` (the judge's
-vocabulary); nothing below ``grader.kit`` imports the kit except ``grader.exercise``.
+The kit may import ``grader.judging.answers``, ``grader.judging.checks`` and ``grader.judging.diagnose`` (the judge's
+vocabulary); nothing below ``grader.kit`` imports the kit except ``grader.judging.exercise``.
 """

@@ -5,7 +5,7 @@ names the mistake when it predicts the student's value on every case they answer
 counts as agreeing where the family's search reached a finished game with no moves, as
 ``max([])`` would) and explains at least one wrong value, or, failing that, when it explains
 most of the wrong values and is clearly ahead of every other family (``clear_winners``, shared
-with ``grader.diagnose``), with how far it fits in the evidence. Moves are read by rule (value
+with ``grader.judging.diagnose``), with how far it fits in the evidence. Moves are read by rule (value
 right, move not optimal), and the evaluated positions from the traces (over- and
 under-pruning, evaluating positions that are not leaves). Nothing here shows code; every
 text ends with a question, in words that fit any game.
@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import time
 
-from grader.diagnose import (PARTIAL_AGREES, SUPPORTED_EXPLAINS, Finding, Fit, Model, Support, clear_winners,
+from grader.judging.diagnose import (PARTIAL_AGREES, SUPPORTED_EXPLAINS, Finding, Fit, Model, Support, clear_winners,
                              supported_by, with_support)
 from grader.kit import answer_shape
 from grader.kit.player_families import player_families
@@ -93,7 +93,7 @@ CODES = {
 
 
 class KitMistakes:
-    """The ``mistakes`` module of every declared exercise (what ``grader.diagnose`` asks of one)."""
+    """The ``mistakes`` module of every declared exercise (what ``grader.judging.diagnose`` asks of one)."""
 
     MODELS = ()  # values are matched by the rules below, so the move part of an answer never decides
     ANSWER_KINDS = ("answers", "value", "move")  # checks whose failures are wrong answers (localised, explained)
@@ -118,7 +118,7 @@ class KitMistakes:
         return explain(entry, expected, children, yours)
 
     def node_values(self, entry, outcome, child_outcomes, facts):
-        """The numbers the local rule at the first wrong node is read from (``grader.diagnose.local_rule``)."""
+        """The numbers the local rule at the first wrong node is read from (``grader.judging.diagnose.local_rule``)."""
         reply = self._student_value(outcome)
         if reply is None or reply[0] != "number":
             return None
@@ -615,7 +615,7 @@ def _depth_left(game, searcher, state, depth, path):
 def subproblem_plan(hooks, case_input, cap: int = 60) -> list[dict]:
     """Every position of the counterexample's search as a question of its own, parents before children.
 
-    ``grader.diagnose`` asks the student about each and reports the deepest position whose
+    ``grader.judging.diagnose`` asks the student about each and reports the deepest position whose
     moves are valued right while its own value is not: where the mistake first shows.
     """
     game, searcher = hooks.game, hooks.searcher

@@ -1,6 +1,6 @@
 """The grader-side hooks of a declared exercise, built from its game and its ``[student]`` table.
 
-``grader.exercise`` asks for an exercise's hooks (the case bank, the reference, the checks,
+``grader.judging.exercise`` asks for an exercise's hooks (the case bank, the reference, the checks,
 pictures, shrinking); for a folder whose exercise.toml has a ``[game]`` table it gets a
 ``KitHooks`` instead of loading an ``exercise.py``. The sandbox side is the kit's generic
 driver, configured by a two-line file generated here (in the user's cache, keyed by content),
@@ -21,7 +21,7 @@ import tempfile
 from functools import cached_property
 from pathlib import Path
 
-from grader.answers import Answer
+from grader.judging.answers import Answer
 from grader.kit import bank as kit_bank
 from grader.kit import answer_shape, declaration, groups, pictures, student_api
 from grader.kit.game import Game, from_plain, to_plain

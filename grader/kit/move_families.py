@@ -5,7 +5,7 @@ changed; for a move-only answer what can be compared is the move it returns at t
 below the root valued the family's way, then chosen by the family's rule at the root. Any of the
 family's tied moves agrees with the student, except where the family keeps only a move strictly
 better than a start value (a bad initial bound): then the first such move, or None when none is.
-The agreement is counted as ``grader.diagnose`` counts a model's, so ``clear_winners`` ranks them
+The agreement is counted as ``grader.judging.diagnose`` counts a model's, so ``clear_winners`` ranks them
 alike. A move with its value, or the value instead of a move, is a wrong return type; legal moves
 that no family explains are a suboptimal move. The texts are the exercise's (its ``codes``), in
 the game's own words. Written over the game vocabulary: any game whose student returns a move.
@@ -13,7 +13,7 @@ the game's own words. Written over the game vocabulary: any game whose student r
 
 from __future__ import annotations
 
-from grader.diagnose import Finding, best_per_code, clear_winners, fit_hypothesis, supported_by
+from grader.judging.diagnose import Finding, best_per_code, clear_winners, fit_hypothesis, supported_by
 from grader.kit.families import NegamaxUnnegated
 from grader.kit.move_answer import as_move, moves_text
 from grader.kit.search import INF, TooBig

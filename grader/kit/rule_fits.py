@@ -2,13 +2,13 @@
 
 A hypothesis predicts, for each case it is asked about, the answer a student with that mistake
 gives (a wrong version of a game's rules, a decision made the wrong way). It is fitted as
-``grader.diagnose`` fits its models (wrong answers first, with the same bars) and named when it
+``grader.judging.diagnose`` fits its models (wrong answers first, with the same bars) and named when it
 is clearly ahead; a code may have several hypotheses (``code/parameter``), the best one counts.
 """
 
 from __future__ import annotations
 
-from grader.diagnose import Finding, best_per_code, clear_winners, fit_hypothesis
+from grader.judging.diagnose import Finding, best_per_code, clear_winners, fit_hypothesis
 
 
 def named(facts, hypotheses: dict, asks, read, words: dict, check: str, noun: str = "positions") -> list[Finding]:

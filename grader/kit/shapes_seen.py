@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from grader.diagnose import Finding
+from grader.judging.diagnose import Finding
 
 RESTORE_KINDS = ("restored", "board-restored")
 

@@ -3,12 +3,12 @@
 Two doors need to speak the API an exercise hands over, and neither may be written per
 exercise (an instructor's new exercise gets both for free):
 
-* ``grader.api_mismatch`` says in one line what a submission used against what the exercise
+* ``grader.judging.api_mismatch`` says in one line what a submission used against what the exercise
   provides: the helpers as call forms (``drop(state, move)``), read from ``[student.helpers]``
   with each game operation's parameters and the fixed player left out; the type of the states
   handed over (a mismatch is reading an attribute of *that* object, never of a ``None`` the
   student's own bug made); and which check kinds ask for the answers.
-* ``grader.student_door`` writes a starter that runs at home: local stand-ins of the same
+* ``grader.doors.student_door`` writes a starter that runs at home: local stand-ins of the same
   helpers, each calling the game operation it is mapped onto (the game's rules copied beside
   the starter, as the student may read them), the constants, and a ``__main__`` block that
   calls the student's function on the statement's example. While grading, the sandbox puts

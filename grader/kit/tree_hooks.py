@@ -68,7 +68,7 @@ class PlainTree:
 
 
 # What the student is handed and how they are called, for one-line API mismatch reports
-# (grader/api_mismatch.py): a node's value and moves come only through the helpers.
+# (grader/judging/api_mismatch.py): a node's value and moves come only through the helpers.
 API_PROVIDES = ["get_value(node)", "get_next_valid_moves(node)"]
 API_OBJECTS = {"Node": "node"}
 

@@ -2,7 +2,7 @@
 
 Each model below is the reference with one thing changed, written over the same plain-data
 trees (``{"name", "value", "children"}``) and called like the reference. The core
-(``grader/diagnose.py``) asks every model about the cases the student answered; a model that
+(``grader/judging/diagnose.py``) asks every model about the cases the student answered; a model that
 gives the student's answer on every one of them, wrong ones included, names the mistake.
 Mistakes that do not show in the value (evaluating internal nodes, changing the tree,
 keeping state) are named from the behaviour checks and the probes at the bottom.
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 
-from grader.diagnose import Finding, Model, Support
+from grader.judging.diagnose import Finding, Model, Support
 from grader.kit import tree_game
 from grader.kit.families import PARAMETERISED
 from grader.kit.search import Searcher
@@ -497,7 +497,7 @@ def explain_node(entry, expected, child_values, yours):
 
 
 def node_values(entry, outcome, child_outcomes, facts):
-    """The numbers the local rule at the first wrong node is read from (``grader.diagnose.local_rule``)."""
+    """The numbers the local rule at the first wrong node is read from (``grader.judging.diagnose.local_rule``)."""
     reply = facts.reply(outcome)
     if reply is None or reply[0] != "number":
         return None
@@ -520,7 +520,7 @@ def _preorder(tree, depth=0, out=None):
 def trace_evidence(facts):
     """Where get_value was asked off the rules, relative to the depth limit, when one pattern holds in
     every case that shows any: one ply above the limit, one ply beyond it, further beyond, only at the
-    first ply, or at every level. Supporting evidence (``grader.diagnose.Support``), never a name alone."""
+    first ply, or at every level. Supporting evidence (``grader.judging.diagnose.Support``), never a name alone."""
     patterns = []
     for outcome in facts.outcomes:
         evaluated = (outcome.raw.get("trace") or {}).get("evaluated")

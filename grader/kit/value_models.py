@@ -1,4 +1,4 @@
-"""The kit's mistake families as ``grader.diagnose`` models, for an exercise graded by its own hooks.
+"""The kit's mistake families as ``grader.judging.diagnose`` models, for an exercise graded by its own hooks.
 
 An exercise that is not declared on the kit (its questions are its own, e.g. one per part) can
 still take its wrong searches from the kit when some of its answers are values of a game's
@@ -11,7 +11,7 @@ recognise (``max()`` of no moves). ``words`` words a code in the game's own term
 
 from __future__ import annotations
 
-from grader.diagnose import Model
+from grader.judging.diagnose import Model
 from grader.kit.families import CODES, PARAMETERISED
 
 

@@ -3,6 +3,9 @@
 All three are jinja2 templates over the same plain dictionary (``result.to_dict()``), so
 what a student reads in the terminal, in a CI summary and in a browser says the same thing.
 Colour in the terminal is an ANSI filter that does nothing unless asked (on a TTY).
+
+``feedback`` words one check the same way for every door and exporter (pytest, JUnit,
+Gradescope, Actions); ``feedback_levels`` decides, at render time, how much a report shows.
 """
 
 from __future__ import annotations

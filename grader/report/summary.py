@@ -130,7 +130,7 @@ def summarise(entries: list[dict], *, exercise: str, seed: int | None, grader_ve
 
 
 def _public_seed() -> int:
-    from grader.bank import PUBLIC_SEED
+    from grader.judging.bank import PUBLIC_SEED
 
     return PUBLIC_SEED
 

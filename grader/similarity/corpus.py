@@ -82,7 +82,7 @@ def _files(path: Path) -> list[Path]:
 
 
 def load_class(kind: str, half: str) -> ClassUnderTest:
-    from grader import exercise
+    from grader.judging import exercise
 
     root = corpus_root()
     ex = exercise.load(kind)

@@ -19,7 +19,7 @@ import ast
 import re
 from pathlib import Path
 
-from grader import student_door
+from grader.doors import student_door
 
 from grader.similarity.clusters import Settings, find_near_duplicates
 
@@ -72,7 +72,7 @@ def _model_files(exercise) -> list[Path]:
     is outside the folder (ctp-26's and alphabeta's come from the kit's tree game, tree_mistakes.py)."""
     from types import ModuleType
 
-    from grader import diagnose
+    from grader.judging import diagnose
 
     module = _optional(lambda: diagnose.mistakes_of(exercise))
     if type(module) is not ModuleType:  # a kit exercise's families are the kit's, not the exercise's text

@@ -2,12 +2,12 @@
 
 A student's first check on a fresh machine used to build the bank with hypothesis first, about
 three times the cost of every later check. The built-in exercises' public banks are therefore
-built once, at release, and shipped gzipped beside this module (``grader/banks/``). Each file
+built once, at release, and shipped gzipped beside this module (``grader/judging/banks/``). Each file
 says which exercise fingerprint, grader version and hypothesis version it was built from, and
 is used only when the fingerprint and grader version match: an exercise that changed, or an
 instructor's own exercise, is built as before, so a stale file can cost time, never a verdict.
 
-Regenerate after changing an exercise: ``python -m grader.shipped_banks`` (the test suite
+Regenerate after changing an exercise: ``python -m grader.judging.shipped_banks`` (the test suite
 fails until then: ``tests/test_shipped_banks.py``).
 """
 
@@ -55,8 +55,9 @@ def write(exercise, seed: int, examples: int, cases: list[dict]) -> Path:
 
 def regenerate(exercise_ids=None) -> list[Path]:
     """Builds every built-in exercise's public bank afresh and ships it."""
-    from grader import bank, paths
-    from grader import exercise as exercises
+    from grader.judging import bank
+    from grader import paths
+    from grader.judging import exercise as exercises
 
     written = []
     for exercise_id, loaded in sorted(exercises.load_all([]).items()):

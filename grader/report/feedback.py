@@ -7,7 +7,7 @@ once instead of drifting apart in every exporter.
 
 from __future__ import annotations
 
-from grader.result import CheckResult, SubmissionResult
+from grader.judging.result import CheckResult, SubmissionResult
 
 LABELS = {"passed": "PASS", "failed": "FAIL", "skipped": "SKIP", "error": "ERROR"}
 

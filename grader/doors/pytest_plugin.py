@@ -63,12 +63,12 @@ def pytest_configure(config):
 
 def _load_exercise(settings: Settings) -> None:
     """Fail early, as a usage error, for an unknown exercise; the rubric gives the item names."""
-    from grader import exercise as exercises
-    from grader.exercise import ExerciseError
+    from grader.judging import exercise as exercises
+    from grader.judging.exercise import ExerciseError
 
     try:
         if settings.exercise is None:
-            from grader.cli import guess_exercise
+            from grader.doors.cli import guess_exercise
 
             settings.exercise = guess_exercise(settings.submission, settings.exercises_dir)
         settings.checks = list(exercises.load(settings.exercise, settings.exercises_dir or None).checks)
@@ -186,7 +186,7 @@ def _candidate_dirs(config):
 def _anchor(settings: Settings) -> Path:
     """The file the items hang off: the submission, or a folder submission's entry file."""
     if settings.submission.is_dir():
-        from grader import submissions
+        from grader.judging import submissions
 
         return (submissions.load(settings.submission).entry_file or settings.submission / "__init__.py").resolve()
     return settings.submission
@@ -217,7 +217,8 @@ class SubmissionFile(pytest.File):
         """Grade once for all items (checks depend on each other, so always all of them)."""
         settings = self.config.stash[STATE_KEY]
         if settings.result is None:
-            from grader import api, bank
+            from grader.doors import api
+            from grader.judging import bank
 
             try:
                 settings.result = api.check(settings.submission, settings.exercise,
@@ -234,8 +235,8 @@ class SubmissionFile(pytest.File):
 
 def _as_student_sees_it(result, settings: Settings):
     """The exercise's feedback level, as ``minimax-grader check`` applies it for a student."""
-    from grader import exercise as exercises
-    from grader import feedback_levels
+    from grader.judging import exercise as exercises
+    from grader.report import feedback_levels
     from grader.export.shown import result_from_dict
 
     default = exercises.load(settings.exercise, settings.exercises_dir or None).default_feedback
@@ -254,7 +255,7 @@ class CheckItem(pytest.Item):
         self.user_properties.append(("max_score", points))
 
     def runtest(self):
-        from grader.feedback import LABELS, check_text, error_text
+        from grader.report.feedback import LABELS, check_text, error_text
 
         result = self.parent.graded()
         if result.status == "error" and not result.checks:

@@ -6,7 +6,7 @@ job (exercise id, secret seed, number of cases, sandbox, limits, the instructor'
 folders as zips) travels once per worker, not once per submission. Each task then carries only
 one submission's content.
 
-A grading context is what ``python -m grader.worker`` keeps for a whole batch: the exercise,
+A grading context is what ``python -m grader.bulk.worker`` keeps for a whole batch: the exercise,
 its case bank (built once, or read from this machine's cache), the reference's remembered
 answers, the sandbox launcher and a warm fork server. Contexts are lent to one task at a time
 (a worker with several threads grows one per thread) and closed when the job is unregistered.
@@ -25,7 +25,7 @@ from pathlib import Path
 
 from distributed.diagnostics.plugin import WorkerPlugin
 
-from grader.executors import shipping
+from grader.bulk import shipping
 
 
 class WorkerMismatch(Exception):
@@ -83,7 +83,7 @@ class Context:
         import gc
 
         from grader import __version__
-        from grader import worker as pool_worker
+        from grader.bulk import worker as pool_worker
 
         if __version__ != plugin.version:
             raise WorkerMismatch(f"this worker runs minimax-grader {__version__}, the driving machine {plugin.version}; "
@@ -94,7 +94,7 @@ class Context:
             raise WorkerMismatch(f"exercise {self.exercise.id} on this worker differs from the driving machine's "
                                  f"(fingerprint {self.exercise.fingerprint}, expected {plugin.fingerprint}); "
                                  "install the same grader version, or pass the exercise with --exercises-dir")
-        from grader.exercise import Limits
+        from grader.judging.exercise import Limits
 
         self.exercise.limits = Limits(**plugin.limits)  # the driver's limits, its MINIMAX_GRADER_* overrides included
         pool_worker.remember_reference(self.exercise, self.bank)
@@ -106,8 +106,8 @@ class Context:
         gc.freeze()
 
     def grade(self, parcel: shipping.Parcel, display: str) -> dict | None:
-        from grader import submissions
-        from grader import worker as pool_worker
+        from grader.judging import submissions
+        from grader.bulk import worker as pool_worker
 
         folder = shipping.private_folder(self.scratch, "s-")
         try:

@@ -44,7 +44,7 @@ class Bank:
 
 def random_inputs(strategy, seed: int, count: int) -> list[dict]:
     """``count`` distinct inputs drawn by hypothesis from ``strategy``, reproducibly for ``seed``."""
-    from grader.hypothesis_setup import hypothesis, settings
+    from grader.judging.hypothesis_setup import hypothesis, settings
 
     hyp = hypothesis()
     drawn: dict[str, dict] = {}
@@ -65,7 +65,7 @@ def _cache_path(exercise, seed: int, examples: int):
 
 def build(exercise, seed: int = PUBLIC_SEED, examples: int | None = None, use_cache: bool = True,
           use_shipped: bool = True) -> Bank:
-    """``use_shipped``: the public bank may come from the package (grader/shipped_banks.py), so the
+    """``use_shipped``: the public bank may come from the package (grader/judging/shipped_banks.py), so the
     first check on a fresh machine costs what the next one does."""
     examples = exercise.random_examples if examples is None else examples
     path = _cache_path(exercise, seed, examples)
@@ -76,7 +76,7 @@ def build(exercise, seed: int = PUBLIC_SEED, examples: int | None = None, use_ca
         except (OSError, ValueError, TypeError, KeyError):
             pass  # a damaged cache entry is rebuilt
     if use_shipped:
-        from grader import shipped_banks
+        from grader.judging import shipped_banks
 
         shipped = shipped_banks.load(exercise, seed, examples)
         if shipped is not None:

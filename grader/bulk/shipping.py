@@ -17,7 +17,7 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from grader import submissions
+from grader.judging import submissions
 
 MAX_EXERCISES_BYTES = 64 << 20  # an exercise folder is code and fixtures, not a data set
 SKIPPED_PARTS = {"__pycache__", ".git", ".hg", ".svn", ".mypy_cache", ".pytest_cache"}

@@ -20,8 +20,8 @@ import json
 import time
 from typing import Callable
 
-from grader.bank import Case
-from grader.checks import Outcome
+from grader.judging.bank import Case
+from grader.judging.checks import Outcome
 
 
 def greedy(start: Outcome, problem: str, candidates_of, run_batch, predicate, budget: float, max_rounds: int = 200):
@@ -79,7 +79,7 @@ def _first_failing(candidates, run_batch, predicate):
 
 def with_hypothesis(strategy, seed: int, examples: int, judge: Callable[[dict], Outcome | None], predicate, budget: float):
     """The smallest failing (outcome, problem) hypothesis finds, or None."""
-    from grader.hypothesis_setup import hypothesis, settings
+    from grader.judging.hypothesis_setup import hypothesis, settings
 
     hyp = hypothesis()
     seen: dict[str, tuple[Outcome | None, str | None]] = {}

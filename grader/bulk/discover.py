@@ -177,7 +177,7 @@ def _student_folder(folder: Path, student: str, root: Path, display: str) -> Fou
 
 def _code_folder(folder: Path) -> Path | None:
     """Where the solution lives: the folder itself if it has Python files, else the shallowest subfolder that has."""
-    from grader.submissions import python_files
+    from grader.judging.submissions import python_files
 
     queue = [folder]
     while queue:
@@ -304,7 +304,7 @@ def _student_archive(path: Path, staging: Path, display: str) -> Found:
 def _holds_a_class(top: Path) -> bool:
     """Several submissions: archives, or several units of code (``.py`` files, folders with code)
     that are alternatives to one another rather than the modules of one program."""
-    from grader.submissions import python_files
+    from grader.judging.submissions import python_files
 
     entries = [p for p in top.iterdir() if not _ignored(p)]
     if any(p.suffix.lower() == ".zip" and p.is_file() for p in entries):

@@ -4,9 +4,9 @@
 and ``Task``s (one per distinct submission), and takes back ``(task, result)`` pairs in
 whatever order they finish; results are plain contract dictionaries, so the judge, the
 gradebook and the reports never learn where the work ran. ``LocalPool`` is the default: a
-few warm worker processes on this machine (``grader.worker``), each grading one submission
+few warm worker processes on this machine (``grader.bulk.worker``), each grading one submission
 at a time through its own fork server. A distributed engine plugs in by implementing the
-same two methods (``grader.executors.dask_cluster.DaskExecutor`` does, for a Dask cluster).
+same two methods (``grader.bulk.dask_cluster.DaskExecutor`` does, for a Dask cluster).
 
 A worker that dies takes its in-flight tasks with it; they are handed to a fresh worker once
 more, and a task that kills two workers comes back as ``None`` (the grader failed, not the
@@ -59,7 +59,7 @@ class _Worker:
 
     def __init__(self, job: Job, inbox: queue.Queue):
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "grader.worker"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            [sys.executable, "-m", "grader.bulk.worker"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=None, env=dict(os.environ),  # buffered: an unbuffered pipe reads a line one byte per call
         )
         self.in_flight: deque[Task] = deque()

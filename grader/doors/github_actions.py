@@ -16,8 +16,8 @@ import os
 from pathlib import Path
 from typing import Mapping, TextIO
 
-from grader.feedback import check_text, error_text
-from grader.result import SubmissionResult
+from grader.report.feedback import check_text, error_text
+from grader.judging.result import SubmissionResult
 
 
 def active(env: Mapping[str, str] | None = None) -> bool:
@@ -80,7 +80,7 @@ def _annotated_file(submission: Path, env: Mapping[str, str]) -> str:
 
 def _entry_file(submission: Path) -> Path:
     if submission.is_dir():
-        from grader import submissions
+        from grader.judging import submissions
 
         return submissions.load(submission).entry_file or submission
     return submission
@@ -101,7 +101,7 @@ def _definition_line(submission: Path, entry_point: str | None) -> int | None:
 
 
 def _entry_point(exercise_id: str, exercises_dir: list[Path] | None) -> str | None:
-    from grader import exercise
+    from grader.judging import exercise
 
     try:
         return exercise.load(exercise_id, exercises_dir).entry_point

@@ -10,7 +10,7 @@ has full marks for what they handed in, and the report says plainly what was sup
 
 from __future__ import annotations
 
-from grader.result import CheckResult
+from grader.judging.result import CheckResult
 
 
 def supplied(parts: dict | None) -> list[str]:

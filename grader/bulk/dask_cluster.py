@@ -26,8 +26,8 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from grader.executor import Job, Task, default_jobs
-from grader.executors import shipping
+from grader.bulk.executor import Job, Task, default_jobs
+from grader.bulk import shipping
 
 MISSING = 'the Dask executor needs Dask: pip install "minimax-grader[dask]"'
 CONNECT_TIMEOUT = "30s"
@@ -95,7 +95,7 @@ class DaskExecutor:
             return
         from distributed import as_completed
 
-        from grader.executors import on_worker
+        from grader.bulk import on_worker
 
         client = self.connect()
         if self.address and not client.scheduler_info().get("workers"):
@@ -165,8 +165,8 @@ class DaskExecutor:
 def job_plugin(job: Job):
     """The job as a worker plugin, named after its content (a restarted driver replaces its own leftover)."""
     from grader import __version__
-    from grader import exercise as exercises
-    from grader.executors.on_worker import GradingJob
+    from grader.judging import exercise as exercises
+    from grader.bulk.on_worker import GradingJob
 
     exercise = exercises.load(job.exercise, [Path(d) for d in job.exercises_dirs])
     zips = [shipping.zip_folder(root) for root in shipped_roots(job)]
@@ -181,7 +181,7 @@ def job_plugin(job: Job):
 
 def shipped_roots(job: Job) -> list[Path]:
     """Every exercises folder the driver searches but a worker may not have: all except the built-in ones."""
-    from grader import exercise as exercises
+    from grader.judging import exercise as exercises
     from grader import paths
 
     built_in = paths.data_root().resolve()

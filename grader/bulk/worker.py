@@ -1,4 +1,4 @@
-"""One grading worker of the local pool: ``python -m grader.worker``, JSON lines in and out.
+"""One grading worker of the local pool: ``python -m grader.bulk.worker``, JSON lines in and out.
 
 The first line names the job; the worker loads the exercise and its case bank once and, where
 the platform allows, starts a warm fork server for them. Each further line is a task; each
@@ -19,8 +19,8 @@ from pathlib import Path
 
 
 def _load(job: dict):
-    from grader import bank as banks
-    from grader import exercise as exercises
+    from grader.judging import bank as banks
+    from grader.judging import exercise as exercises
     from grader.sandbox import launch
 
     dirs = [Path(d) for d in job.get("exercises_dirs") or ()]
@@ -68,12 +68,12 @@ def _warm(launcher, exercise, bank):
 def grade_one(submission, exercise, bank, launcher, warm):
     """Grade one loaded submission; returns its result and the fork server to use next.
 
-    Shared by this pool worker and the Dask one (``grader.executors.on_worker``), so both
+    Shared by this pool worker and the Dask one (``grader.bulk.on_worker``), so both
     grade with the same fallbacks: a broken fork server grades this one the slow way and is
     started afresh. Any other failure is the grader's, not the student's: the result is None
     (said on stderr), which is never stored, so the next run grades this submission again.
     """
-    from grader import judge
+    from grader.judging import judge
     from grader.sandbox import forkserver
 
     try:
@@ -98,8 +98,8 @@ def main() -> int:
     if not first:
         return 0
     job = json.loads(first)["job"]
-    from grader import submissions
-    from grader.batch import content_key
+    from grader.judging import submissions
+    from grader.bulk.batch import content_key
     from grader.sandbox import frozen
 
     exercise, bank, launcher = _load(job)

@@ -23,12 +23,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader import __version__
-from grader import bank as banks
-from grader import discover as discovery
-from grader import exercise as exercises
-from grader import part_credit
-from grader.executor import Executor, Job, LocalPool, Task
-from grader.gradebook import Gradebook
+from grader.judging import bank as banks
+from grader.bulk import discover as discovery
+from grader.judging import exercise as exercises
+from grader.bulk import part_credit
+from grader.bulk.executor import Executor, Job, LocalPool, Task
+from grader.bulk.gradebook import Gradebook
 from grader.sandbox import frozen
 from grader.similarity import sources as similar
 from grader.similarity import view as similar_view
@@ -265,7 +265,7 @@ def _grade_found(found, exercise, book, out, *, seed, jobs, exercises_dirs, sand
 
 
 def _load_submissions(found: list[discovery.Found]) -> list[dict]:
-    from grader import submissions
+    from grader.judging import submissions
 
     out = []
     for item in found:
@@ -319,7 +319,7 @@ def _assemble(students: list[dict], done: dict[str, dict], exercise, bank, sandb
 
 def _error_result(found: discovery.Found, sub, exercise, bank, launcher) -> dict:
     """What ``check`` says about a submission that cannot be graded, without starting anything."""
-    from grader import judge, submissions
+    from grader.judging import judge, submissions
 
     if sub is None:
         sub = submissions.Submission(path=Path(found.display), display=found.display, problem=found.problem)

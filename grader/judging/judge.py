@@ -13,14 +13,14 @@ import os
 import time
 
 from grader import __version__
-from grader import checks as kinds
-from grader import parts
-from grader.bank import Bank
-from grader.checks import Outcome
-from grader.result import CheckResult, SubmissionResult
+from grader.judging import checks as kinds
+from grader.judging import parts
+from grader.judging.bank import Bank
+from grader.judging.checks import Outcome
+from grader.judging.result import CheckResult, SubmissionResult
 from grader.sandbox import launch
 from grader.sandbox.session import SandboxFailure, Session
-from grader.submissions import Submission
+from grader.judging.submissions import Submission
 
 CONSISTENCY_SAMPLE = 40
 SHRINK_BUDGET = 4.0
@@ -77,7 +77,7 @@ def _finish(result: SubmissionResult, started: float) -> SubmissionResult:
 
 def _grade_in_session(session: Session, exercise, bank: Bank, result: SubmissionResult, shrink: bool,
                       diagnose: bool = True, files=()) -> None:
-    from grader import api_mismatch
+    from grader.judging import api_mismatch
 
     try:
         loaded = session.open()
@@ -166,7 +166,7 @@ def _grade_in_session(session: Session, exercise, bank: Bank, result: Submission
 
 def _diagnose(session: Session, exercise, outcomes, again_raw, result: SubmissionResult) -> None:
     """Name the mistake and localise it, while the sandbox is still open for a few more questions."""
-    from grader import diagnose
+    from grader.judging import diagnose
 
     budget = min(DIAGNOSIS_BUDGET, session.budget_left() - 1.0)
     usable = session if budget > 0 and session.failure is None else None
@@ -193,7 +193,7 @@ def _consistency_sample(bank: Bank):
 def _shrink_counterexample(session: Session, exercise, bank: Bank, check: CheckResult, predicate, failures,
                            budget: float):
     """Shrinks the check's smallest failure; returns the (outcome, problem) it adopted, if any."""
-    from grader import shrink
+    from grader.judging import shrink
 
     size = exercise.hook("size", lambda case_input: 0)
     broken: list[str] = []

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from grader import bank as banks
-from grader import exercise as exercises
-from grader import judge, submissions
-from grader.result import SubmissionResult
+from grader.judging import bank as banks
+from grader.judging import exercise as exercises
+from grader.judging import judge, submissions
+from grader.judging.result import SubmissionResult
 from grader.sandbox import launch
 
 

@@ -33,8 +33,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from grader.checks import right_number, tagged_number
-from grader.result import Mistake
+from grader.judging.checks import right_number, tagged_number
+from grader.judging.result import Mistake
 
 NO_KNOWN_MISTAKE = "no-known-mistake"
 LOCALISE_MAX_NODES = 60  # a shrunk counterexample is a handful of nodes; an unshrunk one may be large
@@ -106,7 +106,7 @@ def mistakes_of(exercise):
     path = exercise.folder / name
     key = str(path)
     if key not in _loaded:
-        from grader.exercise import _load_module
+        from grader.judging.exercise import _load_module
 
         _loaded[key] = _load_module(path, f"_minimax_grader_mistakes_{exercise.id.replace('-', '_')}")
     return _loaded[key]
@@ -118,7 +118,7 @@ class Facts:
     """Everything the judge knows about one submission, in the shape rules want to ask about."""
 
     def __init__(self, exercise, outcomes, checks, again_raw=()):
-        from grader import checks as kinds
+        from grader.judging import checks as kinds
 
         self.exercise = exercise
         self.outcomes = list(outcomes)
@@ -441,7 +441,7 @@ def _model_finding(fit: Fit, facts: Facts, failing: tuple[str, ...], shown_examp
 
 def _right(facts: Facts, outcome) -> str:
     """The right answer in the words the counterexample uses (the exercise's ``show_expected``)."""
-    from grader.checks import show_expected
+    from grader.judging.checks import show_expected
 
     shown = show_expected(facts.exercise, outcome.case.input, outcome.expected)
     return shown if isinstance(shown, str) else repr(shown)
@@ -488,7 +488,7 @@ def _check_codes(exercise, module) -> dict[str, dict]:
 
 def behaviour_findings(exercise, module, facts: Facts) -> list[Finding]:
     """Mistakes that a check names: from checks that failed, or from raw results when the check was skipped."""
-    from grader import checks as kinds
+    from grader.judging import checks as kinds
 
     found = []
     results = {c.name: c for c in facts.checks}
@@ -836,7 +836,7 @@ def _kind(exercise, name: str) -> str | None:
 def _runner(session, exercise, deadline):
     if session is None:
         return lambda inputs: None
-    from grader.shrink import make_batch_runner
+    from grader.judging.shrink import make_batch_runner
 
     failures: list[str] = []
     run = make_batch_runner(session, exercise, failures)

@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from grader.answers import Answer
-from grader.bank import Case
-from grader.result import CheckResult, Counterexample
+from grader.judging.answers import Answer
+from grader.judging.bank import Case
+from grader.judging.result import CheckResult, Counterexample
 
 
 @dataclass

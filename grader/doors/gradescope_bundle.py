@@ -95,7 +95,7 @@ exit 0
 def build(exercise_id: str, out: Path, *, exercises_dir: list[Path] | None = None, wheel: Path | None = None,
           feedback: str | None = None) -> Path:
     """Write the autograder zip for ``exercise_id`` to ``out`` and return its path."""
-    from grader import exercise as exercises
+    from grader.judging import exercise as exercises
 
     exercises.load(exercise_id, exercises_dir)  # an unknown exercise fails here, not on Gradescope
     extra = [Path(d) for d in exercises_dir or ()]

@@ -30,12 +30,12 @@ def _exercises_dirs(values) -> list[Path]:
 
 def guess_exercise(path: Path, extra_dirs: list[Path]) -> str:
     """The exercise whose entry point (name and parameters) the file defines, read with ast only."""
-    from grader import exercise as exercises
+    from grader.judging import exercise as exercises
 
     known = exercises.load_all(extra_dirs)
     if len(known) == 1:
         return next(iter(known))
-    from grader.submissions import python_files
+    from grader.judging.submissions import python_files
 
     files = python_files(path) if path.is_dir() else [path]  # a folder: every module of it
     defined: dict[str, list[str]] = {}
@@ -76,7 +76,7 @@ def _guess_or_none(path: Path, extra_dirs: list[Path]) -> str | None:
     try:
         return guess_exercise(path, extra_dirs)
     except click.UsageError:
-        from grader import submissions
+        from grader.judging import submissions
 
         if submissions.load(path).problem:
             return None
@@ -104,9 +104,12 @@ def cli():
 @click.option("--instructor", is_flag=True, help="Report for the instructor: always full, hidden checks shown.")
 def check(path, exercise_id, fmt, seed, examples, sandbox, exercises_dir, output, feedback_level, instructor):
     """Grade one submission (a .py file or a folder) and print a report."""
-    from grader import api, bank, feedback_levels, report
-    from grader import exercise as exercises
-    from grader.exercise import ExerciseError
+    from grader.doors import api
+    from grader.judging import bank
+    from grader.report import feedback_levels
+    from grader import report
+    from grader.judging import exercise as exercises
+    from grader.judging.exercise import ExerciseError
 
     extra = _exercises_dirs(exercises_dir)
     if output is not None and not output.resolve().parent.is_dir():  # say so before grading, not after
@@ -148,7 +151,7 @@ def check(path, exercise_id, fmt, seed, examples, sandbox, exercises_dir, output
             raise click.FileError(str(output), hint=exc.strerror or str(exc)) from None
     else:
         click.echo(text, nl=False)
-    from grader import github_actions
+    from grader.doors import github_actions
 
     if github_actions.active():
         stream = sys.stderr if output is None and fmt in MACHINE_FORMATS else sys.stdout
@@ -160,8 +163,8 @@ def check(path, exercise_id, fmt, seed, examples, sandbox, exercises_dir, output
 @EXERCISES_DIR
 def list_exercises(exercises_dir):
     """List the exercises, one line each."""
-    from grader import api
-    from grader.exercise import ExerciseError
+    from grader.doors import api
+    from grader.judging.exercise import ExerciseError
 
     try:
         found = api.list_exercises(_exercises_dirs(exercises_dir))
@@ -178,9 +181,9 @@ def list_exercises(exercises_dir):
 @EXERCISES_DIR
 def show(exercise_id, starter_dir, exercises_dir):
     """Print an exercise's statement with its example drawn (and write a runnable starter)."""
-    from grader import exercise as exercises
-    from grader import student_door
-    from grader.exercise import ExerciseError
+    from grader.judging import exercise as exercises
+    from grader.doors import student_door
+    from grader.judging.exercise import ExerciseError
 
     try:
         chosen = exercises.load(exercise_id, _exercises_dirs(exercises_dir))
@@ -222,8 +225,8 @@ def new_exercise(exercise_id, game, folder):
               help="How much students see on Gradescope (default: the exercise's level).")
 def gradescope_bundle(exercise_id, out, exercises_dir, wheel, feedback_level):
     """Build the autograder zip to upload to Gradescope (setup.sh, run_autograder, the grader)."""
-    from grader import gradescope_bundle as bundle
-    from grader.exercise import ExerciseError
+    from grader.doors import gradescope_bundle as bundle
+    from grader.judging.exercise import ExerciseError
 
     try:
         path = bundle.build(exercise_id, out, exercises_dir=_exercises_dirs(exercises_dir), wheel=wheel,
@@ -242,9 +245,10 @@ def gradescope_bundle(exercise_id, out, exercises_dir, wheel, feedback_level):
 @click.option("--force", is_flag=True, help="Replace an existing workflow file.")
 def init_ci(exercise_id, submission, install, folder, force):
     """Write .github/workflows/classroom.yml: grade on every push, points to GitHub Classroom."""
-    from grader import __version__, ci_workflow
-    from grader import exercise as exercises
-    from grader.exercise import ExerciseError
+    from grader import __version__
+    from grader.doors import ci_workflow
+    from grader.judging import exercise as exercises
+    from grader.judging.exercise import ExerciseError
 
     try:
         exercises.load(exercise_id)
@@ -285,8 +289,8 @@ def grade(paths, exercise_id, out, jobs, seed, sandbox, exercises_dir, examples,
     anything is created, and when it refuses to grade a class unconfined: see --unconfined-ok);
     3 when the grader itself failed.
     """
-    from grader import batch
-    from grader.exercise import ExerciseError
+    from grader.bulk import batch
+    from grader.judging.exercise import ExerciseError
     from grader.export import roster as lms_exports
     from grader.sandbox import launch
 
@@ -322,7 +326,7 @@ def grade(paths, exercise_id, out, jobs, seed, sandbox, exercises_dir, examples,
 
 def _dask_executor(scheduler, jobs):
     """A connected Dask executor, or a one-line usage error (Dask missing, scheduler unreachable)."""
-    from grader.executors.dask_cluster import DaskExecutor, DaskUnavailable  # imports nothing optional itself
+    from grader.bulk.dask_cluster import DaskExecutor, DaskUnavailable  # imports nothing optional itself
 
     try:
         executor = DaskExecutor(scheduler=scheduler, jobs=jobs)

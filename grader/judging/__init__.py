@@ -1,0 +1,14 @@
+"""Judging one submission: the middle of the flow, from exercise and submission to a result.
+
+``exercise`` loads an exercise folder (a kit exercise's hooks come from ``grader.kit``),
+``submissions`` reads a submission from disk without running it, ``bank`` builds the cases
+(``shipped_banks`` and the gzipped public banks in ``banks/``; ``hypothesis_setup``). Then
+``grader.sandbox`` runs the student's code and sends back plain data only, and everything is
+decided here, in the parent: ``answers`` (exact-typed decoding), ``checks`` (the check kinds),
+``judge`` (the order that is the trust boundary: references only after the child answered),
+``shrink`` (the smallest counterexample), ``diagnose`` and ``api_mismatch`` (naming the mistake),
+``parts`` (part-only submissions) and ``result``: the ``SubmissionResult`` contract, the only
+thing the reports, exports and gradebook ever see. It imports ``grader.sandbox``, ``grader.kit``
+(through ``exercise``), ``grader.paths`` and ``grader.config``; never a door, ``grader.bulk``,
+``grader.report`` or ``grader.export``.
+"""
