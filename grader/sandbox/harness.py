@@ -21,6 +21,8 @@ import traceback
 # Private references taken before any student code runs: patching builtins later changes
 # what the student's code sees, not what the harness uses to describe its answers.
 _type = type
+_id = id
+_FunctionType = type(lambda: None)
 _repr = repr
 _str = str
 _len = len
@@ -338,7 +340,7 @@ class Harness:
         driver_classes, library_classes = _classes_of_driver(driver)
         seal.__init__(
             namespaces=[globals(), json, json.encoder, json.decoder, _seal, _runner],
-            lenient=[driver],
+            lenient=[driver, *_own_modules_of(driver)],
             objects=[self, self.channel, self.watchdog, self.runner],
             classes=[*type(self).__mro__[:-1], Channel, Watchdog, _seal.Record, _seal.Seal, _runner.Runner,
                      json.JSONEncoder, json.JSONDecoder, *driver_classes],
@@ -528,6 +530,40 @@ class Harness:
                     continue
 
 
+def _own_modules_of(driver):
+    """The namespaces of every child-side module the driver reaches (names starting ``_minimax_grader``):
+    modules it holds, the globals of its functions (a kit exercise's driver is configured by the kit's
+    module, whose functions look ``_snapshot`` up at call time) and modules in their closures (the
+    game's rules). Sealed like the driver itself: a student who reaches one through a frame, a helper's
+    ``__globals__`` or ``gc`` and swaps a function in it has tampered with the evidence.
+    """
+    found, queue = {}, [vars(driver)]
+    while queue:
+        space = queue.pop()
+        for value in list(space.values()):
+            spaces = []
+            if _type(value) is _type(sys):
+                spaces.append(vars(value))
+            elif _type(value) is _FunctionType:
+                spaces.append(value.__globals__)
+                for cell in value.__closure__ or ():
+                    try:
+                        contents = cell.cell_contents
+                    except ValueError:
+                        continue
+                    if _type(contents) is _type(sys):
+                        spaces.append(vars(contents))
+                    elif _type(contents) is _FunctionType:
+                        spaces.append(contents.__globals__)
+            for candidate in spaces:
+                name = candidate.get("__name__")
+                if (_type(name) is str and name.startswith("_minimax_grader") and candidate is not vars(driver)
+                        and _id(candidate) not in found):
+                    found[_id(candidate)] = candidate
+                    queue.append(candidate)
+    return list(found.values())
+
+
 def _classes_of_driver(driver):
     """The grader's own classes the driver uses, sealed whole, and the library classes it imports
     (anytree's ``Node`` and its bases), whose attribute plumbing alone is sealed.
@@ -537,9 +573,7 @@ def _classes_of_driver(driver):
     exercise's driver holds the kit's. A library class keeps its methods open to students (a
     ``Node.__lt__`` to sort nodes is no tampering); a ``__dict__`` slipped into it is.
     """
-    spaces = [vars(driver)]
-    spaces += [vars(m) for m in list(vars(driver).values())
-               if _type(m) is _type(sys) and _str(getattr(m, "__name__", "")).startswith("_minimax_grader")]
+    spaces = [vars(driver), *_own_modules_of(driver)]
     own, library = {}, {}
     for space in spaces:
         for value in list(space.values()):

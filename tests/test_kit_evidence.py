@@ -1,0 +1,47 @@
+"""A kit exercise's evidence cannot be forged through the kit's own modules.
+
+The sandbox side of a declared exercise is a small generated driver configured by the kit's
+driver module, whose functions look their helpers (``_snapshot``, ``_id``) up in that module's
+namespace at call time, and the game's rules module, whose functions may be handed to the student
+as they are. A submission reaches those namespaces through a frame or a helper's ``__globals__``.
+Each fixture below forges one piece of evidence that way; its honest twin (the same code without
+the forging step, made here) shows what the code earns by itself, so the checks are not simply
+failing everything. The forgery must earn no more, and in fact is caught as tampering.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import SUBMISSIONS
+from grader.doors import api
+from grader.sandbox.session import HARNESS_TAMPERED
+
+FOLDER = SUBMISSIONS / "hostile-kit"
+FORGERS = [
+    # fixture, exercise, the check the honest twin fails, the honest score
+    ("forge_kit_snapshot.py", "tictactoe", "board-restored", 9.0),
+    ("forge_kit_helper_globals.py", "connect-four", "evaluated-positions", None),
+]
+
+
+def _honest_twin(tmp_path, name):
+    source = (FOLDER / name).read_text(encoding="utf-8")
+    assert "    _forge()\n" in source
+    twin = tmp_path / f"honest_{name}"
+    twin.write_text(source.replace("    _forge()\n", "    pass\n"), encoding="utf-8")
+    return twin
+
+
+@pytest.mark.parametrize("sandbox", ["posix", "spawn"])
+@pytest.mark.parametrize("name, exercise, failed_check, honest_score", FORGERS)
+def test_forging_through_the_kit_modules_earns_nothing(tmp_path, sandbox, name, exercise, failed_check, honest_score):
+    honest = api.check(_honest_twin(tmp_path, name), exercise, sandbox=sandbox)
+    assert honest.error is None, honest.error
+    assert {c.name: c.status for c in honest.checks}[failed_check] == "failed"
+    if honest_score is not None:
+        assert honest.score == honest_score
+    forged = api.check(FOLDER / name, exercise, sandbox=sandbox)
+    assert forged.score <= honest.score
+    assert forged.status == "error" and forged.score == 0, (forged.status, forged.score, forged.error)
+    assert HARNESS_TAMPERED in (forged.error or ""), forged.error
