@@ -52,7 +52,21 @@ class Searcher:
         return self.memo[key]
 
     def role(self, state) -> str:
-        return "max" if self.game.to_move(state) == self.game.max_player else "min"
+        key = ("role", self.game.ident(state))
+        found = self.memo.get(key)
+        if found is None:
+            found = self.memo[key] = "max" if self.game.to_move(state) == self.game.max_player else "min"
+        return found
+
+    def children(self, state) -> list:
+        """The positions one move on, in the order of ``actions``: asked once per position, since every
+        mistake family walks the same positions (the rules are pure functions of the position)."""
+        key = ("children", self.game.ident(state))
+        found = self.memo.get(key)
+        if found is None:
+            game = self.game
+            found = self.memo[key] = [game.result(state, action) for action in game.actions(state)]
+        return found
 
     # -- the references ---------------------------------------------------------------------
 
@@ -64,8 +78,7 @@ class Searcher:
             if game.is_terminal(state) or depth == 0:
                 found = self.leaf(state)
             else:
-                values = [self.value(child, self.child_depth(state, child, depth))
-                          for child in (game.result(state, a) for a in game.actions(state))]
+                values = [self.value(child, self.child_depth(state, child, depth)) for child in self.children(state)]
                 found = max(values) if self.role(state) == "max" else min(values)
             self.memo[key] = found
         return self.memo[key]
@@ -169,16 +182,15 @@ class Searcher:
             self.memo[key] = found
             return found
         role = self._role(variant, state, inherited)
-        actions = game.actions(state)
-        if not actions:  # a finished game searched on: the loop never runs
+        children = self.children(state)
+        if not children:  # a finished game searched on: the loop never runs
             found = (-INF if role == "max" else INF, True)
             self.memo[key] = found
             return found
         nxt = ("min" if role == "max" else "max") if variant == "ignores-player-argument" else inherited
         best = 0 if variant == "bad-initial-bound" else (-INF if role == "max" else INF)
         values, empty = [], False
-        for action in actions:
-            child = game.result(state, action)
+        for child in children:
             if variant == "one-ply-search" and is_root:
                 value, touched = self.leaf(child), False
             else:
