@@ -1,11 +1,11 @@
 """Grader side of ctp-26: its mistakes, as wrong versions of the reference over the plain-data trees.
 
-Most are the kit's families over the tree game (grader/kit/tree_mistakes.py), listed here by name;
-below them are the wrong searches only this exercise models (depth counted in full moves, a horizon
-worth 0, one ply with no depth test, three more sign slips, values truncated), and two rules read
-across cases (a value table of its own, the player argument ignored). Every text is in the
-statement's words (players A and B, get_value, max_depth): ``[mistake_texts]`` in exercise.toml.
-"""
+Most are the kit's families over the tree game (grader/kit/tree_mistakes.py), named here in the
+order they are tried; among them are the wrong searches only this exercise models (depth counted
+in full moves, a horizon worth 0, one ply with no depth test, two sign slips, values truncated),
+and below them two rules read across cases (a value table of its own, the player argument
+ignored). Every text is in the statement's words (players A and B, get_value, max_depth):
+``[mistake_texts]`` in exercise.toml."""
 
 from __future__ import annotations
 
@@ -47,12 +47,6 @@ def one_ply_search(node, depth, a):
     return max(values) if a else min(values)
 
 
-def _negamax_plain_leaves(node, depth):
-    if depth == 0 or not node["children"]:
-        return node["value"]
-    return max(-_negamax_plain_leaves(child, depth - 1) for child in node["children"])
-
-
 def _combined_with(change):
     """The right search, with ``change`` applied to each searched node's value (leaves are left as they are)."""
     def solve(node, depth, a):
@@ -87,8 +81,7 @@ MODELS = [
     _own("sign-flip", lambda node, depth, a: (1 if a else -1) * parameterised("sign-flip/unnegated")(node, depth, a),
          "sign-flip/neither"),
     kit_model("sign-flip", CODES, "sign-flip/leaves-negated"),
-    _own("sign-flip", lambda node, depth, a: (1 if a else -1) * _negamax_plain_leaves(node, depth),
-         "sign-flip/leaves-not-signed"),
+    kit_model("sign-flip/leaves-min", CODES, "sign-flip/leaves-not-signed"),  # a negamax's uncoloured leaves
     _own("sign-flip", lambda node, depth, a: -_reference(node, depth, a), "sign-flip/answer-negated"),
     *_kit("bad-initial-bound", "bad-initial-bound/max", "bad-initial-bound/min", "averages-children/max",
           "averages-children/min", "first-child-only/max", "first-child-only/min"),
