@@ -17,7 +17,7 @@ from pathlib import Path
 from grader.judging.diagnose import Finding, Model
 from grader.kit import tree_hooks as _trees
 from grader.kit.mistake_texts import of_folder, text_of
-from grader.kit.tree_mistakes import (KEEPS_INFINITY, explain_node, family, kit_model,  # noqa: F401
+from grader.kit.tree_mistakes import (KEEPS_INFINITY, explain_node, family, kit_model, model,  # noqa: F401
                                       node_values, state_probe, subproblems, trace_evidence)
 
 CODES = of_folder(Path(__file__).parent)
@@ -116,8 +116,7 @@ def _model(code, answer, name=None):
 MODELS = [kit_model(name, CODES, WORDED_AS.get(name)) for name in FAMILIES] + [
     _model("cutoff-tests-swapped", _call(swap_tests=True)),
     _model("returns-bound", _call(return_bound=True), "returns-bound/alpha"),
-    _model("bad-initial-bound", lambda case_input: family("bad-initial-bound", pruning=True)(
-        case_input["tree"], case_input["max_depth"], case_input["player_a_moves"])),
+    model("bad-initial-bound", family("bad-initial-bound", pruning=True), CODES),  # the zero start inside alpha-beta
     _model("returns-bound", _call(return_bound="beta"), "returns-bound/beta"),
     _model("min-max-swapped", lambda case_input: _swapped_aggregates(
         case_input["tree"], case_input["max_depth"], -math.inf, math.inf, case_input["player_a_moves"]),
