@@ -212,7 +212,7 @@ def test_two_models_that_fit_equally_are_both_shown(ctp26, ctp26_bank, monkeypat
     fake = types.SimpleNamespace(**{k: getattr(module, k) for k in ("CODES", "CHECK_CODES")},
                                  MODELS=[twin, diagnose.Model("made-up-twin", twin.answer, "twin", "twin?")])
     monkeypatch.setattr(diagnose, "mistakes_of", lambda exercise: fake)
-    outcomes = _outcomes(ctp26, ctp26_bank, lambda c: module.always_max(c["tree"], c["max_depth"], c["player_a_moves"]))
+    outcomes = _outcomes(ctp26, ctp26_bank, _always_max_of(module))
     mistakes, _ = diagnose.diagnose(ctp26, outcomes, _failed_answers_check())
     assert [m.code for m in mistakes] == ["always-max", "made-up-twin"]
 
@@ -243,7 +243,7 @@ def test_a_model_may_speak_only_for_the_answered_cases(ctp26, ctp26_bank, monkey
     from grader.judging import diagnose
 
     module = diagnose.mistakes_of(ctp26)
-    always_max = lambda c: module.always_max(c["tree"], c["max_depth"], c["player_a_moves"])  # noqa: E731
+    always_max = _always_max_of(module)
     outcomes = _outcomes(ctp26, ctp26_bank, always_max)
     for outcome in outcomes[::7]:  # some calls crash, which always-max alone does not predict
         outcome.raw.update(answer=None, raised="RecursionError: maximum recursion depth exceeded")
@@ -288,7 +288,8 @@ def _noisy(answer_of, every: int):
 
 
 def _always_max_of(module):
-    return lambda c: module.always_max(c["tree"], c["max_depth"], c["player_a_moves"])
+    """The answers of the exercise's always-max model (the kit's family over the tree game)."""
+    return next(m for m in module.MODELS if m.code == "always-max").answer
 
 
 def test_a_model_that_explains_most_answers_is_named_with_how_far_it_fits(ctp26, ctp26_bank):

@@ -84,7 +84,7 @@ def test_a_family_that_chooses_among_no_moves_raises_or_keeps_its_infinity():
     # A searches on past x, a leaf: B's best there starts at +inf and is never lowered, so A takes it.
     assert tree_mistakes.family("missing-terminal-check", False)(leaf_above_limit["tree"], 2, True) == math.inf
     assert tree_mistakes.family("no-alternation")(leaf_above_limit["tree"], 2, True) == 9
-    assert tree_mistakes.always_min(leaf_above_limit["tree"], 2, True) == 4
+    assert tree_mistakes.family("always-min")(leaf_above_limit["tree"], 2, True) == 4
 
 
 @pytest.mark.parametrize("name", ["ctp-26", "alphabeta"])

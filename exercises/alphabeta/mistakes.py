@@ -1,51 +1,37 @@
 """Grader side of alphabeta: its mistakes, as wrong searches over the plain-data trees.
 
 Alpha-beta's value is minimax's, so every value mistake of a search over a tree (players
-swapped, depth not decremented, first child only, ...) shows the same way here, and the tree
-game's models, localisation and node explanations (grader/kit/tree_mistakes.py) are reused. What is new: wrong alpha-beta
-searches whose values go wrong in their own way (the cut-off tests swapped, the bound
-returned instead of the value), and the two pruning mistakes, which leave the value right
-and are named from the pruning checks.
+swapped, depth not decremented, first child only, ...) shows the same way here: those are the
+kit's families over the tree game, with its localisation and node explanations
+(grader/kit/tree_mistakes.py). What is new: wrong alpha-beta searches whose values go wrong in
+their own way (the cut-off tests swapped, the bound returned instead of the value), and the
+pruning mistakes, which leave the value right and are named from the pruning checks. Every
+text is in the statement's words: ``[mistake_texts]`` in exercise.toml.
 """
 
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 from grader.judging.diagnose import Finding, Model
-from grader.kit import tree_mistakes as _ctp
 from grader.kit import tree_hooks as _trees
+from grader.kit.mistake_texts import of_folder, text_of
+from grader.kit.tree_mistakes import (KEEPS_INFINITY, explain_node, family, kit_model, model,  # noqa: F401
+                                      node_values, state_probe, subproblems, trace_evidence)
 
-subproblems = _ctp.subproblems
-explain_node = _ctp.explain_node
-node_values = _ctp.node_values
-trace_evidence = _ctp.trace_evidence
+CODES = of_folder(Path(__file__).parent)
 
-CODES = {
-    **_ctp.CODES,
-    "over-pruning": (
-        "Your values are right, but your search skips nodes that alpha-beta has to look at: it cuts "
-        "off a branch when a value only reaches the bound, or looks at the moves in another order.",
-        "When a MIN node's value becomes exactly equal to alpha, could a later move still matter?"),
-    "under-pruning": (
-        "Your values are right, but your search looks at nodes alpha-beta would have skipped: a bound "
-        "is lost on the way down, never tightened, or never compared with.",
-        "At a MIN node whose value has dropped below alpha, what can its remaining moves still change "
-        "for the MAX node above it?"),
-    "wrong-child-order": (
-        "Your search looks at the moves in another order than left to right, so it prunes other "
-        "nodes than alpha-beta searching left to right does (the value can still be right).",
-        "In which order does get_next_valid_moves give the moves, and in which order does your loop "
-        "take them?"),
-    "cutoff-tests-swapped": (
-        "The cut-off tests are the wrong way round: the MAX node compares its value with alpha and the "
-        "MIN node with beta, so branches are cut that decide the answer.",
-        "Which bound belongs to the player above a MAX node, and which to the player above a MIN node?"),
-    "returns-bound": (
-        "A node returns one of the bounds (alpha or beta) instead of its own value, so a value that "
-        "never came from the tree below can come back up.",
-        "What should a MIN node return when none of its moves went below alpha?"),
-}
+# The kit's families over the tree game that a value mistake of alpha-beta can be.
+FAMILIES = ("min-max-swapped", "min-max-swapped/below-root", "always-max", "always-min", "no-alternation",
+            "ignores-player-argument/as-max", "ignores-player-argument/as-min", "depth-not-decremented",
+            "depth-off-by-one/deeper", "depth-off-by-one", "missing-terminal-check", KEEPS_INFINITY,
+            "one-ply-search", "first-child-only", "averages-children", "sign-flip/unnegated",
+            "sign-flip/not-turned-back", "sign-flip", "bad-initial-bound", "bad-initial-bound/max",
+            "bad-initial-bound/min", "averages-children/max", "averages-children/min", "first-child-only/max",
+            "first-child-only/min")
+WORDED_AS = {"depth-off-by-one": "depth-off-by-one/shallower", "one-ply-search": "one-ply-search/within-limit",
+             "sign-flip": "sign-flip/leaves-negated"}
 
 
 def _moves(node):
@@ -123,25 +109,18 @@ def _call(**variant):
     return answer
 
 
-def _model(code, answer, explanation=""):
-    text, question = CODES[code]
-    return Model(code, answer, explanation or text, question)
+def _model(code, answer, name=None):
+    return Model(code, answer, *text_of(CODES, code, name))
 
 
-MODELS = list(_ctp.MODELS) + [
+MODELS = [kit_model(name, CODES, WORDED_AS.get(name)) for name in FAMILIES] + [
     _model("cutoff-tests-swapped", _call(swap_tests=True)),
-    _model("returns-bound", _call(return_bound=True),
-           "Every node returns alpha instead of its own value (a MIN node too), so a value that never "
-           "came from the tree below can come back up."),
-    _model("bad-initial-bound", lambda case_input: _ctp.family("bad-initial-bound", pruning=True)(
-        case_input["tree"], case_input["max_depth"], case_input["player_a_moves"])),
-    _model("returns-bound", _call(return_bound="beta"),
-           "Every node returns beta instead of its own value (a MAX node too), so a value that never "
-           "came from the tree below can come back up."),
+    _model("returns-bound", _call(return_bound=True), "returns-bound/alpha"),
+    model("bad-initial-bound", family("bad-initial-bound", pruning=True), CODES),  # the zero start inside alpha-beta
+    _model("returns-bound", _call(return_bound="beta"), "returns-bound/beta"),
     _model("min-max-swapped", lambda case_input: _swapped_aggregates(
         case_input["tree"], case_input["max_depth"], -math.inf, math.inf, case_input["player_a_moves"]),
-           "Where A moves your search keeps the smallest value and where B moves the largest (the cut-off tests "
-           "are right for each player, the choice is the other player's)."),
+           "min-max-swapped/aggregates-swapped"),
 ]
 
 CHECK_CODES = {
@@ -151,8 +130,6 @@ CHECK_CODES = {
     "tree-unchanged": {"code": "mutates-tree", "even_if_skipped": True},
     "returns-a-number": {"code": "wrong-return-type", "even_if_skipped": True},
 }
-
-state_probe = _ctp.state_probe
 
 
 

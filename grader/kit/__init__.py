@@ -15,6 +15,9 @@ Everything else is written here once for every game:
 - ``judging``: the check kinds and answer reading for the declared answer shape;
 - ``families``: naming the mistake from the student's replies and traces (with ``player_families``,
   where the player to move comes from, and ``shapes_seen``, a bare value or an input left changed);
+- ``mistake_texts``: ``[mistake_texts]`` in exercise.toml, a mistake code in the exercise's own words;
+- ``tree_game``, ``tree_hooks``, ``tree_driver``, ``tree_mistakes``: the game over a given tree (ctp-26,
+  alphabeta): its hooks, its sandbox side, and the kit's families over it as models;
 - ``pictures``: boards as text and as inline SVG;
 - ``hooks``: the grader-side hook object that ``grader.judging.exercise`` hands to the judge;
 - ``driver``: the sandbox-side generic driver (standard library only, never imports ``grader``);

@@ -18,7 +18,7 @@ import time
 
 from grader.judging.diagnose import (PARTIAL_AGREES, SUPPORTED_EXPLAINS, Finding, Fit, Model, Support, clear_winners,
                              supported_by, with_support)
-from grader.kit import answer_shape
+from grader.kit import answer_shape, mistake_texts
 from grader.kit.player_families import player_families
 from grader.kit.search import FAMILIES, NEEDS_DEPTH, NEEDS_EVALUATE, VARIANT_NODE_BUDGET, TooBig
 
@@ -102,9 +102,7 @@ class KitMistakes:
     def __init__(self, hooks):
         self.hooks = hooks
         # ``[mistake_texts.CODE] text = ..., question = ...`` in exercise.toml: a code in the game's own words.
-        worded = hooks.exercise.meta.get("mistake_texts") or {}
-        self.CODES = {**CODES, **{str(code): (str(t.get("text", "")), str(t.get("question", "")))
-                                  for code, t in worded.items() if isinstance(t, dict)}}
+        self.CODES = {**CODES, **mistake_texts.read(hooks.exercise.meta)}
         self.CHECK_CODES = {spec.name: {"code": "wrong-return-type", "even_if_skipped": True}
                             for spec in hooks.exercise.checks if spec.kind == "shape"}
         # A check may name the mistake it finds (``mistake = "board-not-restored"`` in its [[checks]] table).
