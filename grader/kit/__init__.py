@@ -12,13 +12,18 @@ Everything else is written here once for every game:
 - ``bank``: the cases (reachable positions, seeded play driven by hypothesis, fixture files);
 - ``groups``: case groups chosen by a predicate (finished positions, at most k moves left);
 - ``answer_shape``: the declared answer (``[*move, value]``, ``no_move``) read and shown in that shape;
-- ``judging``: the check kinds and answer reading for the declared answer shape;
 - ``families``: naming the mistake from the student's replies and traces (with ``player_families``,
   where the player to move comes from, and ``shapes_seen``, a bare value or an input left changed);
 - ``mistake_texts``: ``[mistake_texts]`` in exercise.toml, a mistake code in the exercise's own words;
 - ``tree_game``, ``tree_hooks``, ``tree_driver``, ``tree_mistakes``: the game over a given tree (ctp-26,
   alphabeta): its hooks, its sandbox side, and the kit's families over it as models;
 - ``pictures``: boards as text and as inline SVG;
+- for exercises that keep hooks of their own (best-move, aima-isolation): ``trees`` (game trees as
+  plain data: random trees, shrinking, pictures), ``move_answer`` and ``move_families`` (an answer that
+  is a move alone: judged by the value it leads to, its mistake named from the moves chosen),
+  ``answer_shapes``, ``rule_fits``, ``value_models`` and ``move_paths`` (answers of other shapes, mistakes
+  fitted on them, the kit's families as diagnosis models, positions by the moves that reach them);
+- ``student_api``: what the student is handed, for API-mismatch lines and ``show --starter``'s stand-ins;
 - ``hooks``: the grader-side hook object that ``grader.judging.exercise`` hands to the judge;
 - ``driver``: the sandbox-side generic driver (standard library only, never imports ``grader``);
 - ``scaffold``: ``minimax-grader new-exercise``.
