@@ -14,10 +14,7 @@ is as it was after every call that returned), plus the core's ``unchanged`` and 
 
 from __future__ import annotations
 
-import hashlib
 import json
-import os
-import tempfile
 from functools import cached_property
 from pathlib import Path
 
@@ -25,6 +22,7 @@ from grader.judging.answers import Answer
 from grader.kit import bank as kit_bank
 from grader.kit import answer_shape, declaration, groups, pictures, student_api
 from grader.kit.game import Game, from_plain, to_plain
+from grader.kit.generated import cached_file
 from grader.kit.search import Searcher
 
 DRIVER = Path(__file__).with_name("driver.py")
@@ -60,17 +58,7 @@ class KitHooks:
                 f"_spec = _u.spec_from_file_location('_minimax_grader_kit_driver', {str(DRIVER)!r})\n"
                 "_kit = _u.module_from_spec(_spec)\n_spec.loader.exec_module(_kit)\n"
                 f"globals().update(_kit.configure({json.dumps(self.decl)!r}, {str(self.game_path)!r}))\n")
-        digest = hashlib.sha256(text.encode()).hexdigest()[:16]
-        from grader import paths
-
-        path = paths.cache_dir() / "kit-drivers" / f"{self.exercise.id}-{digest}.py"
-        if not path.is_file():
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(text)
-            os.replace(tmp, path)
-        return path
+        return cached_file("kit-drivers", self.exercise.id, text)
 
     def driver_files(self) -> list[Path]:
         return [DRIVER.resolve(), self.game_path]

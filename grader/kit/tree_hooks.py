@@ -10,11 +10,10 @@ An exercise's hooks take what they need from here and add their own reference an
 
 from __future__ import annotations
 
-import hashlib
 import json
-import os
-import tempfile
 from pathlib import Path
+
+from grader.kit.generated import cached_file
 
 DRIVER = Path(__file__).with_name("tree_driver.py")
 
@@ -29,17 +28,7 @@ def driver_path_for(exercise, call) -> Path:
     text = (DRIVER.read_text(encoding="utf-8")
             + f"\n\n# Configured for the exercise {exercise.id} by grader.kit.tree_hooks.\n"
             + f"CALL = {tuple(call)!r}\nHELPERS = {tuple(exercise.provided_helpers)!r}\n")
-    digest = hashlib.sha256(text.encode()).hexdigest()[:16]
-    from grader import paths
-
-    path = paths.cache_dir() / "tree-drivers" / f"{exercise.id}-{digest}" / "driver.py"
-    if not path.is_file():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    return path
+    return cached_file("tree-drivers", exercise.id, text, "driver.py")
 
 
 def driver_files(exercise) -> list[Path]:
