@@ -22,7 +22,12 @@ from grader.kit import answer_shape, mistake_texts
 from grader.kit.player_families import player_families
 from grader.kit.search import FAMILIES, NEEDS_DEPTH, NEEDS_EVALUATE, VARIANT_NODE_BUDGET, TooBig
 
-RULES_BUDGET = 8.0  # every family over every case: about a second on an idle machine, several on a loaded one
+# How much predicting the families may do for one submission, counted in searches, not seconds, so the
+# named mistake never depends on how busy the machine is (a tic-tac-toe submission needs about 12,000;
+# every family over every case of the largest bank would need about 90,000). A wall-clock limit far
+# beyond any normal run remains only as a guard against a pathological game.
+RULES_SEARCHES = 60_000
+RULES_GUARD_SECONDS = 120.0
 # A right value with no move: the start value was one a move could only equal (0, the win or loss value).
 START_NOT_BEATEN = ("The best value so far starts at a value that a move can only equal, not beat (0, or the "
                     "win or loss value itself), so when the best move is worth exactly that, no move is kept.",
@@ -198,8 +203,8 @@ class KitMistakes:
         if wrong_values:
             wrong_ids = {id(o) for o, _ in wrong_values}
             right = [(o, v) for o, v in asked if id(o) not in wrong_ids]
-            deadline = time.monotonic() + RULES_BUDGET
-            fits = [fit for fit in (self._fits(family, wrong_values, right, deadline) for family in self.families())
+            budget = [RULES_SEARCHES, time.monotonic() + RULES_GUARD_SECONDS]
+            fits = [fit for fit in (self._fits(family, wrong_values, right, budget) for family in self.families())
                     if fit is not None]
             rules_seen = getattr(facts, "supporting", [])
             winners = _moves_break_the_tie(self, facts, clear_winners(fits, supported=supported_by(rules_seen)))
@@ -220,7 +225,7 @@ class KitMistakes:
         return Finding(family, f"{family} {fit.how_strong()} compared and {fit.explained} of your {fit.wrong} wrong "
                                f"values ({shown}); it differs at {facts.call(fit.missed)}", text)
 
-    def _fits(self, family, wrong, right, deadline) -> Fit | None:
+    def _fits(self, family, wrong, right, budget) -> Fit | None:
         """The family's agreement with the student's values; None when it cannot be strong or cannot be predicted."""
         total = len(wrong) + len(right)
         misses_allowed = min(len(wrong) - math.ceil(SUPPORTED_EXPLAINS * len(wrong)),
@@ -229,8 +234,9 @@ class KitMistakes:
         example = missed = None
         predicted: set = set()
         for index, (outcome, reply) in enumerate(wrong + right):
-            if time.monotonic() > deadline:
-                return None
+            budget[0] -= 1
+            if budget[0] < 0 or (budget[0] % 1000 == 0 and time.monotonic() > budget[1]):
+                return None  # out of searches: this family (and the rest) cannot be predicted here
             state = outcome.__dict__.get("_kit_state")
             if state is None:  # decoded once per case, not once per family
                 state = outcome.__dict__["_kit_state"] = self.hooks.state_of(outcome.case.input)
