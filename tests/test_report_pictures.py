@@ -114,3 +114,17 @@ def test_a_game_tree_marks_the_chosen_move_and_the_best_ones():
     picture = str(svg.to_svg(drawn.drawing))
     assert 'stroke="#b00020" stroke-width="3"' in picture and "#d8f0dc" in picture
     assert "green: the best moves; red frame: yours" in picture
+
+
+def test_a_narrow_tree_is_wide_enough_for_its_whole_legend():
+    """One move from the root: the picture is as wide as its legend, so the legend is never cut off."""
+    import re
+
+    drawing = {"kind": "tree", "root": {"id": "r", "label": "root", "detail": "player 1 to move",
+                                        "children": [{"id": "m", "label": "move 7", "detail": "value 0"}]},
+               "marks": {"best_nodes": ["m"], "yours_node": "m"}}
+    picture = str(svg.to_svg(drawing))
+    legend = "green: the best moves; red frame: yours"
+    assert legend in picture
+    width = float(re.search(r'<svg[^>]* width="([\d.]+)"', picture)[1])
+    assert width >= 11 * 0.55 * len(legend)  # 11 px text: about 0.55 em per character

@@ -67,6 +67,8 @@ def _tree(root, localisation, marks=None) -> str:
     wrong = (localisation or {}).get("node")
     depth = max(d for _, d, _ in placed)
     width = MARGIN * 2 + leaves * NODE_W + (leaves - 1) * GAP_X + (190 if wrong else 0)  # room for the note
+    legend = "green: the best moves" + ("; red frame: yours" if yours else "") if best or yours else ""
+    width = max(width, MARGIN * 2 + 6.5 * len(legend))  # a narrow tree still shows its whole legend
     height = MARGIN * 2 + (depth + 1) * NODE_H + depth * GAP_Y + (16 if marks.get("best_nodes") else 0)
     cx = lambda slot: MARGIN + slot * (NODE_W + GAP_X) + NODE_W / 2  # noqa: E731
     cy = lambda d: MARGIN + d * (NODE_H + GAP_Y)  # noqa: E731
@@ -99,8 +101,7 @@ def _tree(root, localisation, marks=None) -> str:
             parts.append(_text(x + NODE_W / 2 + 6, y + 25, note, weight="bold", fill="#b00020", anchor="start"))
         parts.append("</g>")
     if best or yours:
-        parts.append(_text(MARGIN, height - 4, "green: the best moves" + ("; red frame: yours" if yours else ""),
-                           size=11, anchor="start", fill="#444"))
+        parts.append(_text(MARGIN, height - 4, legend, size=11, anchor="start", fill="#444"))
     parts.append("</svg>")
     return "".join(parts)
 
