@@ -21,8 +21,9 @@ from pathlib import Path
 from grader.judging.answers import Answer
 from grader.kit import bank as kit_bank
 from grader.kit import answer_shape, declaration, groups, pictures, student_api
-from grader.kit.game import Game, from_plain, to_plain
+from grader.kit.game import Game, to_plain
 from grader.kit.generated import cached_file
+from grader.kit.move_answer import moves_text
 from grader.kit.search import Searcher
 
 DRIVER = Path(__file__).with_name("driver.py")
@@ -142,7 +143,7 @@ class KitHooks:
         if any(_same_move(move, option) for option in best):
             return None
         return (f"returned {answer.describe()}: {move.text} is not an optimal move here; "
-                f"{_moves_text(best)} {'keeps' if len(best) == 1 else 'keep'} the value {expected['value']!r}")
+                f"{moves_text(best)} {'keeps' if len(best) == 1 else 'keep'} the value {expected['value']!r}")
 
     def verify(self, case_input, expected, answer: Answer):
         return self.value_problem(answer, expected) or self.move_problem(answer, expected)
@@ -338,11 +339,6 @@ def _same_move(answer: Answer, option) -> bool:
         return answer.kind == "none"
     kind = {int: "int", str: "str", float: "float", bool: "bool"}.get(type(option))
     return answer.kind == kind and answer.value == option
-
-
-def _moves_text(moves) -> str:
-    shown = [repr(from_plain(m)) for m in moves]  # as the student's code sees moves (tuples, not lists)
-    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " or " + shown[-1]
 
 
 def _path_text(path) -> str:

@@ -9,15 +9,12 @@ from __future__ import annotations
 
 import json
 
-
-def as_move(plain):
-    """A move from its plain-data record: lists become the game's tuples again."""
-    return tuple(as_move(m) for m in plain) if type(plain) is list else plain
+from grader.kit.game import from_plain
 
 
 def moves_text(moves) -> str:
     """"(1, 1)", "1 or 3", "'a', 'b' or 'c'": moves as the game gives them."""
-    shown = [repr(as_move(m)) for m in moves]
+    shown = [repr(from_plain(m)) for m in moves]  # lists become the game's tuples again
     if not shown:
         return "none"
     return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " or " + shown[-1]

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from grader.judging.diagnose import Finding, best_per_code, clear_winners, fit_hypothesis, supported_by
 from grader.kit.families import NegamaxUnnegated
-from grader.kit.move_answer import as_move, moves_text
+from grader.kit.game import from_plain
+from grader.kit.move_answer import moves_text
 from grader.kit.search import INF, TooBig
 
 SWAP = {"max": "min", "min": "max"}
@@ -138,7 +139,7 @@ class MoveNaming:
 
     def best(self, outcome) -> list:
         """The best moves as the game gives them (tuples stay tuples)."""
-        return [as_move(m) for m in outcome.expected[self.best_key]]
+        return [from_plain(m) for m in outcome.expected[self.best_key]]
 
     def best_text(self, outcome) -> str:
         return moves_text(outcome.expected[self.best_key])
