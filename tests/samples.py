@@ -61,3 +61,16 @@ def assert_as_recorded(result, exercise_id: str, relative: str) -> None:
     wanted = recorded(exercise_id)[relative]
     found = {"status": result.status, "score": result.score, "max_score": result.max_score}
     assert found == wanted, (result.error, [(c.name, c.status, c.score, c.message) for c in result.checks])
+
+
+def honest_twin(fixture: Path, folder: Path) -> Path:
+    """A forging fixture with its forging call (the line ``_forge()``) made ``pass``, written into
+    ``folder``: what the same code earns without forging. The fixture must make that call."""
+    lines = fixture.read_text(encoding="utf-8").splitlines(keepends=True)
+    forging = [i for i, line in enumerate(lines) if line.strip() == "_forge()"]
+    assert forging, f"{fixture.name} never calls _forge()"
+    for i in forging:
+        lines[i] = lines[i].replace("_forge()", "pass")
+    twin = folder / f"honest_{fixture.name}"
+    twin.write_text("".join(lines), encoding="utf-8")
+    return twin

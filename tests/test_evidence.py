@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import SUBMISSIONS
+from samples import honest_twin
 from grader.judging import bank as banks
 from grader.judging import exercise as exercises
 from grader.judging import judge, submissions
@@ -48,15 +49,6 @@ def ctp26_small():
     return exercise, banks.build(exercise, seed=11, examples=20)
 
 
-def _honest_twin(tmp_path, name):
-    """The fixture with its forging step taken out: what it earns by its own code."""
-    source = (HOSTILE / name).read_text(encoding="utf-8")
-    assert "            _forge()\n" in source
-    twin = tmp_path / f"honest_{name}"
-    twin.write_text(source.replace("            _forge()\n", "            pass\n"), encoding="utf-8")
-    return twin
-
-
 @pytest.mark.parametrize("sandbox, warm", LAUNCHERS)
 def test_forged_evidence_never_beats_the_honest_score(sandbox, warm, ctp26_small, tmp_path):
     exercise, bank = ctp26_small
@@ -65,7 +57,7 @@ def test_forged_evidence_never_beats_the_honest_score(sandbox, warm, ctp26_small
         launcher = forkserver.ZygoteLauncher.wrap(launcher, exercise, bank)
     try:
         for name in FORGERS:
-            honest = judge.grade(submissions.load(_honest_twin(tmp_path, name)), exercise, bank, launcher)
+            honest = judge.grade(submissions.load(honest_twin(HOSTILE / name, tmp_path)), exercise, bank, launcher)
             forged = judge.grade(submissions.load(HOSTILE / name), exercise, bank, launcher)
             assert honest.score == HONEST_SCORE, (name, honest.score, honest.error)
             assert {c.name for c in honest.checks if c.score < c.max_score} == {"evaluation-discipline", "tree-unchanged"}

@@ -14,6 +14,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import SUBMISSIONS
+from samples import honest_twin
 from grader.doors import api
 from grader.sandbox.session import HARNESS_TAMPERED
 
@@ -25,18 +26,10 @@ FORGERS = [
 ]
 
 
-def _honest_twin(tmp_path, name):
-    source = (FOLDER / name).read_text(encoding="utf-8")
-    assert "    _forge()\n" in source
-    twin = tmp_path / f"honest_{name}"
-    twin.write_text(source.replace("    _forge()\n", "    pass\n"), encoding="utf-8")
-    return twin
-
-
 @pytest.mark.parametrize("sandbox", ["posix", "spawn"])
 @pytest.mark.parametrize("name, exercise, failed_check, honest_score", FORGERS)
 def test_forging_through_the_kit_modules_earns_nothing(tmp_path, sandbox, name, exercise, failed_check, honest_score):
-    honest = api.check(_honest_twin(tmp_path, name), exercise, sandbox=sandbox)
+    honest = api.check(honest_twin(FOLDER / name, tmp_path), exercise, sandbox=sandbox)
     assert honest.error is None, honest.error
     assert {c.name: c.status for c in honest.checks}[failed_check] == "failed"
     if honest_score is not None:
