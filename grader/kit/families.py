@@ -366,28 +366,27 @@ class OneRole:
         if self.negate_root:
             value = searcher.value(state, depth)
             return (-value if searcher.role(state) == "min" else value), False
-        counter = [0]
-        return self._search(searcher, state, depth, counter), False
+        return self._search(searcher, searcher.node(state), depth, [0]), False
 
-    def _search(self, searcher, state, depth, counter):
-        key = ("one-role", self.code, self.role, id(self.rule), searcher.game.ident(state), depth)
-        if key in searcher.memo:
-            return searcher.memo[key]
+    def _search(self, searcher, n, depth, counter):
+        memo = _memo(searcher, ("one-role", self.code, self.role, id(self.rule)))
+        key = (n, depth)
+        if key in memo:
+            return memo[key]
         counter[0] += 1
         if counter[0] > VARIANT_NODE_BUDGET:
             raise TooBig(self.code)
-        game = searcher.game
-        if game.is_terminal(state) or depth == 0:
-            found = searcher.leaf(state)
+        if searcher.ended(n) or depth == 0:
+            found = searcher.leaf_of(n)
         else:
-            values = [self._search(searcher, child, searcher.child_depth(state, child, depth), counter)
-                      for child in (game.result(state, a) for a in game.actions(state))]
-            role = searcher.role(state)
+            values = [self._search(searcher, child, searcher.depth_below(n, child, depth), counter)
+                      for child in searcher.kids(n)]
+            role = searcher.role_of(n)
             if self.role in (role, "both"):
                 found = self.rule(values, role)
             else:
                 found = max(values) if role == "max" else min(values)
-        searcher.memo[key] = found
+        memo[key] = found
         return found
 
 
@@ -420,15 +419,15 @@ class BelowRoot:
                      f"{self.WORDS[variant]}: the search that values each move is not the one at the root.")
 
     def value(self, searcher, state, depth) -> tuple:
-        game = searcher.game
-        if game.is_terminal(state) or depth == 0:
-            return searcher.leaf(state), False
+        n = searcher.node(state)
+        if searcher.ended(n) or depth == 0:
+            return searcher.leaf_of(n), False
         values, empty = [], False
-        for child in (game.result(state, a) for a in game.actions(state)):
-            value, touched = searcher.variant_value(self.code, child, searcher.child_depth(state, child, depth))
+        for child in searcher.kids(n):
+            value, touched = searcher.variant_value(self.code, searcher.states[child], searcher.depth_below(n, child, depth))
             values.append(value)
             empty = empty or touched
-        return (max(values) if searcher.role(state) == "max" else min(values)), empty
+        return (max(values) if searcher.role_of(n) == "max" else min(values)), empty
 
 
 class TerminalUncheckedFor:
@@ -444,29 +443,29 @@ class TerminalUncheckedFor:
                      f"is to move the test is there).")
 
     def value(self, searcher, state, depth) -> tuple:
-        found = self._search(searcher, state, depth, [0])
-        return found
+        return self._search(searcher, searcher.node(state), depth, [0])
 
-    def _search(self, searcher, state, depth, counter):
-        key = ("terminal-unchecked", self.role, searcher.game.ident(state), depth)
-        if key in searcher.memo:
-            return searcher.memo[key]
+    def _search(self, searcher, n, depth, counter):
+        memo = _memo(searcher, ("terminal-unchecked", self.role))
+        key = (n, depth)
+        if key in memo:
+            return memo[key]
         counter[0] += 1
         if counter[0] > VARIANT_NODE_BUDGET:
             raise TooBig(self.code)
-        game, role = searcher.game, searcher.role(state)
-        if game.is_terminal(state) and role == self.role:
+        role = searcher.role_of(n)
+        if searcher.ended(n) and role == self.role:
             found = (-math.inf if role == "max" else math.inf), True
-        elif game.is_terminal(state) or depth == 0:
-            found = searcher.leaf(state), False
+        elif searcher.ended(n) or depth == 0:
+            found = searcher.leaf_of(n), False
         else:
             values, empty = [], False
-            for child in (game.result(state, a) for a in game.actions(state)):
-                value, touched = self._search(searcher, child, searcher.child_depth(state, child, depth), counter)
+            for child in searcher.kids(n):
+                value, touched = self._search(searcher, child, searcher.depth_below(n, child, depth), counter)
                 values.append(value)
                 empty = empty or touched
             found = (max(values) if role == "max" else min(values)), empty
-        searcher.memo[key] = found
+        memo[key] = found
         return found
 
 
@@ -480,22 +479,26 @@ class NegamaxUnnegated:
 
     def value(self, searcher, state, depth) -> tuple:
         sign = 1 if searcher.role(state) == "max" else -1
-        return sign * self._search(searcher, state, depth, [0]), False
+        return sign * self.of_state(searcher, state, depth), False
 
-    def _search(self, searcher, state, depth, counter):
-        key = ("negamax-unnegated", searcher.game.ident(state), depth)
-        if key in searcher.memo:
-            return searcher.memo[key]
+    def of_state(self, searcher, state, depth):
+        """The unturned negamax score of ``state``, from the side to move there."""
+        return self._search(searcher, searcher.node(state), depth, [0])
+
+    def _search(self, searcher, n, depth, counter):
+        memo = _memo(searcher, ("negamax-unnegated",))
+        key = (n, depth)
+        if key in memo:
+            return memo[key]
         counter[0] += 1
         if counter[0] > VARIANT_NODE_BUDGET:
             raise TooBig(self.code)
-        game = searcher.game
-        if game.is_terminal(state) or depth == 0:
-            found = searcher.leaf(state) * (1 if searcher.role(state) == "max" else -1)
+        if searcher.ended(n) or depth == 0:
+            found = searcher.leaf_of(n) * (1 if searcher.role_of(n) == "max" else -1)
         else:
-            found = max(self._search(searcher, child, searcher.child_depth(state, child, depth), counter)
-                        for child in (game.result(state, a) for a in game.actions(state)))
-        searcher.memo[key] = found
+            found = max(self._search(searcher, child, searcher.depth_below(n, child, depth), counter)
+                        for child in searcher.kids(n))
+        memo[key] = found
         return found
 
 
@@ -511,25 +514,33 @@ class LeavesNegatedFor:
                      f"for that player only), so the search prefers what is bad for MAX there.")
 
     def value(self, searcher, state, depth) -> tuple:
-        return self._search(searcher, state, depth, [0]), False
+        return self._search(searcher, searcher.node(state), depth, [0]), False
 
-    def _search(self, searcher, state, depth, counter):
-        key = ("leaves-negated", self.role, searcher.game.ident(state), depth)
-        if key in searcher.memo:
-            return searcher.memo[key]
+    def _search(self, searcher, n, depth, counter):
+        memo = _memo(searcher, ("leaves-negated", self.role))
+        key = (n, depth)
+        if key in memo:
+            return memo[key]
         counter[0] += 1
         if counter[0] > VARIANT_NODE_BUDGET:
             raise TooBig(self.code)
-        game = searcher.game
-        if game.is_terminal(state) or depth == 0:
-            leaf = searcher.leaf(state)
-            found = -leaf if searcher.role(state) == self.role else leaf
+        if searcher.ended(n) or depth == 0:
+            leaf = searcher.leaf_of(n)
+            found = -leaf if searcher.role_of(n) == self.role else leaf
         else:
-            values = [self._search(searcher, child, searcher.child_depth(state, child, depth), counter)
-                      for child in (game.result(state, a) for a in game.actions(state))]
-            found = max(values) if searcher.role(state) == "max" else min(values)
-        searcher.memo[key] = found
+            values = [self._search(searcher, child, searcher.depth_below(n, child, depth), counter)
+                      for child in searcher.kids(n)]
+            found = max(values) if searcher.role_of(n) == "max" else min(values)
+        memo[key] = found
         return found
+
+
+def _memo(searcher, family: tuple) -> dict:
+    """The family's own memo inside the searcher's, keyed (node, depth)."""
+    found = searcher.memo.get(family)
+    if found is None:
+        found = searcher.memo[family] = {}
+    return found
 
 
 def _unit_start(values, role):
@@ -668,8 +679,8 @@ def explain(entry, expected, children, yours) -> str:
 
 
 def _same(a, b) -> bool:
-    if any(isinstance(x, float) and math.isnan(x) for x in (a, b)):
+    if a == b:
+        return True  # the common case, and exact (NaN never equals itself)
+    if a != a or b != b or math.isinf(a) or math.isinf(b):
         return False
-    if math.isinf(a) or math.isinf(b):
-        return a == b
     return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9)

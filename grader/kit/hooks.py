@@ -109,8 +109,15 @@ class KitHooks:
     # -- reading an answer in the declared shape ---------------------------------------------------
 
     def parts(self, answer: Answer) -> tuple[dict | None, str | None]:
-        """({"value": Answer, "move": Answer}, None), or (None, what is wrong with the shape)."""
-        return answer_shape.split(self.decl["returns"], answer, self.decl["function"])
+        """({"value": Answer, "move": Answer}, None), or (None, what is wrong with the shape).
+
+        Every check and every mistake family reads the same answer again, so the split is kept on the
+        answer itself (an Answer never changes once decoded)."""
+        found = answer.__dict__.get("_kit_parts")
+        if found is None or found[0] is not self.decl:
+            found = (self.decl, answer_shape.split(self.decl["returns"], answer, self.decl["function"]))
+            object.__setattr__(answer, "_kit_parts", found)
+        return found[1]
 
     def _returns_text(self) -> str:
         return answer_shape.words(self.decl["returns"])
@@ -236,21 +243,22 @@ class KitHooks:
         return self._sizes[key]
 
     def _size(self, state, depth) -> int:
-        memo: dict = {}
+        searcher, memo = self.searcher, {}
 
-        def count(node, left):
-            key = (self.game.ident(node), left)
-            if key not in memo:
-                if self.game.is_terminal(node) or left == 0 or len(memo) > SIZE_CAP:
-                    memo[key] = 1
+        def count(n, left):
+            key = (n, left)
+            found = memo.get(key)
+            if found is None:
+                if searcher.ended(n) or left == 0 or len(memo) > SIZE_CAP:
+                    found = 1
                 else:
-                    memo[key] = 1 + sum(count(child, self.searcher.child_depth(node, child, left))
-                                        for child in (self.game.result(node, a) for a in self.game.actions(node)))
-            return memo[key]
+                    found = 1 + sum(count(child, searcher.depth_below(n, child, left)) for child in searcher.kids(n))
+                memo[key] = found
+            return found
 
         if self.decl["depth_to_end"]:  # equal searches: the one with fewer moves left (a full board before a won one)
-            return count(state, depth) * 1000 + min(self.game.moves_left(state), 999)
-        return count(state, depth)
+            return count(searcher.node(state), depth) * 1000 + min(self.game.moves_left(state), 999)
+        return count(searcher.node(state), depth)
 
     def call_text(self, case_input) -> str:
         state = self.state_of(case_input)

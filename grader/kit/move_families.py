@@ -17,7 +17,7 @@ from grader.judging.diagnose import Finding, best_per_code, clear_winners, fit_h
 from grader.kit.families import NegamaxUnnegated
 from grader.kit.game import from_plain
 from grader.kit.move_answer import moves_text
-from grader.kit.search import INF, TooBig
+from grader.kit.search import TooBig
 
 SWAP = {"max": "min", "min": "max"}
 
@@ -67,7 +67,7 @@ def _below(searcher, variant, inherited=None):
     def value(child, depth):
         if inherited is None:
             return searcher.variant_value(variant, child, depth)[0]
-        return searcher._variant(variant, child, depth, inherited, False, [0], False, -INF, INF)[0]
+        return searcher.variant_below(variant, child, depth, inherited)[0]
     return value
 
 
@@ -92,7 +92,7 @@ def _plans(searcher, role):
         "always-max": ("max", _below(searcher, "always-max"), None),
         "always-min": ("min", _below(searcher, "always-min"), None),
         "ignores-player-argument": ("max", _below(searcher, "ignores-player-argument", "min"), None),
-        "sign-flip": ("max", lambda child, depth: unnegated._search(searcher, child, depth, [0]), None),
+        "sign-flip": ("max", lambda child, depth: unnegated.of_state(searcher, child, depth), None),
         "bad-initial-bound": (role, _below(searcher, "bad-initial-bound"), 0),
         "one-ply-search": (role, lambda child, depth: searcher.leaf(child), None),
         "two-ply-search": (role, lambda child, depth: searcher.leaf(

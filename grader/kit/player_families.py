@@ -21,33 +21,38 @@ class PlayerFrom:
         self.code, self.name, self.root, self.alternates, self.text = code, name, root, alternates, text
 
     def value(self, searcher, state, depth) -> tuple:
-        return self._search(searcher, state, depth, self.root(depth, searcher.role(state)), [0]), False
+        n = searcher.node(state)
+        return self._search(searcher, n, depth, self.root(depth, searcher.role_of(n)), [0]), False
 
-    def _search(self, searcher, state, depth, role, counter):
-        key = ("player-from", self.alternates, searcher.game.ident(state), depth, role)  # shared below the root
-        if key in searcher.memo:
-            return searcher.memo[key]
+    def _search(self, searcher, n, depth, role, counter):
+        memo = searcher.memo.get(("player-from", self.alternates))  # shared below the root
+        if memo is None:
+            memo = searcher.memo[("player-from", self.alternates)] = {}
+        key = (n, depth, role)
+        if key in memo:
+            return memo[key]
         counter[0] += 1
         if counter[0] > VARIANT_NODE_BUDGET:
             raise TooBig(self.code)
-        game = searcher.game
-        if game.is_terminal(state) or depth == 0:
-            found = searcher.leaf(state)
+        if searcher.ended(n) or depth == 0:
+            found = searcher.leaf_of(n)
         else:
-            moving = _as_mover(game, state, role)
+            moving = _as_mover(searcher, n, role)
             after = FLIP[role] if self.alternates else role
-            values = [self._search(searcher, child, searcher.child_depth(moving, child, depth), after, counter)
-                      for child in (game.result(moving, a) for a in game.actions(moving))]
+            values = [self._search(searcher, child, searcher.depth_below(moving, child, depth), after, counter)
+                      for child in searcher.kids(moving)]
             found = max(values) if role == "max" else min(values)
-        searcher.memo[key] = found
+        memo[key] = found
         return found
 
 
-def _as_mover(game, state, role):
-    with_mover = getattr(game.module, "with_mover", None)
+def _as_mover(searcher, n: int, role: str) -> int:
+    """The position ``n`` with the side ``role`` to move, where the game can say so (``with_mover``)."""
+    with_mover = getattr(searcher.game.module, "with_mover", None)
     if not callable(with_mover):
-        return state
-    return with_mover(state, game.max_player if role == "max" else game.min_player)
+        return n
+    game = searcher.game
+    return searcher.node(with_mover(searcher.states[n], game.max_player if role == "max" else game.min_player))
 
 
 def _parity(depth, role) -> str:

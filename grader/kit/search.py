@@ -24,73 +24,129 @@ class TooBig(Exception):
     """A variant search would take too long (e.g. a depth never decremented on a large game)."""
 
 
+_UNSET = object()
+
+
 @dataclass
 class Searcher:
-    """One game's searches, with a memo per kind of search (positions are keyed by their encoding)."""
+    """One game's searches over a table of the positions met so far.
+
+    Every position is entered once (``node``) and known from then on by a small number: its
+    children, whose turn it is and its score at a leaf are asked of the game once and kept by
+    that number. The references and every mistake family then walk numbers, never hashing a
+    position again (a tic-tac-toe check fits some forty families over two thousand positions,
+    so the per-position step is what a student waits for).
+    """
 
     game: object
     counts: str = "plies"
     memo: dict = field(default_factory=dict)
 
-    # -- the rules the searches share ------------------------------------------------------
+    def __post_init__(self):
+        self._ids: dict = {}
+        self.states: list = []  # node -> position
+        self._kids: list = []  # node -> [child node, ...] in the order of ``actions``, once asked
+        self._ends: list = []  # node -> is the game over there
+        self._roles: list = []  # node -> "max" or "min"
+        self._leaves: list = []  # node -> utility (finished) or evaluation (horizon), once asked
+        self._movers: list = []  # node -> to_move, for depths counted in turns
 
-    def child_depth(self, state, child, depth):
+    # -- the table ----------------------------------------------------------------------------
+
+    def node(self, state) -> int:
+        """The position's number, entering it in the table the first time it is met."""
+        ident = self.game.ident(state)
+        found = self._ids.get(ident)
+        if found is None:
+            found = self._ids[ident] = len(self.states)
+            self.states.append(state)
+            self._kids.append(None)
+            self._ends.append(self.game.is_terminal(state))
+            self._roles.append(None)
+            self._leaves.append(_UNSET)
+            self._movers.append(_UNSET)
+        return found
+
+    def kids(self, n: int) -> list:
+        found = self._kids[n]
+        if found is None:
+            game, state = self.game, self.states[n]
+            found = self._kids[n] = [self.node(game.result(state, action)) for action in game.actions(state)]
+        return found
+
+    def ended(self, n: int) -> bool:
+        return self._ends[n]
+
+    def role_of(self, n: int) -> str:
+        found = self._roles[n]
+        if found is None:
+            found = self._roles[n] = "max" if self.game.to_move(self.states[n]) == self.game.max_player else "min"
+        return found
+
+    def leaf_of(self, n: int):
+        found = self._leaves[n]
+        if found is _UNSET:
+            game, state = self.game, self.states[n]
+            found = game.utility(state, game.max_player) if self._ends[n] else game.evaluate(state, game.max_player)
+            self._leaves[n] = found
+        return found
+
+    def depth_below(self, n: int, child: int, depth):
+        """The depth left at ``child``, one move on from ``n``."""
         if depth is None:
             return None
-        if self.counts == "turns" and self.game.to_move(child) == self.game.to_move(state):
+        if self.counts == "turns" and self._mover(child) == self._mover(n):
             return depth
         return depth - 1
 
+    def _mover(self, n: int):
+        found = self._movers[n]
+        if found is _UNSET:
+            found = self._movers[n] = self.game.to_move(self.states[n])
+        return found
+
+    # -- the same, asked with positions -------------------------------------------------------
+
+    def child_depth(self, state, child, depth):
+        return self.depth_below(self.node(state), self.node(child), depth)
+
     def leaf(self, state):
-        key = ("leaf", self.game.ident(state))
-        if key not in self.memo:
-            game = self.game
-            if game.is_terminal(state):
-                self.memo[key] = game.utility(state, game.max_player)
-            else:
-                self.memo[key] = game.evaluate(state, game.max_player)
-        return self.memo[key]
+        return self.leaf_of(self.node(state))
 
     def role(self, state) -> str:
-        key = ("role", self.game.ident(state))
-        found = self.memo.get(key)
-        if found is None:
-            found = self.memo[key] = "max" if self.game.to_move(state) == self.game.max_player else "min"
-        return found
+        return self.role_of(self.node(state))
 
     def children(self, state) -> list:
-        """The positions one move on, in the order of ``actions``: asked once per position, since every
-        mistake family walks the same positions (the rules are pure functions of the position)."""
-        key = ("children", self.game.ident(state))
-        found = self.memo.get(key)
-        if found is None:
-            game = self.game
-            found = self.memo[key] = [game.result(state, action) for action in game.actions(state)]
-        return found
+        """The positions one move on, in the order of ``actions``."""
+        return [self.states[c] for c in self.kids(self.node(state))]
 
     # -- the references ---------------------------------------------------------------------
 
     def value(self, state, depth):
         """Depth-limited minimax (``depth`` None: to the end of the game)."""
-        key = ("minimax", self.game.ident(state), depth)
-        if key not in self.memo:
-            game = self.game
-            if game.is_terminal(state) or depth == 0:
-                found = self.leaf(state)
+        return self.value_of(self.node(state), depth)
+
+    def value_of(self, n: int, depth):
+        memo = self.memo.setdefault("minimax", {})
+        key = (n, depth)
+        found = memo.get(key, _UNSET)
+        if found is _UNSET:
+            if self._ends[n] or depth == 0:
+                found = self.leaf_of(n)
             else:
-                values = [self.value(child, self.child_depth(state, child, depth)) for child in self.children(state)]
-                found = max(values) if self.role(state) == "max" else min(values)
-            self.memo[key] = found
-        return self.memo[key]
+                values = [self.value_of(c, self.depth_below(n, c, depth)) for c in self.kids(n)]
+                found = max(values) if self.role_of(n) == "max" else min(values)
+            memo[key] = found
+        return found
 
     def best_moves(self, state, depth) -> list:
         """Every move that keeps the position's value: ties are never decided for the student."""
-        game = self.game
-        if game.is_terminal(state) or depth == 0:
+        n = self.node(state)
+        if self._ends[n] or depth == 0:
             return []
-        target = self.value(state, depth)
-        return [a for a in game.actions(state)
-                if self.value(game.result(state, a), self.child_depth(state, game.result(state, a), depth)) == target]
+        target = self.value_of(n, depth)
+        actions = self.game.actions(state)
+        return [a for a, c in zip(actions, self.kids(n)) if self.value_of(c, self.depth_below(n, c, depth)) == target]
 
     def alphabeta(self, state, depth, alpha=-INF, beta=INF, pruning: str = "strict"):
         """(value, evaluated): the value and the positions evaluated, as paths of action indices, in order.
@@ -99,19 +155,17 @@ class Searcher:
         "equal" also on equality (over-pruning), "none" never (plain minimax's leaves).
         """
         evaluated: list[tuple] = []
-        value = self._ab(state, depth, alpha, beta, (), evaluated, pruning)
+        value = self._ab(self.node(state), depth, alpha, beta, (), evaluated, pruning)
         return value, evaluated
 
-    def _ab(self, state, depth, alpha, beta, path, evaluated, pruning):
-        game = self.game
-        if game.is_terminal(state) or depth == 0:
+    def _ab(self, n, depth, alpha, beta, path, evaluated, pruning):
+        if self._ends[n] or depth == 0:
             evaluated.append(path)
-            return self.leaf(state)
-        maximising = self.role(state) == "max"
+            return self.leaf_of(n)
+        maximising = self.role_of(n) == "max"
         best = -INF if maximising else INF
-        for index, action in enumerate(game.actions(state)):
-            child = game.result(state, action)
-            value = self._ab(child, self.child_depth(state, child, depth), alpha, beta, path + (index,), evaluated, pruning)
+        for index, child in enumerate(self.kids(n)):
+            value = self._ab(child, self.depth_below(n, child, depth), alpha, beta, path + (index,), evaluated, pruning)
             if maximising:
                 best = max(best, value)
                 if pruning == "strict" and best > beta or pruning == "equal" and best >= beta:
@@ -128,15 +182,14 @@ class Searcher:
         """The paths of the positions that are neither terminal nor at the horizon (never to be evaluated)."""
         found: set = set()
 
-        def walk(node, left, path):
-            if self.game.is_terminal(node) or left == 0 or len(found) > 50_000:
+        def walk(n, left, path):
+            if self._ends[n] or left == 0 or len(found) > 50_000:
                 return
             found.add(path)
-            for index, action in enumerate(self.game.actions(node)):
-                child = self.game.result(node, action)
-                walk(child, self.child_depth(node, child, left), path + (index,))
+            for index, child in enumerate(self.kids(n)):
+                walk(child, self.depth_below(n, child, left), path + (index,))
 
-        walk(state, depth, ())
+        walk(self.node(state), depth, ())
         return found
 
     # -- the mistake families ------------------------------------------------------------------
@@ -147,13 +200,17 @@ class Searcher:
         ``pruning``: the student writes alpha-beta, so the mistake is simulated inside alpha-beta
         (a wrong initial bound, say, also changes what is cut off and so the value).
         """
-        counter = [0]
-        root = self.role(state)
+        n = self.node(state)
+        root = self.role_of(n)
         start = {"ignores-player-argument": "max", "no-alternation": root}.get(variant, None)
-        return self._variant(variant, state, depth, start, True, counter, pruning, alpha, beta)
+        return self._variant(variant, n, depth, start, True, [0], pruning, alpha, beta)
 
-    def _role(self, variant, state, inherited):
-        true = self.role(state)
+    def variant_below(self, variant: str, state, depth, inherited) -> tuple:
+        """``variant_value`` for a position below the root whose mover the search took from above."""
+        return self._variant(variant, self.node(state), depth, inherited, False, [0], False, -INF, INF)
+
+    def _role(self, variant, n, inherited):
+        true = self.role_of(n)
         if variant == "min-max-swapped":
             return "min" if true == "max" else "max"
         if variant == "always-max":
@@ -164,37 +221,37 @@ class Searcher:
             return inherited
         return true
 
-    def _variant(self, variant, state, depth, inherited, is_root, counter, pruning, alpha, beta):
-        key = ("variant", variant, self.game.ident(state), depth, inherited, is_root, pruning and (alpha, beta))
-        if key in self.memo:
-            return self.memo[key]
+    def _variant(self, variant, n, depth, inherited, is_root, counter, pruning, alpha, beta):
+        memo = self.memo.get(variant)
+        if memo is None:
+            memo = self.memo[variant] = {}
+        key = (n, depth, inherited, is_root, pruning and (alpha, beta))
+        found = memo.get(key)
+        if found is not None:
+            return found
         counter[0] += 1
         if counter[0] > VARIANT_NODE_BUDGET:
             raise TooBig(variant)
-        game = self.game
-        terminal = game.is_terminal(state)
         stop_at = 1 if variant == "depth-off-by-one" else 0
         if variant == "depth-not-decremented" and depth:
             depth = None  # never lowered, so never reached: only the end of the game stops it
-        if (terminal and variant != "missing-terminal-check") or (depth is not None and depth <= stop_at):
-            leaf = self.leaf(state)
-            found = (-leaf if variant == "sign-flip" else leaf, False)
-            self.memo[key] = found
+        if (self._ends[n] and variant != "missing-terminal-check") or (depth is not None and depth <= stop_at):
+            leaf = self.leaf_of(n)
+            found = memo[key] = (-leaf if variant == "sign-flip" else leaf, False)
             return found
-        role = self._role(variant, state, inherited)
-        children = self.children(state)
+        role = self._role(variant, n, inherited)
+        children = self.kids(n)
         if not children:  # a finished game searched on: the loop never runs
-            found = (-INF if role == "max" else INF, True)
-            self.memo[key] = found
+            found = memo[key] = (-INF if role == "max" else INF, True)
             return found
         nxt = ("min" if role == "max" else "max") if variant == "ignores-player-argument" else inherited
         best = 0 if variant == "bad-initial-bound" else (-INF if role == "max" else INF)
         values, empty = [], False
         for child in children:
             if variant == "one-ply-search" and is_root:
-                value, touched = self.leaf(child), False
+                value, touched = self.leaf_of(child), False
             else:
-                value, touched = self._variant(variant, child, self.child_depth(state, child, depth), nxt, False,
+                value, touched = self._variant(variant, child, self.depth_below(n, child, depth), nxt, False,
                                                counter, pruning, alpha, beta)
             values.append(value)
             empty = empty or touched
@@ -214,8 +271,8 @@ class Searcher:
                 beta = min(beta, best)
         if variant == "averages-children":
             best = sum(values) / len(values)
-        self.memo[key] = (best, empty)
-        return self.memo[key]
+        found = memo[key] = (best, empty)
+        return found
 
 
 # What each family needs to make sense: depth-limited only, or a heuristic.
