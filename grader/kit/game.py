@@ -95,6 +95,12 @@ class Game:
     def actions(self, state) -> list:
         return list(self.module.actions(state))
 
+    def children(self, state) -> list:
+        """The positions one move on, in the order of ``actions`` (a game over given trees reads them
+        straight from the node)."""
+        result = self.module.result
+        return [result(state, action) for action in self.actions(state)]
+
     def evaluate(self, state, player):
         if not self.has_evaluate:
             raise GameError(f"{self.name} has no evaluate(state, player): a depth-limited search needs one")

@@ -55,23 +55,32 @@ class Searcher:
 
     def node(self, state) -> int:
         """The position's number, entering it in the table the first time it is met."""
-        ident = self.game.ident(state)
-        found = self._ids.get(ident)
+        try:
+            found = self._ids.get(state)  # a hashable position is its own key (``Game.ident``)
+        except TypeError:
+            state_key = self.game.ident(state)
+            found = self._ids.get(state_key)
+        else:
+            state_key = state
         if found is None:
-            found = self._ids[ident] = len(self.states)
-            self.states.append(state)
-            self._kids.append(None)
-            self._ends.append(self.game.is_terminal(state))
-            self._roles.append(None)
-            self._leaves.append(_UNSET)
-            self._movers.append(_UNSET)
+            found = self._enter(state, state_key)
+        return found
+
+    def _enter(self, state, state_key) -> int:
+        found = self._ids[state_key] = len(self.states)
+        self.states.append(state)
+        self._kids.append(None)
+        self._ends.append(self.game.is_terminal(state))
+        self._roles.append(None)
+        self._leaves.append(_UNSET)
+        self._movers.append(_UNSET)
         return found
 
     def kids(self, n: int) -> list:
         found = self._kids[n]
         if found is None:
-            game, state = self.game, self.states[n]
-            found = self._kids[n] = [self.node(game.result(state, action)) for action in game.actions(state)]
+            node = self.node
+            found = self._kids[n] = [node(child) for child in self.game.children(self.states[n])]
         return found
 
     def ended(self, n: int) -> bool:
@@ -127,15 +136,23 @@ class Searcher:
         return self.value_of(self.node(state), depth)
 
     def value_of(self, n: int, depth):
-        memo = self.memo.setdefault("minimax", {})
+        memo = self.memo.get("minimax")
+        if memo is None:
+            memo = self.memo["minimax"] = {}
         key = (n, depth)
         found = memo.get(key, _UNSET)
         if found is _UNSET:
             if self._ends[n] or depth == 0:
                 found = self.leaf_of(n)
             else:
-                values = [self.value_of(c, self.depth_below(n, c, depth)) for c in self.kids(n)]
-                found = max(values) if self.role_of(n) == "max" else min(values)
+                children = self._kids[n]
+                if children is None:
+                    children = self.kids(n)
+                if depth is not None and self.counts != "turns":
+                    values = [self.value_of(c, depth - 1) for c in children]
+                else:
+                    values = [self.value_of(c, self.depth_below(n, c, depth)) for c in children]
+                found = max(values) if (self._roles[n] or self.role_of(n)) == "max" else min(values)
             memo[key] = found
         return found
 
@@ -201,27 +218,15 @@ class Searcher:
         (a wrong initial bound, say, also changes what is cut off and so the value).
         """
         n = self.node(state)
-        root = self.role_of(n)
-        start = {"ignores-player-argument": "max", "no-alternation": root}.get(variant, None)
+        start = "max" if variant == "ignores-player-argument" else self.role_of(n) if variant == "no-alternation" else None
         return self._variant(variant, n, depth, start, True, [0], pruning, alpha, beta)
 
     def variant_below(self, variant: str, state, depth, inherited) -> tuple:
         """``variant_value`` for a position below the root whose mover the search took from above."""
         return self._variant(variant, self.node(state), depth, inherited, False, [0], False, -INF, INF)
 
-    def _role(self, variant, n, inherited):
-        true = self.role_of(n)
-        if variant == "min-max-swapped":
-            return "min" if true == "max" else "max"
-        if variant == "always-max":
-            return "max"
-        if variant == "always-min":
-            return "min"
-        if variant in ("no-alternation", "ignores-player-argument"):
-            return inherited
-        return true
-
     def _variant(self, variant, n, depth, inherited, is_root, counter, pruning, alpha, beta):
+        # The hottest loop of mistake naming (every family, every case): the table is read directly.
         memo = self.memo.get(variant)
         if memo is None:
             memo = self.memo[variant] = {}
@@ -236,23 +241,37 @@ class Searcher:
         if variant == "depth-not-decremented" and depth:
             depth = None  # never lowered, so never reached: only the end of the game stops it
         if (self._ends[n] and variant != "missing-terminal-check") or (depth is not None and depth <= stop_at):
-            leaf = self.leaf_of(n)
+            leaf = self._leaves[n]
+            if leaf is _UNSET:
+                leaf = self.leaf_of(n)
             found = memo[key] = (-leaf if variant == "sign-flip" else leaf, False)
             return found
-        role = self._role(variant, n, inherited)
-        children = self.kids(n)
+        role = self._roles[n] or self.role_of(n)
+        if variant == "min-max-swapped":
+            role = "min" if role == "max" else "max"
+        elif variant == "always-max":
+            role = "max"
+        elif variant == "always-min":
+            role = "min"
+        elif variant == "no-alternation" or variant == "ignores-player-argument":
+            role = inherited
+        children = self._kids[n]
+        if children is None:
+            children = self.kids(n)
         if not children:  # a finished game searched on: the loop never runs
             found = memo[key] = (-INF if role == "max" else INF, True)
             return found
-        nxt = ("min" if role == "max" else "max") if variant == "ignores-player-argument" else inherited
-        best = 0 if variant == "bad-initial-bound" else (-INF if role == "max" else INF)
+        maximising = role == "max"
+        nxt = ("min" if maximising else "max") if variant == "ignores-player-argument" else inherited
+        best = 0 if variant == "bad-initial-bound" else (-INF if maximising else INF)
+        plies = self.counts != "turns"
         values, empty = [], False
         for child in children:
             if variant == "one-ply-search" and is_root:
                 value, touched = self.leaf_of(child), False
             else:
-                value, touched = self._variant(variant, child, self.depth_below(n, child, depth), nxt, False,
-                                               counter, pruning, alpha, beta)
+                below = None if depth is None else depth - 1 if plies else self.depth_below(n, child, depth)
+                value, touched = self._variant(variant, child, below, nxt, False, counter, pruning, alpha, beta)
             values.append(value)
             empty = empty or touched
             if variant == "first-child-only":
@@ -260,15 +279,22 @@ class Searcher:
                 break
             if variant == "averages-children":
                 continue
-            best = max(best, value) if role == "max" else min(best, value)
-            if pruning and role == "max":
-                if best > beta:
-                    break
-                alpha = max(alpha, best)
-            elif pruning:
-                if best < alpha:
-                    break
-                beta = min(beta, best)
+            if maximising:
+                if value > best:
+                    best = value
+                if pruning:
+                    if best > beta:
+                        break
+                    if best > alpha:
+                        alpha = best
+            else:
+                if value < best:
+                    best = value
+                if pruning:
+                    if best < alpha:
+                        break
+                    if best < beta:
+                        beta = best
         if variant == "averages-children":
             best = sum(values) / len(values)
         found = memo[key] = (best, empty)

@@ -70,5 +70,9 @@ class TreeGame(Game):
     def actions(self, state) -> list:
         return list(range(len(state.node["children"])))
 
+    def children(self, state) -> list:
+        a, nodes = not state.a, state.node["children"]
+        return [Position(nodes[index], a) for index in self.actions(state)]  # in the order of ``actions``
+
 
 GAME = TreeGame(sys.modules[__name__])
