@@ -187,3 +187,20 @@ def test_a_relative_exercises_dir_works_as_typed(example):
     base, _ = example
     done = grader("check", "--exercises-dir", "my-exercises", "--exercise", "ctp-26-scores", "correct.py", cwd=base)
     assert done.returncode == 0 and "PASSED" in done.stdout, done.stdout + done.stderr
+
+
+def test_an_edited_exercise_toml_is_read_again_and_a_changed_table_never_leaks(tmp_path):
+    """exercise.toml is parsed once per version of the file: an edit (even in the same process, as the
+    pytest plugin or a long-lived API user sees) is read again, and what one caller changes in its table
+    never reaches the next."""
+    from grader.judging import exercise as exercises
+
+    folder = tmp_path / "mine" / "exercises" / "mine"
+    shutil.copytree(ROOT / "exercises" / "nim", folder)
+    toml = folder / "exercise.toml"
+    first = exercises.load("nim", [tmp_path / "mine"])
+    assert first.folder == folder
+    first.meta["title"] = "changed by a caller"
+    assert exercises.load("nim", [tmp_path / "mine"]).meta.get("title") != "changed by a caller"
+    toml.write_text(toml.read_text(encoding="utf-8").replace('id = "nim"', 'id = "nim-renamed"'), encoding="utf-8")
+    assert "nim-renamed" in exercises.load_all([tmp_path / "mine"])

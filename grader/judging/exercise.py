@@ -8,6 +8,7 @@ Adding an exercise means adding a folder: nothing in the core names an exercise.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import importlib.util
 import os
@@ -268,12 +269,26 @@ def _root_of(folder: Path) -> Path:
     return parent.parent if parent.name == "exercises" else parent
 
 
+_PARSED: dict[Path, tuple] = {}
+
+
+def _read_meta(path: Path) -> dict:
+    """exercise.toml as a fresh dict, parsed once per version of the file (a command looks its exercise up
+    more than once, and every lookup reads every exercise's table)."""
+    stat = path.stat()
+    version = (stat.st_mtime_ns, stat.st_size)
+    hit = _PARSED.get(path)
+    if hit is None or hit[0] != version:
+        hit = _PARSED[path] = (version, tomllib.loads(path.read_text(encoding="utf-8")))
+    return copy.deepcopy(hit[1])
+
+
 def load_all(extra_dirs: list[Path] | None = None) -> dict[str, Exercise]:
     found: dict[str, Exercise] = {}
     for root in _search_roots(extra_dirs):
         for folder in _exercise_folders(root):
             try:
-                meta = tomllib.loads((folder / "exercise.toml").read_text(encoding="utf-8"))
+                meta = _read_meta(folder / "exercise.toml")
             except (OSError, tomllib.TOMLDecodeError) as exc:
                 raise ExerciseError(f"{folder / 'exercise.toml'}: {exc}") from None
             exercise_id = meta.get("id", folder.name)
