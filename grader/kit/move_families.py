@@ -2,7 +2,9 @@
 
 A family (``grader.kit.search``, ``grader.kit.families``) is the reference search with one thing
 changed; for a move-only answer what can be compared is the move it returns at the root: the moves
-below the root valued the family's way, then chosen by the family's rule at the root. Any of the
+below the root valued the family's way, then chosen by the family's rule at the root. A mistake made
+at the root only or below it only (a start value, a sign, the player to move, the max everywhere) is
+a family of its own, so that a right search around it does not hide it. Any of the
 family's tied moves agrees with the student, except where the family keeps only a move strictly
 better than a start value (a bad initial bound): then the first such move, or None when none is.
 The agreement is counted as ``grader.judging.diagnose`` counts a model's, so ``clear_winners`` ranks them
@@ -91,9 +93,16 @@ def _plans(searcher, role):
         "min-max-swapped/below-root": (role, _below(searcher, "min-max-swapped"), None),
         "always-max": ("max", _below(searcher, "always-max"), None),
         "always-min": ("min", _below(searcher, "always-min"), None),
+        "always-max/below-root": (role, _below(searcher, "always-max"), None),
+        "always-min/below-root": (role, _below(searcher, "always-min"), None),
         "ignores-player-argument": ("max", _below(searcher, "ignores-player-argument", "min"), None),
+        "ignores-player-argument/root-only": ("max", searcher.value, None),
         "sign-flip": ("max", lambda child, depth: unnegated.of_state(searcher, child, depth), None),
+        "sign-flip/root-negates": ("max", lambda child, depth: -unnegated.of_state(searcher, child, depth), None),
         "bad-initial-bound": (role, _below(searcher, "bad-initial-bound"), 0),
+        "bad-initial-bound/root-only": (role, searcher.value, 0),
+        "bad-initial-bound/root-only-for-max": (role, searcher.value, 0 if role == "max" else None),
+        "bad-initial-bound/root-only-for-min": (role, searcher.value, 0 if role == "min" else None),
         "one-ply-search": (role, lambda child, depth: searcher.leaf(child), None),
         "two-ply-search": (role, lambda child, depth: searcher.leaf(
             child if game.is_terminal(child) else game.result(child, _by_reply(searcher, child)[0])), None),
@@ -103,8 +112,11 @@ def _plans(searcher, role):
     return plans
 
 
-FAMILIES = ("min-max-swapped", "min-max-swapped/below-root", "always-max", "always-min", "ignores-player-argument",
-            "sign-flip", "bad-initial-bound", "one-ply-search", "two-ply-search")
+FAMILIES = ("min-max-swapped", "min-max-swapped/below-root", "always-max", "always-min", "always-max/below-root",
+            "always-min/below-root", "ignores-player-argument", "ignores-player-argument/root-only", "sign-flip",
+            "sign-flip/root-negates", "bad-initial-bound", "bad-initial-bound/root-only",
+            "bad-initial-bound/root-only-for-max", "bad-initial-bound/root-only-for-min", "one-ply-search",
+            "two-ply-search")
 
 
 def choices(searcher, family: str, state, depth=None) -> list:

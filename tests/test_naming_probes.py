@@ -1,0 +1,34 @@
+"""Mistake naming on probes written apart from the corpus, in forms the tuning half does not have.
+
+Each probe under ``tests/fixtures/naming-probes/<exercise>/<code>/`` holds one mistake that a human
+reader names with ``<code>``; the test grades it and asserts that the first mistake named is that
+code. Every probe here was named wrongly or not at all before a generic change to the naming (the
+change is said beside it), so each one guards that change.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+PROBES = Path(__file__).resolve().parent / "fixtures" / "naming-probes"
+
+CASES = [
+    # move-only answers: a mistake made at the root only, or below it only, is a family of its own
+    ("best-move", "bad-initial-bound/class_zero.py"),         # start value 0 at the root, a right search below
+    ("best-move", "bad-initial-bound/zero_player2_only.py"),  # ... and for one player only
+    ("best-move", "ignores-player-argument/overwritten.py"),  # the root always maximises, a right search below
+    ("best-move", "sign-flip/negamax_class.py"),              # unnegated negamax below a root that negates
+    ("best-move", "always-max/inner_only.py"),                # the max everywhere below a right root
+]
+
+
+@pytest.mark.parametrize("exercise, probe", CASES, ids=[f"{e}:{p}" for e, p in CASES])
+def test_probe_is_named_with_its_mistake(exercise, probe):
+    from grader.doors import api
+
+    result = api.check(PROBES / exercise / probe, exercise)
+    named = [m.code for m in result.mistakes]
+    assert result.status == "failed", (result.status, result.error)
+    assert named and named[0] == Path(probe).parent.name, named
