@@ -32,7 +32,7 @@ CODES = {
         "What is a position worth when the player to move is stuck?"),
     "suboptimal-move": (
         "minimax_decision does not pick a move with the best min_value: in many positions it returns "
-        "the first legal move, which is right on the empty board only by luck.",
+        "another legal move (the first one, say), which can be right on the empty board by luck.",
         "In a position where the first move loses, does your decision look at the others?"),
     "always-min": (
         "Your max_value keeps the smallest value, as min_value does: at a MAX level the searcher is "
@@ -118,6 +118,9 @@ RULE_VARIANTS = {
     # One of the two diagonals left out (its two directions).
     "missing-diagonal-moves/rising": {"steps": [d for d in QUEEN if d not in ((1, 1), (-1, -1))]},
     "missing-diagonal-moves/falling": {"steps": [d for d in QUEEN if d not in ((1, -1), (-1, 1))]},
+    # One diagonal direction left out (a list of directions with one missing).
+    **{f"missing-diagonal-moves/without-{dx}-{dy}": {"steps": [d for d in QUEEN if d != (dx, dy)]}
+       for dx, dy in QUEEN if dx and dy},
     "no-free-first-move": {"free": "none"},
     "no-free-first-move/second-player": {"free": "first"},
     **{f"no-free-first-move/starts-on-{x}{y}": {"start": (x, y)} for x, y in CELLS if (x, y) != BLOCKED},
@@ -145,7 +148,7 @@ def _level_model(value, text):
 
 
 FAMILIES = ["sign-flip", "missing-terminal-check", "always-min", "sign-flip/leaves-max", "sign-flip/leaves-min",
-            "missing-terminal-check/min", "missing-terminal-check/max"]
+            "missing-terminal-check/min", "missing-terminal-check/max", "missing-terminal-check/default-0"]
 MODELS = value_models(_hooks().game()[1], _asked, FAMILIES, {code: CODES[code] for code in FAMILIES if code in CODES}) + [
     _level_model(lambda level, stuck: 1 if level == "min" and stuck else -1, CODES["no-alternation"][0]),
     _level_model(lambda level, stuck: 1 if level == "min" else -1, "Each level calls itself for the next move "
@@ -181,7 +184,11 @@ def rules(facts):
     found = named(facts, RULE_HYPOTHESES, _asks("rules"), sorted_moves, CODES, "legal-moves")
     found += named(facts, {"wrong-return-type": lambda case_input: sorted(_legal(case_input["moves"]))},
                    _asks("rules"), moves_of_a_set, CODES, "legal-moves")  # the right moves, but in a set
-    found += named(facts, DECISION_HYPOTHESES, _asks("decision"), as_move, CODES, "best-decision")
+    # A legal decision that no wrong decision explains is a best move lost, when the rules are right (the
+    # decision is asked with the grader's helpers, but on the submission's GameState).
+    rules_right = not any(facts.is_wrong(o) for o in facts.outcomes if o.case.input.get("kind") in ("rules", "forecast"))
+    lost = ("suboptimal-move", lambda o: as_move(o.answer) in _legal(o.case.input["moves"])) if rules_right else None
+    found += named(facts, DECISION_HYPOTHESES, _asks("decision"), as_move, CODES, "best-decision", otherwise=lost)
     # The no-mutation answers are the driver's report: a wrong one is the mutation itself. A crash is
     # not (forecasting along rules the submission's own get_legal_moves rejects is the rules' part).
     changed = [o for o in facts.outcomes if o.case.input.get("kind") == "forecast" and facts.is_wrong(o)

@@ -20,7 +20,7 @@ CODES = {
     **move_families.codes("player 2", "player 1"),
     "no-alternation": (
         "The search goes on with the same player after a move: generate_valid_moves is asked for the moves "
-        "of a player whose turn it is not.",
+        "of a player whose turn it is not, or every level chooses the way the player who moved first would.",
         "After player 1 has moved, whose turn is it in the new state?"),
     "mutates-state": (
         "The state you were given is different after your function returns; apply gives you new states, and "

@@ -469,6 +469,41 @@ class TerminalUncheckedFor:
         return found
 
 
+class TerminalDefault:
+    """No test for the end of the game: a position with no moves gets the default that the best of no moves
+    falls back on (``max(values, default=0)``, ``return 0`` when the list is empty), not a crash or an infinity;
+    a finished game that still has moves is played on."""
+
+    code = "missing-terminal-check"
+
+    def __init__(self, default):
+        self.default = default
+        self.text = (f"Your search does not test whether the game is over: where the player to move has no move, "
+                     f"the best of no moves falls back on {default!r} instead of the finished game's score.")
+
+    def value(self, searcher, state, depth) -> tuple:
+        return self._search(searcher, searcher.node(state), depth, [0]), False
+
+    def _search(self, searcher, n, depth, counter):
+        memo = _memo(searcher, ("terminal-default", self.default))
+        key = (n, depth)
+        if key in memo:
+            return memo[key]
+        counter[0] += 1
+        if counter[0] > VARIANT_NODE_BUDGET:
+            raise TooBig(self.code)
+        if depth == 0:
+            found = searcher.leaf_of(n)
+        elif not searcher.kids(n):
+            found = self.default
+        else:
+            values = [self._search(searcher, child, searcher.depth_below(n, child, depth), counter)
+                      for child in searcher.kids(n)]
+            found = max(values) if searcher.role_of(n) == "max" else min(values)
+        memo[key] = found
+        return found
+
+
 class NegamaxUnnegated:
     """A negamax whose children's values are never negated: each position is scored from the side to move
     (``colour * score``), every level keeps the maximum, and the root's answer is turned back to MAX's side."""
@@ -607,6 +642,7 @@ PARAMETERISED = {**_one_role_families(), "depth-off-by-one/deeper": DeeperByOne(
                  "sign-flip/unnegated": NegamaxUnnegated(),
                  "missing-terminal-check/max": TerminalUncheckedFor("max"),
                  "missing-terminal-check/min": TerminalUncheckedFor("min"),
+                 "missing-terminal-check/default-0": TerminalDefault(0),
                  "sign-flip/leaves-min": LeavesNegatedFor("min"), "sign-flip/leaves-max": LeavesNegatedFor("max"),
                  "bad-initial-bound/one": OneRole(
                      "bad-initial-bound", "both", _unit_start,

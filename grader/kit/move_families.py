@@ -9,8 +9,9 @@ family's tied moves agrees with the student, except where the family keeps only 
 better than a start value (a bad initial bound): then the first such move, or None when none is.
 The agreement is counted as ``grader.judging.diagnose`` counts a model's, so ``clear_winners`` ranks them
 alike. A move with its value, or the value instead of a move, is a wrong return type; legal moves
-that no family explains are a suboptimal move. The texts are the exercise's (its ``codes``), in
-the game's own words. Written over the game vocabulary: any game whose student returns a move.
+that no family explains are a suboptimal move, but only when no family explains most of them either
+(a wrong search that fits most moves, not clearly enough to be named, is not a lost best move). The
+texts are the exercise's (its ``codes``), in the game's own words. Written over the game vocabulary: any game whose student returns a move.
 """
 
 from __future__ import annotations
@@ -33,6 +34,9 @@ CODES = {
                    "When it is MIN's turn, which of the values do they want?"),
     "always-min": ("Every player is assumed to want the lowest value, MAX as well.",
                    "When it is MAX's turn, which of the values do they want?"),
+    "no-alternation": ("The player choosing does not change below the root: every level of the search chooses the "
+                       "way the player to move at the root would.",
+                       "After one player has moved, whose choice is the next move, and what does that player want?"),
     "one-ply-search": ("Each move is ranked by the evaluation of the position right after it, without searching on "
                        "to the end of the game; for a game that is not over, that number is only a guess.",
                        "If the game is not over after your move, what will the other player do next?"),
@@ -93,6 +97,7 @@ def _plans(searcher, role):
         "min-max-swapped/below-root": (role, _below(searcher, "min-max-swapped"), None),
         "always-max": ("max", _below(searcher, "always-max"), None),
         "always-min": ("min", _below(searcher, "always-min"), None),
+        "no-alternation": (role, _below(searcher, "no-alternation", role), None),
         "always-max/below-root": (role, _below(searcher, "always-max"), None),
         "always-min/below-root": (role, _below(searcher, "always-min"), None),
         "ignores-player-argument": ("max", _below(searcher, "ignores-player-argument", "min"), None),
@@ -112,11 +117,11 @@ def _plans(searcher, role):
     return plans
 
 
-FAMILIES = ("min-max-swapped", "min-max-swapped/below-root", "always-max", "always-min", "always-max/below-root",
-            "always-min/below-root", "ignores-player-argument", "ignores-player-argument/root-only", "sign-flip",
-            "sign-flip/root-negates", "bad-initial-bound", "bad-initial-bound/root-only",
-            "bad-initial-bound/root-only-for-max", "bad-initial-bound/root-only-for-min", "one-ply-search",
-            "two-ply-search")
+FAMILIES = ("min-max-swapped", "min-max-swapped/below-root", "always-max", "always-min", "no-alternation",
+            "always-max/below-root", "always-min/below-root", "ignores-player-argument",
+            "ignores-player-argument/root-only", "sign-flip", "sign-flip/root-negates", "bad-initial-bound",
+            "bad-initial-bound/root-only", "bad-initial-bound/root-only-for-max", "bad-initial-bound/root-only-for-min",
+            "one-ply-search", "two-ply-search")
 
 
 def choices(searcher, family: str, state, depth=None) -> list:
@@ -214,7 +219,9 @@ class MoveNaming:
                             f"compared on and {fit.explained} of your {fit.wrong} moves that are not best ({shown}); "
                             f"it differs at {facts.call(fit.missed)}")
             found.append(self.finding(fit.model.code, evidence, "moves"))
-        if found:
+        if found or fits:
+            # A wrong search that chooses most of the moves, but not clearly ahead of another or not strong:
+            # the moves are a search's, not a best move lost on the way, so no name is better than that one.
             return found
         # Only legal moves are "not the best": a None, a pair or a move of the wrong type is another mistake.
         if all(self.legal(o) for o in wrong):
