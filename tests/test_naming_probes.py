@@ -27,6 +27,8 @@ CASES = [
     ("aima-isolation", "missing-terminal-check/default_when_empty.py"),
     ("aima-isolation", "suboptimal-move/loop_variable_returned.py"),  # the last move tried, not the best
     ("aima-isolation", "suboptimal-move/max_of_moves_no_key.py"),     # the largest move, not the best one
+    ("aima-isolation", "wrong-return-type/generator.py"),             # legal moves handed back as an iterator
+    ("aima-isolation", "no-free-first-move/unplaced_starts_at_origin.py"),  # the second player starts on a cell
 ]
 
 # Probes whose mistake no family models: a wrong search fits most of their moves, but not clearly, so the

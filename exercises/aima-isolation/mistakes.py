@@ -12,7 +12,7 @@ from functools import cache
 from pathlib import Path
 
 from grader.judging.diagnose import Finding, Model
-from grader.kit.answer_shapes import as_move, moves_of_a_set, sorted_moves
+from grader.kit.answer_shapes import as_move, lazy_collection, moves_of_a_set, sorted_moves
 from grader.kit.game import load_module
 from grader.kit.rule_fits import named, shown_answer
 from grader.kit.value_models import value_models
@@ -100,7 +100,7 @@ def _legal(moves, through=False, steps=QUEEN, free="any", start=None, corner=Tru
     for move in map(tuple, moves):
         used.add(move)
         at[turn], turn = move, (1 - turn if passes else turn)
-    here = at[turn] or start
+    here = at[turn] or (None if free == "first" and not moves else start)
     if here is None:
         return [c for c in CELLS if c not in used] if free == "any" or free == "first" and not moves else []
     found = []
@@ -124,6 +124,9 @@ RULE_VARIANTS = {
     "no-free-first-move": {"free": "none"},
     "no-free-first-move/second-player": {"free": "first"},
     **{f"no-free-first-move/starts-on-{x}{y}": {"start": (x, y)} for x, y in CELLS if (x, y) != BLOCKED},
+    # The game's first move free, and the other player, not yet placed, taken to stand on a cell.
+    **{f"no-free-first-move/second-starts-on-{x}{y}": {"free": "first", "start": (x, y)}
+       for x, y in CELLS if (x, y) != BLOCKED},
     "corner-not-blocked": {"corner": False},
     "turn-not-passed": {"passes": False},
 }
@@ -179,11 +182,25 @@ def _asks(kind):
     return lambda case_input: case_input.get("kind") == kind
 
 
+def _lazy_moves(facts) -> list[Finding]:
+    """Every wrong list of legal moves handed back as a generator or an iterator: its moves cannot be read,
+    but the type is the mistake (the right answers, if any, are the positions where that was fine)."""
+    wrong = [o for o in facts.outcomes if _asks("rules")(o.case.input) and facts.is_wrong(o)]
+    lazy = [o for o in wrong if lazy_collection(o.answer)]
+    if not wrong or len(lazy) < len(wrong):
+        return []
+    example = min(lazy, key=facts.size)
+    return [Finding("wrong-return-type", f"on {len(lazy)} positions get_legal_moves returned a "
+                    f"{lazy_collection(example.answer)}, not a list (for example {facts.call(example)})",
+                    *CODES["wrong-return-type"], ("legal-moves",))]
+
+
 def rules(facts):
     # The rules' part and the decision's part are judged apart: a mistake is named in the part it is in.
     found = named(facts, RULE_HYPOTHESES, _asks("rules"), sorted_moves, CODES, "legal-moves")
     found += named(facts, {"wrong-return-type": lambda case_input: sorted(_legal(case_input["moves"]))},
                    _asks("rules"), moves_of_a_set, CODES, "legal-moves")  # the right moves, but in a set
+    found += _lazy_moves(facts)
     # A legal decision that no wrong decision explains is a best move lost, when the rules are right (the
     # decision is asked with the grader's helpers, but on the submission's GameState).
     rules_right = not any(facts.is_wrong(o) for o in facts.outcomes if o.case.input.get("kind") in ("rules", "forecast"))
