@@ -22,6 +22,8 @@ CASES = [
     ("best-move", "sign-flip/negamax_class.py"),              # unnegated negamax below a root that negates
     ("best-move", "always-max/inner_only.py"),                # the max everywhere below a right root
     ("best-move", "no-alternation/flag_not_flipped.py"),      # the root's way of choosing kept at every level
+    ("best-move", "sign-flip/negamax_leaf_unsigned.py"),      # a negamax scoring every end from MAX's side
+    ("best-move", "wrong-return-type/move_in_a_list.py"),     # a best move inside a list
     # parts: a rule with one direction left out; the best of no moves falling back on 0; a decision lost
     ("aima-isolation", "missing-diagonal-moves/one_direction_left_out.py"),
     ("aima-isolation", "missing-terminal-check/default_when_empty.py"),

@@ -17,7 +17,7 @@ texts are the exercise's (its ``codes``), in the game's own words. Written over 
 from __future__ import annotations
 
 from grader.judging.diagnose import Finding, best_per_code, clear_winners, fit_hypothesis, supported_by
-from grader.kit.families import NegamaxUnnegated
+from grader.kit.families import LeavesNegatedFor, NegamaxUnnegated
 from grader.kit.game import from_plain
 from grader.kit.move_answer import moves_text
 from grader.kit.search import TooBig
@@ -104,6 +104,10 @@ def _plans(searcher, role):
         "ignores-player-argument/root-only": ("max", searcher.value, None),
         "sign-flip": ("max", lambda child, depth: unnegated.of_state(searcher, child, depth), None),
         "sign-flip/root-negates": ("max", lambda child, depth: -unnegated.of_state(searcher, child, depth), None),
+        # a negamax whose end positions are scored from MAX's side whoever is to move there: the sign is wrong
+        # where MIN is to move (or, the other way round, where MAX is)
+        **{f"sign-flip/leaves-{side}": (role, lambda child, depth, side=side: LeavesNegatedFor(side).value(
+            searcher, child, depth)[0], None) for side in ("min", "max")},
         "bad-initial-bound": (role, _below(searcher, "bad-initial-bound"), 0),
         "bad-initial-bound/root-only": (role, searcher.value, 0),
         "bad-initial-bound/root-only-for-max": (role, searcher.value, 0 if role == "max" else None),
@@ -119,7 +123,8 @@ def _plans(searcher, role):
 
 FAMILIES = ("min-max-swapped", "min-max-swapped/below-root", "always-max", "always-min", "no-alternation",
             "always-max/below-root", "always-min/below-root", "ignores-player-argument",
-            "ignores-player-argument/root-only", "sign-flip", "sign-flip/root-negates", "bad-initial-bound",
+            "ignores-player-argument/root-only", "sign-flip", "sign-flip/root-negates", "sign-flip/leaves-min",
+            "sign-flip/leaves-max", "bad-initial-bound",
             "bad-initial-bound/root-only", "bad-initial-bound/root-only-for-max", "bad-initial-bound/root-only-for-min",
             "one-ply-search", "two-ply-search")
 
@@ -174,16 +179,24 @@ class MoveNaming:
                             f"of the game, not a move (for example {facts.call(example)} returned {example.answer.text}, "
                             f"the best moves there are {example.expected[self.best_key]!r})", "legal")
 
+    def _wrapped(self, outcome) -> bool:
+        """A best move returned inside a list or tuple: alone, or together with the game's value."""
+        answer = outcome.answer
+        if answer.kind not in ("list", "tuple") or len(answer.items) not in (1, 2) or not self.is_wrong(outcome):
+            return False
+        if not any(answer.items[0].same_as(m) for m in self.best(outcome)):
+            return False
+        return len(answer.items) == 1 or answer.items[1].is_number and answer.items[1].value == outcome.expected["value"]
+
     def _pairs(self, facts, replies):
-        """A move and its value returned together: the answer holds a best move and the game's value."""
-        pairs = [o for o in replies if o.answer.kind in ("list", "tuple") and len(o.answer.items) == 2
-                 and o.answer.items[1].is_number and o.answer.items[1].value == o.expected["value"]
-                 and any(o.answer.items[0].same_as(m) for m in self.best(o))]
+        """A move returned with its value, or inside a list: the answer holds a best move, not the move alone."""
+        pairs = [o for o in replies if self._wrapped(o)]
         if not pairs or len(pairs) * 2 < len(replies):
             return None
         example = min(pairs, key=facts.size)
+        held = "together with the game's value" if len(example.answer.items) == 2 else f"inside a {example.answer.kind}"
         return self.finding("wrong-return-type", f"on {len(pairs)} of {len(replies)} games your answer was a best move "
-                            f"together with the game's value, not the move alone (for example {facts.call(example)} "
+                            f"{held}, not the move alone (for example {facts.call(example)} "
                             f"returned {example.answer.text})", "legal")
 
     def _agrees(self, family, outcome) -> bool:
