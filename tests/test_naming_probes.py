@@ -24,6 +24,10 @@ CASES = [
     ("best-move", "no-alternation/flag_not_flipped.py"),      # the root's way of choosing kept at every level
     ("best-move", "sign-flip/negamax_leaf_unsigned.py"),      # a negamax scoring every end from MAX's side
     ("best-move", "wrong-return-type/move_in_a_list.py"),     # a best move inside a list
+    # a negamax whose colour (the side an end position is scored for) is never handed over: the kit's family
+    ("ctp-26", "no-alternation/negamax_sign_kept.py"),
+    ("connect-four", "no-alternation/negamax_colour_kept_class.py"),
+    ("best-move", "no-alternation/negamax_sign_kept.py"),
     # parts: a rule with one direction left out; the best of no moves falling back on 0; a decision lost
     ("aima-isolation", "missing-diagonal-moves/one_direction_left_out.py"),
     ("aima-isolation", "missing-terminal-check/default_when_empty.py"),

@@ -570,6 +570,20 @@ class LeavesNegatedFor:
         return found
 
 
+class ColourNotAlternated:
+    """A negamax whose colour (the side whose score is counted at an end position) is never changed on the way
+    down: every end position is scored for the player to move at the root, so the sign is wrong wherever the
+    other player is to move there (``LeavesNegatedFor`` that player, chosen by the root)."""
+
+    code = "no-alternation"
+    text = ("Your negamax never hands the colour over from one move to the next: every end position is scored for "
+            "the player who moves first, also where the other player is to move, so those values have the wrong sign.")
+
+    def value(self, searcher, state, depth) -> tuple:
+        other = "min" if searcher.role(state) == "max" else "max"
+        return LeavesNegatedFor(other).value(searcher, state, depth)
+
+
 def _memo(searcher, family: tuple) -> dict:
     """The family's own memo inside the searcher's, keyed (node, depth)."""
     found = searcher.memo.get(family)
@@ -644,6 +658,7 @@ PARAMETERISED = {**_one_role_families(), "depth-off-by-one/deeper": DeeperByOne(
                  "missing-terminal-check/min": TerminalUncheckedFor("min"),
                  "missing-terminal-check/default-0": TerminalDefault(0),
                  "sign-flip/leaves-min": LeavesNegatedFor("min"), "sign-flip/leaves-max": LeavesNegatedFor("max"),
+                 "no-alternation/negamax-colour": ColourNotAlternated(),
                  "bad-initial-bound/one": OneRole(
                      "bad-initial-bound", "both", _unit_start,
                      text="The best value so far starts at -1 for MAX and +1 for MIN instead of an infinity, so when "

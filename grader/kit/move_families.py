@@ -98,6 +98,10 @@ def _plans(searcher, role):
         "always-max": ("max", _below(searcher, "always-max"), None),
         "always-min": ("min", _below(searcher, "always-min"), None),
         "no-alternation": (role, _below(searcher, "no-alternation", role), None),
+        # a negamax whose colour stays the root player's: the end positions where the other one is to move
+        # are scored with the wrong sign
+        "no-alternation/negamax-colour": (role, lambda child, depth: LeavesNegatedFor(SWAP[role]).value(
+            searcher, child, depth)[0], None),
         "always-max/below-root": (role, _below(searcher, "always-max"), None),
         "always-min/below-root": (role, _below(searcher, "always-min"), None),
         "ignores-player-argument": ("max", _below(searcher, "ignores-player-argument", "min"), None),
@@ -122,11 +126,11 @@ def _plans(searcher, role):
 
 
 FAMILIES = ("min-max-swapped", "min-max-swapped/below-root", "always-max", "always-min", "no-alternation",
-            "always-max/below-root", "always-min/below-root", "ignores-player-argument",
-            "ignores-player-argument/root-only", "sign-flip", "sign-flip/root-negates", "sign-flip/leaves-min",
-            "sign-flip/leaves-max", "bad-initial-bound",
-            "bad-initial-bound/root-only", "bad-initial-bound/root-only-for-max", "bad-initial-bound/root-only-for-min",
-            "one-ply-search", "two-ply-search")
+            "no-alternation/negamax-colour", "always-max/below-root", "always-min/below-root",
+            "ignores-player-argument", "ignores-player-argument/root-only", "sign-flip", "sign-flip/root-negates",
+            "sign-flip/leaves-min", "sign-flip/leaves-max", "bad-initial-bound", "bad-initial-bound/root-only",
+            "bad-initial-bound/root-only-for-max", "bad-initial-bound/root-only-for-min", "one-ply-search",
+            "two-ply-search")
 
 
 def choices(searcher, family: str, state, depth=None) -> list:
