@@ -35,6 +35,7 @@ CASES = [
     ("aima-isolation", "suboptimal-move/max_of_moves_no_key.py"),     # the largest move, not the best one
     ("aima-isolation", "wrong-return-type/generator.py"),             # legal moves handed back as an iterator
     ("aima-isolation", "no-free-first-move/unplaced_starts_at_origin.py"),  # the second player starts on a cell
+    ("aima-isolation", "no-alternation/helpers_only_min_calls_min"),  # one helper calls itself (a part alone)
 ]
 
 # Probes whose mistake no family models: a wrong search fits most of their moves, but not clearly, so the

@@ -156,6 +156,12 @@ MODELS = value_models(_hooks().game()[1], _asked, FAMILIES, {code: CODES[code] f
     _level_model(lambda level, stuck: 1 if level == "min" and stuck else -1, CODES["no-alternation"][0]),
     _level_model(lambda level, stuck: 1 if level == "min" else -1, "Each level calls itself for the next move "
                  "instead of the other player's function: min_value goes on with MIN and max_value with MAX."),
+    # One helper calls itself, the other is right: below a MIN level MIN moves forever (every finished game is
+    # then MIN's, +1), or below a MAX level MAX does (-1); the right helper is worth what its calls return.
+    _level_model(lambda level, stuck: 1 if level == "min" or not stuck else -1, "min_value calls itself for the "
+                 "next move instead of max_value: after MIN has moved, MIN moves again (max_value is right)."),
+    _level_model(lambda level, stuck: -1 if level == "max" or not stuck else 1, "max_value calls itself for the "
+                 "next move instead of min_value: after MAX has moved, MAX moves again (min_value is right)."),
 ]
 
 
