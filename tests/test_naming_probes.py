@@ -18,6 +18,7 @@ CASES = [
     # move-only answers: a mistake made at the root only, or below it only, is a family of its own
     ("best-move", "bad-initial-bound/class_zero.py"),         # start value 0 at the root, a right search below
     ("best-move", "bad-initial-bound/zero_player2_only.py"),  # ... and for one player only
+    ("best-move", "bad-initial-bound/unit_sentinels.py"),     # ... or at a finite loss value (-1 / +1)
     ("best-move", "ignores-player-argument/overwritten.py"),  # the root always maximises, a right search below
     ("best-move", "sign-flip/negamax_class.py"),              # unnegated negamax below a root that negates
     ("best-move", "always-max/inner_only.py"),                # the max everywhere below a right root

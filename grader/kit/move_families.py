@@ -46,8 +46,8 @@ CODES = {
     "sign-flip": ("The values are turned round for each player but not turned back on the way up: a value that is "
                   "good for the opponent is counted as good for the player choosing.",
                   "A value that is the best for your opponent: is it good or bad for you?"),
-    "bad-initial-bound": ("The best value so far starts at 0 instead of \"no move yet\", so when every move is worse "
-                          "than 0 for the player, no move is ever kept (and None can come back).",
+    "bad-initial-bound": ("The best value so far starts at a number (0, say) instead of \"no move yet\", so when every "
+                          "move is worse than that number for the player, no move is ever kept (and None can come back).",
                           "What should the best move be before you have looked at any move?"),
     "two-ply-search": ("A move is ranked by the position after the opponent's best reply, scored by the evaluation, "
                        "instead of by searching on to the end of the game.",
@@ -116,6 +116,8 @@ def _plans(searcher, role):
         "bad-initial-bound/root-only": (role, searcher.value, 0),
         "bad-initial-bound/root-only-for-max": (role, searcher.value, 0 if role == "max" else None),
         "bad-initial-bound/root-only-for-min": (role, searcher.value, 0 if role == "min" else None),
+        # a finite start value, the loss of the player to move (-1 for MAX, +1 for MIN) as for a game won or lost
+        "bad-initial-bound/root-only-unit": (role, searcher.value, -1 if role == "max" else 1),
         "one-ply-search": (role, lambda child, depth: searcher.leaf(child), None),
         "two-ply-search": (role, lambda child, depth: searcher.leaf(
             child if game.is_terminal(child) else game.result(child, _by_reply(searcher, child)[0])), None),
@@ -129,8 +131,8 @@ FAMILIES = ("min-max-swapped", "min-max-swapped/below-root", "always-max", "alwa
             "no-alternation/negamax-colour", "always-max/below-root", "always-min/below-root",
             "ignores-player-argument", "ignores-player-argument/root-only", "sign-flip", "sign-flip/root-negates",
             "sign-flip/leaves-min", "sign-flip/leaves-max", "bad-initial-bound", "bad-initial-bound/root-only",
-            "bad-initial-bound/root-only-for-max", "bad-initial-bound/root-only-for-min", "one-ply-search",
-            "two-ply-search")
+            "bad-initial-bound/root-only-for-max", "bad-initial-bound/root-only-for-min",
+            "bad-initial-bound/root-only-unit", "one-ply-search", "two-ply-search")
 
 
 def choices(searcher, family: str, state, depth=None) -> list:
