@@ -28,6 +28,8 @@ CASES = [
     # a negamax whose colour (the side an end position is scored for) is never handed over: the kit's family
     ("ctp-26", "no-alternation/negamax_sign_kept.py"),
     ("connect-four", "no-alternation/negamax_colour_kept_class.py"),
+    # values right, a move returned where the game is over but none where no depth is left: it plays on
+    ("connect-four", "missing-terminal-check/min_depth_only.py"),
     ("best-move", "no-alternation/negamax_sign_kept.py"),
     # parts: a rule with one direction left out; the best of no moves falling back on 0; a decision lost
     ("aima-isolation", "missing-diagonal-moves/one_direction_left_out.py"),

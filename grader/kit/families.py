@@ -280,6 +280,9 @@ class KitMistakes:
         smallest = min(bad, key=facts.size)
         problem = self.hooks.move_problem(smallest.answer, smallest.expected)
         if not smallest.expected["moves"]:
+            over = self._played_on(facts, bad)
+            if over is not None:
+                return [over]
             return [Finding("no-moves-root", f"{facts.call(smallest)}: {problem} ({len(bad)} such answers)")]
         kept = [o for o in bad if self._no_move_kept(o)]
         if kept and (len(kept) < len(bad) or _varied_by_role(self.hooks, kept)):
@@ -295,6 +298,25 @@ class KitMistakes:
                                                  f"was kept, so no move beat the value you started from "
                                                  f"({len(bad)} such answers)", *START_NOT_BEATEN)]
         return [Finding("suboptimal-move", f"{facts.call(smallest)}: {problem} ({len(bad)} such answers)")]
+
+    def _played_on(self, facts, bad) -> Finding | None:
+        """A move at finished positions only, where positions with no depth left get none: the search stops at
+        the depth limit but not at the end of the game, so it plays on after the game is over."""
+        game = self.hooks.game
+        rootless = [o for o in bad if not o.expected["moves"]]
+        if len(rootless) < len(bad) or not all(game.is_terminal(self.hooks.state_of(o.case.input)) for o in rootless):
+            return None
+        stops = [o for o in facts.outcomes if o.answer is not None and o.case.input.get("depth") == 0
+                 and not o.expected["moves"] and not game.is_terminal(self.hooks.state_of(o.case.input))
+                 and self._student_value(o) is not None and not self.hooks.move_problem(o.answer, o.expected)]
+        if not stops:
+            return None
+        smallest = min(rootless, key=facts.size)
+        return Finding("missing-terminal-check", (
+            f"{facts.call(smallest)}: {self.hooks.move_problem(smallest.answer, smallest.expected)}; your answer carries a "
+            f"move at {len(rootless)} positions where the game is over, yet none at the {len(stops)} where no depth is "
+            f"left, so the search stops at the depth limit but plays on after the end of the game"),
+            checks=self._move_checks())
 
     def _move_checks(self) -> tuple:
         return tuple(spec.name for spec in self.hooks.exercise.checks if spec.kind == "move")
