@@ -25,6 +25,8 @@ CASES = [
     ("best-move", "no-alternation/flag_not_flipped.py"),      # the root's way of choosing kept at every level
     ("best-move", "sign-flip/negamax_leaf_unsigned.py"),      # a negamax scoring every end from MAX's side
     ("best-move", "wrong-return-type/move_in_a_list.py"),     # a best move inside a list
+    ("best-move", "wrong-return-type/move_as_text.py"),       # a best move written as text
+    ("best-move", "ignores-player-argument/player_overwritten.py"),  # the helpers raise at the start, not below it
     # a negamax whose colour (the side an end position is scored for) is never handed over: the kit's family
     ("ctp-26", "no-alternation/negamax_sign_kept.py"),
     ("connect-four", "no-alternation/negamax_colour_kept_class.py"),

@@ -185,6 +185,17 @@ class MoveNaming:
                             f"of the game, not a move (for example {facts.call(example)} returned {example.answer.text}, "
                             f"the best moves there are {example.expected[self.best_key]!r})", "legal")
 
+    def _texts(self, facts, replies):
+        """Every wrong answer the text of a best move (``str(move)``): the move turned into a string."""
+        wrong = [o for o in replies if self.is_wrong(o)]
+        texts = [o for o in wrong if o.answer.kind == "str" and o.answer.value in {str(m) for m in self.best(o)}]
+        if not texts or len(texts) < len(wrong):
+            return None
+        example = min(texts, key=facts.size)
+        return self.finding("wrong-return-type", f"on {len(texts)} games your answer was a best move written as text, "
+                            f"not the move itself (for example {facts.call(example)} returned {example.answer.text}, "
+                            f"the best moves there are {self.best_text(example)})", "legal")
+
     def _wrapped(self, outcome) -> bool:
         """A best move returned inside a list or tuple: alone, or together with the game's value."""
         answer = outcome.answer
@@ -216,7 +227,8 @@ class MoveNaming:
     def rules(self, facts, first=()) -> list[Finding]:
         """``first``: the exercise's own findings, tried before the families (a crash read by its message)."""
         replies = [o for o in facts.outcomes if o.answer is not None and facts.reply(o) is not None]
-        found = [f for f in (*first, self._numbers(facts, replies), self._pairs(facts, replies)) if f is not None]
+        found = [f for f in (*first, self._numbers(facts, replies), self._pairs(facts, replies),
+                             self._texts(facts, replies)) if f is not None]
         if found:
             return found
         answered = sorted((o for o in replies if facts.reply(o)[0] != "raised"), key=facts.size)
