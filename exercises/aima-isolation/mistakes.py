@@ -209,7 +209,8 @@ def rules(facts):
     found += _lazy_moves(facts)
     # A legal decision that no wrong decision explains is a best move lost, when the rules are right (the
     # decision is asked with the grader's helpers, but on the submission's GameState).
-    rules_right = not any(facts.is_wrong(o) for o in facts.outcomes if o.case.input.get("kind") in ("rules", "forecast"))
+    rules_right = not any(facts.is_wrong(o) for o in facts.outcomes
+                          if o.case.input.get("kind") in ("rules", "forecast"))
     lost = ("suboptimal-move", lambda o: as_move(o.answer) in _legal(o.case.input["moves"])) if rules_right else None
     found += named(facts, DECISION_HYPOTHESES, _asks("decision"), as_move, CODES, "best-decision", otherwise=lost)
     # The no-mutation answers are the driver's report: a wrong one is the mutation itself. A crash is

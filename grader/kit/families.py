@@ -312,10 +312,11 @@ class KitMistakes:
         if not stops:
             return None
         smallest = min(rootless, key=facts.size)
+        problem = self.hooks.move_problem(smallest.answer, smallest.expected)
         return Finding("missing-terminal-check", (
-            f"{facts.call(smallest)}: {self.hooks.move_problem(smallest.answer, smallest.expected)}; your answer carries a "
-            f"move at {len(rootless)} positions where the game is over, yet none at the {len(stops)} where no depth is "
-            f"left, so the search stops at the depth limit but plays on after the end of the game"),
+            f"{facts.call(smallest)}: {problem}; your answer carries a move at {len(rootless)} positions where the "
+            f"game is over, yet none at the {len(stops)} where no depth is left, so the search stops at the depth "
+            f"limit but plays on after the end of the game"),
             checks=self._move_checks())
 
     def _move_checks(self) -> tuple:

@@ -11,7 +11,8 @@ The agreement is counted as ``grader.judging.diagnose`` counts a model's, so ``c
 alike. A move with its value, or the value instead of a move, is a wrong return type; legal moves
 that no family explains are a suboptimal move, but only when no family explains most of them either
 (a wrong search that fits most moves, not clearly enough to be named, is not a lost best move). The
-texts are the exercise's (its ``codes``), in the game's own words. Written over the game vocabulary: any game whose student returns a move.
+texts are the exercise's (its ``codes``), in the game's own words. Written over the game vocabulary:
+any game whose student returns a move.
 """
 
 from __future__ import annotations
@@ -46,8 +47,9 @@ CODES = {
     "sign-flip": ("The values are turned round for each player but not turned back on the way up: a value that is "
                   "good for the opponent is counted as good for the player choosing.",
                   "A value that is the best for your opponent: is it good or bad for you?"),
-    "bad-initial-bound": ("The best value so far starts at a number (0, say) instead of \"no move yet\", so when every "
-                          "move is worse than that number for the player, no move is ever kept (and None can come back).",
+    "bad-initial-bound": ("The best value so far starts at a number (0, say) instead of \"no move yet\", so when "
+                          "every move is worse than that number for the player, no move is ever kept (and None can "
+                          "come back).",
                           "What should the best move be before you have looked at any move?"),
     "two-ply-search": ("A move is ranked by the position after the opponent's best reply, scored by the evaluation, "
                        "instead of by searching on to the end of the game.",
@@ -203,7 +205,9 @@ class MoveNaming:
             return False
         if not any(answer.items[0].same_as(m) for m in self.best(outcome)):
             return False
-        return len(answer.items) == 1 or answer.items[1].is_number and answer.items[1].value == outcome.expected["value"]
+        if len(answer.items) == 1:
+            return True
+        return answer.items[1].is_number and answer.items[1].value == outcome.expected["value"]
 
     def _pairs(self, facts, replies):
         """A move returned with its value, or inside a list: the answer holds a best move, not the move alone."""
