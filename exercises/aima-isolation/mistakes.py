@@ -12,7 +12,7 @@ from functools import cache
 from pathlib import Path
 
 from grader.judging.diagnose import Finding, Model
-from grader.kit.answer_shapes import as_move, moves_of_a_set, sorted_moves
+from grader.kit.answer_shapes import as_move, lazy_collection, moves_of_a_set, sorted_moves
 from grader.kit.game import load_module
 from grader.kit.rule_fits import named, shown_answer
 from grader.kit.value_models import value_models
@@ -32,7 +32,7 @@ CODES = {
         "What is a position worth when the player to move is stuck?"),
     "suboptimal-move": (
         "minimax_decision does not pick a move with the best min_value: in many positions it returns "
-        "the first legal move, which is right on the empty board only by luck.",
+        "another legal move (the first one, say), which can be right on the empty board by luck.",
         "In a position where the first move loses, does your decision look at the others?"),
     "always-min": (
         "Your max_value keeps the smallest value, as min_value does: at a MAX level the searcher is "
@@ -100,7 +100,7 @@ def _legal(moves, through=False, steps=QUEEN, free="any", start=None, corner=Tru
     for move in map(tuple, moves):
         used.add(move)
         at[turn], turn = move, (1 - turn if passes else turn)
-    here = at[turn] or start
+    here = at[turn] or (None if free == "first" and not moves else start)
     if here is None:
         return [c for c in CELLS if c not in used] if free == "any" or free == "first" and not moves else []
     found = []
@@ -118,9 +118,15 @@ RULE_VARIANTS = {
     # One of the two diagonals left out (its two directions).
     "missing-diagonal-moves/rising": {"steps": [d for d in QUEEN if d not in ((1, 1), (-1, -1))]},
     "missing-diagonal-moves/falling": {"steps": [d for d in QUEEN if d not in ((1, -1), (-1, 1))]},
+    # One diagonal direction left out (a list of directions with one missing).
+    **{f"missing-diagonal-moves/without-{dx}-{dy}": {"steps": [d for d in QUEEN if d != (dx, dy)]}
+       for dx, dy in QUEEN if dx and dy},
     "no-free-first-move": {"free": "none"},
     "no-free-first-move/second-player": {"free": "first"},
     **{f"no-free-first-move/starts-on-{x}{y}": {"start": (x, y)} for x, y in CELLS if (x, y) != BLOCKED},
+    # The game's first move free, and the other player, not yet placed, taken to stand on a cell.
+    **{f"no-free-first-move/second-starts-on-{x}{y}": {"free": "first", "start": (x, y)}
+       for x, y in CELLS if (x, y) != BLOCKED},
     "corner-not-blocked": {"corner": False},
     "turn-not-passed": {"passes": False},
 }
@@ -145,11 +151,17 @@ def _level_model(value, text):
 
 
 FAMILIES = ["sign-flip", "missing-terminal-check", "always-min", "sign-flip/leaves-max", "sign-flip/leaves-min",
-            "missing-terminal-check/min", "missing-terminal-check/max"]
+            "missing-terminal-check/min", "missing-terminal-check/max", "missing-terminal-check/default-0"]
 MODELS = value_models(_hooks().game()[1], _asked, FAMILIES, {code: CODES[code] for code in FAMILIES if code in CODES}) + [
     _level_model(lambda level, stuck: 1 if level == "min" and stuck else -1, CODES["no-alternation"][0]),
     _level_model(lambda level, stuck: 1 if level == "min" else -1, "Each level calls itself for the next move "
                  "instead of the other player's function: min_value goes on with MIN and max_value with MAX."),
+    # One helper calls itself, the other is right: below a MIN level MIN moves forever (every finished game is
+    # then MIN's, +1), or below a MAX level MAX does (-1); the right helper is worth what its calls return.
+    _level_model(lambda level, stuck: 1 if level == "min" or not stuck else -1, "min_value calls itself for the "
+                 "next move instead of max_value: after MIN has moved, MIN moves again (max_value is right)."),
+    _level_model(lambda level, stuck: -1 if level == "max" or not stuck else 1, "max_value calls itself for the "
+                 "next move instead of min_value: after MAX has moved, MAX moves again (min_value is right)."),
 ]
 
 
@@ -176,12 +188,31 @@ def _asks(kind):
     return lambda case_input: case_input.get("kind") == kind
 
 
+def _lazy_moves(facts) -> list[Finding]:
+    """Every wrong list of legal moves handed back as a generator or an iterator: its moves cannot be read,
+    but the type is the mistake (the right answers, if any, are the positions where that was fine)."""
+    wrong = [o for o in facts.outcomes if _asks("rules")(o.case.input) and facts.is_wrong(o)]
+    lazy = [o for o in wrong if lazy_collection(o.answer)]
+    if not wrong or len(lazy) < len(wrong):
+        return []
+    example = min(lazy, key=facts.size)
+    return [Finding("wrong-return-type", f"on {len(lazy)} positions get_legal_moves returned a "
+                    f"{lazy_collection(example.answer)}, not a list (for example {facts.call(example)})",
+                    *CODES["wrong-return-type"], ("legal-moves",))]
+
+
 def rules(facts):
     # The rules' part and the decision's part are judged apart: a mistake is named in the part it is in.
     found = named(facts, RULE_HYPOTHESES, _asks("rules"), sorted_moves, CODES, "legal-moves")
     found += named(facts, {"wrong-return-type": lambda case_input: sorted(_legal(case_input["moves"]))},
                    _asks("rules"), moves_of_a_set, CODES, "legal-moves")  # the right moves, but in a set
-    found += named(facts, DECISION_HYPOTHESES, _asks("decision"), as_move, CODES, "best-decision")
+    found += _lazy_moves(facts)
+    # A legal decision that no wrong decision explains is a best move lost, when the rules are right (the
+    # decision is asked with the grader's helpers, but on the submission's GameState).
+    rules_right = not any(facts.is_wrong(o) for o in facts.outcomes
+                          if o.case.input.get("kind") in ("rules", "forecast"))
+    lost = ("suboptimal-move", lambda o: as_move(o.answer) in _legal(o.case.input["moves"])) if rules_right else None
+    found += named(facts, DECISION_HYPOTHESES, _asks("decision"), as_move, CODES, "best-decision", otherwise=lost)
     # The no-mutation answers are the driver's report: a wrong one is the mutation itself. A crash is
     # not (forecasting along rules the submission's own get_legal_moves rejects is the rules' part).
     changed = [o for o in facts.outcomes if o.case.input.get("kind") == "forecast" and facts.is_wrong(o)

@@ -10,6 +10,7 @@ a question.
 from __future__ import annotations
 
 import importlib.util
+import re
 from functools import cache
 from pathlib import Path
 
@@ -20,7 +21,7 @@ CODES = {
     **move_families.codes("player 2", "player 1"),
     "no-alternation": (
         "The search goes on with the same player after a move: generate_valid_moves is asked for the moves "
-        "of a player whose turn it is not.",
+        "of a player whose turn it is not, or every level chooses the way the player who moved first would.",
         "After player 1 has moved, whose turn is it in the new state?"),
     "mutates-state": (
         "The state you were given is different after your function returns; apply gives you new states, and "
@@ -54,13 +55,28 @@ def _naming():
                       lambda o: hooks._legal_problem(o.case.input, o.answer) is None, best_key="best moves")
 
 
+def _asked_for(message):
+    """The player whose moves were asked for, read from the helper's message, or None."""
+    found = re.search(r"generate_valid_moves\((\d+), state\)", message)
+    return int(found.group(1)) if found else None
+
+
 def _crashes(facts):
-    """Calls that raised because the helpers were asked about the wrong player's turn."""
+    """Calls that raised because the helpers were asked about the wrong player's turn: below the root with the
+    root's player (no alternation), or at the root with one player whoever was to move (the argument ignored)."""
     raised = [o for o in facts.outcomes if (facts.reply(o) or ("",))[0] == "raised"]
     turn = [o for o in raised if "turn in this state" in facts.reply(o)[1]]
     if not turn or len(turn) < len(raised):
         return None
     example = min(turn, key=facts.size)
+    asked = {(_asked_for(facts.reply(o)[1]), o.case.input.get("player")) for o in turn}
+    players = {player for player, _ in asked}
+    if None not in players and len(players) == 1 and all(player != root for player, root in asked):
+        return _finding("ignores-player-argument", f"{len(turn)} calls raised, each on a game where the other player "
+                        f"was to move, because the moves of player {players.pop()} were asked for at the start "
+                        f"(for example {facts.call(example)}: {facts.reply(example)[1]})", "legal")
+    if any(player == root for player, root in asked) and any(player != root for player, root in asked):
+        return None  # some at the start, some below it: not one mistake that can be told
     return _finding("no-alternation", f"{len(turn)} calls raised, each because the moves of a player whose turn it "
                     f"was not were asked for (for example {facts.call(example)}: {facts.reply(example)[1]})",
                     "legal")

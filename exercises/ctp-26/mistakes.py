@@ -82,6 +82,7 @@ MODELS = [
          "sign-flip/neither"),
     kit_model("sign-flip", CODES, "sign-flip/leaves-negated"),
     kit_model("sign-flip/leaves-min", CODES, "sign-flip/leaves-not-signed"),  # a negamax's uncoloured leaves
+    kit_model("no-alternation/negamax-colour", CODES),  # a negamax whose colour is never handed over
     _own("sign-flip", lambda node, depth, a: -_reference(node, depth, a), "sign-flip/answer-negated"),
     *_kit("bad-initial-bound", "bad-initial-bound/max", "bad-initial-bound/min", "averages-children/max",
           "averages-children/min", "first-child-only/max", "first-child-only/min"),

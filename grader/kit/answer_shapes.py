@@ -31,6 +31,18 @@ def sorted_moves(answer, width: int = 2) -> list | None:
     return None if moves is None else sorted(moves)
 
 
+# Lazy collections a list of moves is often handed back as: their moves cannot be read from the answer.
+LAZY_TYPES = ("generator", "list_iterator", "tuple_iterator", "set_iterator", "map", "filter", "zip", "range",
+              "dict_keys", "dict_values", "dict_items", "itertools.chain", "chain")
+
+
+def lazy_collection(answer) -> str | None:
+    """The type's name when the answer is a lazy collection (a generator, an iterator, a map...), else None."""
+    if answer is None or answer.kind != "other" or answer.type_name not in LAZY_TYPES:
+        return None
+    return answer.type_name
+
+
 def moves_of_a_set(answer) -> list | None:
     """The moves of a set or frozenset (the sandbox hands it over as its text), sorted, or None."""
     if answer is None or answer.kind != "other" or answer.type_name not in ("set", "frozenset"):

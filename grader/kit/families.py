@@ -280,6 +280,9 @@ class KitMistakes:
         smallest = min(bad, key=facts.size)
         problem = self.hooks.move_problem(smallest.answer, smallest.expected)
         if not smallest.expected["moves"]:
+            over = self._played_on(facts, bad)
+            if over is not None:
+                return [over]
             return [Finding("no-moves-root", f"{facts.call(smallest)}: {problem} ({len(bad)} such answers)")]
         kept = [o for o in bad if self._no_move_kept(o)]
         if kept and (len(kept) < len(bad) or _varied_by_role(self.hooks, kept)):
@@ -295,6 +298,26 @@ class KitMistakes:
                                                  f"was kept, so no move beat the value you started from "
                                                  f"({len(bad)} such answers)", *START_NOT_BEATEN)]
         return [Finding("suboptimal-move", f"{facts.call(smallest)}: {problem} ({len(bad)} such answers)")]
+
+    def _played_on(self, facts, bad) -> Finding | None:
+        """A move at finished positions only, where positions with no depth left get none: the search stops at
+        the depth limit but not at the end of the game, so it plays on after the game is over."""
+        game = self.hooks.game
+        rootless = [o for o in bad if not o.expected["moves"]]
+        if len(rootless) < len(bad) or not all(game.is_terminal(self.hooks.state_of(o.case.input)) for o in rootless):
+            return None
+        stops = [o for o in facts.outcomes if o.answer is not None and o.case.input.get("depth") == 0
+                 and not o.expected["moves"] and not game.is_terminal(self.hooks.state_of(o.case.input))
+                 and self._student_value(o) is not None and not self.hooks.move_problem(o.answer, o.expected)]
+        if not stops:
+            return None
+        smallest = min(rootless, key=facts.size)
+        problem = self.hooks.move_problem(smallest.answer, smallest.expected)
+        return Finding("missing-terminal-check", (
+            f"{facts.call(smallest)}: {problem}; your answer carries a move at {len(rootless)} positions where the "
+            f"game is over, yet none at the {len(stops)} where no depth is left, so the search stops at the depth "
+            f"limit but plays on after the end of the game"),
+            checks=self._move_checks())
 
     def _move_checks(self) -> tuple:
         return tuple(spec.name for spec in self.hooks.exercise.checks if spec.kind == "move")
@@ -469,6 +492,41 @@ class TerminalUncheckedFor:
         return found
 
 
+class TerminalDefault:
+    """No test for the end of the game: a position with no moves gets the default that the best of no moves
+    falls back on (``max(values, default=0)``, ``return 0`` when the list is empty), not a crash or an infinity;
+    a finished game that still has moves is played on."""
+
+    code = "missing-terminal-check"
+
+    def __init__(self, default):
+        self.default = default
+        self.text = (f"Your search does not test whether the game is over: where the player to move has no move, "
+                     f"the best of no moves falls back on {default!r} instead of the finished game's score.")
+
+    def value(self, searcher, state, depth) -> tuple:
+        return self._search(searcher, searcher.node(state), depth, [0]), False
+
+    def _search(self, searcher, n, depth, counter):
+        memo = _memo(searcher, ("terminal-default", self.default))
+        key = (n, depth)
+        if key in memo:
+            return memo[key]
+        counter[0] += 1
+        if counter[0] > VARIANT_NODE_BUDGET:
+            raise TooBig(self.code)
+        if depth == 0:
+            found = searcher.leaf_of(n)
+        elif not searcher.kids(n):
+            found = self.default
+        else:
+            values = [self._search(searcher, child, searcher.depth_below(n, child, depth), counter)
+                      for child in searcher.kids(n)]
+            found = max(values) if searcher.role_of(n) == "max" else min(values)
+        memo[key] = found
+        return found
+
+
 class NegamaxUnnegated:
     """A negamax whose children's values are never negated: each position is scored from the side to move
     (``colour * score``), every level keeps the maximum, and the root's answer is turned back to MAX's side."""
@@ -533,6 +591,20 @@ class LeavesNegatedFor:
             found = max(values) if searcher.role_of(n) == "max" else min(values)
         memo[key] = found
         return found
+
+
+class ColourNotAlternated:
+    """A negamax whose colour (the side whose score is counted at an end position) is never changed on the way
+    down: every end position is scored for the player to move at the root, so the sign is wrong wherever the
+    other player is to move there (``LeavesNegatedFor`` that player, chosen by the root)."""
+
+    code = "no-alternation"
+    text = ("Your negamax never hands the colour over from one move to the next: every end position is scored for "
+            "the player who moves first, also where the other player is to move, so those values have the wrong sign.")
+
+    def value(self, searcher, state, depth) -> tuple:
+        other = "min" if searcher.role(state) == "max" else "max"
+        return LeavesNegatedFor(other).value(searcher, state, depth)
 
 
 def _memo(searcher, family: tuple) -> dict:
@@ -607,7 +679,9 @@ PARAMETERISED = {**_one_role_families(), "depth-off-by-one/deeper": DeeperByOne(
                  "sign-flip/unnegated": NegamaxUnnegated(),
                  "missing-terminal-check/max": TerminalUncheckedFor("max"),
                  "missing-terminal-check/min": TerminalUncheckedFor("min"),
+                 "missing-terminal-check/default-0": TerminalDefault(0),
                  "sign-flip/leaves-min": LeavesNegatedFor("min"), "sign-flip/leaves-max": LeavesNegatedFor("max"),
+                 "no-alternation/negamax-colour": ColourNotAlternated(),
                  "bad-initial-bound/one": OneRole(
                      "bad-initial-bound", "both", _unit_start,
                      text="The best value so far starts at -1 for MAX and +1 for MIN instead of an infinity, so when "

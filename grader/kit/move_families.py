@@ -2,19 +2,23 @@
 
 A family (``grader.kit.search``, ``grader.kit.families``) is the reference search with one thing
 changed; for a move-only answer what can be compared is the move it returns at the root: the moves
-below the root valued the family's way, then chosen by the family's rule at the root. Any of the
+below the root valued the family's way, then chosen by the family's rule at the root. A mistake made
+at the root only or below it only (a start value, a sign, the player to move, the max everywhere) is
+a family of its own, so that a right search around it does not hide it. Any of the
 family's tied moves agrees with the student, except where the family keeps only a move strictly
 better than a start value (a bad initial bound): then the first such move, or None when none is.
 The agreement is counted as ``grader.judging.diagnose`` counts a model's, so ``clear_winners`` ranks them
 alike. A move with its value, or the value instead of a move, is a wrong return type; legal moves
-that no family explains are a suboptimal move. The texts are the exercise's (its ``codes``), in
-the game's own words. Written over the game vocabulary: any game whose student returns a move.
+that no family explains are a suboptimal move, but only when no family explains most of them either
+(a wrong search that fits most moves, not clearly enough to be named, is not a lost best move). The
+texts are the exercise's (its ``codes``), in the game's own words. Written over the game vocabulary:
+any game whose student returns a move.
 """
 
 from __future__ import annotations
 
 from grader.judging.diagnose import Finding, best_per_code, clear_winners, fit_hypothesis, supported_by
-from grader.kit.families import NegamaxUnnegated
+from grader.kit.families import LeavesNegatedFor, NegamaxUnnegated
 from grader.kit.game import from_plain
 from grader.kit.move_answer import moves_text
 from grader.kit.search import TooBig
@@ -31,6 +35,9 @@ CODES = {
                    "When it is MIN's turn, which of the values do they want?"),
     "always-min": ("Every player is assumed to want the lowest value, MAX as well.",
                    "When it is MAX's turn, which of the values do they want?"),
+    "no-alternation": ("The player choosing does not change below the root: every level of the search chooses the "
+                       "way the player to move at the root would.",
+                       "After one player has moved, whose choice is the next move, and what does that player want?"),
     "one-ply-search": ("Each move is ranked by the evaluation of the position right after it, without searching on "
                        "to the end of the game; for a game that is not over, that number is only a guess.",
                        "If the game is not over after your move, what will the other player do next?"),
@@ -40,8 +47,9 @@ CODES = {
     "sign-flip": ("The values are turned round for each player but not turned back on the way up: a value that is "
                   "good for the opponent is counted as good for the player choosing.",
                   "A value that is the best for your opponent: is it good or bad for you?"),
-    "bad-initial-bound": ("The best value so far starts at 0 instead of \"no move yet\", so when every move is worse "
-                          "than 0 for the player, no move is ever kept (and None can come back).",
+    "bad-initial-bound": ("The best value so far starts at a number (0, say) instead of \"no move yet\", so when "
+                          "every move is worse than that number for the player, no move is ever kept (and None can "
+                          "come back).",
                           "What should the best move be before you have looked at any move?"),
     "two-ply-search": ("A move is ranked by the position after the opponent's best reply, scored by the evaluation, "
                        "instead of by searching on to the end of the game.",
@@ -91,9 +99,27 @@ def _plans(searcher, role):
         "min-max-swapped/below-root": (role, _below(searcher, "min-max-swapped"), None),
         "always-max": ("max", _below(searcher, "always-max"), None),
         "always-min": ("min", _below(searcher, "always-min"), None),
+        "no-alternation": (role, _below(searcher, "no-alternation", role), None),
+        # a negamax whose colour stays the root player's: the end positions where the other one is to move
+        # are scored with the wrong sign
+        "no-alternation/negamax-colour": (role, lambda child, depth: LeavesNegatedFor(SWAP[role]).value(
+            searcher, child, depth)[0], None),
+        "always-max/below-root": (role, _below(searcher, "always-max"), None),
+        "always-min/below-root": (role, _below(searcher, "always-min"), None),
         "ignores-player-argument": ("max", _below(searcher, "ignores-player-argument", "min"), None),
+        "ignores-player-argument/root-only": ("max", searcher.value, None),
         "sign-flip": ("max", lambda child, depth: unnegated.of_state(searcher, child, depth), None),
+        "sign-flip/root-negates": ("max", lambda child, depth: -unnegated.of_state(searcher, child, depth), None),
+        # a negamax whose end positions are scored from MAX's side whoever is to move there: the sign is wrong
+        # where MIN is to move (or, the other way round, where MAX is)
+        **{f"sign-flip/leaves-{side}": (role, lambda child, depth, side=side: LeavesNegatedFor(side).value(
+            searcher, child, depth)[0], None) for side in ("min", "max")},
         "bad-initial-bound": (role, _below(searcher, "bad-initial-bound"), 0),
+        "bad-initial-bound/root-only": (role, searcher.value, 0),
+        "bad-initial-bound/root-only-for-max": (role, searcher.value, 0 if role == "max" else None),
+        "bad-initial-bound/root-only-for-min": (role, searcher.value, 0 if role == "min" else None),
+        # a finite start value, the loss of the player to move (-1 for MAX, +1 for MIN) as for a game won or lost
+        "bad-initial-bound/root-only-unit": (role, searcher.value, -1 if role == "max" else 1),
         "one-ply-search": (role, lambda child, depth: searcher.leaf(child), None),
         "two-ply-search": (role, lambda child, depth: searcher.leaf(
             child if game.is_terminal(child) else game.result(child, _by_reply(searcher, child)[0])), None),
@@ -103,8 +129,12 @@ def _plans(searcher, role):
     return plans
 
 
-FAMILIES = ("min-max-swapped", "min-max-swapped/below-root", "always-max", "always-min", "ignores-player-argument",
-            "sign-flip", "bad-initial-bound", "one-ply-search", "two-ply-search")
+FAMILIES = ("min-max-swapped", "min-max-swapped/below-root", "always-max", "always-min", "no-alternation",
+            "no-alternation/negamax-colour", "always-max/below-root", "always-min/below-root",
+            "ignores-player-argument", "ignores-player-argument/root-only", "sign-flip", "sign-flip/root-negates",
+            "sign-flip/leaves-min", "sign-flip/leaves-max", "bad-initial-bound", "bad-initial-bound/root-only",
+            "bad-initial-bound/root-only-for-max", "bad-initial-bound/root-only-for-min",
+            "bad-initial-bound/root-only-unit", "one-ply-search", "two-ply-search")
 
 
 def choices(searcher, family: str, state, depth=None) -> list:
@@ -157,16 +187,37 @@ class MoveNaming:
                             f"of the game, not a move (for example {facts.call(example)} returned {example.answer.text}, "
                             f"the best moves there are {example.expected[self.best_key]!r})", "legal")
 
+    def _texts(self, facts, replies):
+        """Every wrong answer the text of a best move (``str(move)``): the move turned into a string."""
+        wrong = [o for o in replies if self.is_wrong(o)]
+        texts = [o for o in wrong if o.answer.kind == "str" and o.answer.value in {str(m) for m in self.best(o)}]
+        if not texts or len(texts) < len(wrong):
+            return None
+        example = min(texts, key=facts.size)
+        return self.finding("wrong-return-type", f"on {len(texts)} games your answer was a best move written as text, "
+                            f"not the move itself (for example {facts.call(example)} returned {example.answer.text}, "
+                            f"the best moves there are {self.best_text(example)})", "legal")
+
+    def _wrapped(self, outcome) -> bool:
+        """A best move returned inside a list or tuple: alone, or together with the game's value."""
+        answer = outcome.answer
+        if answer.kind not in ("list", "tuple") or len(answer.items) not in (1, 2) or not self.is_wrong(outcome):
+            return False
+        if not any(answer.items[0].same_as(m) for m in self.best(outcome)):
+            return False
+        if len(answer.items) == 1:
+            return True
+        return answer.items[1].is_number and answer.items[1].value == outcome.expected["value"]
+
     def _pairs(self, facts, replies):
-        """A move and its value returned together: the answer holds a best move and the game's value."""
-        pairs = [o for o in replies if o.answer.kind in ("list", "tuple") and len(o.answer.items) == 2
-                 and o.answer.items[1].is_number and o.answer.items[1].value == o.expected["value"]
-                 and any(o.answer.items[0].same_as(m) for m in self.best(o))]
+        """A move returned with its value, or inside a list: the answer holds a best move, not the move alone."""
+        pairs = [o for o in replies if self._wrapped(o)]
         if not pairs or len(pairs) * 2 < len(replies):
             return None
         example = min(pairs, key=facts.size)
+        held = "together with the game's value" if len(example.answer.items) == 2 else f"inside a {example.answer.kind}"
         return self.finding("wrong-return-type", f"on {len(pairs)} of {len(replies)} games your answer was a best move "
-                            f"together with the game's value, not the move alone (for example {facts.call(example)} "
+                            f"{held}, not the move alone (for example {facts.call(example)} "
                             f"returned {example.answer.text})", "legal")
 
     def _agrees(self, family, outcome) -> bool:
@@ -180,7 +231,8 @@ class MoveNaming:
     def rules(self, facts, first=()) -> list[Finding]:
         """``first``: the exercise's own findings, tried before the families (a crash read by its message)."""
         replies = [o for o in facts.outcomes if o.answer is not None and facts.reply(o) is not None]
-        found = [f for f in (*first, self._numbers(facts, replies), self._pairs(facts, replies)) if f is not None]
+        found = [f for f in (*first, self._numbers(facts, replies), self._pairs(facts, replies),
+                             self._texts(facts, replies)) if f is not None]
         if found:
             return found
         answered = sorted((o for o in replies if facts.reply(o)[0] != "raised"), key=facts.size)
@@ -202,7 +254,9 @@ class MoveNaming:
                             f"compared on and {fit.explained} of your {fit.wrong} moves that are not best ({shown}); "
                             f"it differs at {facts.call(fit.missed)}")
             found.append(self.finding(fit.model.code, evidence, "moves"))
-        if found:
+        if found or fits:
+            # A wrong search that chooses most of the moves, but not clearly ahead of another or not strong:
+            # the moves are a search's, not a best move lost on the way, so no name is better than that one.
             return found
         # Only legal moves are "not the best": a None, a pair or a move of the wrong type is another mistake.
         if all(self.legal(o) for o in wrong):

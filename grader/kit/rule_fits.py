@@ -11,9 +11,15 @@ from __future__ import annotations
 from grader.judging.diagnose import Finding, best_per_code, clear_winners, fit_hypothesis
 
 
-def named(facts, hypotheses: dict, asks, read, words: dict, check: str, noun: str = "positions") -> list[Finding]:
+def named(facts, hypotheses: dict, asks, read, words: dict, check: str, noun: str = "positions",
+          otherwise=None) -> list[Finding]:
     """``hypotheses``: ``{"code" or "code/parameter": predict(case_input)}``; ``asks(case_input)``: whether
-    a case is one they predict; ``read(answer)``: the answer as comparable data, or None."""
+    a case is one they predict; ``read(answer)``: the answer as comparable data, or None.
+
+    ``otherwise``: ``(code, acceptable(outcome))``, the code to name when no hypothesis explains even most
+    of the wrong answers and every wrong answer is acceptable (a legal move that is not the best: the
+    choice is lost, not made by a wrong rule). Not when a hypothesis fits most of them without being
+    clearly ahead: that is a wrong rule not told apart, and no name is better than a wrong one."""
     asked = [o for o in facts.outcomes if asks(o.case.input)
              and facts.reply(o) is not None and facts.reply(o)[0] != "raised"]
     asked.sort(key=lambda o: (not facts.is_wrong(o), facts.size(o)))
@@ -24,7 +30,15 @@ def named(facts, hypotheses: dict, asks, read, words: dict, check: str, noun: st
             return seen is not None and seen == predict(outcome.case.input)
 
         fits.append(fit_hypothesis(name.split("/")[0], asked, agrees, facts.is_wrong))
-    return [_finding(facts, fit, words, check, noun) for fit in clear_winners(best_per_code([f for f in fits if f]))]
+    fits = [f for f in fits if f]
+    found = [_finding(facts, fit, words, check, noun) for fit in clear_winners(best_per_code(fits))]
+    wrong = [o for o in asked if facts.is_wrong(o)]
+    if found or fits or otherwise is None or not wrong or not all(otherwise[1](o) for o in wrong):
+        return found
+    example = wrong[0]
+    return [Finding(otherwise[0], f"on {len(wrong)} of the {len(asked)} {noun} asked your answer is legal but not "
+                                  f"among the best (for example {facts.call(example)}: {shown_answer(example)})",
+                    *words[otherwise[0]], (check,))]
 
 
 def _finding(facts, fit, words: dict, check: str, noun: str) -> Finding:
