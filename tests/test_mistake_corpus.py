@@ -44,10 +44,6 @@ def test_the_split_is_the_corpus_own_rule_and_both_halves_hold_variants(halves):
     assert not tuning & {p for _, _, p in halves["held_out"]}
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "issue 15 is open: measured on the whole held-out half after the exercises were rebuilt on the kit, 89.8 % "
-    "right and 3.9 % wrong on 256 variants (best-move names a wrong code for 6 of 30), short of 90 % and 3 %. "
-    "The targets stay as they are; strict, so this fails the day they are met and the mark must come off."))
 def test_held_out_half_meets_the_targets(halves):
     tallies = BENCH.measure(BENCH.first_per_code(halves["held_out"], HELD_OUT_PER_CODE), jobs=2)
     overall = tallies["overall"]
