@@ -376,7 +376,32 @@ class KitMistakes:
 
 # -- families with a parameter: one player's rule wrong, a negamax not turned back -----------------
 
-class OneRole:
+class _Recursive:
+    """A wrong search written as one step per position (``step``), memoised per (position, depth) in the
+    searcher under ``memo_key`` and held to the variant budget: the skeleton every family below shares."""
+
+    code = ""
+
+    def memo_key(self) -> tuple:
+        raise NotImplementedError
+
+    def step(self, searcher, n, depth, below):
+        """The value at ``n``; ``below(child, depth)`` is the same search one move on."""
+        raise NotImplementedError
+
+    def _search(self, searcher, n, depth, counter):
+        memo = _memo(searcher, self.memo_key())
+        key = (n, depth)
+        if key in memo:
+            return memo[key]
+        counter[0] += 1
+        if counter[0] > VARIANT_NODE_BUDGET:
+            raise TooBig(self.code)
+        found = memo[key] = self.step(searcher, n, depth, lambda child, left: self._search(searcher, child, left, counter))
+        return found
+
+
+class OneRole(_Recursive):
     """The right search, except at the nodes where ``role`` ("max" or "min") is to move, which combine
     their children by ``rule`` (a mistake made in one branch of the code only); or, with ``negate_root``,
     the right value negated where MIN is to move at the root (a negamax whose answer is never turned
@@ -391,26 +416,17 @@ class OneRole:
             return (-value if searcher.role(state) == "min" else value), False
         return self._search(searcher, searcher.node(state), depth, [0]), False
 
-    def _search(self, searcher, n, depth, counter):
-        memo = _memo(searcher, ("one-role", self.code, self.role, id(self.rule)))
-        key = (n, depth)
-        if key in memo:
-            return memo[key]
-        counter[0] += 1
-        if counter[0] > VARIANT_NODE_BUDGET:
-            raise TooBig(self.code)
+    def memo_key(self) -> tuple:
+        return ("one-role", self.code, self.role, id(self.rule))
+
+    def step(self, searcher, n, depth, below):
         if searcher.ended(n) or depth == 0:
-            found = searcher.leaf_of(n)
-        else:
-            values = [self._search(searcher, child, searcher.depth_below(n, child, depth), counter)
-                      for child in searcher.kids(n)]
-            role = searcher.role_of(n)
-            if self.role in (role, "both"):
-                found = self.rule(values, role)
-            else:
-                found = max(values) if role == "max" else min(values)
-        memo[key] = found
-        return found
+            return searcher.leaf_of(n)
+        values = [below(child, searcher.depth_below(n, child, depth)) for child in searcher.kids(n)]
+        role = searcher.role_of(n)
+        if self.role in (role, "both"):
+            return self.rule(values, role)
+        return max(values) if role == "max" else min(values)
 
 
 class DeeperByOne:
@@ -453,7 +469,7 @@ class BelowRoot:
         return (max(values) if searcher.role_of(n) == "max" else min(values)), empty
 
 
-class TerminalUncheckedFor:
+class TerminalUncheckedFor(_Recursive):
     """The right search, except that where ``role`` is to move the end of the game is not tested: a finished
     position there searches no moves and returns its start value (an infinity), or crashes on an empty max."""
 
@@ -468,31 +484,24 @@ class TerminalUncheckedFor:
     def value(self, searcher, state, depth) -> tuple:
         return self._search(searcher, searcher.node(state), depth, [0])
 
-    def _search(self, searcher, n, depth, counter):
-        memo = _memo(searcher, ("terminal-unchecked", self.role))
-        key = (n, depth)
-        if key in memo:
-            return memo[key]
-        counter[0] += 1
-        if counter[0] > VARIANT_NODE_BUDGET:
-            raise TooBig(self.code)
+    def memo_key(self) -> tuple:
+        return ("terminal-unchecked", self.role)
+
+    def step(self, searcher, n, depth, below):
         role = searcher.role_of(n)
         if searcher.ended(n) and role == self.role:
-            found = (-math.inf if role == "max" else math.inf), True
-        elif searcher.ended(n) or depth == 0:
-            found = searcher.leaf_of(n), False
-        else:
-            values, empty = [], False
-            for child in searcher.kids(n):
-                value, touched = self._search(searcher, child, searcher.depth_below(n, child, depth), counter)
-                values.append(value)
-                empty = empty or touched
-            found = (max(values) if role == "max" else min(values)), empty
-        memo[key] = found
-        return found
+            return (-math.inf if role == "max" else math.inf), True
+        if searcher.ended(n) or depth == 0:
+            return searcher.leaf_of(n), False
+        values, empty = [], False
+        for child in searcher.kids(n):
+            value, touched = below(child, searcher.depth_below(n, child, depth))
+            values.append(value)
+            empty = empty or touched
+        return (max(values) if role == "max" else min(values)), empty
 
 
-class TerminalDefault:
+class TerminalDefault(_Recursive):
     """No test for the end of the game: a position with no moves gets the default that the best of no moves
     falls back on (``max(values, default=0)``, ``return 0`` when the list is empty), not a crash or an infinity;
     a finished game that still has moves is played on."""
@@ -507,27 +516,19 @@ class TerminalDefault:
     def value(self, searcher, state, depth) -> tuple:
         return self._search(searcher, searcher.node(state), depth, [0]), False
 
-    def _search(self, searcher, n, depth, counter):
-        memo = _memo(searcher, ("terminal-default", self.default))
-        key = (n, depth)
-        if key in memo:
-            return memo[key]
-        counter[0] += 1
-        if counter[0] > VARIANT_NODE_BUDGET:
-            raise TooBig(self.code)
+    def memo_key(self) -> tuple:
+        return ("terminal-default", self.default)
+
+    def step(self, searcher, n, depth, below):
         if depth == 0:
-            found = searcher.leaf_of(n)
-        elif not searcher.kids(n):
-            found = self.default
-        else:
-            values = [self._search(searcher, child, searcher.depth_below(n, child, depth), counter)
-                      for child in searcher.kids(n)]
-            found = max(values) if searcher.role_of(n) == "max" else min(values)
-        memo[key] = found
-        return found
+            return searcher.leaf_of(n)
+        if not searcher.kids(n):
+            return self.default
+        values = [below(child, searcher.depth_below(n, child, depth)) for child in searcher.kids(n)]
+        return max(values) if searcher.role_of(n) == "max" else min(values)
 
 
-class NegamaxUnnegated:
+class NegamaxUnnegated(_Recursive):
     """A negamax whose children's values are never negated: each position is scored from the side to move
     (``colour * score``), every level keeps the maximum, and the root's answer is turned back to MAX's side."""
 
@@ -543,24 +544,16 @@ class NegamaxUnnegated:
         """The unturned negamax score of ``state``, from the side to move there."""
         return self._search(searcher, searcher.node(state), depth, [0])
 
-    def _search(self, searcher, n, depth, counter):
-        memo = _memo(searcher, ("negamax-unnegated",))
-        key = (n, depth)
-        if key in memo:
-            return memo[key]
-        counter[0] += 1
-        if counter[0] > VARIANT_NODE_BUDGET:
-            raise TooBig(self.code)
+    def memo_key(self) -> tuple:
+        return ("negamax-unnegated",)
+
+    def step(self, searcher, n, depth, below):
         if searcher.ended(n) or depth == 0:
-            found = searcher.leaf_of(n) * (1 if searcher.role_of(n) == "max" else -1)
-        else:
-            found = max(self._search(searcher, child, searcher.depth_below(n, child, depth), counter)
-                        for child in searcher.kids(n))
-        memo[key] = found
-        return found
+            return searcher.leaf_of(n) * (1 if searcher.role_of(n) == "max" else -1)
+        return max(below(child, searcher.depth_below(n, child, depth)) for child in searcher.kids(n))
 
 
-class LeavesNegatedFor:
+class LeavesNegatedFor(_Recursive):
     """The right search, except that a position scored where ``role`` is to move is scored with the sign
     turned round (``player * score`` with MIN as -1, say): a sign wrong for one player only."""
 
@@ -574,23 +567,15 @@ class LeavesNegatedFor:
     def value(self, searcher, state, depth) -> tuple:
         return self._search(searcher, searcher.node(state), depth, [0]), False
 
-    def _search(self, searcher, n, depth, counter):
-        memo = _memo(searcher, ("leaves-negated", self.role))
-        key = (n, depth)
-        if key in memo:
-            return memo[key]
-        counter[0] += 1
-        if counter[0] > VARIANT_NODE_BUDGET:
-            raise TooBig(self.code)
+    def memo_key(self) -> tuple:
+        return ("leaves-negated", self.role)
+
+    def step(self, searcher, n, depth, below):
         if searcher.ended(n) or depth == 0:
             leaf = searcher.leaf_of(n)
-            found = -leaf if searcher.role_of(n) == self.role else leaf
-        else:
-            values = [self._search(searcher, child, searcher.depth_below(n, child, depth), counter)
-                      for child in searcher.kids(n)]
-            found = max(values) if searcher.role_of(n) == "max" else min(values)
-        memo[key] = found
-        return found
+            return -leaf if searcher.role_of(n) == self.role else leaf
+        values = [below(child, searcher.depth_below(n, child, depth)) for child in searcher.kids(n)]
+        return max(values) if searcher.role_of(n) == "max" else min(values)
 
 
 class ColourNotAlternated:
