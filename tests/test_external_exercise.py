@@ -204,3 +204,19 @@ def test_an_edited_exercise_toml_is_read_again_and_a_changed_table_never_leaks(t
     assert exercises.load("nim", [tmp_path / "mine"]).meta.get("title") != "changed by a caller"
     toml.write_text(toml.read_text(encoding="utf-8").replace('id = "nim"', 'id = "nim-renamed"'), encoding="utf-8")
     assert "nim-renamed" in exercises.load_all([tmp_path / "mine"])
+
+
+def test_an_edit_of_the_same_size_with_its_time_put_back_is_read_again(tmp_path):
+    """tar, rsync -a and cp -p put a file's modification time back; an edit of the same size must still count."""
+    from grader.judging import exercise as exercises
+
+    folder = tmp_path / "mine" / "exercises" / "nim"
+    shutil.copytree(ROOT / "exercises" / "nim", folder)
+    toml = folder / "exercise.toml"
+    before = exercises.load("nim", [tmp_path / "mine"]).meta["title"]
+    stat = toml.stat()
+    text = toml.read_text(encoding="utf-8")
+    toml.write_text(text.replace(f'title = "{before}"', f'title = "{before[::-1]}"'), encoding="utf-8")
+    os.utime(toml, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    assert toml.stat().st_size == stat.st_size
+    assert exercises.load("nim", [tmp_path / "mine"]).meta["title"] == before[::-1]

@@ -276,9 +276,13 @@ def _read_meta(path: Path) -> dict:
     """exercise.toml as a fresh dict, parsed once per version of the file (a command looks its exercise up
     more than once, and every lookup reads every exercise's table)."""
     stat = path.stat()
-    version = (stat.st_mtime_ns, stat.st_size)
+    # The change time too: an edit that keeps the size and has its modification time put back (tar, rsync -a,
+    # cp -p, a coarse clock) still moves it, and no call can set it.
+    version = (stat.st_ino, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns)
     hit = _PARSED.get(path)
     if hit is None or hit[0] != version:
+        if len(_PARSED) > 256:  # a long-lived Dask worker unpacks each job's exercises into a new folder
+            _PARSED.clear()
         hit = _PARSED[path] = (version, tomllib.loads(path.read_text(encoding="utf-8")))
     return copy.deepcopy(hit[1])
 

@@ -589,7 +589,15 @@ class ColourNotAlternated:
 
     def value(self, searcher, state, depth) -> tuple:
         other = "min" if searcher.role(state) == "max" else "max"
-        return LeavesNegatedFor(other).value(searcher, state, depth)
+        return _ColourKept(other).value(searcher, state, depth)
+
+
+class _ColourKept(LeavesNegatedFor):
+    """``LeavesNegatedFor`` with a memo of its own: what one family leaves behind when it runs out of
+    budget must never decide whether another runs out (``sign-flip/leaves-*`` searches the same values)."""
+
+    def memo_key(self) -> tuple:
+        return ("colour-kept", self.role)
 
 
 def _memo(searcher, family: tuple) -> dict:

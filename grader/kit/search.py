@@ -14,6 +14,7 @@ Every search here is a pure function of its position, so values are memoised per
 from __future__ import annotations
 
 import math
+import threading
 from dataclasses import dataclass, field
 
 INF = math.inf
@@ -50,6 +51,7 @@ class Searcher:
         self._roles: list = []  # node -> "max" or "min"
         self._leaves: list = []  # node -> utility (finished) or evaluation (horizon), once asked
         self._movers: list = []  # node -> to_move, for depths counted in turns
+        self._lock = threading.Lock()
 
     # -- the table ----------------------------------------------------------------------------
 
@@ -67,13 +69,18 @@ class Searcher:
         return found
 
     def _enter(self, state, state_key) -> int:
-        found = self._ids[state_key] = len(self.states)
-        self.states.append(state)
-        self._kids.append(None)
-        self._ends.append(self.game.is_terminal(state))
-        self._roles.append(None)
-        self._leaves.append(_UNSET)
-        self._movers.append(_UNSET)
+        terminal = self.game.is_terminal(state)  # the game's own code runs before the table is touched
+        with self._lock:  # one searcher may serve several grading threads of a worker
+            found = self._ids.get(state_key)
+            if found is None:
+                found = len(self.states)
+                self.states.append(state)
+                self._kids.append(None)
+                self._ends.append(terminal)
+                self._roles.append(None)
+                self._leaves.append(_UNSET)
+                self._movers.append(_UNSET)
+                self._ids[state_key] = found  # last: a number is never seen before its rows are there
         return found
 
     def kids(self, n: int) -> list:
@@ -162,7 +169,7 @@ class Searcher:
         if self._ends[n] or depth == 0:
             return []
         target = self.value_of(n, depth)
-        actions = self.game.actions(state)
+        actions = self.game.actions(self.states[n])  # the position whose children the table holds
         return [a for a, c in zip(actions, self.kids(n)) if self.value_of(c, self.depth_below(n, c, depth)) == target]
 
     def alphabeta(self, state, depth, alpha=-INF, beta=INF, pruning: str = "strict"):
