@@ -66,6 +66,28 @@ def _one_line(result) -> str:
     return next(c.message for c in result.checks if c.status in ("failed", "error"))
 
 
+def test_a_busy_machine_never_changes_the_timeout_named(fast_limits, monkeypatch):
+    """The limit that ran out is named, not the time measured: on a machine so busy that the clock has moved
+    past the limit by the time the grader looks, the student still reads the limit they can look up."""
+    import time
+    import types
+
+    from grader.doors import api
+    from grader.sandbox import session
+
+    fast_limits("loops_at_import.py")
+    real, lag = time.monotonic, [0.0]
+
+    def busy_clock():  # each look at the clock comes later than the last
+        lag[0] += 0.05
+        return real() + lag[0]
+
+    monkeypatch.setattr(session, "time", types.SimpleNamespace(**{**vars(time), "monotonic": busy_clock}))
+    result = api.check(BAD / "loops_at_import.py", "ctp-26", examples=20)
+    assert result.status == "error"
+    assert "timed out after 1.5 s" in result.error, result.error
+
+
 def test_every_bad_fixture_is_covered():
     assert {p.name for p in BAD.iterdir()} == {name for name, _, _ in CASES} | PARTLY_RIGHT
 
