@@ -12,6 +12,7 @@ import math
 
 from grader.kit import tree_game
 from grader.kit import tree_hooks as _trees
+from grader.kit.by_identity import ByIdentity
 from grader.kit.search import Searcher
 from grader.kit.tree_hooks import *  # noqa: F403 - fixtures, random trees, discipline, pictures, shrinking
 from grader.kit.tree_hooks import PlainTree, driver_path_for
@@ -47,21 +48,15 @@ def reference_evaluated(case_input, module=None) -> set[int]:
     return set(evaluation_order(case_input))
 
 
-_ORDERS: dict[tuple, tuple] = {}
+_ORDERS = ByIdentity(4096)
 
 
 def evaluation_order(case_input, module=None, right_to_left: bool = False) -> list[int]:
     """The preorder indices the kit's alpha-beta (grader/kit/search.py) evaluates over the tree game, in
     order: moves left to right, pruning on a strict inequality; or right to left, what a search that
     reverses the moves asks, to name that mistake by its order. Asked by three checks about each case, so
-    remembered by the case's identity (the entry holds the case, so its id is never reused meanwhile)."""
-    key = (id(case_input), right_to_left)
-    hit = _ORDERS.get(key)
-    if hit is None or hit[0] is not case_input:
-        if len(_ORDERS) > 4096:
-            _ORDERS.clear()
-        hit = _ORDERS[key] = (case_input, tuple(_evaluation_order(case_input, right_to_left)))
-    return list(hit[1])
+    remembered by the case's identity."""
+    return list(_ORDERS.get(case_input, lambda: tuple(_evaluation_order(case_input, right_to_left)), right_to_left))
 
 
 def _evaluation_order(case_input, right_to_left: bool) -> list[int]:

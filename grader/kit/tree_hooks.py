@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from grader.kit.by_identity import ByIdentity
 from grader.kit.generated import cached_file
 
 DRIVER = Path(__file__).with_name("tree_driver.py")
@@ -135,31 +136,22 @@ def node_paths(tree):
     return paths
 
 
-_SHAPES: dict[int, tuple] = {}
+_SHAPES = ByIdentity(4096)
 
 
 def _shape_entry(tree):
-    """(tree, preorder(tree), allowed indexes by depth limit), remembered for the bank's trees,
-    which every submission is asked about.
-
-    Keyed by identity; the entry keeps the tree alive, so an id is never reused while cached.
-    """
-    hit = _SHAPES.get(id(tree))
-    if hit is not None and hit[0] is tree:
-        return hit
-    if len(_SHAPES) > 4096:
-        _SHAPES.clear()
-    entry = _SHAPES[id(tree)] = (tree, preorder(tree), {})
-    return entry
+    """(preorder(tree), allowed indexes by depth limit), remembered for the bank's trees, which every
+    submission is asked about."""
+    return _SHAPES.get(tree, lambda: (preorder(tree), {}))
 
 
 def _shape(tree):
-    return _shape_entry(tree)[1]
+    return _shape_entry(tree)[0]
 
 
 def _allowed(tree, limit):
     """The preorder indexes get_value may be asked about (leaves within the limit, nodes at it), remembered."""
-    _, nodes, by_limit = _shape_entry(tree)
+    nodes, by_limit = _shape_entry(tree)
     allowed = by_limit.get(limit)
     if allowed is None:
         allowed = by_limit[limit] = frozenset(i for i, (node, depth) in enumerate(nodes)

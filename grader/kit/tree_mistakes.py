@@ -13,23 +13,18 @@ from __future__ import annotations
 
 from grader.judging.diagnose import Model, Support
 from grader.kit import tree_game
+from grader.kit.by_identity import ByIdentity
 from grader.kit.families import PARAMETERISED
 from grader.kit.mistake_texts import text_of
 from grader.kit.search import Searcher
 
-_SEARCHERS: dict[int, tuple] = {}
+_SEARCHERS = ByIdentity(512)  # a bank's trees (about 250 for ctp-26) hold some 15 MB of memos
 
 
 def _searcher(node):
     """One kit searcher per tree, shared by every family (their memos are keyed by family, position and depth):
-    the bank's trees are asked about by every model, for every failing submission. The entry keeps its tree
-    alive, so an id is never reused while it is cached."""
-    hit = _SEARCHERS.get(id(node))
-    if hit is None or hit[0] is not node:
-        if len(_SEARCHERS) > 512:  # a bank's trees (about 250 for ctp-26) hold some 15 MB of memos
-            _SEARCHERS.clear()
-        hit = _SEARCHERS[id(node)] = (node, Searcher(tree_game.GAME))
-    return hit[1]
+    the bank's trees are asked about by every model, for every failing submission."""
+    return _SEARCHERS.get(node, lambda: Searcher(tree_game.GAME))
 
 
 def family(variant, crash_on_empty=True, pruning=False):
