@@ -132,10 +132,6 @@ class Searcher:
     def role(self, state) -> str:
         return self.role_of(self.node(state))
 
-    def children(self, state) -> list:
-        """The positions one move on, in the order of ``actions``."""
-        return [self.states[c] for c in self.kids(self.node(state))]
-
     # -- the references ---------------------------------------------------------------------
 
     def value(self, state, depth):
