@@ -220,3 +220,50 @@ def test_an_edit_of_the_same_size_with_its_time_put_back_is_read_again(tmp_path)
     os.utime(toml, ns=(stat.st_atime_ns, stat.st_mtime_ns))
     assert toml.stat().st_size == stat.st_size
     assert exercises.load("nim", [tmp_path / "mine"]).meta["title"] == before[::-1]
+
+
+def _exercise_named(folder: Path, top: str) -> None:
+    """A copy of nim in ``folder`` whose exercise.toml starts with ``top`` instead of its own id line."""
+    shutil.copytree(ROOT / "exercises" / "nim", folder)
+    toml = folder / "exercise.toml"
+    toml.write_text(top + toml.read_text(encoding="utf-8").replace('id = "nim"\n', ""), encoding="utf-8")
+
+
+@pytest.mark.parametrize("top, named", [
+    ('id = "heaps"\n', "heaps"),  # the plain line the quick look reads
+    ('"id" = \'heaps\'  # quoted key, literal string\n', "heaps"),  # written another way: the table is parsed
+    ('note = """several\n[lines]\n"""\nid = "heaps"\n', "heaps"),  # a multi-line string before the id
+    ("", "renamed-folder"),  # no id: the folder's name
+])
+def test_one_exercise_is_found_by_its_id_however_the_table_names_it(tmp_path, top, named):
+    from grader.judging import exercise as exercises
+
+    _exercise_named(tmp_path / "mine" / "exercises" / "renamed-folder", top)
+    found = exercises.load(named, [tmp_path / "mine"])
+    assert found.id == named and found.folder == tmp_path / "mine" / "exercises" / "renamed-folder"
+    assert named in exercises.load_all([tmp_path / "mine"])
+
+
+def test_loading_one_exercise_parses_only_its_own_table_and_the_first_folder_still_wins(tmp_path, monkeypatch):
+    """A check loads one exercise: reading every other exercise's table was a tenth of its start. Where two
+    folders name the same id, the one ``load_all`` would keep is the one loaded."""
+    from grader.judging import exercise as exercises
+
+    _exercise_named(tmp_path / "first" / "a-heaps", 'id = "heaps"\n')
+    _exercise_named(tmp_path / "first" / "b-heaps", 'id = "heaps"\n')
+    parsed = []
+    real = exercises._read_meta
+    monkeypatch.setattr(exercises, "_read_meta", lambda path: parsed.append(path) or real(path))
+    found = exercises.load("heaps", [tmp_path / "first"])
+    assert found.folder == tmp_path / "first" / "a-heaps" == exercises.load_all([tmp_path / "first"])["heaps"].folder
+    assert parsed[0] == tmp_path / "first" / "a-heaps" / "exercise.toml"
+    parsed.clear()
+    exercises.load("nim")
+    assert [p.parent.name for p in parsed] == ["nim"]
+
+
+def test_an_unknown_exercise_still_names_every_known_one(tmp_path):
+    from grader.judging import exercise as exercises
+
+    with pytest.raises(exercises.ExerciseError, match=r"unknown exercise 'nope' \(known: .*ctp-26.*tictactoe"):
+        exercises.load("nope")

@@ -14,6 +14,7 @@ from grader.sandbox import launch
 def check(path: str | Path, exercise: str = "ctp-26", *, seed: int = banks.PUBLIC_SEED, examples: int | None = None,
           sandbox: str | None = None, exercises_dir: list[Path] | None = None, shrink: bool = True) -> SubmissionResult:
     """Grade the submission at ``path`` and return its result (never raises for a bad submission)."""
+    launch.start_choosing(sandbox)  # the sandbox probe runs while the exercise and its bank load
     ex = exercises.load(exercise, exercises_dir)
     bank = banks.build(ex, seed=seed, examples=examples)
     return judge.grade(submissions.load(path), ex, bank, launch.choose(sandbox), shrink=shrink)

@@ -12,6 +12,7 @@ import copy
 import hashlib
 import importlib.util
 import os
+import re
 import tomllib
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -301,9 +302,46 @@ def load_all(extra_dirs: list[Path] | None = None) -> dict[str, Exercise]:
     return found
 
 
+_SIMPLE_ID = re.compile(r"""id\s*=\s*"([A-Za-z0-9_.-]+)"\s*(#.*)?""")
+
+
+def _declared_id(folder: Path) -> str | None:
+    """The exercise's id without parsing its whole table (a check loads one exercise, and parsing all seven
+    tables was a tenth of its start): the top-level ``id = "..."`` line, else the folder's name. None when
+    the top level is not plain enough to tell (a multi-line string, an id written another way): parse it."""
+    try:
+        text = (folder / "exercise.toml").read_text(encoding="utf-8")
+    except OSError:
+        return None
+    top = re.split(r"^\s*\[", text, maxsplit=1, flags=re.M)[0]  # top-level keys come before any table
+    if '"""' in top or "'''" in top:
+        return None
+    named = None
+    for line in top.splitlines():
+        line = line.strip()
+        if line.startswith(("id", '"id"', "'id'")) and re.match(r"""["']?id["']?\s*[=.]""", line):
+            found = _SIMPLE_ID.fullmatch(line)
+            if found is None or named is not None:
+                return None
+            named = found.group(1)
+    return named or folder.name
+
+
 def load(exercise_id: str, extra_dirs: list[Path] | None = None) -> Exercise:
-    exercises = load_all(extra_dirs)
-    if exercise_id not in exercises:
-        known = ", ".join(sorted(exercises)) or "none"
-        raise ExerciseError(f"unknown exercise {exercise_id!r} (known: {known})")
-    return exercises[exercise_id]
+    """The exercise ``exercise_id``: the first folder, in the order ``load_all`` reads them, that names it."""
+    for root in _search_roots(extra_dirs):
+        for folder in _exercise_folders(root):
+            if _declared_id(folder) not in (exercise_id, None):
+                continue
+            try:
+                meta = _read_meta(folder / "exercise.toml")
+            except (OSError, tomllib.TOMLDecodeError) as exc:
+                raise ExerciseError(f"{folder / 'exercise.toml'}: {exc}") from None
+            if meta.get("id", folder.name) == exercise_id:
+                meta["id"] = exercise_id
+                return Exercise(folder, meta, _root_of(folder))
+    every = load_all(extra_dirs)  # every table parsed: nothing the quick look missed can be lost
+    if exercise_id in every:
+        return every[exercise_id]
+    known = ", ".join(sorted(every)) or "none"
+    raise ExerciseError(f"unknown exercise {exercise_id!r} (known: {known})")

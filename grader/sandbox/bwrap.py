@@ -167,23 +167,51 @@ class BwrapLauncher(launch.Launcher):
         )
 
 
-@cache
-def problem() -> str | None:
-    """None if bwrap can start a sandboxed Python here, else why not (checked once per process)."""
-    if shutil.which("bwrap") is None:
-        return "bwrap is not installed (Debian/Ubuntu package: bubblewrap)"
+_probe: subprocess.Popen | None = None  # started early by ``start_probe``, read by ``problem``
+
+
+def _probe_argv() -> list[str]:
     here = Path(__file__).resolve().parent
     harness = str(here / "harness.py")
     # The same kinds of mounts a session makes (files bound inside the emptied folders, too).
     view = launch.View(readonly=[harness, str(here / "guard.py")])
     argv = [executable(), "-I", "-S", "-B", "-c", f"import json, sys; open({harness!r}).close()"]
+    return command(view, argv, "/")
+
+
+def start_probe() -> None:
+    """Start finding out whether bwrap works, in the background: the probe is a sandboxed Python of its
+    own (some 35 ms), and a check has its exercise and case bank to load meanwhile."""
+    global _probe
+    if _probe is not None or problem.cache_info().currsize or shutil.which("bwrap") is None:
+        return
     try:
-        done = subprocess.run(command(view, argv, "/"), stdin=subprocess.DEVNULL, capture_output=True,
-                              timeout=20)
-    except (OSError, subprocess.TimeoutExpired) as exc:
+        _probe = subprocess.Popen(_probe_argv(), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE)
+    except OSError:
+        _probe = None  # ``problem`` starts it again and says why it cannot
+
+
+@cache
+def problem() -> str | None:
+    """None if bwrap can start a sandboxed Python here, else why not (checked once per process)."""
+    global _probe
+    if shutil.which("bwrap") is None:
+        return "bwrap is not installed (Debian/Ubuntu package: bubblewrap)"
+    started, _probe = _probe, None
+    try:
+        if started is None:
+            started = subprocess.Popen(_probe_argv(), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                       stderr=subprocess.PIPE)
+        _, stderr = started.communicate(timeout=20)
+    except subprocess.TimeoutExpired as exc:
+        started.kill()
+        started.communicate()
         return f"bwrap could not be started ({exc})"
-    if done.returncode != 0:
-        last = (done.stderr.decode("utf-8", "replace").strip().splitlines() or ["no message"])[-1]
+    except OSError as exc:
+        return f"bwrap could not be started ({exc})"
+    if started.returncode != 0:
+        last = (stderr.decode("utf-8", "replace").strip().splitlines() or ["no message"])[-1]
         return f"bwrap cannot start a sandbox here: {last[:200]}"
     return None
 

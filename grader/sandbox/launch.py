@@ -133,8 +133,25 @@ def warn_once(text: str) -> None:
         print(f"minimax-grader: WARNING: {text}", file=sys.stderr, flush=True)
 
 
+def _requested(requested: str | None) -> str:
+    return requested or os.environ.get("MINIMAX_GRADER_SANDBOX") or "auto"
+
+
+def _asks_bwrap(requested: str) -> bool:
+    return requested in ("auto", "bwrap") and os.name == "posix" and sys.platform.startswith("linux")
+
+
+def start_choosing(requested: str | None = None) -> None:
+    """Start what ``choose`` will wait for (whether bwrap works), so a door can load its exercise and
+    bank meanwhile; ``choose`` gives the same answer with or without it."""
+    if _asks_bwrap(_requested(requested)):
+        from grader.sandbox import bwrap
+
+        bwrap.start_probe()
+
+
 def choose(requested: str | None = None) -> Launcher:
-    requested = requested or os.environ.get("MINIMAX_GRADER_SANDBOX") or "auto"
+    requested = _requested(requested)
     if requested == "spawn" or (requested == "auto" and os.name != "posix"):
         warn_once(SPAWN_WARNING)
         return Launcher("spawn", isolated=False, warning=SPAWN_WARNING)

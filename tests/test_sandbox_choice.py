@@ -1,0 +1,83 @@
+"""Choosing the sandbox: whether bubblewrap works is found out by starting it, and that probe runs in
+the background while a check loads its exercise and bank, with the same answer as when it is waited for."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from grader.sandbox import bwrap, launch
+
+ROOT = __import__("pathlib").Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def fresh_probe(monkeypatch):
+    """A process that has not probed yet, with a stand-in for bwrap's probe command."""
+    bwrap.problem.cache_clear()
+    monkeypatch.setattr(bwrap, "_probe", None)
+    monkeypatch.setattr(bwrap.shutil, "which", lambda name: "/usr/bin/" + name)
+    yield
+    bwrap.problem.cache_clear()
+
+
+def _probe_says(monkeypatch, code: str) -> list:
+    started = []
+
+    def argv():
+        started.append(True)
+        return [sys.executable, "-c", code]
+
+    monkeypatch.setattr(bwrap, "_probe_argv", argv)
+    return started
+
+
+@pytest.mark.parametrize("early", [True, False])
+def test_a_working_probe_says_so_started_early_or_not(fresh_probe, monkeypatch, early):
+    started = _probe_says(monkeypatch, "pass")
+    if early:
+        bwrap.start_probe()
+        assert started and bwrap._probe is not None
+    assert bwrap.problem() is None
+    assert len(started) == 1 and bwrap._probe is None  # one probe, collected
+
+
+@pytest.mark.parametrize("early", [True, False])
+def test_a_refusing_probe_gives_its_last_line_started_early_or_not(fresh_probe, monkeypatch, early):
+    _probe_says(monkeypatch, "import sys; sys.stderr.write('setting up uid map: Permission denied\\n'); sys.exit(1)")
+    if early:
+        bwrap.start_probe()
+    assert bwrap.problem() == "bwrap cannot start a sandbox here: setting up uid map: Permission denied"
+
+
+def test_no_probe_is_started_where_bwrap_is_not_asked_for(fresh_probe, monkeypatch):
+    started = _probe_says(monkeypatch, "pass")
+    launch.start_choosing("posix")
+    launch.start_choosing("spawn")
+    assert not started
+    launch.start_choosing("auto")
+    assert started == [True]
+    bwrap.problem()  # collect it
+
+
+def test_a_missing_bwrap_starts_nothing(fresh_probe, monkeypatch):
+    started = _probe_says(monkeypatch, "pass")
+    monkeypatch.setattr(bwrap.shutil, "which", lambda name: None)
+    bwrap.start_probe()
+    assert not started and bwrap.problem().startswith("bwrap is not installed")
+
+
+def test_a_check_starts_the_probe_before_it_loads_the_exercise(fresh_probe, monkeypatch):
+    """The probe (a sandboxed Python of its own) overlaps the loading of the exercise and its bank."""
+    from grader.doors import api
+    from grader.judging import exercise as exercises
+
+    started = _probe_says(monkeypatch, "pass")
+    seen_at_load = []
+    real_load = exercises.load
+    monkeypatch.setattr(exercises, "load", lambda *a, **k: seen_at_load.append(bool(started)) or real_load(*a, **k))
+    result = api.check(ROOT / "fixtures" / "submissions" / "nim" / "correct" / sorted(
+        p.name for p in (ROOT / "fixtures" / "submissions" / "nim" / "correct").glob("*.py"))[0], "nim", sandbox="auto")
+    assert seen_at_load == [True]
+    assert result.status == "passed"
