@@ -204,8 +204,9 @@ class KitMistakes:
             wrong_ids = {id(o) for o, _ in wrong_values}
             right = [(o, v) for o, v in asked if id(o) not in wrong_ids]
             budget = [RULES_SEARCHES, time.monotonic() + RULES_GUARD_SECONDS]
-            fits = [fit for fit in (self._fits(family, wrong_values, right, budget) for family in self.families())
-                    if fit is not None]
+            asked_once = self._asked(wrong_values, right)
+            fits = [fit for fit in (self._fits(family, asked_once, len(wrong_values), budget)
+                                    for family in self.families()) if fit is not None]
             rules_seen = getattr(facts, "supporting", [])
             winners = _moves_break_the_tie(self, facts, clear_winners(fits, supported=supported_by(rules_seen)))
             findings.extend(with_support(self._finding(fit, facts), [] if fit.complete else rules_seen)
@@ -225,52 +226,67 @@ class KitMistakes:
         return Finding(family, f"{family} {fit.how_strong()} compared and {fit.explained} of your {fit.wrong} wrong "
                                f"values ({shown}); it differs at {facts.call(fit.missed)}", text)
 
-    def _fits(self, family, wrong, right, budget) -> Fit | None:
+    def _predictor(self, family):
+        """``predict(state, depth) -> (value, touched a node without moves)`` for one family, chosen once."""
+        searcher = self.hooks.searcher
+        if family in PARAMETERISED:
+            found = PARAMETERISED[family]
+            return lambda state, depth: found.value(searcher, state, depth)
+        decl, variant_value = self.hooks.decl, searcher.variant_value
+        pruning, alpha, beta = decl["search"] == "alphabeta", decl["alpha"], decl["beta"]
+        return lambda state, depth: variant_value(family, state, depth, pruning, alpha, beta)
+
+    def _asked(self, wrong, right) -> list:
+        """(outcome, reply, position, depth, is wrong) for every case, wrong ones first, decoded once for every family."""
+        state_of = self.hooks.state_of
+        return [(outcome, reply, state_of(outcome.case.input), outcome.case.input.get("depth"), is_wrong)
+                for pairs, is_wrong in ((wrong, True), (right, False)) for outcome, reply in pairs]
+
+    def _fits(self, family, asked, wrong_count, budget) -> Fit | None:
         """The family's agreement with the student's values; None when it cannot be strong or cannot be predicted."""
-        total = len(wrong) + len(right)
-        misses_allowed = min(len(wrong) - math.ceil(SUPPORTED_EXPLAINS * len(wrong)),
+        total = len(asked)
+        misses_allowed = min(wrong_count - math.ceil(SUPPORTED_EXPLAINS * wrong_count),
                              total - math.ceil(PARTIAL_AGREES * total))
         compared = agreed = explained = contradicted = 0
         example = missed = None
         predicted: set = set()
-        for index, (outcome, reply) in enumerate(wrong + right):
-            budget[0] -= 1
-            if budget[0] < 0 or (budget[0] % 1000 == 0 and time.monotonic() > budget[1]):
-                return None  # out of searches: this family (and the rest) cannot be predicted here
-            state = outcome.__dict__.get("_kit_state")
-            if state is None:  # decoded once per case, not once per family
-                state = outcome.__dict__["_kit_state"] = self.hooks.state_of(outcome.case.input)
-            try:
-                decl = self.hooks.decl
-                if family in PARAMETERISED:
-                    value, empty = PARAMETERISED[family].value(self.hooks.searcher, state, outcome.case.input.get("depth"))
+        predict, deadline, left = self._predictor(family), budget[1], budget[0]
+        try:
+            for outcome, reply, state, depth, is_wrong in asked:
+                left -= 1
+                if left < 0 or (left % 1000 == 0 and time.monotonic() > deadline):
+                    return None  # out of searches: this family (and the rest) cannot be predicted here
+                try:
+                    value, empty = predict(state, depth)
+                except TooBig:
+                    return None  # too large a search to predict (a depth never lowered on a big game): not this family
+                except (ZeroDivisionError, TypeError, ValueError):
+                    continue
+                compared += 1
+                if len(predicted) < 2:
+                    predicted.add(value)
+                if reply[0] == "raised":
+                    agrees = empty
                 else:
-                    value, empty = self.hooks.searcher.variant_value(family, state, outcome.case.input.get("depth"),
-                                                                     decl["search"] == "alphabeta", decl["alpha"],
-                                                                     decl["beta"])
-            except TooBig:
-                return None  # too large a search to predict (a depth never lowered on a big game): not this family
-            except (ZeroDivisionError, TypeError, ValueError):
-                continue
-            compared += 1
-            if len(predicted) < 2:
-                predicted.add(value)
-            agrees = (reply[0] == "raised" and empty) or (reply[0] == "number" and _same(reply[1], value))
-            if not agrees:
-                missed = missed or outcome
-                contradicted += index >= len(wrong)
-                if compared - agreed > misses_allowed:
-                    return None
-                continue
-            agreed += 1
-            if index < len(wrong):
-                explained += 1
-                example = example or outcome
+                    reply_value = reply[1]
+                    agrees = reply_value == value or _same(reply_value, value)
+                if not agrees:
+                    missed = missed or outcome
+                    contradicted += not is_wrong
+                    if compared - agreed > misses_allowed:
+                        return None
+                    continue
+                agreed += 1
+                if is_wrong:
+                    explained += 1
+                    example = example or outcome
+        finally:
+            budget[0] = left
         if not explained or len(predicted) < 2:
             return None  # one value whatever the position: a constant answer says nothing of how it was searched
         code = PARAMETERISED[family].code if family in PARAMETERISED else family
         return Fit(Model(code, None, PARAMETERISED[family].text if family in PARAMETERISED else ""),
-                   compared, explained, example, agreed, len(wrong), missed, contradicted)
+                   compared, explained, example, agreed, wrong_count, missed, contradicted)
 
     def _move_findings(self, facts) -> list[Finding]:
         bad = [o for o in facts.outcomes if o.answer is not None and self._student_value(o) is not None
@@ -376,6 +392,9 @@ class KitMistakes:
 
 # -- families with a parameter: one player's rule wrong, a negamax not turned back -----------------
 
+_MISSING = object()
+
+
 class _Recursive:
     """A wrong search written as one step per position (``step``), memoised per (position, depth) in the
     searcher under ``memo_key`` and held to the variant budget: the skeleton every family below shares."""
@@ -390,15 +409,23 @@ class _Recursive:
         raise NotImplementedError
 
     def _search(self, searcher, n, depth, counter):
-        memo = _memo(searcher, self.memo_key())
-        key = (n, depth)
-        if key in memo:
-            return memo[key]
-        counter[0] += 1
-        if counter[0] > VARIANT_NODE_BUDGET:
-            raise TooBig(self.code)
-        found = memo[key] = self.step(searcher, n, depth, lambda child, left: self._search(searcher, child, left, counter))
-        return found
+        memo, step, budget_left = _memo(searcher, self.memo_key()), self.step, VARIANT_NODE_BUDGET - counter[0]
+
+        def below(child, left):  # one closure per search, not one per position
+            nonlocal budget_left
+            key = (child, left)
+            found = memo.get(key, _MISSING)
+            if found is _MISSING:
+                budget_left -= 1
+                if budget_left < 0:
+                    raise TooBig(self.code)
+                found = memo[key] = step(searcher, child, left, below)
+            return found
+
+        try:
+            return below(n, depth)
+        finally:
+            counter[0] = VARIANT_NODE_BUDGET - budget_left
 
 
 class OneRole(_Recursive):

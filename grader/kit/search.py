@@ -51,6 +51,7 @@ class Searcher:
         self._roles: list = []  # node -> "max" or "min"
         self._leaves: list = []  # node -> utility (finished) or evaluation (horizon), once asked
         self._movers: list = []  # node -> to_move, for depths counted in turns
+        self._compiled: dict = {}  # (variant, pruning) -> its search (``_variant_search``)
         self._lock = threading.Lock()
 
     # -- the table ----------------------------------------------------------------------------
@@ -220,88 +221,114 @@ class Searcher:
         ``pruning``: the student writes alpha-beta, so the mistake is simulated inside alpha-beta
         (a wrong initial bound, say, also changes what is cut off and so the value).
         """
-        n = self.node(state)
+        return self.variant_value_of(variant, self.node(state), depth, pruning, alpha, beta)
+
+    def variant_value_of(self, variant: str, n: int, depth, pruning: bool = False, alpha=-INF, beta=INF) -> tuple:
+        """``variant_value`` of the position numbered ``n``."""
         start = "max" if variant == "ignores-player-argument" else self.role_of(n) if variant == "no-alternation" else None
-        return self._variant(variant, n, depth, start, True, [0], pruning, alpha, beta)
+        return self._variant_search(variant, pruning)(n, depth, start, True, [0], alpha, beta)
 
     def variant_below(self, variant: str, state, depth, inherited) -> tuple:
         """``variant_value`` for a position below the root whose mover the search took from above."""
-        return self._variant(variant, self.node(state), depth, inherited, False, [0], False, -INF, INF)
+        return self._variant_search(variant, False)(self.node(state), depth, inherited, False, [0], -INF, INF)
 
-    def _variant(self, variant, n, depth, inherited, is_root, counter, pruning, alpha, beta):
-        # The hottest loop of mistake naming (every family, every case): the table is read directly.
+    def _variant_search(self, variant: str, pruning: bool):
+        """The search with the mistake ``variant`` (with or without pruning), written out once per searcher.
+
+        The hottest loop of mistake naming (every family, every case): what the variant changes is
+        settled here, once, and the table and memo are read straight from the closure, so a step
+        pays for the position it looks at, not for asking which mistake it is simulating.
+        """
+        compiled = self._compiled.get((variant, pruning))
+        if compiled is not None:
+            return compiled
         memo = self.memo.get(variant)
         if memo is None:
             memo = self.memo[variant] = {}
-        key = (n, depth, inherited, is_root, pruning and (alpha, beta))
-        found = memo.get(key)
-        if found is not None:
-            return found
-        counter[0] += 1
-        if counter[0] > VARIANT_NODE_BUDGET:
-            raise TooBig(variant)
+        ends, leaves, roles, kid_rows = self._ends, self._leaves, self._roles, self._kids
+        leaf_of, role_of, kids, depth_below = self.leaf_of, self.role_of, self.kids, self.depth_below
         stop_at = 1 if variant == "depth-off-by-one" else 0
-        if variant == "depth-not-decremented" and depth:
-            depth = None  # never lowered, so never reached: only the end of the game stops it
-        if (self._ends[n] and variant != "missing-terminal-check") or (depth is not None and depth <= stop_at):
-            leaf = self._leaves[n]
-            if leaf is _UNSET:
-                leaf = self.leaf_of(n)
-            found = memo[key] = (-leaf if variant == "sign-flip" else leaf, False)
-            return found
-        role = self._roles[n] or self.role_of(n)
-        if variant == "min-max-swapped":
-            role = "min" if role == "max" else "max"
-        elif variant == "always-max":
-            role = "max"
-        elif variant == "always-min":
-            role = "min"
-        elif variant == "no-alternation" or variant == "ignores-player-argument":
-            role = inherited
-        children = self._kids[n]
-        if children is None:
-            children = self.kids(n)
-        if not children:  # a finished game searched on: the loop never runs
-            found = memo[key] = (-INF if role == "max" else INF, True)
-            return found
-        maximising = role == "max"
-        nxt = ("min" if maximising else "max") if variant == "ignores-player-argument" else inherited
-        best = 0 if variant == "bad-initial-bound" else (-INF if maximising else INF)
+        never_lowered = variant == "depth-not-decremented"
+        checks_end = variant != "missing-terminal-check"
+        negated = variant == "sign-flip"
+        turned = {"min-max-swapped": {"max": "min", "min": "max"}, "always-max": {"max": "max", "min": "max"},
+                  "always-min": {"max": "min", "min": "min"}}.get(variant)
+        inherits = variant in ("no-alternation", "ignores-player-argument")
+        alternates_itself = variant == "ignores-player-argument"
+        zero_start = variant == "bad-initial-bound"
+        first_only = variant == "first-child-only"
+        averages = variant == "averages-children"
+        one_ply = variant == "one-ply-search"
         plies = self.counts != "turns"
-        values, empty = [], False
-        for child in children:
-            if variant == "one-ply-search" and is_root:
-                value, touched = self.leaf_of(child), False
+
+        def search(n, depth, inherited, is_root, counter, alpha, beta):
+            key = (n, depth, inherited, is_root, pruning and (alpha, beta))
+            found = memo.get(key)
+            if found is not None:
+                return found
+            counter[0] += 1
+            if counter[0] > VARIANT_NODE_BUDGET:
+                raise TooBig(variant)
+            if never_lowered and depth:
+                depth = None  # never lowered, so never reached: only the end of the game stops it
+            if (ends[n] and checks_end) or (depth is not None and depth <= stop_at):
+                leaf = leaves[n]
+                if leaf is _UNSET:
+                    leaf = leaf_of(n)
+                found = memo[key] = (-leaf if negated else leaf, False)
+                return found
+            if inherits:
+                role = inherited
             else:
-                below = None if depth is None else depth - 1 if plies else self.depth_below(n, child, depth)
-                value, touched = self._variant(variant, child, below, nxt, False, counter, pruning, alpha, beta)
-            values.append(value)
-            empty = empty or touched
-            if variant == "first-child-only":
-                best = value
-                break
-            if variant == "averages-children":
-                continue
-            if maximising:
-                if value > best:
+                role = roles[n] or role_of(n)
+                if turned is not None:
+                    role = turned[role]
+            children = kid_rows[n]
+            if children is None:
+                children = kids(n)
+            if not children:  # a finished game searched on: the loop never runs
+                found = memo[key] = (-INF if role == "max" else INF, True)
+                return found
+            maximising = role == "max"
+            nxt = ("min" if maximising else "max") if alternates_itself else inherited
+            best = 0 if zero_start else (-INF if maximising else INF)
+            values, empty = [], False
+            for child in children:
+                if one_ply and is_root:
+                    value, touched = leaf_of(child), False
+                else:
+                    below = None if depth is None else depth - 1 if plies else depth_below(n, child, depth)
+                    value, touched = search(child, below, nxt, False, counter, alpha, beta)
+                values.append(value)
+                empty = empty or touched
+                if first_only:
                     best = value
-                if pruning:
-                    if best > beta:
-                        break
-                    if best > alpha:
-                        alpha = best
-            else:
-                if value < best:
-                    best = value
-                if pruning:
-                    if best < alpha:
-                        break
-                    if best < beta:
-                        beta = best
-        if variant == "averages-children":
-            best = sum(values) / len(values)
-        found = memo[key] = (best, empty)
-        return found
+                    break
+                if averages:
+                    continue
+                if maximising:
+                    if value > best:
+                        best = value
+                    if pruning:
+                        if best > beta:
+                            break
+                        if best > alpha:
+                            alpha = best
+                else:
+                    if value < best:
+                        best = value
+                    if pruning:
+                        if best < alpha:
+                            break
+                        if best < beta:
+                            beta = best
+            if averages:
+                best = sum(values) / len(values)
+            found = memo[key] = (best, empty)
+            return found
+
+        self._compiled[(variant, pruning)] = search
+        return search
 
 
 # What each family needs to make sense: depth-limited only, or a heuristic.

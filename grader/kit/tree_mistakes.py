@@ -18,13 +18,29 @@ from grader.kit.families import PARAMETERISED
 from grader.kit.mistake_texts import text_of
 from grader.kit.search import Searcher
 
-_SEARCHERS = ByIdentity(512)  # a bank's trees (about 250 for ctp-26) hold some 15 MB of memos
+TABLE_CAP = 20_000  # positions (some 3,000 trees of a bank); a long-lived worker starts a fresh table past it
+_TABLE: list = [None]
+_ROOTS = ByIdentity(4096)
 
 
-def _searcher(node):
-    """One kit searcher per tree, shared by every family (their memos are keyed by family, position and depth):
-    the bank's trees are asked about by every model, for every failing submission."""
-    return _SEARCHERS.get(node, lambda: Searcher(tree_game.GAME))
+def _searcher(node=None):
+    """One kit searcher for every tree, shared by every family: a position is a node by identity, so the trees
+    never mix, a subtree asked about on its own (localisation, shrinking) is the same positions again, and each
+    family's search is written out once (``Searcher._variant_search``), not once per tree. Past ``TABLE_CAP``
+    positions the table starts afresh (searches under way keep the one they hold)."""
+    table = _TABLE[0]
+    if table is None or len(table.states) > TABLE_CAP:
+        table = _TABLE[0] = Searcher(tree_game.GAME)
+    return table
+
+
+def _root(node, a):
+    """(the searcher, the number of the tree's root with A to move or not): every model asks this of every case."""
+    return _ROOTS.get(node, lambda: _numbered(_searcher(node), tree_game.Position(node, a)), a)
+
+
+def _numbered(searcher, position):
+    return searcher, searcher.node(position)
 
 
 def family(variant, crash_on_empty=True, pruning=False):
@@ -34,8 +50,8 @@ def family(variant, crash_on_empty=True, pruning=False):
     its start value, an infinity, when its running best is never improved. ``pruning``: the mistake
     made inside alpha-beta, the root searched with the widest window."""
     def solve(node, depth, a):
-        position = tree_game.Position(node, a)
-        value, touched = _searcher(node).variant_value(variant, position, depth, pruning=pruning)
+        searcher, root = _root(node, a)
+        value, touched = searcher.variant_value_of(variant, root, depth, pruning)
         if touched and crash_on_empty:
             raise ValueError("max() arg is an empty sequence")
         return value
@@ -49,7 +65,8 @@ def parameterised(name):
     found = PARAMETERISED[name]
 
     def solve(node, depth, a):
-        value, touched = found.value(_searcher(node), tree_game.Position(node, a), depth)
+        searcher, root = _root(node, a)
+        value, touched = found.value(searcher, searcher.states[root], depth)
         if touched:
             raise ValueError("max() arg is an empty sequence")
         return value
