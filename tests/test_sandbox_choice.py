@@ -81,3 +81,20 @@ def test_a_check_starts_the_probe_before_it_loads_the_exercise(fresh_probe, monk
         p.name for p in (ROOT / "fixtures" / "submissions" / "nim" / "correct").glob("*.py"))[0], "nim", sandbox="auto")
     assert seen_at_load == [True]
     assert result.status == "passed"
+
+
+def test_the_command_line_starts_the_probe_before_it_imports_the_judge():
+    """``minimax-grader check`` spends its first tenth of a second importing the grader: the probe runs meanwhile."""
+    import subprocess
+
+    sample = sorted((ROOT / "fixtures" / "submissions" / "nim" / "correct").glob("*.py"))[0]
+    script = (
+        "import sys\n"
+        "from grader.sandbox import launch\n"
+        "seen, real = [], launch.start_choosing\n"
+        "launch.start_choosing = lambda s=None: (seen.append('grader.judging.judge' in sys.modules), real(s))[1]\n"
+        "from grader.doors.cli import main\n"
+        f"sys.argv = ['minimax-grader', 'check', {str(sample)!r}, '--exercise', 'nim', '-f', 'json']\n"
+        "try:\n    main()\nexcept SystemExit as done:\n    print('SEEN', seen, done.code, file=sys.stderr)\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert "SEEN [False, True] 0" in done.stderr, done.stderr[-2000:]

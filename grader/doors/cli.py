@@ -104,6 +104,9 @@ def cli():
 @click.option("--instructor", is_flag=True, help="Report for the instructor: always full, hidden checks shown.")
 def check(path, exercise_id, fmt, seed, examples, sandbox, exercises_dir, output, feedback_level, instructor):
     """Grade one submission (a .py file or a folder) and print a report."""
+    from grader.sandbox import launch
+
+    launch.start_choosing(sandbox)  # the sandbox probe runs while the rest of the grader is imported
     from grader.doors import api
     from grader.judging import bank
     from grader.report import feedback_levels

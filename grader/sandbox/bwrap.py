@@ -21,6 +21,7 @@ launcher and says so.
 
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
 import site
@@ -190,6 +191,16 @@ def start_probe() -> None:
                                   stderr=subprocess.PIPE)
     except OSError:
         _probe = None  # ``problem`` starts it again and says why it cannot
+    else:
+        atexit.register(_reap)  # a command that stops before choosing (an unknown exercise) leaves nothing behind
+
+
+def _reap() -> None:
+    global _probe
+    left, _probe = _probe, None
+    if left is not None:
+        left.kill()
+        left.communicate()
 
 
 @cache
