@@ -83,18 +83,34 @@ def test_a_check_starts_the_probe_before_it_loads_the_exercise(fresh_probe, monk
     assert result.status == "passed"
 
 
-def test_the_command_line_starts_the_probe_before_it_imports_the_judge():
-    """``minimax-grader check`` spends its first tenth of a second importing the grader: the probe runs meanwhile."""
+@pytest.mark.parametrize("command, heavy", [("check", "grader.judging.judge"), ("grade", "grader.bulk.batch")])
+def test_the_command_line_starts_the_probe_before_it_imports_the_rest(command, heavy, tmp_path):
+    """``minimax-grader check`` spends its first tenth of a second importing the grader: the probe runs meanwhile
+    (and ``grade``'s, before its workers start probing for themselves)."""
     import subprocess
 
     sample = sorted((ROOT / "fixtures" / "submissions" / "nim" / "correct").glob("*.py"))[0]
+    args = [command, str(sample), "--exercise", "nim"] + (["-f", "json"] if command == "check" else
+                                                          ["--out", str(tmp_path / "out"), "--jobs", "1"])
     script = (
         "import sys\n"
         "from grader.sandbox import launch\n"
         "seen, real = [], launch.start_choosing\n"
-        "launch.start_choosing = lambda s=None: (seen.append('grader.judging.judge' in sys.modules), real(s))[1]\n"
+        f"launch.start_choosing = lambda s=None: (seen.append({heavy!r} in sys.modules), real(s))[1]\n"
         "from grader.doors.cli import main\n"
-        f"sys.argv = ['minimax-grader', 'check', {str(sample)!r}, '--exercise', 'nim', '-f', 'json']\n"
-        "try:\n    main()\nexcept SystemExit as done:\n    print('SEEN', seen, done.code, file=sys.stderr)\n")
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, cwd=ROOT)
-    assert "SEEN [False, True] 0" in done.stderr, done.stderr[-2000:]
+        f"sys.argv = ['minimax-grader'] + {args!r}\n"
+        "try:\n    main()\nexcept SystemExit as done:\n    print('SEEN', seen[:1], done.code, file=sys.stderr)\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert "SEEN [False] 0" in done.stderr, done.stderr[-2000:]
+
+
+def test_a_pool_worker_starts_the_probe_before_it_loads_the_exercise(fresh_probe, monkeypatch):
+    from grader.bulk import worker
+    from grader.judging import exercise as exercises
+
+    started = _probe_says(monkeypatch, "pass")
+    seen_at_load = []
+    real_load = exercises.load
+    monkeypatch.setattr(exercises, "load", lambda *a, **k: seen_at_load.append(bool(started)) or real_load(*a, **k))
+    exercise, bank, launcher = worker._load({"exercise": "nim", "seed": 26, "sandbox": "auto"})
+    assert seen_at_load == [True] and exercise.id == "nim" and launcher.name == "bwrap"  # the stand-in probe worked

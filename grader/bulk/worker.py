@@ -19,9 +19,11 @@ from pathlib import Path
 
 
 def _load(job: dict):
+    from grader.sandbox import launch
+
+    launch.start_choosing(job.get("sandbox"))  # the sandbox probe runs while the exercise and its bank load
     from grader.judging import bank as banks
     from grader.judging import exercise as exercises
-    from grader.sandbox import launch
 
     dirs = [Path(d) for d in job.get("exercises_dirs") or ()]
     exercise = exercises.load(job["exercise"], dirs)
@@ -98,11 +100,11 @@ def main() -> int:
     if not first:
         return 0
     job = json.loads(first)["job"]
+    exercise, bank, launcher = _load(job)
     from grader.judging import submissions
     from grader.bulk.batch import content_key
     from grader.sandbox import frozen
 
-    exercise, bank, launcher = _load(job)
     remember_reference(exercise, bank)
     warm = _warm(launcher, exercise, bank) if job.get("warm", True) else None
     # The bank, the exercise and the libraries live as long as this process: keep the collector

@@ -292,10 +292,12 @@ def grade(paths, exercise_id, out, jobs, seed, sandbox, exercises_dir, examples,
     anything is created, and when it refuses to grade a class unconfined: see --unconfined-ok);
     3 when the grader itself failed.
     """
+    from grader.sandbox import launch
+
+    launch.start_choosing(sandbox)  # the sandbox probe runs while the rest of the grader is imported
     from grader.bulk import batch
     from grader.judging.exercise import ExerciseError
     from grader.export import roster as lms_exports
-    from grader.sandbox import launch
 
     refusal = launch.refuse_unconfined(launch.choose(sandbox), unconfined_ok)
     if refusal:
