@@ -345,3 +345,34 @@ def test_an_interrupted_batch_takes_its_job_back_from_the_cluster(tmp_path, clus
     assert held and all(names == [] for names in held.values())
     with Gradebook(tmp_path / "out" / batch.GRADEBOOK) as book:
         assert book.count() >= 2  # what was written before the interruption stays
+
+
+class _Future:
+    """What ``as_completed`` hands over: a status at that moment, and the result (or its failure) when asked."""
+
+    def __init__(self, status, outcome):
+        self.status, self.outcome, self.waited = status, outcome, None
+
+    def result(self, timeout=None):
+        self.waited = timeout
+        if isinstance(self.outcome, BaseException):
+            raise self.outcome
+        return self.outcome
+
+
+def test_a_result_lost_with_its_worker_is_waited_for_while_the_scheduler_computes_it_again():
+    """A worker killed just after finishing a submission takes the result with it; the scheduler computes it
+    again for the client that holds the future, so the future is pending again when it is collected. It must
+    be waited for: giving it up said "the cluster dropped this task" and cost the student a run."""
+    from concurrent.futures import CancelledError
+
+    from grader.bulk.dask_cluster import collect
+
+    recomputed = _Future("pending", {"status": "passed", "score": 10.0})
+    assert collect(recomputed) == ({"status": "passed", "score": 10.0}, None) and recomputed.waited > 60
+    assert collect(_Future("finished", {"status": "failed"})) == ({"status": "failed"}, None)
+    result, why = collect(_Future("cancelled", CancelledError()))
+    assert result is None and why.startswith("the cluster dropped this task")
+    killed = type("KilledWorker", (Exception,), {})("grade-submission-1")
+    result, why = collect(_Future("erred", killed))
+    assert result is None and why.startswith("its worker process died every time it was graded")

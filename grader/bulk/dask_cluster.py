@@ -119,14 +119,9 @@ class DaskExecutor:
             del parcels  # the tasks hold the content now
             for future in as_completed(list(futures), loop=client.loop):
                 task = futures.pop(future)
-                result = None
-                if future.status == "finished":
-                    try:
-                        result = future.result()
-                    except Exception as exc:  # noqa: BLE001 - lost between finishing and fetching
-                        self._say(f"{task.display}: {_why(exc)}")
-                else:
-                    self._say(f"{task.display}: {_why(_exception_of(future))}")
+                result, why = collect(future)
+                if why is not None:
+                    self._say(f"{task.display}: {why}")
                 future.release()
                 yield task, result
         finally:
@@ -189,11 +184,21 @@ def shipped_roots(job: Job) -> list[Path]:
     return [root for root in roots if root.resolve() != built_in]
 
 
-def _exception_of(future) -> BaseException | None:
+RECOMPUTE_WAIT = 600.0  # seconds: far beyond one submission's own limits
+
+
+def collect(future) -> tuple:
+    """(the result, None) or (None, why there is none).
+
+    A result held by a worker that dies after finishing it is computed again by the scheduler while
+    this client holds its future: by the time ``as_completed`` hands the future over it may be
+    pending again, so it is waited for, never given up as dropped (a worker killed mid-run lost a
+    finished submission's result this way).
+    """
     try:
-        return future.exception(timeout=5)
-    except Exception as exc:  # noqa: BLE001 - cancelled futures raise instead of returning
-        return exc
+        return future.result(timeout=RECOMPUTE_WAIT), None
+    except Exception as exc:  # noqa: BLE001 - erred, cancelled, its worker killed every time, or timed out
+        return None, _why(exc)
 
 
 def _why(exc: BaseException | None) -> str:
