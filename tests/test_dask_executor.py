@@ -287,6 +287,27 @@ def test_a_worker_with_another_grader_version_refuses_to_grade():
         plugin.teardown(worker=None)
 
 
+def test_a_finished_job_gives_what_it_froze_back_to_the_collector():
+    """A worker freezes the collector's view of a job's exercise and bank while it grades; a long-lived worker
+    serving many classes must not keep every finished job's objects (and their cycles) for its whole life."""
+    import gc
+
+    from grader.bulk.executor import Job
+    from grader.bulk.dask_cluster import job_plugin
+    from grader.bulk.on_worker import Context
+
+    plugin = job_plugin(Job(exercise="nim", seed=SEED, examples=0, warm=False))
+    plugin.setup(worker=None)
+    try:
+        context = Context(plugin)
+        assert gc.get_freeze_count() > 0
+        context.close()
+        assert gc.get_freeze_count() == 0
+    finally:
+        gc.unfreeze()
+        plugin.teardown(worker=None)
+
+
 def test_a_cluster_without_workers_is_said_and_the_batch_waits_for_one(tmp_path):
     from grader.bulk.dask_cluster import DaskExecutor
 

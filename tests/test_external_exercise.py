@@ -233,15 +233,26 @@ def _exercise_named(folder: Path, top: str) -> None:
     ('id = "heaps"\n', "heaps"),  # the plain line the quick look reads
     ('"id" = \'heaps\'  # quoted key, literal string\n', "heaps"),  # written another way: the table is parsed
     ('note = """several\n[lines]\n"""\nid = "heaps"\n', "heaps"),  # a multi-line string before the id
+    ('grid = [\n  [1, 2],\n  [3, 4],\n]\nid = "heaps"\n', "heaps"),  # a nested array over several lines
+    ('shown = {id = "inner"}\nid = "heaps"\n', "heaps"),  # an inline table with an id of its own
+    ('\ufeffid = "heaps"\r\ntitle2 = "crlf"\r\n', "heaps"),  # a byte-order mark and Windows line ends
     ("", "renamed-folder"),  # no id: the folder's name
 ])
 def test_one_exercise_is_found_by_its_id_however_the_table_names_it(tmp_path, top, named):
+    """A decoy later in the search names the same id: a quick look that misread the first folder's table
+    would skip it, and the decoy would be loaded instead of the folder ``load_all`` keeps."""
     from grader.judging import exercise as exercises
 
     _exercise_named(tmp_path / "mine" / "exercises" / "renamed-folder", top)
-    found = exercises.load(named, [tmp_path / "mine"])
+    _exercise_named(tmp_path / "decoy" / "exercises" / named, f'id = "{named}"\n')
+    roots = [tmp_path / "mine", tmp_path / "decoy"]
+    if top.startswith("\ufeff"):
+        with pytest.raises(exercises.ExerciseError, match="renamed-folder"):  # tomllib refuses a BOM: said, not skipped
+            exercises.load(named, roots)
+        return
+    found = exercises.load(named, roots)
     assert found.id == named and found.folder == tmp_path / "mine" / "exercises" / "renamed-folder"
-    assert named in exercises.load_all([tmp_path / "mine"])
+    assert exercises.load_all(roots)[named].folder == found.folder
 
 
 def test_loading_one_exercise_parses_only_its_own_table_and_the_first_folder_still_wins(tmp_path, monkeypatch):

@@ -29,21 +29,32 @@ def test_a_family_searches_up_to_the_budget_and_no_further(family):
         solve(_fan(budget), 1, True)  # one position more
 
 
-def test_trees_with_the_same_names_and_values_never_share_a_value():
-    """One table holds every tree: a position is a node by identity, so equal-looking trees stay apart
-    and a tree built afresh is never answered from another's memo."""
-    first = {"name": "r", "value": 0, "children": [{"name": "a", "value": 5, "children": []},
-                                                   {"name": "b", "value": -2, "children": []}]}
-    second = {"name": "r", "value": 0, "children": [{"name": "a", "value": 5, "children": []},
-                                                    {"name": "b", "value": -2, "children": []}]}
-    swapped = tree_mistakes.family("min-max-swapped")
-    assert swapped(first, 1, True) == -2 and swapped(first, 1, False) == 5
-    second["children"][0]["value"] = -9  # the same shape and names, another value
-    assert swapped(second, 1, True) == -9 and swapped(first, 1, True) == -2
-
-
-def test_each_family_is_written_out_once_for_all_the_trees(monkeypatch):
+@pytest.fixture(autouse=True)
+def fresh_table(monkeypatch):
+    """Each test its own shared table and roots (the module's are put back after it)."""
     monkeypatch.setattr(tree_mistakes, "_TABLE", [None])
+    monkeypatch.setattr(tree_mistakes, "_ROOTS", tree_mistakes.ByIdentity(2048))
+
+
+def _two_leaves(a, b) -> dict:
+    return {"name": "r", "value": 0, "children": [{"name": "a", "value": a, "children": []},
+                                                  {"name": "b", "value": b, "children": []}]}
+
+
+def test_trees_with_the_same_names_never_share_a_value():
+    """One table holds every tree: a position is a node by identity, so trees with the same names (and a
+    tree built afresh with the same content) are each answered from their own values."""
+    swapped = tree_mistakes.family("min-max-swapped")
+    first, second = _two_leaves(5, -2), _two_leaves(-9, 3)
+    assert swapped(first, 1, True) == -2 and swapped(first, 1, False) == 5
+    assert swapped(second, 1, True) == -9 and swapped(second, 1, False) == 3
+    again = _two_leaves(5, -2)
+    assert swapped(again, 1, True) == -2 and swapped(first, 1, True) == -2
+    table = tree_mistakes._TABLE[0]
+    assert len(table.states) == 6 + 6 + 3  # three positions a tree, with A to move and with B (the last: A only)
+
+
+def test_each_family_is_written_out_once_for_all_the_trees():
     swapped, averaged = tree_mistakes.family("min-max-swapped"), tree_mistakes.family("averages-children")
     for i in range(40):
         tree = _fan(3 + i % 4)
@@ -56,13 +67,11 @@ def test_each_family_is_written_out_once_for_all_the_trees(monkeypatch):
 
 def test_past_its_cap_the_table_starts_afresh_and_the_answers_stay_the_same(monkeypatch):
     trees = [_fan(2 + i % 5) for i in range(30)]
-    monkeypatch.setattr(tree_mistakes, "_TABLE", [None])
-    monkeypatch.setattr(tree_mistakes, "_ROOTS", tree_mistakes.ByIdentity(4096))
     wide = [tree_mistakes.family("always-min")(tree, 1, True) for tree in trees]
     first_table = tree_mistakes._TABLE[0]
     monkeypatch.setattr(tree_mistakes, "TABLE_CAP", 12)
     monkeypatch.setattr(tree_mistakes, "_TABLE", [None])
-    monkeypatch.setattr(tree_mistakes, "_ROOTS", tree_mistakes.ByIdentity(4096))
+    monkeypatch.setattr(tree_mistakes, "_ROOTS", tree_mistakes.ByIdentity(2048))
     tables = set()
     narrow = []
     for tree in trees:
@@ -70,3 +79,18 @@ def test_past_its_cap_the_table_starts_afresh_and_the_answers_stay_the_same(monk
         tables.add(id(tree_mistakes._TABLE[0]))
         assert len(tree_mistakes._TABLE[0].states) <= 12 + 7  # the cap, plus the one tree that crossed it
     assert narrow == wide and len(tables) > 3 and tree_mistakes._TABLE[0] is not first_table
+
+
+def test_a_table_given_up_is_let_go_whole(monkeypatch):
+    """Past its cap the old table is dropped by everything that held it (the roots remembered for its trees
+    included), so the collector frees it: a long-lived worker never keeps more than the table in use."""
+    import gc
+    import weakref
+
+    monkeypatch.setattr(tree_mistakes, "TABLE_CAP", 12)
+    tree_mistakes.family("averages-children")(_fan(20), 1, True)
+    old = weakref.ref(tree_mistakes._TABLE[0])
+    tree_mistakes.family("averages-children")(_fan(3), 1, True)  # past the cap: a fresh table
+    assert tree_mistakes._TABLE[0] is not old()
+    gc.collect()
+    assert old() is None

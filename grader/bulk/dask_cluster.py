@@ -206,6 +206,9 @@ def _why(exc: BaseException | None) -> str:
     if name == "KilledWorker":
         return ("its worker process died every time it was graded (a submission that kills its worker, "
                 "or a worker out of memory); listed as an error, tried again on the next run")
+    if name == "TimeoutError":
+        return (f"no result within {RECOMPUTE_WAIT:.0f} s of its worker going away; listed as an error, "
+                "tried again on the next run")
     if name == "CancelledError" or exc is None:
         return "the cluster dropped this task (the scheduler went away?); run grade again to finish"
     return f"{name}: {str(exc).splitlines()[0] if str(exc) else ''}"[:300]

@@ -19,6 +19,7 @@ dies, its fork servers and children see their pipes close and exit.
 
 from __future__ import annotations
 
+import gc
 import shutil
 import threading
 from pathlib import Path
@@ -80,7 +81,6 @@ class Context:
     """One thread's exercise, bank and sandbox launchers, as a pool worker keeps them."""
 
     def __init__(self, plugin: GradingJob):
-        import gc
 
         from grader import __version__
         from grader.bulk import worker as pool_worker
@@ -122,6 +122,9 @@ class Context:
         if self.warm is not None:
             self.warm.close()
             self.warm = None
+        # What this job froze goes back to the collector: a long-lived worker would otherwise keep every
+        # finished job's exercise, bank and tables (the cycles among them are the collector's to free).
+        gc.unfreeze()
 
 
 def grade_parcel(plugin_name: str, display: str, parcel: shipping.Parcel) -> dict:

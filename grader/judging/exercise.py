@@ -303,25 +303,31 @@ def load_all(extra_dirs: list[Path] | None = None) -> dict[str, Exercise]:
 
 
 _SIMPLE_ID = re.compile(r"""id\s*=\s*"([A-Za-z0-9_.-]+)"\s*(#.*)?""")
+# A top-level line the quick look understands: blank, a comment, or ``key = value`` whole on its line (a plain
+# string, a number, a date, a boolean, a flat array of those). Anything else and the table is parsed.
+_PLAIN_LINE = re.compile(r"""(#.*)?|[A-Za-z0-9_-]+\s*=\s*("[^"\\]*"|'[^']*'|[-+0-9.:_TZeE]+|true|false|\[("[^"\\]*"|'[^']*'|[-+0-9._eE]+|\s|,)*\])\s*(#.*)?""")
+_TABLE_HEADER = re.compile(r"\[\[?\s*[A-Za-z0-9_.-]+\s*\]\]?\s*(#.*)?")
 
 
 def _declared_id(folder: Path) -> str | None:
     """The exercise's id without parsing its whole table (a check loads one exercise, and parsing all seven
     tables was a tenth of its start): the top-level ``id = "..."`` line, else the folder's name. None when
-    the top level is not plain enough to tell (a multi-line string, an id written another way): parse it."""
+    the top level is not plain enough to be sure (a multi-line value, an inline table, an id written another
+    way): then the table is parsed."""
     try:
         text = (folder / "exercise.toml").read_text(encoding="utf-8")
-    except OSError:
-        return None
-    top = re.split(r"^\s*\[", text, maxsplit=1, flags=re.M)[0]  # top-level keys come before any table
-    if '"""' in top or "'''" in top:
+    except (OSError, ValueError):
         return None
     named = None
-    for line in top.splitlines():
+    for line in text.splitlines():
         line = line.strip()
-        if line.startswith(("id", '"id"', "'id'")) and re.match(r"""["']?id["']?\s*[=.]""", line):
-            found = _SIMPLE_ID.fullmatch(line)
-            if found is None or named is not None:
+        if _TABLE_HEADER.fullmatch(line):
+            break  # top-level keys come before any table
+        if not _PLAIN_LINE.fullmatch(line):
+            return None
+        found = _SIMPLE_ID.fullmatch(line)
+        if found is not None:
+            if named is not None:
                 return None
             named = found.group(1)
     return named or folder.name

@@ -23,3 +23,6 @@ class ByIdentity:
                 self._entries.clear()
             hit = self._entries[key] = (obj, compute())
         return hit[1]
+
+    def clear(self) -> None:
+        self._entries.clear()

@@ -18,19 +18,26 @@ from grader.kit.families import PARAMETERISED
 from grader.kit.mistake_texts import text_of
 from grader.kit.search import Searcher
 
-TABLE_CAP = 20_000  # positions (some 3,000 trees of a bank); a long-lived worker starts a fresh table past it
+TABLE_CAP = 8_000  # positions (about as many trees as a bank and its shrinking ask); then a fresh table
 _TABLE: list = [None]
-_ROOTS = ByIdentity(4096)
+_ROOTS = ByIdentity(2048)
 
 
 def _searcher(node=None):
     """One kit searcher for every tree, shared by every family: a position is a node by identity, so the trees
     never mix, a subtree asked about on its own (localisation, shrinking) is the same positions again, and each
     family's search is written out once (``Searcher._variant_search``), not once per tree. Past ``TABLE_CAP``
-    positions the table starts afresh (searches under way keep the one they hold)."""
+    positions the table starts afresh (searches under way keep the one they hold) and the old one is let go
+    whole. A memo hit costs no node budget, so whether a family would run out of budget on a tree can depend on
+    what was asked before; the trees of these exercises are far below the budget, so no answer does."""
     table = _TABLE[0]
     if table is None or len(table.states) > TABLE_CAP:
-        table = _TABLE[0] = Searcher(tree_game.GAME)
+        fresh = Searcher(tree_game.GAME)
+        _TABLE[0] = fresh
+        if table is not None:
+            _ROOTS.clear()  # its entries hold the old table
+            table.retire()
+        table = fresh
     return table
 
 

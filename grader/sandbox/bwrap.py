@@ -28,6 +28,7 @@ import site
 import subprocess
 import sys
 import sysconfig
+import threading
 from functools import cache
 from pathlib import Path
 
@@ -169,6 +170,8 @@ class BwrapLauncher(launch.Launcher):
 
 
 _probe: subprocess.Popen | None = None  # started early by ``start_probe``, read by ``problem``
+_probe_lock = threading.Lock()  # a Dask worker loads its jobs in several threads
+_reaper_registered = False
 
 
 def _probe_argv() -> list[str]:
@@ -180,24 +183,31 @@ def _probe_argv() -> list[str]:
     return command(view, argv, "/")
 
 
+def _start() -> subprocess.Popen:
+    return subprocess.Popen(_probe_argv(), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
 def start_probe() -> None:
     """Start finding out whether bwrap works, in the background: the probe is a sandboxed Python of its
-    own (some 35 ms), and a check has its exercise and case bank to load meanwhile."""
-    global _probe
-    if _probe is not None or problem.cache_info().currsize or shutil.which("bwrap") is None:
-        return
-    try:
-        _probe = subprocess.Popen(_probe_argv(), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                  stderr=subprocess.PIPE)
-    except OSError:
-        _probe = None  # ``problem`` starts it again and says why it cannot
-    else:
-        atexit.register(_reap)  # a command that stops before choosing (an unknown exercise) leaves nothing behind
+    own (some 35 ms), and a check has the grader, its exercise and case bank to load meanwhile."""
+    global _probe, _reaper_registered
+    with _probe_lock:
+        if _probe is not None or problem.cache_info().currsize or shutil.which("bwrap") is None:
+            return
+        try:
+            _probe = _start()
+        except OSError:
+            _probe = None  # ``problem`` starts it again and says why it cannot
+            return
+        if not _reaper_registered:
+            _reaper_registered = True
+            atexit.register(_reap)  # a command that stops before choosing (an unknown exercise) leaves nothing
 
 
 def _reap() -> None:
     global _probe
-    left, _probe = _probe, None
+    with _probe_lock:
+        left, _probe = _probe, None
     if left is not None:
         left.kill()
         left.communicate()
@@ -206,14 +216,18 @@ def _reap() -> None:
 @cache
 def problem() -> str | None:
     """None if bwrap can start a sandboxed Python here, else why not (checked once per process)."""
-    global _probe
     if shutil.which("bwrap") is None:
         return "bwrap is not installed (Debian/Ubuntu package: bubblewrap)"
+    with _probe_lock:  # the probe started early, or one started now; either way collected here
+        return _answer()
+
+
+def _answer() -> str | None:
+    global _probe
     started, _probe = _probe, None
     try:
         if started is None:
-            started = subprocess.Popen(_probe_argv(), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                       stderr=subprocess.PIPE)
+            started = _start()
         _, stderr = started.communicate(timeout=20)
     except subprocess.TimeoutExpired as exc:
         started.kill()
