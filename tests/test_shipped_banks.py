@@ -30,7 +30,7 @@ def test_the_shipped_bank_is_exactly_the_built_one(exercise_id):
     shipped = shipped_banks.load(loaded, bank.PUBLIC_SEED, loaded.random_examples)
     assert shipped is not None, (f"grader/judging/banks/{exercise_id}.json.gz is missing or stale (the exercise changed): "
                                  f"regenerate it with `python -m grader.judging.shipped_banks {exercise_id}`")
-    built = [c.__dict__ for c in bank.build(loaded, use_cache=False, use_shipped=False).cases]
+    built = [c.to_data() for c in bank.build(loaded, use_cache=False, use_shipped=False).cases]
     fixed = [c for c in built if c["group"] != "random"]
     assert [c for c in shipped if c["group"] != "random"] == fixed
     assert len(shipped) == len(built)
@@ -96,3 +96,66 @@ def test_a_first_check_of_a_kit_exercise_reads_the_shipped_bank(exercise_id, tmp
     monkeypatch.setattr(bank, "random_inputs", refuse)
     built = bank.build(loaded)
     assert built.cases and {c.group for c in built.cases} <= {"fixtures", "reachable", "random"}
+
+
+WITH_MODELS = ["aima-isolation", "alphabeta", "ctp-26"]  # the exercises whose mistakes are value models
+
+
+@pytest.mark.parametrize("exercise_id", WITH_MODELS)
+def test_the_shipped_predictions_are_exactly_what_the_models_answer(exercise_id):
+    """Every model's shipped prediction on every public case is what the model answers now, and was made by
+    this grader's kit and diagnosis (else: regenerate)."""
+    from grader.judging import diagnose
+
+    loaded = exercises.load(exercise_id)
+    found = shipped_banks.load_with_predictions(loaded, bank.PUBLIC_SEED, loaded.random_examples)
+    assert found is not None and found[1] is not None, f"no predictions shipped for {exercise_id}"
+    cases, predictions = found
+    assert predictions["fingerprint"] == shipped_banks.predictions_fingerprint(), (
+        f"the shipped predictions of {exercise_id} were made by other kit or diagnosis code: regenerate them with "
+        f"`python -m grader.judging.shipped_banks {exercise_id}`")
+    models = diagnose.model_keys(diagnose.mistakes_of(loaded).MODELS)
+    assert sorted(predictions["by_model"]) == sorted(models)
+    for key, model in models.items():
+        assert predictions["by_model"][key] == [list(diagnose._predict(model, c["input"])) for c in cases], key
+
+
+def _predicted_inputs(monkeypatch):
+    from grader.judging import diagnose
+
+    asked = []
+    real = diagnose._predict
+    monkeypatch.setattr(diagnose, "_predict", lambda model, case_input: asked.append(case_input) or real(model, case_input))
+    monkeypatch.setattr(diagnose, "_PREDICTIONS", {})
+    return asked
+
+
+def test_a_failing_check_reads_the_models_predictions_and_a_stale_table_is_not_read(monkeypatch):
+    """A failing check of a public case reads what each model answers from the shipped table (the
+    localisation's own questions are still asked of the models); a table made by other code is ignored,
+    and the mistake named is the same either way."""
+    from grader.doors import api
+    from grader.judging import diagnose
+
+    sample = Path(__file__).resolve().parent.parent / "fixtures" / "submissions" / "ctp-26" / "buggy" / "always_max.py"
+    loaded = exercises.load("ctp-26")
+    public = {json_key(c.input) for c in bank.build(loaded).cases}
+    asked = _predicted_inputs(monkeypatch)
+    read = api.check(sample, "ctp-26", sandbox="posix")
+    assert read.mistakes and not [i for i in asked if json_key(i) in public]
+
+    diagnose._shipped_predictions_hold.cache_clear()
+    monkeypatch.setattr(shipped_banks, "predictions_fingerprint", lambda: "0" * 16)
+    try:
+        asked = _predicted_inputs(monkeypatch)
+        computed = api.check(sample, "ctp-26", sandbox="posix")
+        assert len([i for i in asked if json_key(i) in public]) > 100
+    finally:
+        diagnose._shipped_predictions_hold.cache_clear()
+    assert [m.code for m in computed.mistakes] == [m.code for m in read.mistakes] == ["always-max"]
+
+
+def json_key(value) -> str:
+    import json
+
+    return json.dumps(value, sort_keys=True)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from grader import __version__, paths
 
@@ -26,9 +26,16 @@ class Case:
     input: dict
     known: object = None  # the value a fixture file states (used to test the reference)
     title: str = ""
+    # (the shipped predictions table, this case's index in it): what the mistake models answer here, read
+    # instead of computed by grader.judging.diagnose; never part of the case itself.
+    predicted: tuple | None = field(default=None, compare=False, repr=False)
 
     def to_request(self) -> dict:
         return {"id": self.id, "input": self.input}
+
+    def to_data(self) -> dict:
+        """The case as plain data (what a bank file holds)."""
+        return {"id": self.id, "group": self.group, "input": self.input, "known": self.known, "title": self.title}
 
 
 @dataclass
@@ -68,6 +75,15 @@ def build(exercise, seed: int = PUBLIC_SEED, examples: int | None = None, use_ca
     """``use_shipped``: the public bank may come from the package (grader/judging/shipped_banks.py), so the
     first check on a fresh machine costs what the next one does."""
     examples = exercise.random_examples if examples is None else examples
+    if use_shipped:  # first: only the shipped bank carries the mistake models' predictions
+        from grader.judging import shipped_banks
+
+        shipped = shipped_banks.load_with_predictions(exercise, seed, examples)
+        if shipped is not None:
+            cases, predictions = shipped
+            return Bank(exercise.id, seed, examples,
+                        [Case(**c, predicted=None if predictions is None else (predictions, index))
+                         for index, c in enumerate(cases)])
     path = _cache_path(exercise, seed, examples)
     if use_cache and path.is_file():
         try:
@@ -75,12 +91,6 @@ def build(exercise, seed: int = PUBLIC_SEED, examples: int | None = None, use_ca
             return Bank(exercise.id, seed, examples, [Case(**c) for c in data["cases"]])
         except (OSError, ValueError, TypeError, KeyError):
             pass  # a damaged cache entry is rebuilt
-    if use_shipped:
-        from grader.judging import shipped_banks
-
-        shipped = shipped_banks.load(exercise, seed, examples)
-        if shipped is not None:
-            return Bank(exercise.id, seed, examples, [Case(**c) for c in shipped])
     cases = [Case(**c) for c in exercise.hook("fixture_cases")(exercise.fixtures_path)]
     if examples > 0:
         strategy = exercise.hook("strategy")()
@@ -88,7 +98,7 @@ def build(exercise, seed: int = PUBLIC_SEED, examples: int | None = None, use_ca
             cases.append(Case(id=f"random-{i + 1}", group="random", input=case_input))
     bank = Bank(exercise.id, seed, examples, cases)
     if use_cache:
-        _write_atomically(path, {"cases": [c.__dict__ for c in cases]})
+        _write_atomically(path, {"cases": [c.to_data() for c in cases]})
     return bank
 
 

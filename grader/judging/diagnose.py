@@ -31,6 +31,7 @@ import json
 import math
 import time
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, Callable
 
 from grader.judging.checks import right_number, tagged_number
@@ -131,6 +132,7 @@ class Facts:
         self._replies: dict[int, tuple | None] = {}
         self._wrong: dict[int, bool] = {}
         self.bank_size: int | None = None  # set once questions beyond the bank are appended
+        self.model_keys: dict[int, str] = {}  # id(model) -> its column in a shipped predictions table
         self.published_answers = {o.expected for o in self.outcomes
                                   if o.case.group == "published" and type(o.expected) in (int, float)}
 
@@ -217,18 +219,39 @@ _PREDICTIONS: dict[tuple[int, int], tuple] = {}
 PREDICTIONS_KEPT = 1 << 16
 
 
-def _prediction(model: Model, case_input):
-    """What the model answers, remembered by identity: a bulk run asks every model about the same
-    bank inputs for each failing submission, and a model is a pure function of its input. The
-    entry holds the model and the input, so neither id can be reused while it is remembered."""
-    key = (id(model), id(case_input))
-    hit = _PREDICTIONS.get(key)
+def model_keys(models) -> dict[str, Model]:
+    """Each model under a name that stays the same from one process to the next (its place in the list and its
+    code): the key of its column in a shipped predictions table (``grader.judging.shipped_banks``)."""
+    return {f"{index}:{model.code}": model for index, model in enumerate(models)}
+
+
+@cache
+def _shipped_predictions_hold(fingerprint: str) -> bool:
+    from grader.judging import shipped_banks
+
+    return fingerprint == shipped_banks.predictions_fingerprint()
+
+
+def _prediction(model: Model, case, key: str | None = None):
+    """What the model answers on the case: read from the shipped table where the case has one and it was made
+    by this very grader (``key``: the model's column), else computed once and remembered by identity: a bulk
+    run asks every model about the same bank inputs for each failing submission, and a model is a pure function
+    of its input. The entry holds the model and the input, so neither id can be reused while it is remembered."""
+    shipped = getattr(case, "predicted", None)
+    if shipped is not None and key is not None:
+        table, index = shipped
+        column = table["by_model"].get(key)
+        if column is not None and _shipped_predictions_hold(table["fingerprint"]):
+            return tuple(column[index])
+    case_input = case.input
+    entry = (id(model), id(case_input))
+    hit = _PREDICTIONS.get(entry)
     if hit is not None and hit[0] is model and hit[1] is case_input:
         return hit[2]
     if len(_PREDICTIONS) >= PREDICTIONS_KEPT:
         _PREDICTIONS.clear()
     prediction = _predict(model, case_input)
-    _PREDICTIONS[key] = (model, case_input, prediction)
+    _PREDICTIONS[entry] = (model, case_input, prediction)
     return prediction
 
 
@@ -343,7 +366,10 @@ def model_fits(models, facts: Facts) -> list[Fit]:
     # (outcome, its reply, whether it is wrong), worked out once for every model.
     asked = [(o, facts.reply(o), True) for o in wrong] + [(o, facts.reply(o), False) for o in right]
     fits = []
+    keys = {id(model): key for key, model in model_keys(models).items()}
+    facts.model_keys = keys
     for model in models:
+        key = keys[id(model)]
         numbers_only = model.scope == "answered"
         in_scope = [a for a in asked if not numbers_only or a[1][0] == "number"]
         wrong_here = sum(1 for a in in_scope if a[2])
@@ -354,7 +380,7 @@ def model_fits(models, facts: Facts) -> list[Fit]:
         example = missed = None
         for outcome, reply, is_wrong in in_scope:
             compared += 1
-            if not _agrees(_prediction(model, outcome.case.input), reply):
+            if not _agrees(_prediction(model, outcome.case, key), reply):
                 missed = missed or outcome
                 contradicted += not is_wrong
                 if compared - agreed > misses_allowed:
@@ -419,7 +445,8 @@ def _model_finding(fit: Fit, facts: Facts, failing: tuple[str, ...], shown_examp
         return reply is not None and (fit.model.scope != "answered" or reply[0] == "number")
 
     def agrees(outcome) -> bool:
-        return fit.complete or _agrees(_prediction(fit.model, outcome.case.input), facts.reply(outcome))
+        return fit.complete or _agrees(_prediction(fit.model, outcome.case, facts.model_keys.get(id(fit.model))),
+                                       facts.reply(outcome))
 
     example = fit.example
     if shown_example is not None and in_scope(shown_example) and agrees(shown_example):

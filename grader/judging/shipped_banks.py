@@ -28,6 +28,17 @@ def path_of(exercise_id: str) -> Path:
 
 def load(exercise, seed: int, examples: int) -> list[dict] | None:
     """The shipped cases of ``exercise`` for exactly this seed and count, or None."""
+    found = load_with_predictions(exercise, seed, examples)
+    return None if found is None else found[0]
+
+
+def load_with_predictions(exercise, seed: int, examples: int) -> tuple[list[dict], dict | None] | None:
+    """(the shipped cases, what the exercise's mistake models predict on each, or None), or None.
+
+    The predictions (``{"fingerprint": ..., "by_model": {model key: [prediction per case]}}``) are what
+    ``grader.judging.diagnose`` would compute for every model on every public case: a failing check
+    reads them instead of running some forty wrong searches per case. Whether they still hold is asked
+    when they are used (``predictions_fingerprint``), so a passing check pays nothing for them."""
     path = path_of(exercise.id)
     if not path.is_file():
         return None
@@ -38,15 +49,71 @@ def load(exercise, seed: int, examples: int) -> list[dict] | None:
     wanted = {"fingerprint": exercise.fingerprint, "grader_version": __version__, "seed": seed, "examples": examples}
     if any(data.get(key) != value for key, value in wanted.items()) or not isinstance(data.get("cases"), list):
         return None
-    return data["cases"]
+    predictions = data.get("predictions")
+    return data["cases"], predictions if isinstance(predictions, dict) else None
 
 
-def write(exercise, seed: int, examples: int, cases: list[dict]) -> Path:
+def predictions_fingerprint() -> str:
+    """The grader code a mistake model's prediction comes from besides the exercise's own folder (which the
+    exercise's fingerprint covers): the kit, which the models are written with, and the diagnosis, which
+    runs them. Shipped predictions made by other code are never used."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    here = Path(__file__).resolve().parent
+    for path in sorted((here.parent / "kit").glob("*.py")) + [here / "diagnose.py"]:
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def predictions_of(exercise, cases) -> dict | None:
+    """Every mistake model's prediction on every case, in the shape ``load_with_predictions`` returns;
+    None for an exercise without models, or whose models answer differently when asked in another order
+    (a search cut off by its budget can depend on what was searched before): those are computed when used."""
+    import subprocess
+    import sys
+
+    forward = _predict_all(exercise.id, cases)
+    if forward is None:
+        return None
+    script = ("import json, sys\nfrom grader.judging import shipped_banks\n"
+              "data = json.load(sys.stdin)\n"
+              "print(json.dumps(shipped_banks._predict_all(data['id'], data['cases'], backwards=True)))")
+    done = subprocess.run([sys.executable, "-c", script], input=json.dumps({"id": exercise.id, "cases": cases}),
+                          capture_output=True, text=True, check=True)
+    if json.loads(done.stdout) != json.loads(json.dumps(forward)):
+        print(f"{exercise.id}: its models answer differently in another order; no predictions shipped")
+        return None
+    return {"fingerprint": predictions_fingerprint(), "by_model": forward}
+
+
+def _predict_all(exercise_id: str, cases: list[dict], backwards: bool = False) -> dict | None:
+    from grader.judging import diagnose
+    from grader.judging import exercise as exercises
+
+    models = getattr(diagnose.mistakes_of(exercises.load(exercise_id)), "MODELS", ())
+    if not models:
+        return None
+    inputs = [c["input"] for c in cases]
+    order = range(len(inputs) - 1, -1, -1) if backwards else range(len(inputs))
+    by_model = {}
+    for key, model in diagnose.model_keys(models).items():
+        column = [None] * len(inputs)
+        for index in order:
+            column[index] = list(diagnose._predict(model, inputs[index]))
+        by_model[key] = column
+    return by_model
+
+
+def write(exercise, seed: int, examples: int, cases: list[dict], predictions: dict | None = None) -> Path:
     import hypothesis
 
     FOLDER.mkdir(exist_ok=True)
     data = {"exercise": exercise.id, "fingerprint": exercise.fingerprint, "grader_version": __version__,
             "hypothesis_version": hypothesis.__version__, "seed": seed, "examples": examples, "cases": cases}
+    if predictions is not None:
+        data["predictions"] = predictions
     path = path_of(exercise.id)
     # mtime=0: the same bank gives the same bytes, so regenerating without a change is no diff.
     path.write_bytes(gzip.compress(json.dumps(data, sort_keys=True).encode("utf-8"), mtime=0))
@@ -66,7 +133,8 @@ def regenerate(exercise_ids=None) -> list[Path]:
         if loaded.folder.resolve().parent != paths.exercises_dir().resolve():
             continue  # only the grader's own exercises ship a bank
         built = bank.build(loaded, bank.PUBLIC_SEED, use_cache=False, use_shipped=False)
-        written.append(write(loaded, built.seed, built.examples, [c.__dict__ for c in built.cases]))
+        cases = [c.to_data() for c in built.cases]
+        written.append(write(loaded, built.seed, built.examples, cases, predictions_of(loaded, cases)))
     return written
 
 
