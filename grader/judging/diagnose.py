@@ -35,6 +35,8 @@ from functools import cache
 from typing import Any, Callable
 
 from grader.judging.checks import right_number, tagged_number
+from grader.judging.predictions import model_keys
+from grader.judging.predictions import predict as _predict
 from grader.judging.result import Mistake
 
 NO_KNOWN_MISTAKE = "no-known-mistake"
@@ -219,12 +221,6 @@ _PREDICTIONS: dict[tuple[int, int], tuple] = {}
 PREDICTIONS_KEPT = 1 << 16
 
 
-def model_keys(models) -> dict[str, Model]:
-    """Each model under a name that stays the same from one process to the next (its place in the list and its
-    code): the key of its column in a shipped predictions table (``grader.judging.shipped_banks``)."""
-    return {f"{index}:{model.code}": model for index, model in enumerate(models)}
-
-
 @cache
 def _shipped_predictions_hold(fingerprint: str) -> bool:
     from grader.judging import shipped_banks
@@ -237,12 +233,6 @@ def _prediction(model: Model, case, key: str | None = None):
     by this very grader (``key``: the model's column), else computed once and remembered by identity: a bulk
     run asks every model about the same bank inputs for each failing submission, and a model is a pure function
     of its input. The entry holds the model and the input, so neither id can be reused while it is remembered."""
-    shipped = getattr(case, "predicted", None)
-    if shipped is not None and key is not None:
-        table, index = shipped
-        column = table["by_model"].get(key)
-        if column is not None and _shipped_predictions_hold(table["fingerprint"]):
-            return tuple(column[index])
     case_input = case.input
     entry = (id(model), id(case_input))
     hit = _PREDICTIONS.get(entry)
@@ -250,19 +240,23 @@ def _prediction(model: Model, case, key: str | None = None):
         return hit[2]
     if len(_PREDICTIONS) >= PREDICTIONS_KEPT:
         _PREDICTIONS.clear()
-    prediction = _predict(model, case_input)
+    prediction = _shipped(case, key)
+    if prediction is None:
+        prediction = _predict(model, case_input)
     _PREDICTIONS[entry] = (model, case_input, prediction)
     return prediction
 
 
-def _predict(model: Model, case_input):
-    try:
-        value = model.answer(case_input)
-    except Exception as exc:  # the model's own crash is its prediction (e.g. choosing among no moves)
-        return ("raised", type(exc).__name__)
-    if type(value) in (int, float):
-        return ("number", value)
-    return ("other", repr(value))
+def _shipped(case, key: str | None):
+    """The model's prediction from the case's shipped table, if it has one made by this very grader."""
+    shipped = getattr(case, "predicted", None)
+    if shipped is None or key is None:
+        return None
+    table, index = shipped
+    column = table["by_model"].get(key)
+    if column is None or not _shipped_predictions_hold(table["fingerprint"]):
+        return None
+    return tuple(column[index])
 
 
 def _same_number(a, b) -> bool:

@@ -55,13 +55,13 @@ def load_with_predictions(exercise, seed: int, examples: int) -> tuple[list[dict
 
 def predictions_fingerprint() -> str:
     """The grader code a mistake model's prediction comes from besides the exercise's own folder (which the
-    exercise's fingerprint covers): the kit, which the models are written with, and the diagnosis, which
-    runs them. Shipped predictions made by other code are never used."""
+    exercise's fingerprint covers): the kit, which the models are written with, and
+    ``grader.judging.predictions``, which runs them. Shipped predictions made by other code are never used."""
     import hashlib
 
     digest = hashlib.sha256()
     here = Path(__file__).resolve().parent
-    for path in sorted((here.parent / "kit").glob("*.py")) + [here / "diagnose.py"]:
+    for path in sorted((here.parent / "kit").glob("*.py")) + [here / "predictions.py"]:
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
@@ -91,6 +91,7 @@ def predictions_of(exercise, cases) -> dict | None:
 def _predict_all(exercise_id: str, cases: list[dict], backwards: bool = False) -> dict | None:
     from grader.judging import diagnose
     from grader.judging import exercise as exercises
+    from grader.judging.predictions import model_keys, predict
 
     models = getattr(diagnose.mistakes_of(exercises.load(exercise_id)), "MODELS", ())
     if not models:
@@ -98,10 +99,10 @@ def _predict_all(exercise_id: str, cases: list[dict], backwards: bool = False) -
     inputs = [c["input"] for c in cases]
     order = range(len(inputs) - 1, -1, -1) if backwards else range(len(inputs))
     by_model = {}
-    for key, model in diagnose.model_keys(models).items():
+    for key, model in model_keys(models).items():
         column = [None] * len(inputs)
         for index in order:
-            column[index] = list(diagnose._predict(model, inputs[index]))
+            column[index] = list(predict(model, inputs[index]))
         by_model[key] = column
     return by_model
 
