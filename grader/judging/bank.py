@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 from grader import __version__, paths
 
@@ -34,8 +34,8 @@ class Case:
         return {"id": self.id, "input": self.input}
 
     def to_data(self) -> dict:
-        """The case as plain data (what a bank file holds)."""
-        return {"id": self.id, "group": self.group, "input": self.input, "known": self.known, "title": self.title}
+        """The case as plain data (what a bank file holds): every field but the shipped predictions."""
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "predicted"}
 
 
 @dataclass

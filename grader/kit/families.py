@@ -226,16 +226,6 @@ class KitMistakes:
         return Finding(family, f"{family} {fit.how_strong()} compared and {fit.explained} of your {fit.wrong} wrong "
                                f"values ({shown}); it differs at {facts.call(fit.missed)}", text)
 
-    def _predictor(self, family):
-        """``predict(state, depth) -> (value, touched a node without moves)`` for one family, chosen once."""
-        searcher = self.hooks.searcher
-        if family in PARAMETERISED:
-            found = PARAMETERISED[family]
-            return lambda state, depth: found.value(searcher, state, depth)
-        decl, variant_value = self.hooks.decl, searcher.variant_value
-        pruning, alpha, beta = decl["search"] == "alphabeta", decl["alpha"], decl["beta"]
-        return lambda state, depth: variant_value(family, state, depth, pruning, alpha, beta)
-
     def _asked(self, wrong, right) -> list:
         """(outcome, reply, position, depth, is wrong) for every case, wrong ones first, decoded once for every family."""
         state_of = self.hooks.state_of
@@ -250,7 +240,9 @@ class KitMistakes:
         compared = agreed = explained = contradicted = 0
         example = missed = None
         predicted: set = set()
-        predict, deadline, left = self._predictor(family), budget[1], budget[0]
+        decl = self.hooks.decl
+        predict = predictor(self.hooks.searcher, family, decl["search"] == "alphabeta", decl["alpha"], decl["beta"])
+        deadline, left = budget[1], budget[0]
         try:
             for outcome, reply, state, depth, is_wrong in asked:
                 left -= 1
@@ -625,6 +617,16 @@ class _ColourKept(LeavesNegatedFor):
 
     def memo_key(self) -> tuple:
         return ("colour-kept", self.role)
+
+
+def predictor(searcher, family: str, pruning: bool = False, alpha=-math.inf, beta=math.inf):
+    """``predict(state, depth) -> (value, touched a node without moves)`` for ``family``, chosen once: a search
+    family (``Searcher.variant_value``, simulated inside alpha-beta with ``pruning``) or one with a parameter."""
+    if family in PARAMETERISED:
+        found = PARAMETERISED[family]
+        return lambda state, depth: found.value(searcher, state, depth)
+    variant_value = searcher.variant_value
+    return lambda state, depth: variant_value(family, state, depth, pruning, alpha, beta)
 
 
 def _memo(searcher, family: tuple) -> dict:

@@ -54,12 +54,6 @@ class Searcher:
         self._compiled: dict = {}  # (variant, pruning) -> its search (``_variant_search``)
         self._lock = threading.Lock()
 
-    def retire(self) -> None:
-        """Drop the written-out searches: each holds the searcher's own methods, a cycle that only the
-        collector would break, and a long-lived worker freezes the collector's view (``gc.freeze``), so a
-        table given up must be freed by reference counting."""
-        self._compiled.clear()
-
     # -- the table ----------------------------------------------------------------------------
 
     def node(self, state) -> int:

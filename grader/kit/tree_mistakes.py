@@ -32,12 +32,8 @@ def _searcher(node=None):
     what was asked before; the trees of these exercises are far below the budget, so no answer does."""
     table = _TABLE[0]
     if table is None or len(table.states) > TABLE_CAP:
-        fresh = Searcher(tree_game.GAME)
-        _TABLE[0] = fresh
-        if table is not None:
-            _ROOTS.clear()  # its entries hold the old table
-            table.retire()
-        table = fresh
+        _ROOTS.clear()  # its entries hold the old table; nothing else does, so the collector frees it
+        table = _TABLE[0] = Searcher(tree_game.GAME)
     return table
 
 

@@ -12,7 +12,7 @@ recognise (``max()`` of no moves). ``words`` words a code in the game's own term
 from __future__ import annotations
 
 from grader.judging.diagnose import Model
-from grader.kit.families import CODES, PARAMETERISED
+from grader.kit.families import CODES, PARAMETERISED, predictor
 
 
 def value_models(searcher, position, families, words: dict | None = None) -> list[Model]:
@@ -28,15 +28,13 @@ def value_models(searcher, position, families, words: dict | None = None) -> lis
 
 
 def _answer(searcher, position, family, raising):
+    predict = predictor(searcher, family)
+
     def answer(case_input):
         asked = position(case_input)
         if asked is None:
             return None
-        state, depth = asked
-        if family in PARAMETERISED:
-            value, empty = PARAMETERISED[family].value(searcher, state, depth)
-        else:
-            value, empty = searcher.variant_value(family, state, depth)
+        value, empty = predict(*asked)
         if raising and empty:
             raise ValueError("max() or min() of no moves")
         return value
