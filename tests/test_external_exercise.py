@@ -1,9 +1,10 @@
-"""The README's worked example, built for real: an instructor's own exercise outside the package.
+"""The worked example of "Changing a built-in exercise" (docs/writing-exercises.md), built for real:
+an instructor's own exercise outside the package.
 
 The instructor copies ctp-26 into a folder of their own, renames the provided helpers to
 ``score(node)`` and ``moves(node)``, keeps the reference and the fixtures inside the exercise
 folder, and grades through the command line with ``--exercises-dir`` or with the same key in
-``[tool.minimax-grader]`` of their pyproject.toml. Every step below is one the README shows.
+``[tool.minimax-grader]`` of their pyproject.toml. Every step below is one the page shows.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ def minimax(node, max_depth, player_a_moves):
 
 
 def build_worked_example(base: Path) -> Path:
-    """The README's steps: copy ctp-26 with its reference and fixtures, then rename two helpers."""
+    """The page's steps: copy ctp-26 with its reference and fixtures, then rename two helpers."""
     from grader import paths
 
     target = base / "my-exercises" / "ctp-26-scores"
@@ -179,7 +180,7 @@ def test_grade_uses_the_instructors_exercise_too(example, tmp_path):
 
 
 def test_a_relative_exercises_dir_works_as_typed(example):
-    """The README's own command, `--exercises-dir my-exercises`, from the folder that holds it.
+    """The page's own command, `--exercises-dir my-exercises`, from the folder that holds it.
 
     The sandbox runs from its own work folder, where a relative driver path means nothing: the
     path is made absolute at the door, so the correct submission is not failed for the grader's sake.

@@ -1,6 +1,7 @@
-"""The README's "Your own exercises" guide, followed word for word in an empty folder.
+"""The "Your own exercises" guide of the documentation, followed word for word in an empty folder.
 
-The snippets are read from README.md itself (never copied here): a code block after
+The snippets are read from docs/writing-exercises.md itself (never copied here), from the
+page's title to its first section (the guide; "Changing a built-in exercise" follows): a code block after
 ``<!-- guide-file: PATH -->`` is written to PATH, one after ``<!-- guide-student: PATH -->``
 replaces PATH's ``[student]`` part, and every line of one after ``<!-- guide-run -->`` is run
 from the folder, with the relative paths the guide shows (``minimax-grader`` being this
@@ -18,13 +19,13 @@ from pathlib import Path
 
 import pytest
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+GUIDE = Path(__file__).resolve().parent.parent / "docs" / "writing-exercises.md"
 STEP = re.compile(r"<!-- guide-(file|student|run)(?::\s*(\S+))? -->\s*\n```\w*\n(.*?)```", re.S)
 
 
 def guide_steps() -> list[tuple[str, str | None, str]]:
-    text = README.read_text(encoding="utf-8")
-    section = text[text.index("## Your own exercises"):]
+    text = GUIDE.read_text(encoding="utf-8")
+    section = text[text.index("# Your own exercises"):]
     section = section[:section.index("\n## ", 1)]
     return [(kind, target, body) for kind, target, body in STEP.findall(section)]
 
