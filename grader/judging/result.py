@@ -14,6 +14,8 @@ from typing import Any
 
 @dataclass
 class Counterexample:
+    """A case on which a check fails (the smallest found, when shrunk): the call, its picture, both answers."""
+
     call: str
     picture: str
     expected: Any
@@ -39,6 +41,8 @@ class Counterexample:
 
 @dataclass
 class CheckResult:
+    """One rubric check: its status, its points, the message and the counterexample when it failed."""
+
     name: str
     title: str
     status: str  # passed | failed | error | skipped
@@ -61,6 +65,8 @@ class CheckResult:
 
 @dataclass
 class Mistake:
+    """A likely mistake named from the evidence: its code, a sentence, a question towards the fix."""
+
     code: str
     explanation: str
     question: str = ""
@@ -74,6 +80,8 @@ class Mistake:
 
 @dataclass
 class SubmissionResult:
+    """Everything a grading run says about one submission: status, score, checks, mistakes, error."""
+
     submission: str
     exercise: str
     status: str  # passed | failed | error
@@ -92,9 +100,11 @@ class SubmissionResult:
 
     @property
     def passed(self) -> bool:
+        """True only at full score (status ``passed``)."""
         return self.status == "passed"
 
     def to_dict(self, timings: bool = True) -> dict:
+        """The result contract as plain data, keys in a fixed order (``duration_seconds`` left out without timings)."""
         data = {
             "submission": self.submission, "exercise": self.exercise, "status": self.status,
             "score": self.score, "max_score": self.max_score,
@@ -110,4 +120,5 @@ class SubmissionResult:
         return data
 
     def to_json(self, timings: bool = True) -> str:
+        """The result contract as JSON: the same seed gives the same text, apart from ``duration_seconds``."""
         return json.dumps(self.to_dict(timings), indent=2, ensure_ascii=False)
