@@ -1,9 +1,9 @@
 """The "Your own exercises" guide of the documentation, followed word for word in an empty folder.
 
-The snippets are read from docs/writing-exercises.md itself (never copied here), from the
-page's title to its first section (the guide; "Changing a built-in exercise" follows): a code block after
-``<!-- guide-file: PATH -->`` is written to PATH, one after ``<!-- guide-student: PATH -->``
-replaces PATH's ``[student]`` part, and every line of one after ``<!-- guide-run -->`` is run
+The snippets are read from the guide's page, docs/writing-exercises.md, itself (never copied
+here): a code block after ``<!-- guide-file: PATH -->`` is written to PATH, one after
+``<!-- guide-student: PATH -->`` replaces PATH's ``[student]`` part, and every line of one after
+``<!-- guide-run -->`` is run
 from the folder, with the relative paths the guide shows (``minimax-grader`` being this
 interpreter's ``-m grader``).
 """
@@ -25,9 +25,8 @@ STEP = re.compile(r"<!-- guide-(file|student|run)(?::\s*(\S+))? -->\s*\n```\w*\n
 
 def guide_steps() -> list[tuple[str, str | None, str]]:
     text = GUIDE.read_text(encoding="utf-8")
-    section = text[text.index("# Your own exercises"):]
-    section = section[:section.index("\n## ", 1)]
-    return [(kind, target, body) for kind, target, body in STEP.findall(section)]
+    assert text.startswith("# Your own exercises"), "the guide is the page's own text, from its title on"
+    return [(kind, target, body) for kind, target, body in STEP.findall(text)]
 
 
 @pytest.fixture(scope="module")
