@@ -3,9 +3,8 @@
 The snippets are read from the guide's page, docs/writing-exercises.md, itself (never copied
 here): a code block after ``<!-- guide-file: PATH -->`` is written to PATH, one after
 ``<!-- guide-student: PATH -->`` replaces PATH's ``[student]`` part, and every line of one after
-``<!-- guide-run -->`` is run
-from the folder, with the relative paths the guide shows (``minimax-grader`` being this
-interpreter's ``-m grader``).
+``<!-- guide-run -->`` is run from the folder, with the relative paths the guide shows
+(``minimax-grader`` being this interpreter's ``-m grader``).
 """
 
 from __future__ import annotations
