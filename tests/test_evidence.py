@@ -1,13 +1,19 @@
-"""Evidence made in the child cannot be forged into a better grade, under every launcher.
+"""Forged evidence never earns more than honest code, under every launcher.
 
-The forging fixtures evaluate internal nodes and change the tree (honestly 8/10), then hide it:
-one through the stack (wrapping the harness's methods, emptying its records), one without it
-(a helper's closure, ``gc`` and the driver's own functions). Each must get no more than its
-honest score; in fact tampering zeroes it. Their honest twins (the same code without the
-forging step, made here) must still get exactly 8, so the checks are not simply failing everything.
+The evidence of what the helpers were asked is the grading process's own log of the child's
+questions (values live there and are given only in answer to a logged question), so a forger has
+nothing to read around and no record to rewrite; what the child still observes itself (the tree
+left as it was) is judged from the root it was handed and a "before" held out of reach. Each
+forging fixture below does one of the classes of forgery found against the earlier design, in
+which the records were kept in the child; its honest twin (the same code without the forging
+step, made here) shows what the code earns by itself, so the checks are not simply failing
+everything. Against the earlier design the first four beat their twins (10 against 9 or 7); here
+each earns at most its twin's score.
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 
@@ -20,8 +26,15 @@ from grader.sandbox import forkserver, launch
 from grader.sandbox.session import HARNESS_TAMPERED
 
 HOSTILE = SUBMISSIONS / "hostile"
-FORGERS = ["forge_evidence_stack.py", "forge_evidence_closure.py"]
-HONEST_SCORE = 8.0
+# fixture, exercise, the honest twin's score and the checks it loses
+FORGERS = [
+    ("forge_values_from_closures.py", "ctp-26", 9.0, {"evaluation-discipline"}),
+    ("forge_tree_clones.py", "ctp-26", 9.0, {"tree-unchanged"}),
+    ("forge_alphabeta_order.py", "alphabeta", 7.0, {"no-under-pruning", "no-over-pruning"}),
+    # the earlier design's own forgers: emptying the records through the stack or a closure
+    ("forge_evidence_stack.py", "ctp-26", 8.0, {"evaluation-discipline", "tree-unchanged"}),
+    ("forge_evidence_closure.py", "ctp-26", 8.0, {"evaluation-discipline", "tree-unchanged"}),
+]
 
 
 def _bwrap_problem():
@@ -44,50 +57,60 @@ LAUNCHERS = [
 
 
 @pytest.fixture(scope="module")
-def ctp26_small():
-    exercise = exercises.load("ctp-26")
-    return exercise, banks.build(exercise, seed=11, examples=20)
+def small_banks():
+    made = {}
+
+    def bank_of(exercise_id):
+        if exercise_id not in made:
+            exercise = exercises.load(exercise_id)
+            made[exercise_id] = (exercise, banks.build(exercise, seed=11, examples=20))
+        return made[exercise_id]
+
+    return bank_of
+
+
+@pytest.fixture(scope="module")
+def ctp26_small(small_banks):
+    return small_banks("ctp-26")
 
 
 @pytest.mark.parametrize("sandbox, warm", LAUNCHERS)
-def test_forged_evidence_never_beats_the_honest_score(sandbox, warm, ctp26_small, tmp_path):
-    exercise, bank = ctp26_small
+@pytest.mark.parametrize("name, exercise_id, honest_score, honest_lost", FORGERS)
+def test_forged_evidence_never_beats_the_honest_score(sandbox, warm, name, exercise_id, honest_score, honest_lost,
+                                                        small_banks, tmp_path):
+    exercise, bank = small_banks(exercise_id)
     launcher = launch.choose(sandbox)
     if warm:
         launcher = forkserver.ZygoteLauncher.wrap(launcher, exercise, bank)
     try:
-        for name in FORGERS:
-            honest = judge.grade(submissions.load(honest_twin(HOSTILE / name, tmp_path)), exercise, bank, launcher)
-            forged = judge.grade(submissions.load(HOSTILE / name), exercise, bank, launcher)
-            assert honest.score == HONEST_SCORE, (name, honest.score, honest.error)
-            assert {c.name for c in honest.checks if c.score < c.max_score} == {"evaluation-discipline", "tree-unchanged"}
-            assert forged.score <= honest.score
-            assert (forged.status, forged.score, forged.error) == ("error", 0.0, HARNESS_TAMPERED), (name, forged.error)
-            assert forged.sandbox["mode"] == launcher.name
+        honest = judge.grade(submissions.load(honest_twin(HOSTILE / name, tmp_path)), exercise, bank, launcher)
+        forged = judge.grade(submissions.load(HOSTILE / name), exercise, bank, launcher)
     finally:
         if warm:
             launcher.close()
+    assert honest.score == honest_score, (name, honest.score, honest.error)
+    assert {c.name for c in honest.checks if c.score < c.max_score} == honest_lost
+    assert forged.score <= honest.score, (name, forged.score, forged.error)
+    assert forged.error in (None, HARNESS_TAMPERED), forged.error
+    assert forged.sandbox["mode"] == launcher.name
 
 
-def test_records_cannot_be_rewound():
-    """A record emptied, cut or rewritten no longer matches the hash it grew with; extending it does."""
-    from grader.sandbox import seal
+@pytest.mark.slow
+def test_a_timeout_is_never_reported_as_tampering(monkeypatch):
+    """A correct search that runs past a tight call timeout, 30 times over: every call that ran too
+    long is a timeout, never tampering. (The watchdog's interrupt used to land between a record's
+    item and its hash; now it must never cut a question to the grader from its answer.)"""
+    from grader.doors import api
 
-    trace, kept = seal.records(("evaluated",))
-    for index in (0, 3, 4):
-        trace["evaluated"].append(index)
-    assert seal.records_intact(trace, kept)
-    trace["evaluated"].append(9)
-    assert seal.records_intact(trace, kept)
-    for forge in (lambda r: list.clear(r), lambda r: list.__delitem__(r, 0), lambda r: list.__setitem__(r, 1, 7),
-                  lambda r: list.append(r, 5)):
-        trace, kept = seal.records(("evaluated",))
-        trace["evaluated"].extend([1, 2, 3])
-        forge(trace["evaluated"])
-        assert not seal.records_intact(trace, kept)
-    trace, kept = seal.records(("evaluated",))
-    trace["evaluated"] = []
-    assert not seal.records_intact(trace, kept)
+    monkeypatch.setenv("MINIMAX_GRADER_CALL_TIMEOUT", "0.02")
+    slow = Path(__file__).with_name("fixtures") / "slow_correct.py"
+    timed_out = 0
+    for _ in range(30):
+        result = api.check(slow, "ctp-26", sandbox="posix")
+        assert "tamper" not in (result.error or ""), result.error
+        assert not any("tamper" in (c.message or "") for c in result.checks)
+        timed_out += any("timed out" in (c.message or "") for c in result.checks)
+    assert timed_out >= 10, timed_out  # the limit is tight enough to bite often
 
 
 def test_a_swapped_method_or_function_breaks_the_seal():
@@ -112,33 +135,47 @@ def test_a_swapped_method_or_function_breaks_the_seal():
 
 
 def test_a_helper_counting_in_its_closure_is_not_tampering():
-    """Drivers may keep counters in their helpers' closures (``nonlocal``); swapping the trace is caught."""
+    """Drivers may keep counters in their helpers' closures (``nonlocal``); swapping what a helper holds is caught."""
     from grader.sandbox import seal
 
-    trace, kept = seal.records(("evaluated",))
-
-    def make(trace):
+    def make(link):
         calls = 0
 
         def get_value(node):
             nonlocal calls
             calls += 1
-            trace["evaluated"].append(node)
-            return node
+            return link["ask"](node)
 
         return get_value
 
-    helper = make(trace)
+    helper = make({"ask": lambda node: node})
     before = ("snapshot", [1, 2])
     evidence = seal.call_evidence([helper], before, {})
     helper(3)
-    assert not seal.call_broken(evidence, before) and seal.records_intact(trace, kept)
+    assert not seal.call_broken(evidence, before)
     before[1].append(3)  # the snapshot rewritten in place
     assert seal.call_broken(evidence, before)
     before[1].pop()
     assert not seal.call_broken(evidence, before)
-    helper.__closure__[1].cell_contents = {"evaluated": []}  # the trace swapped for a dummy
+    helper.__closure__[1].cell_contents = {"ask": lambda node: 0}  # the way to ask swapped for a dummy
     assert seal.call_broken(evidence, before)
+
+
+def test_a_weak_reference_in_a_snapshot_is_left_out_of_its_text():
+    """The tree driver keeps the root it walks from as a weak reference: its text would look the
+    referent's ``__name__`` up (student code could run there), and nothing can point it elsewhere."""
+    import weakref
+
+    from grader.sandbox import seal
+
+    class Root:
+        def __getattribute__(self, name):
+            raise AssertionError("looked into the root")
+
+    root = Root()
+    before = ("fingerprint", ("description",), weakref.ref(root))
+    assert seal._text_of(before) == repr(("fingerprint", ("description",)))
+    assert not seal.call_broken(seal.call_evidence([], before, {}), before)
 
 
 def test_a_calls_evidence_is_immutable_and_a_poisoned_cache_only_breaks_later_calls():

@@ -6,7 +6,9 @@ namespace at call time, and the game's rules module, whose functions may be hand
 as they are. A submission reaches those namespaces through a frame or a helper's ``__globals__``.
 Each fixture below forges one piece of evidence that way; its honest twin (the same code without
 the forging step, made here) shows what the code earns by itself, so the checks are not simply
-failing everything. The forgery must earn no more, and in fact is caught as tampering.
+failing everything. The forgery must earn no more. The evaluations themselves are questions the
+grading process answers and logs, and the child's copy of the game has no evaluation function to
+call instead (forge_kit_evaluate_unseen.py looks for one and, against the earlier design, found it).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ FORGERS = [
     # fixture, exercise, the check the honest twin fails, the honest score
     ("forge_kit_snapshot.py", "tictactoe", "board-restored", 9.0),
     ("forge_kit_helper_globals.py", "connect-four", "evaluated-positions", None),
+    ("forge_kit_evaluate_unseen.py", "connect-four", "evaluated-positions", 7.0),
 ]
 
 
@@ -35,6 +38,5 @@ def test_forging_through_the_kit_modules_earns_nothing(tmp_path, sandbox, name, 
     if honest_score is not None:
         assert honest.score == honest_score
     forged = api.check(FOLDER / name, exercise, sandbox=sandbox)
-    assert forged.score <= honest.score
-    assert forged.status == "error" and forged.score == 0, (forged.status, forged.score, forged.error)
-    assert HARNESS_TAMPERED in (forged.error or ""), forged.error
+    assert forged.score <= honest.score, (forged.score, forged.error)
+    assert forged.error is None or HARNESS_TAMPERED in forged.error, forged.error

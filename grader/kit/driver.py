@@ -7,9 +7,10 @@ declaration as plain data; it returns the driver interface the harness expects
 (``build``, ``helpers``, ``call``, ``snapshot``, ``loading_helpers``).
 
 Every state the student is handed is registered by identity with its path from the root
-(the indices of the actions that led to it). The helpers record, by that identity, which
-states were expanded (``actions``) and evaluated (``utility``, ``evaluate``); a state the
-kit never handed out is recorded as ``"?"``. Only paths go back to the grader, never states.
+(the indices of the actions that led to it). An evaluation (``utility``, ``evaluate``) is a
+question to the grading process, which logs it and computes the value itself: by the path for
+a state the kit handed out, from the state's plain data for any other (logged as ``"?"``).
+Nothing the child keeps is evidence, and the child never holds a value it has not asked for.
 """
 
 import importlib.util
@@ -24,6 +25,17 @@ def _load_game(path):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def _to_plain(value):
+    """A state as JSON-ready data (as the grader's ``kit.game.to_plain`` makes it)."""
+    if _type(value) in (list, tuple):
+        return [_to_plain(item) for item in value]
+    if _type(value) is dict:
+        return {str(k): _to_plain(v) for k, v in value.items()}
+    if value is None or _type(value) in (int, float, str, bool):
+        return value
+    raise ValueError(f"{_name_of_type(_type(value))} is not part of a position of this game")
 
 
 def _from_plain(value):
@@ -79,20 +91,47 @@ class Registry:
         found = self.paths.get(_id(state))
         return "?" if found is None else list(found)
 
+    def where(self, state, encode):
+        """How the grader finds the state: its path when the kit handed it out, else its plain data."""
+        found = self.paths.get(_id(state))
+        return list(found) if found is not None else {"state": encode(state)}
+
     def add(self, state, path):
         if _id(state) not in self.paths:
             self.paths[_id(state)] = path
             self.keep.append(state)
 
 
+_EVALUATIONS = ("utility", "evaluate")
+
+
+def _withhold_evaluations(game, handed):
+    """Take the game's evaluation functions out of the child's copy of the game: their values are
+    the grader's to give (and to log). Kept only where another function of the game calls one by
+    name (an ``is_terminal`` built on ``utility``), which the child then needs, or where the
+    declaration hands it to the student as a plain function (``handed``)."""
+    functions = [value for value in vars(game).values() if _type(value) is _type(_withhold_evaluations)]
+    for name in _EVALUATIONS:
+        used = any(name in function.__code__.co_names for function in functions
+                   if function.__name__ not in _EVALUATIONS)
+        if not used and name not in handed and name in vars(game):
+            delattr(game, name)
+
+
 def configure(declaration_json, game_path):
     """The driver interface for one declared exercise."""
     spec = json.loads(declaration_json)
     game = _load_game(game_path)
+    _withhold_evaluations(game, {h.get("function") for h in spec["helpers"].values() if h["op"] == "function"}
+                          | {spec.get("state_view")})
     players = game.PLAYERS
     course = {players[0]: spec["players"]["max"], players[1]: spec["players"]["min"]}
     by_course = [(spec["players"]["max"], players[0]), (spec["players"]["min"], players[1])]
     decode = getattr(game, "decode", None) or _from_plain
+    custom_encode = getattr(game, "encode", None)
+
+    def encode(state):
+        return _to_plain(custom_encode(state) if custom_encode else state)
     view = getattr(game, spec["state_view"]) if spec.get("state_view") else None  # e.g. a fresh, mutable board
 
     def game_player(value):
@@ -105,12 +144,11 @@ def configure(declaration_json, game_path):
         root = decode(case_input["state"])
         return Built(root, case_input.get("depth"), view(root) if view else root)
 
-    def make_helper(op, fixed, registry, trace, function=None):
+    def make_helper(op, fixed, registry, link, function=None):
         if op == "function":  # a function of the game, handed over as it is (it knows no registry)
             return getattr(game, function)
         if op == "actions":
             def helper(state):
-                trace["expanded"].append(registry.path(state))
                 return list(game.actions(state))
         elif op == "result":
             def helper(state, action):
@@ -128,31 +166,36 @@ def configure(declaration_json, game_path):
         elif op == "to_move":
             def helper(state):
                 return course[game.to_move(state)]
-        else:  # utility or evaluate: an evaluation of a position, recorded
-            function = getattr(game, op)
+        else:  # utility or evaluate: an evaluation of a position, asked of the grader (which logs it)
+            ask = link.ask
+
+            def evaluation(state, side):
+                value = ask(["e", op, registry.where(state, encode), side])
+                if _type(value) is dict:  # the game's own function raised on this state
+                    raise ValueError(str(value.get("error", "this state cannot be evaluated"))[:300])
+                return value
 
             if fixed is not None:
-                player = players[0] if fixed == "max" else players[1]
+                fixed_side = 0 if fixed == "max" else 1
 
                 def helper(state):
-                    trace["evaluated"].append(registry.path(state))
-                    return function(state, player)
+                    return evaluation(state, fixed_side)
             else:
                 def helper(state, player):
-                    trace["evaluated"].append(registry.path(state))
-                    return function(state, game_player(player))
+                    return evaluation(state, players.index(game_player(player)))
         return helper
 
-    def helpers(built, trace):
+    def helpers(built, link):
         registry = Registry(built.root)
-        return {name: make_helper(h["op"], h["player"], registry, trace, h.get("function"))
+        return {name: make_helper(h["op"], h["player"], registry, link, h.get("function"))
                 for name, h in spec["helpers"].items()}
 
-    def loading_helpers():
-        """While the student's file loads: the constants and helpers that work without a case."""
-        quiet = {"evaluated": [], "expanded": []}
+    def loading_helpers(link):
+        """While the student's file loads: the constants and helpers that work without a case. An
+        evaluation still asks the grader (from the state's plain data): a helper kept from loading
+        time and called while a case runs is logged with that case like any other question."""
         start = Registry(object())
-        found = {name: make_helper(h["op"], h["player"], start, quiet, h.get("function"))
+        found = {name: make_helper(h["op"], h["player"], start, link, h.get("function"))
                  for name, h in spec["helpers"].items()}
         found.update(spec["constants"])
         return found

@@ -31,6 +31,72 @@ SIZE_CAP = 100_000
 GROUP_WORDS = {"fixtures": "hand-made positions", "reachable": "reachable positions", "random": "random positions"}
 
 
+TRACE_CAP = 20000  # evaluations logged per case; a search that asks more is cut off, and says so
+
+
+class KitOracle:
+    """The grading process's side of one case's evaluations (``utility``, ``evaluate``).
+
+    The child asks with the state's path from the root (a state the kit handed out) or, for any
+    other state, its plain data; the position is found here, from the case's own root, and the
+    value computed here, so what is logged is exactly what was asked. Without a root (while the
+    file loads) only plain data is answered and nothing is logged. A question of the wrong shape
+    is the child's tampering; a state the game's own function fails on is the student's error,
+    raised in their code.
+    """
+
+    def __init__(self, game: Game, root=None):
+        self.game = game
+        self.positions = {(): root} if root is not None else None
+        self.evaluated: list = []
+        self.truncated = False
+
+    def _position(self, where):
+        if type(where) is dict:
+            if list(where) != ["state"]:
+                raise ValueError("not a position")
+            return "?", self.game.decode(where["state"])
+        if self.positions is None or type(where) is not list or not all(type(i) is int for i in where):
+            raise ValueError("not a position")
+        path = tuple(where)
+        found = self.positions.get(path)
+        if found is None:
+            parent = self._position(list(path[:-1]))[1]
+            moves = self.game.actions(parent)
+            if not 0 <= path[-1] < len(moves):
+                raise ValueError("not a path of this case")
+            found = self.positions[path] = self.game.result(parent, moves[path[-1]])
+        return where, found
+
+    def ask(self, message):
+        if type(message) is not list or len(message) != 4 or message[0] != "e":
+            raise ValueError("not an evaluation")
+        _, op, where, side = message
+        if op not in ("utility", "evaluate") or type(side) is not int or side not in (0, 1):
+            raise ValueError("not an evaluation")
+        try:
+            logged, state = self._position(where)
+        except ValueError:
+            raise
+        except Exception as exc:  # the game could not read the plain data: the student's state
+            return {"error": f"{op}() cannot read this state: {type(exc).__name__}: {exc}"[:300]}
+        if self.positions is not None:
+            if len(self.evaluated) < TRACE_CAP:
+                self.evaluated.append(logged)
+            else:
+                self.truncated = True
+        try:
+            return getattr(self.game.module, op)(state, (self.game.max_player, self.game.min_player)[side])
+        except Exception as exc:  # noqa: BLE001 - the game's function failed on the student's state
+            return {"error": f"{op}() raised {type(exc).__name__}: {exc}"[:300]}
+
+    def tell(self, message):
+        raise ValueError("the kit's helpers tell nothing")
+
+    def trace(self) -> dict:
+        return {"evaluated": self.evaluated, **({"truncated": True} if self.truncated else {})}
+
+
 class KitHooks:
     """Everything the judge asks an exercise, answered from the game and the declaration."""
 
@@ -63,6 +129,13 @@ class KitHooks:
 
     def driver_files(self) -> list[Path]:
         return [DRIVER.resolve(), self.game_path]
+
+    def oracle(self, case_input) -> KitOracle:
+        """The grader's side of a case's evaluations, from its root position."""
+        return KitOracle(self.game, self.state_of(case_input))
+
+    def loading_oracle(self) -> KitOracle:
+        return KitOracle(self.game)
 
     @cached_property
     def mistakes(self):

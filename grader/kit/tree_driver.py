@@ -1,10 +1,10 @@
 """Sandbox side of a game whose positions are the nodes of a given tree (ctp-26, alphabeta).
 
-Turns a case (plain data: ``{"name", "value", "children"}``) into anytree nodes and calls the
-student. Runs inside the child next to the student's code, so it holds nothing secret. The
-helpers look values up by node identity (names repeat in the trees) and record every node they
-are asked about, by its preorder index, so the grader judges evaluation discipline from plain
-data. ``grader.kit.tree_hooks.driver_path`` writes this file out with the exercise's ``CALL`` (the
+Turns a case's tree shape (plain data: ``{"name", "children"}``; the values stay with the
+grader) into anytree nodes and calls the student. Runs inside the child next to the student's
+code, so it holds nothing secret: ``get_value`` asks the grading process for a node's value by
+the node's preorder number (names repeat, so nodes are known by identity). The grader's log of
+those questions is the evidence of evaluation discipline; nothing the child keeps is. ``grader.kit.tree_hooks.driver_path`` writes this file out with the exercise's ``CALL`` (the
 arguments, in order) and ``HELPERS`` (the value and moves helpers' names) appended, as one
 module: every defence below (the dict getter taken at import, tuple snapshots) sits in the
 driver's own namespace, which the harness seals.
@@ -13,6 +13,7 @@ driver's own namespace, which the harness seals.
 from array import array
 from itertools import chain
 from operator import methodcaller
+from weakref import ref as _weak
 
 from anytree import Node
 
@@ -23,7 +24,6 @@ class Built:
     def __init__(self, case_input):
         self.input = case_input
         self.index_of = {}
-        self.values = []
         self.nodes = []
         self.root = self._make(case_input["tree"], None)
 
@@ -32,7 +32,6 @@ class Built:
         node.children  # noqa: B018 - anytree adds this private key on first read; have it from the start
         self.index_of[id(node)] = len(self.nodes)
         self.nodes.append(node)
-        self.values.append(data["value"])
         for child in data["children"]:
             self._make(child, node)
         return node
@@ -52,17 +51,16 @@ CALL = ("root", "max_depth", "player_a_moves")  # the student's arguments: the r
 HELPERS = ("get_value", "get_next_valid_moves")  # the names of the value helper and the moves helper
 
 
-def helpers(built, trace):
-    """The provided functions, instrumented. `trace` is a dict of lists owned by the harness."""
+def helpers(built, link):
+    """The provided functions: a value comes from the grader, which logs the question. The moves are the
+    node's children, which the child holds anyway (no check judges expansions, so none are told)."""
+    ask = link.ask
 
     def get_value(node):
-        index = built.index(node, HELPERS[0])
-        trace["evaluated"].append(index)
-        return built.values[index]
+        return ask(["v", built.index(node, HELPERS[0])])
 
     def get_next_valid_moves(node):
-        index = built.index(node, HELPERS[1])
-        trace["expanded"].append(index)
+        built.index(node, HELPERS[1])
         return node.children
 
     return {HELPERS[0]: get_value, HELPERS[1]: get_next_valid_moves}
@@ -97,9 +95,10 @@ def call(entry, built):
 
 
 class Snapshot(tuple):
-    """The tree's state: a quick fingerprint and the careful description behind it. Two snapshots
-    are equal when their descriptions are (so ``snapshot(built) != before`` means what it says
-    wherever it is used); ``changed`` is the quick way to ask the same question after a call."""
+    """The tree's state: a quick fingerprint, the careful description behind it, and the root (held by
+    a weak reference, whose text never runs a node's ``__repr__`` and which cannot be pointed elsewhere).
+    Two snapshots are equal when their descriptions are (so ``snapshot(built) != before`` means what it
+    says wherever it is used); ``changed`` is the quick way to ask the same question after a call."""
 
     __slots__ = ()
 
@@ -114,21 +113,48 @@ class Snapshot(tuple):
 
 def snapshot(built):
     """The tree's state before a call."""
-    return Snapshot((_fingerprint(built), _describe(built)))
+    return Snapshot((_fingerprint(built.nodes), _describe(built.nodes), _weak(built.root)))
 
 
 def changed(built, before):
     """Whether the call changed the tree. Runs after every single call, so the common answer is quick:
     every key, value and child is the very object it was, so nothing changed. Only when some identity
-    differs does the careful description decide (a new but equal name string is no change)."""
-    fingerprint, description = before
-    now = _fingerprint(built)
+    differs does the careful description decide (a new but equal name string is no change).
+
+    The nodes are found again from the root kept in ``before``, walking the real children, never from
+    the driver's list (``built`` is reachable from student code, which could swap the list for clones)."""
+    fingerprint, description, root = before
+    nodes = _walk(root(), len(description))
+    if nodes is None:
+        return True
+    now = _fingerprint(nodes)
     if now is None:
         return True  # not anytree's own nodes and dicts any more: changed, and not looked into
-    return now != fingerprint and _describe(built) != description
+    return now != fingerprint and _describe(nodes) != description
 
 
-def _fingerprint(built):
+def _walk(root, expected):
+    """The nodes under ``root`` in preorder through their real dicts; None when that is not a tree of
+    ``expected`` plain nodes any more (a node replaced by another kind, a cycle, more nodes)."""
+    if type(root) is not Node:
+        return None
+    found, stack = [], [root]
+    while stack:
+        node = stack.pop()
+        if type(node) is not Node or len(found) >= expected:
+            return None
+        found.append(node)
+        attrs = _dict_of(node)
+        if type(attrs) is not dict:
+            return None
+        kids = _dict_get(attrs, "_NodeMixin__children", ())
+        if type(kids) not in (list, tuple):
+            return None
+        stack.extend(reversed(kids))
+    return found if len(found) == expected else None
+
+
+def _fingerprint(nodes):
     """The identities of every key, value and child of every node, as bytes; None when a node is no
     longer a plain ``Node`` with a plain dict (its class or its ``__dict__`` replaced: student code
     would run if it were looked into).
@@ -136,9 +162,9 @@ def _fingerprint(built):
     C-level passes only (no per-node Python), and bytes rather than a list of ints: comparing
     two is one memcmp, which writes nothing to the warm fork server's shared pages.
     """
-    if set(map(type, built.nodes)) != {Node}:
+    if set(map(type, nodes)) != {Node}:
         return None
-    dicts = list(map(_dict_of, built.nodes))
+    dicts = list(map(_dict_of, nodes))
     if set(map(type, dicts)) != {dict}:
         return None
     kids = list(map(_children_of, dicts))
@@ -169,15 +195,15 @@ _dict_get = dict.get
 _dict_keys = dict.keys
 
 
-def _describe(built):
+def _describe(nodes):
     """Everything about the tree a student could change: names, attributes, children and parents.
 
-    One flat pass over the nodes as built (children and parents by identity, which the same
+    One flat pass over the nodes in preorder (children and parents by identity, which the same
     objects keep between before and after). Keys and names that are not plain strings are
     never compared as objects: their methods are the student's.
     """
     out = []
-    for node in built.nodes:
+    for node in nodes:
         attrs = _dict_of(node)  # the real dict (see _instance_dict_reader), read with dict's own methods
         name = _dict_get(attrs, "name")
         kids = _dict_get(attrs, "_NodeMixin__children")

@@ -42,6 +42,71 @@ def fingerprint_files(exercise) -> list[Path]:
     its gradebook rows, the shipped public bank) follows them as it follows the exercise's own folder."""
     return [DRIVER.with_name(name).resolve() for name in ("tree_hooks.py", "tree_game.py", "tree_mistakes.py")]
 
+TRACE_CAP = 20000  # questions of one kind logged per case; a search that asks more is cut off, and says so
+
+
+class TreeOracle:
+    """The grading process's side of one case's helpers: it holds the tree's values, answers
+    ``get_value`` by a node's preorder number, and logs every question and every expansion the
+    child tells of. That log, not anything the child says it did, is the case's trace."""
+
+    def __init__(self, case_input):
+        self.values = _values(case_input["tree"])
+        self.evaluated: list[int] = []
+        self.expanded: list[int] = []
+        self.truncated = False
+
+    def _index(self, message, kind):
+        if type(message) is not list or len(message) != 2 or message[0] != kind:
+            raise ValueError("not a question the tree's helpers ask")
+        index = message[1]
+        if type(index) is not int or not 0 <= index < len(self.values):
+            raise ValueError("not a node of this tree")
+        return index
+
+    def _log(self, into, index):
+        if len(into) < TRACE_CAP:
+            into.append(index)
+        else:
+            self.truncated = True
+
+    def ask(self, message):
+        index = self._index(message, "v")
+        self._log(self.evaluated, index)
+        return self.values[index]
+
+    def tell(self, message):
+        self._log(self.expanded, self._index(message, "m"))
+
+    def trace(self) -> dict:
+        found = {"evaluated": self.evaluated, "expanded": self.expanded}
+        if self.truncated:
+            found["truncated"] = True
+        return found
+
+
+def oracle(case_input) -> TreeOracle:
+    return TreeOracle(case_input)
+
+
+_VALUES = ByIdentity(4096)
+_HIDDEN = ByIdentity(4096)
+
+
+def _values(tree) -> list:
+    """The values in the preorder the driver numbers nodes by, remembered for the bank's trees."""
+    return _VALUES.get(tree, lambda: [node["value"] for node, _ in _shape(tree)])
+
+
+def child_input(case_input) -> dict:
+    """The case as the child gets it: the tree's shape and names, every value left out (``None``)."""
+
+    def hide(node):
+        return {"name": node["name"], "value": None, "children": [hide(child) for child in node["children"]]}
+
+    return {**case_input, "tree": _HIDDEN.get(case_input["tree"], lambda: hide(case_input["tree"]))}
+
+
 NAMES = ["Move V", "Move W", "Move X", "Move Y", "Move Z"]
 
 

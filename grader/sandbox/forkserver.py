@@ -77,7 +77,7 @@ class ForkServer:
         from grader.sandbox import identity
 
         self._send({"op": "setup", "driver": str(exercise.driver_path), "sys_path": child_sys_path(),
-                    "cases": [case.to_request() for case in bank.cases], "copies": copies,
+                    "cases": [_for_child(exercise, case.to_request()) for case in bank.cases], "copies": copies,
                     "preload": list(getattr(identity, "PRELOAD", ()))})
         reply = self._wait(lambda: self._ready, READY_TIMEOUT)
         if reply is None or reply.get("op") != "ready":
@@ -223,6 +223,12 @@ def _memory_folder() -> str | None:
     return shm if os.path.isdir(shm) and os.access(shm, os.W_OK | os.X_OK) else None
 
 
+def _for_child(exercise, case: dict) -> dict:
+    """A bank case as the zygote may hold it: without what only the grader's helpers may tell."""
+    hide = exercise.hook("child_input") if hasattr(exercise, "hook") else None
+    return {**case, "input": hide(case["input"])} if hide is not None else case
+
+
 class ForkedChild:
     """What a Session needs from ``subprocess.Popen``, for a child the zygote forked."""
 
@@ -321,7 +327,8 @@ class ForkSession(Session):
         finally:
             tempfile.tempdir = saved
 
-    def run(self, cases: list[dict]) -> list[dict]:
-        inputs = self.launcher.server.inputs
-        slim = [{"id": c["id"]} if inputs.get(c["id"]) is c.get("input") else c for c in cases]
-        return super().run(slim)
+    def _for_child(self, case: dict) -> dict:
+        """A bank case is named by its id (the child has it prebuilt); any other goes as a Session sends it."""
+        if self.launcher.server.inputs.get(case["id"]) is case.get("input"):
+            return {"id": case["id"]}
+        return super()._for_child(case)

@@ -55,9 +55,10 @@ def _restore_builtins():
         for key in [k for k in _builtins_dict if k not in _pristine_names]:
             del _builtins_dict[key]
 
-MAGIC = b"MMG1"
-TRACE_CAP = 20000
-TRACE_KEYS = ("evaluated", "expanded")
+MAGIC = b"MMG1"      # a request, or its reply
+QUESTION = b"MMGQ"   # the child asks, the grader answers
+ANSWER = b"MMGA"
+NOTE = b"MMGN"       # the child tells, one way
 
 
 def _sibling(filename, name):
@@ -79,13 +80,22 @@ _seal_broken = _seal.Seal.broken  # the harness's own reference: swapping the cl
 
 
 class Channel:
-    """Framed messages: ``MMG1 <nonce> <seq> <length>\\n<json>`` in both directions."""
+    """Framed messages: ``<kind> <nonce> <seq> <length>\\n<json>``.
+
+    The grader sends requests (``MMG1``) and, while a case runs, answers (``MMGA``); the child
+    sends one reply per request (``MMG1``), and while the student's code runs it asks questions
+    (``MMGQ``, each answered before the helper returns) and reports what it was asked to do
+    (``MMGN``, one way). Helper values live in the grading process: what the child asked is what
+    the grader logged, and nothing the child keeps is evidence.
+    """
 
     def __init__(self, req_fd, res_fd):
         self.req_fd = req_fd
         self.res_fd = res_fd
         self.nonce = ""
         self.buffer = b""
+        self.asked = 0
+        self.lock = _thread.allocate_lock()  # one question at a time, whatever thread asks
 
     def _read_exact(self, count):
         while _len(self.buffer) < count:
@@ -105,19 +115,47 @@ class Channel:
         line, _, self.buffer = self.buffer.partition(b"\n")
         return line
 
-    def receive(self):
+    def _frame(self):
         header = self._read_line().split(b" ")
-        if _len(header) != 4 or header[0] != MAGIC:
+        if _len(header) != 4 or header[0] not in (MAGIC, ANSWER):
             _os_exit(4)
         payload = self._read_exact(int(header[3]))
-        return int(header[2]), _json_loads(payload.decode("utf-8"))
+        return header[0], int(header[2]), payload
 
-    def send(self, seq, message):
+    def receive(self):
+        while True:
+            kind, seq, payload = self._frame()
+            if kind == MAGIC:
+                return seq, _json_loads(payload.decode("utf-8"))
+            # an answer whose question was cut short (the call was interrupted): nobody waits for it
+
+    def _write(self, kind, seq, message):
         payload = _json_dumps(message, allow_nan=False).encode("utf-8")
-        data = b"%s %s %d %d\n" % (MAGIC, self.nonce.encode("ascii"), seq, _len(payload)) + payload
+        data = b"%s %s %d %d\n" % (kind, self.nonce.encode("ascii"), seq, _len(payload)) + payload
         while data:
             written = _os_write(self.res_fd, data)
             data = data[written:]
+
+    def send(self, seq, message):
+        self._write(MAGIC, seq, message)
+
+    def tell(self, message):
+        """Tell the grader what a helper was asked to do; nothing comes back."""
+        with self.lock:
+            self._write(NOTE, 0, message)
+
+    def ask(self, message):
+        """Ask the grader (a helper's value); returns its answer. The grader logs the question."""
+        with self.lock:
+            self.asked += 1
+            number = self.asked
+            self._write(QUESTION, number, message)
+            while True:
+                kind, seq, payload = self._frame()
+                if kind == ANSWER and seq == number:
+                    return _json_loads(payload.decode("utf-8"))
+                if kind == MAGIC:
+                    _os_exit(4)  # a request while a question is open: the protocol is broken
 
 
 class Watchdog:
@@ -160,12 +198,12 @@ class Watchdog:
                 continue
             with self.lock:
                 if self.armed is armed:  # still the same call: it has run too long
-                    self.armed = None
-                    self.fired = True
                     if self.interrupt is None:
                         _thread.interrupt_main()
-                    else:
-                        self.interrupt()
+                    elif self.interrupt() is None:
+                        continue  # the call is asking the grader: interrupt it once the answer is in
+                    self.armed = None
+                    self.fired = True
 
 
 _memory_exhausted = [False]  # set when student code ran out of memory; the reply then says only that
@@ -284,6 +322,44 @@ def _summary(value):
     return "(too large to show)"
 
 
+def _pending():
+    """Calling any Python function lets an interrupt already raised in this thread fire here."""
+
+
+class Link:
+    """What a driver's helpers use to reach the grader while the student's code runs.
+
+    A question is never cut in half by the watchdog: on the runner thread it is asked in the
+    runner's ``ASKING`` state, in which the watchdog waits for the answer before it interrupts
+    (an interrupt raised just before fires in ``_pending``, before anything is sent). A timeout
+    then stays a timeout, and the channel never loses a frame.
+    """
+
+    def __init__(self, channel, runner):
+        self.channel = channel
+        self.runner = runner
+
+    def ask(self, message):
+        entered = self.runner.enter_question()
+        try:
+            if entered:
+                _pending()
+            return self.channel.ask(message)
+        finally:
+            if entered:
+                self.runner.leave_question()
+
+    def tell(self, message):
+        entered = self.runner.enter_question()
+        try:
+            if entered:
+                _pending()
+            self.channel.tell(message)
+        finally:
+            if entered:
+                self.runner.leave_question()
+
+
 class Harness:
     def __init__(self, channel):
         self.channel = channel
@@ -291,6 +367,7 @@ class Harness:
         self.runner = _runner.Runner(self.watchdog.lock)  # the student's calls run there, off this stack
         if self.runner.ident is not None:
             self.watchdog.interrupt = self.runner.interrupt
+        self.link = Link(channel, self.runner)
         self.driver = None
         self.module = None
         self.modules = []
@@ -341,8 +418,8 @@ class Harness:
         seal.__init__(
             namespaces=[globals(), json, json.encoder, json.decoder, _seal, _runner],
             lenient=[driver, *_own_modules_of(driver)],
-            objects=[self, self.channel, self.watchdog, self.runner],
-            classes=[*type(self).__mro__[:-1], Channel, Watchdog, _seal.Record, _seal.Seal, _runner.Runner,
+            objects=[self, self.channel, self.watchdog, self.runner, self.link],
+            classes=[*type(self).__mro__[:-1], Channel, Watchdog, Link, _seal.Seal, _runner.Runner,
                      json.JSONEncoder, json.JSONDecoder, *driver_classes],
             plumbing=library_classes,
         )
@@ -362,7 +439,7 @@ class Harness:
         if provided:
             sys.path.insert(1, provided)
         self.submission_files = set(files)
-        loading = self.driver.loading_helpers() if hasattr(self.driver, "loading_helpers") else {}
+        loading = _loading_helpers(self.driver, self.link)
         modules = []
         for path in files:
             name = _module_name(path, config.get("module_name", "solution") if path == entry_path else None)
@@ -424,8 +501,7 @@ class Harness:
 
     def run_case(self, case):
         built, before = self.prepare(case)
-        trace, kept = _seal.records(TRACE_KEYS)
-        helpers = self.driver.helpers(built, trace)
+        helpers = self.driver.helpers(built, self.link)
         evidence = _seal.call_evidence(helpers.values(), before, self.before_texts)  # kept in this frame only
         self.module.__dict__.update(helpers)
         result = {"id": case["id"]}
@@ -445,13 +521,10 @@ class Harness:
             else:
                 result["answer"] = encode_answer(answer)
         # Absent fields mean their defaults (no answer, nothing raised, no timeout, unchanged):
-        # the reply stays small, since it carries hundreds of cases.
-        if _seal.call_broken(evidence, before) or not _seal.records_intact(trace, kept):
-            _tampered[0] = True  # the evidence of this call (and of every later one) cannot be trusted
+        # the reply stays small. What the helpers were asked is not here: the grader logged it.
+        if _seal.call_broken(evidence, before):
+            _tampered[0] = True  # the tree's "before" or a helper was swapped: this call's observations are void
             return result
-        result["trace"] = {key: values[:TRACE_CAP] for key, values in trace.items()}
-        if _len(trace["evaluated"]) > TRACE_CAP or _len(trace["expanded"]) > TRACE_CAP:
-            result["trace"]["truncated"] = True
         try:
             if self.changed(built, before):
                 result["mutated"] = True
@@ -475,10 +548,11 @@ class Harness:
         results = []
         timeouts = 0
         limit = request.get("stop_after_timeouts", 2)
-        for case in request["cases"]:
+        for number, case in enumerate(request["cases"]):
             if timeouts >= limit:
                 results.append({"id": case["id"], "skipped": "not run: earlier calls timed out"})
                 continue
+            self.channel.tell(["case", number])  # every question from now on is this case's
             while True:
                 try:
                     result = self.run_case(case)
@@ -528,6 +602,18 @@ class Harness:
                     break
                 except KeyboardInterrupt:
                     continue
+
+
+def _loading_helpers(driver, link):
+    """The helpers a file may use while it loads; a driver whose helpers ask the grader gets the link."""
+    make = getattr(driver, "loading_helpers", None)
+    if make is None:
+        return {}
+    try:
+        wants_link = _len(inspect.signature(make).parameters) > 0
+    except (TypeError, ValueError):
+        wants_link = False
+    return make(link) if wants_link else make()
 
 
 def _own_modules_of(driver):

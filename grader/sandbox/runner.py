@@ -18,7 +18,7 @@ the harness's thread, as before (``Runner.ident`` is then None).
 
 import _thread
 
-IDLE, RUNNING = 0, 1
+IDLE, RUNNING, ASKING = 0, 1, 2
 STACK_BYTES = 16 << 20  # as deep a recursion as the main thread allows, with room to spare
 
 
@@ -99,11 +99,31 @@ class Runner:
         raise value
 
     def interrupt(self):
-        """The watchdog's move (it holds ``self.lock``): interrupt the running call, if one is running."""
+        """The watchdog's move (it holds ``self.lock``): interrupt the running call, if one is running.
+
+        None while the call is asking the grader a question (the watchdog tries again a tick later):
+        an interrupt there would cut a question from its answer."""
         if self.ident is not None and self.box[2] == RUNNING:
             self.raiser(self.ident, KeyboardInterrupt)
             return True
+        if self.ident is not None and self.box[2] == ASKING:
+            return None
         return False
+
+    def enter_question(self):
+        """On the runner thread, while a call runs: no interrupt until ``leave_question``. True if entered."""
+        if self.ident is None or _thread.get_ident() != self.ident:
+            return False
+        with self.lock:
+            if self.box[2] != RUNNING:
+                return False
+            self.box[2] = ASKING
+        return True
+
+    def leave_question(self):
+        with self.lock:
+            if self.box[2] == ASKING:
+                self.box[2] = RUNNING
 
 
 def hide_other_threads(sys_module):

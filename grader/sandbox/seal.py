@@ -1,38 +1,30 @@
-"""Evidence the student's code cannot quietly rewrite: append-only records and a seal on the harness.
+"""A seal on the harness: what the child still observes itself cannot be changed unseen.
 
 Loaded by the harness (a plain ``python -I -S`` script) from its own folder, before any student
-code runs; standard library only. The answers are safe whatever the child does (the parent
-judges them), but the behaviour checks rest on evidence made in the child: which nodes the
-provided helpers were asked about, and whether the tree changed. Student code shares that
-process, so it can reach the harness through the stack, ``gc`` or a helper's ``__closure__``.
-Two things make tampering show:
+code runs; standard library only. The answers are judged in the grading process, and so is the
+evidence of the helpers' calls (every value is a question the grading process answered and
+logged: ``session.py``). What is still observed inside the child is whether the student's call
+left its input as it found it. Student code shares that process, so it can reach the harness
+through ``gc`` or a helper's ``__closure__``; the ``Seal`` makes a change to what that
+observation rests on show: identities of everything the harness relies on, taken before the
+submission loads (its module's globals, its classes' methods, its objects' attributes, the
+driver's functions and classes, the json encoder, each function's code, defaults and closure
+contents). ``broken()`` before every reply says whether any of it was swapped (each call's
+helpers and "before" snapshot are checked right after the call); the harness then reports
+tampering and the grader zeroes the whole submission.
 
-- ``Record``: a list the driver appends to, which also feeds every item into a running hash
-  that can only move forward. After each call the harness hashes the list's contents again;
-  a record that was emptied, cut or rewritten no longer matches its hash (keeping the true
-  record as a prefix is the only way to match, and that keeps the evidence).
-- ``Seal``: identities of everything the harness relies on, taken before the submission
-  loads: its module's globals, its classes' methods, its objects' attributes, the driver's
-  functions and classes, the json encoder, each function's code, defaults and closure
-  contents. ``broken()`` before every reply says whether any of it was swapped (each call's
-  helpers, records and "before" snapshot are checked right after the call); the harness then
-  reports tampering and the grader zeroes the whole submission, so a forged result inside a
-  request never counts.
-
-What this does not stop: code that writes the process's memory directly (``ctypes``), or that
-changes data the driver keeps inside its own objects (an index map, say) without swapping any
-sealed object. The README says so; bubblewrap or Landlock do not change that.
+What this does not stop: code that writes the process's memory directly (``ctypes``). The
+security page of the docs says so; bubblewrap or Landlock do not change that.
 """
 
-import hashlib
 import types
+import weakref
 from itertools import chain
 from operator import attrgetter
 
 # Every builtin the checks below call is bound here, at import, before any student code runs:
 # a name looked up in builtins at check time is whatever the student (or a restore of builtins
 # they managed to poison) put there.
-_sha1 = hashlib.sha1
 _len = len
 _list_iter = list.__iter__
 _vars = vars
@@ -47,13 +39,16 @@ _BaseException = BaseException
 _ValueError = ValueError
 _issubclass = issubclass
 _tuple_repr = tuple.__repr__
+_weakref = weakref.ref
 
 
 def _text_of(snapshot):
     """A snapshot's text; a tuple subclass's by tuple's own repr (its class could be swapped for
-    one whose ``__repr__`` is the student's, and that would run here, on the harness's thread)."""
+    one whose ``__repr__`` is the student's, and that would run here, on the harness's thread).
+    Weak references in it (a driver's way to hold the root it walks from) are left out: nothing
+    can point them elsewhere, and their text would look up the referent's ``__name__``."""
     if _issubclass(_type(snapshot), tuple):
-        return _tuple_repr(snapshot)
+        return _tuple_repr(_tuple(item for item in snapshot if _type(item) is not _weakref))
     return _repr(snapshot)
 _list_append = list.append
 _repr = repr
@@ -70,7 +65,7 @@ _SCALARS = (int, float, bool, str, bytes, type(None))
 
 # Attributes the harness itself reassigns while serving (the channel's buffer, the watchdog's
 # alarm, what loading the submission finds): their keys are sealed, not their values.
-VOLATILE = frozenset({"buffer", "armed", "fired", "tick", "module", "modules", "entry", "submission_files"})
+VOLATILE = frozenset({"buffer", "asked", "armed", "fired", "tick", "module", "modules", "entry", "submission_files"})
 
 
 # What decides how an instance's attributes are read and written: a class that gains or swaps one
@@ -81,50 +76,6 @@ PLUMBING = ("__dict__", "__getattribute__", "__getattr__", "__setattr__", "__del
 # Entries the standard library itself adds to a class as it works (copy and pickle cache the
 # slot names of a class whose instances they copied): not tampering.
 CLASS_CACHES = frozenset({"__slotnames__"})
-
-
-class Record(list):
-    """A list whose every ``append`` is also fed to a hash that cannot be rewound."""
-
-    __slots__ = ("chain",)
-
-    def __init__(self):
-        super().__init__()
-        self.chain = _sha1()
-
-    def append(self, item):
-        _list_append(self, item)
-        self.chain.update((_repr(item) + "\x1f").encode())
-
-    def extend(self, items):
-        for item in items:
-            self.append(item)
-
-    def __iadd__(self, items):
-        self.extend(items)
-        return self
-
-
-def records(keys):
-    """A fresh trace dict of records, and the harness's own references to them and their hashes."""
-    made = {key: Record() for key in keys}
-    return made, [(key, record, record.chain) for key, record in made.items()]
-
-
-def records_intact(trace, kept):
-    """Every record is still the harness's own, of its own type, and its contents hash as appended."""
-    if _type(trace) is not dict or _len(trace) < _len(kept):
-        return False
-    for key, record, digest in kept:
-        if _dict_get(trace, key) is not record or _type(record) is not Record or record.chain is not digest:
-            return False
-        items = _list_iter(record)
-        text = _str_join("\x1f", _map(_repr, items))
-        if text or _len(record):
-            text += "\x1f"
-        if _sha1(_str_encode(text)).digest() != digest.digest():
-            return False
-    return True
 
 
 def _functions_of(namespace_values):

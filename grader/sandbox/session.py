@@ -7,8 +7,10 @@ mean nothing; a dead, silent or flooding child ends the session with a one-line 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import select
 import secrets
 import shutil
 import signal
@@ -29,8 +31,12 @@ SEAL = Path(__file__).with_name("seal.py")  # loaded by the harness from its own
 RUNNER = Path(__file__).with_name("runner.py")  # loaded by the harness from its own folder
 TAMPERED = "tampered with the result channel"
 HARNESS_TAMPERED = "tampered with the grader's harness or its records (the evidence of its calls was changed)"
-MAGIC = b"MMG1"
+MAGIC = b"MMG1"      # a request, or its reply
+QUESTION = b"MMGQ"   # the child asks while a case runs (a helper's value); the grader answers with ANSWER
+ANSWER = b"MMGA"
+NOTE = b"MMGN"       # the child tells, one way (a helper was asked to expand a node)
 MAX_REPLY = 64 << 20
+MAX_QUESTION = 1 << 16  # one question's bytes: a position, a node's number
 KEEP_OUTPUT = 16 << 10
 
 SIGNAL_NAMES = {
@@ -57,6 +63,52 @@ def _well_formed(result, case_id) -> bool:
         if kinds is not None and type(value) not in kinds:
             return False
     return True
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    """One frame straight to the pipe (the answers are small: one system call, no buffer to flush)."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+class _Batch:
+    """One run request's cases, in order, and the oracle of each case begun so far."""
+
+    def __init__(self, cases: list[dict], oracle_for):
+        self.cases = cases
+        self.oracle_for = oracle_for
+        self.oracles: list = []
+
+    def begin(self, number) -> bool:
+        """The harness starts case ``number``: only the next one is right."""
+        if type(number) is not int or number != len(self.oracles) or number >= len(self.cases):
+            return False
+        self.oracles.append(self.oracle_for(self.cases[number]))
+        return True
+
+    def current(self):
+        """The oracle of the case running now (an error when none is, or when its exercise keeps no evidence)."""
+        oracle = self.oracles[-1]  # IndexError: a question before any case began
+        if oracle is None:
+            raise LookupError("this exercise's helpers ask nothing")
+        return oracle
+
+
+class _Loading:
+    """While the submission loads: no case has begun, and questions (a helper called by the file's own
+    tests) go to the exercise's loading oracle, which answers from plain data and logs nothing."""
+
+    def __init__(self, make):
+        self.oracle = make() if make is not None else None
+
+    def begin(self, number) -> bool:
+        return False
+
+    def current(self):
+        if self.oracle is None:
+            raise LookupError("this exercise's helpers ask nothing while the file loads")
+        return self.oracle
 
 
 class SandboxFailure(Exception):
@@ -91,6 +143,11 @@ class _Reader(threading.Thread):
         self.overflow = False
         self.changed = threading.Condition()
 
+    def wait(self, timeout: float, seen: int = 0) -> None:
+        """Until the buffer is no longer ``seen`` bytes long (or the pipe closed), at most ``timeout``."""
+        with self.changed:
+            self.changed.wait_for(lambda: len(self.buffer) != seen or self.closed or self.overflow, timeout)
+
     def run(self):
         fd = self.stream.fileno()
         while True:
@@ -110,6 +167,52 @@ class _Reader(threading.Thread):
                 self.changed.notify_all()
 
 
+class _PollReader:
+    """The same buffer, filled by the waiting thread itself (POSIX): no thread hand-over per frame.
+
+    While a case runs the child asks a question per helper call and waits for the answer, so
+    the round trip is on the student's clock: reading the reply pipe right where the answer is
+    written spares two thread switches per question.
+    """
+
+    def __init__(self, stream):
+        self.fd = stream.fileno()
+        self.buffer = bytearray()
+        self.closed = False
+        self.overflow = False
+        self.changed = contextlib.nullcontext()
+        self.poller = select.poll()
+        self.poller.register(self.fd, select.POLLIN | select.POLLHUP | select.POLLERR)
+
+    def start(self):
+        pass
+
+    def wait(self, timeout: float, seen: int = 0) -> None:
+        """Read what has arrived, waiting up to ``timeout`` seconds for something to."""
+        if self.closed or not self.poller.poll(max(0, int(timeout * 1000))):
+            return
+        try:
+            chunk = os.read(self.fd, 1 << 16)
+        except OSError:
+            chunk = b""
+        if not chunk:
+            self.closed = True
+        elif len(self.buffer) < MAX_REPLY:
+            self.buffer += chunk
+        else:
+            self.overflow = True
+
+    def join(self, timeout: float) -> None:
+        """After the child is gone: take in what it left in the pipe (bytes after the last reply)."""
+        deadline = time.monotonic() + timeout
+        while not self.closed and time.monotonic() < deadline:
+            self.wait(deadline - time.monotonic())
+
+
+def _reader_for(stream):
+    return _PollReader(stream) if hasattr(select, "poll") else _Reader(stream)
+
+
 class Session:
     def __init__(self, submission, exercise, launcher: launch.Launcher | None = None, *, module_name: str = "solution"):
         """``submission``: a Submission (all its files are staged) or the path of one file."""
@@ -117,6 +220,7 @@ class Session:
         self.limits = exercise.limits
         self.launcher = launcher or launch.choose()
         self.nonce = secrets.token_hex(8)
+        self._nonce = self.nonce.encode()
         self.seq = 0
         self.started = None
         self.scratch = Path(tempfile.mkdtemp(prefix="minimax-grader-"))
@@ -124,11 +228,12 @@ class Session:
         self.submission_copy = self.staged.entry
         self.module_name = module_name
         self.process: subprocess.Popen | None = None
-        self.reader: _Reader | None = None
+        self.reader: _Reader | _PollReader | None = None
         self.output = Output()
         self.failure: str | None = None
         self.violation: str | None = None  # tampering anywhere disqualifies the whole submission
         self.fields: dict = {}
+        self.batch: _Batch | None = None  # the running request's cases and the log of their questions
         self._stderr_file = None
 
     def _stage(self, submission) -> staging.Staged:
@@ -175,10 +280,14 @@ class Session:
         extra = {"view": view} if getattr(self.launcher, "wants_view", False) else {}
         self.process = self.launcher.start(argv, cwd=str(self.scratch / "work"), env=env, stderr=self._stderr_file,
                                            **extra)
-        self.reader = _Reader(self.process.stdout)
+        self.reader = _reader_for(self.process.stdout)
         self.reader.start()
         self._watch_output()
-        reply = self.request(request, timeout=min(self.limits.load_timeout, self.budget_left()))
+        self.batch = _Loading(self.exercise.hook("loading_oracle") if hasattr(self.exercise, "hook") else None)
+        try:
+            reply = self.request(request, timeout=min(self.limits.load_timeout, self.budget_left()))
+        finally:
+            self.batch = None
         self._check_fatal(reply)
         if reply.get("grader_fault"):
             raise GraderFault(str(reply["grader_fault"])[:400])
@@ -207,15 +316,45 @@ class Session:
             self._fail(f"output exceeded {self.limits.output_bytes >> 20} MiB (truncated)")
 
     def run(self, cases: list[dict]) -> list[dict]:
-        reply = self.request({"op": "run", "cases": cases}, timeout=self.budget_left())
+        """Run the cases in one request; the evidence of each is the grader's log of its questions.
+
+        Which helpers were asked about what is never something the child reports: the child holds
+        no value it has not asked for, so there is nothing to read around and no record to forge.
+        Before each case the harness tells which case begins; the grader accepts only 0, 1, 2, ...
+        each once and in order, and every question belongs to the case last begun. A case begun
+        early (to pass questions off as another case's) shows as that case begun twice: tampering.
+        """
+        self.batch = _Batch(cases, self._oracle_for)
+        try:
+            reply = self.request({"op": "run", "cases": [self._for_child(c) for c in cases]}, timeout=self.budget_left())
+        finally:
+            batch, self.batch = self.batch, None
         self._check_fatal(reply)
         results = reply.get("results")
-        if not isinstance(results, list) or len(results) != len(cases):
+        if type(results) is not list or len(results) != len(cases):
             self._fail(TAMPERED)
         for case, result in zip(cases, results):
             if not _well_formed(result, case["id"]):
                 self._fail(TAMPERED)
+        ran = [number for number, result in enumerate(results) if "skipped" not in result]
+        if ran != list(range(len(batch.oracles))):
+            self._fail(TAMPERED)  # a case answered that never began, or one begun and then skipped
+        for result, oracle in zip(results, batch.oracles):
+            if oracle is not None:
+                result["trace"] = oracle.trace()
         return results
+
+    def _oracle_for(self, case: dict):
+        """The grader's side of the case's helpers (None for an exercise whose helpers keep no evidence)."""
+        make = self.exercise.hook("oracle") if hasattr(self.exercise, "hook") else None
+        return make(case["input"]) if make is not None and "input" in case else None
+
+    def _for_child(self, case: dict) -> dict:
+        """What the child may know of a case: its input without what only the helpers may tell (a tree's values)."""
+        hide = self.exercise.hook("child_input") if hasattr(self.exercise, "hook") else None
+        if hide is None or "input" not in case:
+            return case
+        return {**case, "input": hide(case["input"])}
 
     def close(self) -> None:
         if self.process is not None:
@@ -263,50 +402,87 @@ class Session:
         return self._receive(seq, max(timeout, 0.01))
 
     def _receive(self, seq: int, timeout: float) -> dict:
+        """The reply to request ``seq``; the child's questions in the meantime are answered as they come."""
         deadline = time.monotonic() + timeout
         reader = self.reader
-        with reader.changed:
-            while True:
+        while True:
+            with reader.changed:
                 frame = self._parse(reader.buffer, seq)
                 if frame is not None:
-                    consumed, reply = frame
-                    del reader.buffer[:consumed]
+                    del reader.buffer[:frame[0]]
+                seen = len(reader.buffer)
+            if frame is not None:
+                consumed, kind, number, message = frame
+                if kind == MAGIC:
                     if reader.buffer:
                         self._fail(TAMPERED)
-                    return reply
-                if reader.overflow:
-                    self._fail(TAMPERED)
-                if reader.closed:
-                    self._fail(self._death_reason())
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    self._fail(self._timeout_reason(timeout))
-                reader.changed.wait(min(remaining, 0.25))
+                    return message
+                self._serve(kind, number, message)
+                continue
+            if reader.overflow:
+                self._fail(TAMPERED)
+            if reader.closed:
+                self._fail(self._death_reason())
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                self._fail(self._timeout_reason(timeout))
+            reader.wait(min(remaining, 0.25), seen)
+
+    def _serve(self, kind: bytes, number: int, message) -> None:
+        """A note or a question from the harness or the running case's helpers, logged and answered at once."""
+        batch = self.batch
+        if batch is None:
+            self._fail(TAMPERED)  # no case is running: nothing of the grader's asks or tells anything now
+        try:
+            if kind == NOTE:
+                if type(message) is list and len(message) == 2 and message[0] == "case":
+                    if not batch.begin(message[1]):
+                        self._fail(TAMPERED)
+                    return
+                batch.current().tell(message)
+                return
+            answer = batch.current().ask(message)
+        except (LookupError, TypeError, ValueError, AttributeError):
+            self._fail(TAMPERED)  # not a question the grader's helpers ask, or asked outside a case
+        payload = json.dumps(answer).encode("utf-8")
+        try:
+            _write_all(self.process.stdin.fileno(), b"%s %s %d %d\n" % (ANSWER, self._nonce, number, len(payload)) + payload)
+        except (BrokenPipeError, OSError):
+            self._fail(self._death_reason())
 
     def _parse(self, buffer: bytearray, seq: int):
-        """A complete, valid frame at the start of the buffer, None if incomplete; else tampering."""
+        """A complete, valid frame at the start of the buffer as (length, kind, number, message), None if
+        incomplete; anything else is tampering. Kinds: the reply to ``seq``, a question or a note."""
         newline = buffer.find(b"\n", 0, 200)
         if newline < 0:
-            if len(buffer) >= 200 or not MAGIC.startswith(bytes(buffer[:4])):
+            if len(buffer) >= 200 or not any(kind.startswith(bytes(buffer[:4])) for kind in (MAGIC, QUESTION, NOTE)):
                 self._fail(TAMPERED)
             return None
         parts = bytes(buffer[:newline]).split(b" ")
-        if len(parts) != 4 or parts[0] != MAGIC or parts[1] != self.nonce.encode() or parts[2] != str(seq).encode():
+        if len(parts) != 4 or parts[1] != self._nonce:
+            self._fail(TAMPERED)
+        kind = parts[0]
+        if kind == MAGIC:
+            if parts[2] != str(seq).encode():
+                self._fail(TAMPERED)
+        elif kind not in (QUESTION, NOTE) or not parts[2].isdigit():
             self._fail(TAMPERED)
         try:
             length = int(parts[3])
         except ValueError:
             self._fail(TAMPERED)
+        if kind != MAGIC and not 0 <= length <= MAX_QUESTION:
+            self._fail(TAMPERED)
         end = newline + 1 + length
         if len(buffer) < end:
             return None
         try:
-            reply = json.loads(bytes(buffer[newline + 1:end]).decode("utf-8"))
-        except (UnicodeDecodeError, ValueError):
+            message = json.loads(bytes(buffer[newline + 1:end]).decode("utf-8"))
+        except (UnicodeDecodeError, ValueError, RecursionError):
             self._fail(TAMPERED)
-        if not isinstance(reply, dict):
+        if kind == MAGIC and not isinstance(message, dict):
             self._fail(TAMPERED)
-        return end, reply
+        return end, kind, int(parts[2]), message
 
     # -- failures ----------------------------------------------------------------------
 
