@@ -287,10 +287,8 @@ def _summary(value):
 class Harness:
     def __init__(self, channel):
         self.channel = channel
-        self.watchdog = Watchdog()
-        self.runner = _runner.Runner(self.watchdog.lock)  # the student's calls run there, off this stack
-        if self.runner.ident is not None:
-            self.watchdog.interrupt = self.runner.interrupt
+        self.watchdog = None  # both threads start only once the child is locked down (see load)
+        self.runner = None
         self.driver = None
         self.module = None
         self.modules = []
@@ -310,6 +308,7 @@ class Harness:
             problem = describe_exception(exc, ())
         if problem:  # e.g. the grader counted on Landlock: no student code runs unconfined
             return {"ok": False, "grader_fault": f"the sandbox could not be set up: {problem}"[:400]}
+        self.start_threads()
         self.seal = _seal.Seal.__new__(_seal.Seal)  # in place first: the seal covers its own identity too
         self.make_seal(self.seal)
         _runner.hide_other_threads(sys)
@@ -317,6 +316,18 @@ class Harness:
         if _seal_broken(self.seal):
             _tampered[0] = True
         return reply
+
+    def start_threads(self):
+        """The watchdog and the runner (where the student's calls run), started after the lock-down.
+
+        Landlock and a seccomp filter installed by prctl bind the calling thread and the threads
+        it starts afterwards, never threads already running: a runner started earlier would run
+        every student call with no filter and no file fence.
+        """
+        self.watchdog = Watchdog()
+        self.runner = _runner.Runner(self.watchdog.lock)  # the student's calls run there, off this stack
+        if self.runner.ident is not None:
+            self.watchdog.interrupt = self.runner.interrupt
 
     def prepare_child(self, config):
         """Limits, the driver and the lock-down: everything before the submission's first line.
