@@ -98,7 +98,7 @@ class ForkServer:
         from grader.sandbox import bwrap
 
         readonly = [str(ZYGOTE), str(Path(__file__).with_name("harness.py")), str(exercise.driver_path)]
-        for helper in ("guard.py", "landlock.py", "seal.py", "runner.py"):
+        for helper in ("guard.py", "landlock.py", "allowlist.py", "seal.py", "runner.py"):
             if Path(__file__).with_name(helper).is_file():
                 readonly.append(str(Path(__file__).with_name(helper)))
         readonly += [str(p) for p in getattr(exercise, "driver_files", [])]
