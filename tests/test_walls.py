@@ -9,12 +9,18 @@ Landlock.
 
 from __future__ import annotations
 
+import json
 import os
+import shutil
+import sqlite3
+import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 
+from conftest import ROOT
 from grader.doors import api
 from grader.sandbox import landlock
 
@@ -62,3 +68,95 @@ def test_student_calls_run_inside_the_filter_and_the_fence(tmp_path):
     probe.write_text(FENCES_IN_THE_CALL.format(outside=str(outside)), encoding="utf-8")
     result = api.check(probe, "ctp-26", examples=2, sandbox="posix")
     assert _seen(result) == "load: seccomp=2 fenced; call: seccomp=2 fenced"
+
+
+# -- processes: an attacker graded in a class with honest neighbours ---------------------------
+
+ATTACKER = "reach_other_processes.py"
+
+
+def _as(user: str, workdir: Path) -> tuple[list[str], dict]:
+    """The command prefix and environment that run this Python as root or as uid 65534."""
+    from test_hostile import LIMITS, _unprivileged_python
+
+    if user == "nobody":
+        if os.geteuid() != 0:
+            pytest.skip("running as another user needs root (setpriv)")
+        return _unprivileged_python(workdir)
+    if os.geteuid() != 0:
+        pytest.skip("needs root")
+    return [sys.executable], {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(workdir),
+                              "LANG": "C.UTF-8", "MINIMAX_GRADER_CACHE": str(workdir / "cache"),
+                              "PYTHONPATH": str(ROOT), **LIMITS}
+
+
+def _usable(sandbox: str, landlock_on: bool) -> None:
+    from test_hostile import _bwrap_problem
+
+    if not sys.platform.startswith("linux"):
+        pytest.skip("Linux only")
+    if sandbox == "bwrap" and _bwrap_problem() is not None:
+        pytest.skip(f"bubblewrap unusable here: {_bwrap_problem()}")
+    if sandbox == "posix" and landlock_on and landlock.abi() == 0:
+        pytest.skip("this kernel offers no Landlock (Linux 5.13+)")
+
+
+def _class_folder(workdir: Path) -> Path:
+    from test_hostile import HONEST, HOSTILE, NOBODY
+
+    klass = workdir / "class"
+    klass.mkdir(parents=True)
+    (workdir / "cache").mkdir()
+    # The attacker first, so every honest submission is graded after it (by the same fork server).
+    shutil.copyfile(HOSTILE / ATTACKER, klass / ("a_" + ATTACKER))
+    for path in HONEST[:3]:
+        shutil.copyfile(path, klass / f"honest_{path.name}")
+    for path in [workdir, *workdir.rglob("*")]:
+        os.chmod(path, 0o755 if path.is_dir() else 0o644)
+        if os.geteuid() == 0:
+            os.chown(path, NOBODY, NOBODY)
+    return klass
+
+
+@pytest.mark.parametrize("user", ["root", "nobody"])
+@pytest.mark.parametrize("sandbox", ["bwrap", "posix"])
+def test_an_attack_on_other_processes_harms_no_neighbour(sandbox, user):
+    """``grade`` of a class (fork server, one worker so the attacker's server grades the rest): the
+    attacker prlimits, signals, renices and pins every pid it can name, at import and in its call;
+    every honest neighbour keeps full marks, ``grade`` finishes and exits 0, and the gradebook holds
+    exactly those results. Then ``check`` of the attacker alone returns normally with its verdict."""
+    from test_hostile import assert_attack_lost, verdict_text
+
+    _usable(sandbox, landlock_on=True)
+    work = Path(tempfile.mkdtemp(prefix="minimax-walls-"))
+    try:
+        os.chmod(work, 0o755)
+        klass = _class_folder(work)
+        command, env = _as(user, work)
+        done = subprocess.run(command + ["-m", "grader", "grade", str(klass), "-e", "ctp-26", "--out", str(work / "out"),
+                                         "--sandbox", sandbox, "--examples", "5", "-j", "1"],
+                              capture_output=True, text=True, env=env, cwd=work, timeout=240)
+        assert done.returncode == 0, done.stderr[-1500:]
+        document = json.loads((work / "out" / "results.json").read_text(encoding="utf-8"))
+        with sqlite3.connect(work / "out" / "gradebook.sqlite") as db:
+            stored = [json.loads(row[0]) for row in db.execute("SELECT result FROM results")]
+        alone = subprocess.run(command + ["-m", "grader", "check", str(klass / ("a_" + ATTACKER)), "-e", "ctp-26",
+                                          "-f", "json", "--examples", "5", "--sandbox", sandbox],
+                               capture_output=True, text=True, env=env, cwd=work, timeout=120)
+    finally:
+        subprocess.run(["rm", "-rf", str(work)], check=False)
+    students = {entry["student"]: entry for entry in document["submissions"]}
+    assert len(students) == 4, sorted(students)
+    modes = {entry["sandbox"]["mode"] for entry in document["submissions"] if entry.get("sandbox")}
+    assert modes == {f"{sandbox}+fork-server"}, modes
+    for student, data in students.items():
+        if student.startswith("honest_"):
+            assert (data["status"], data["score"]) == ("passed", data["max_score"]), (student, data["error"], data["checks"][:1])
+            continue
+        messages = [c["message"] for c in data["checks"] if c["status"] != "passed"]
+        assert_attack_lost(ATTACKER, data["status"], data["score"], verdict_text(data["status"], data["error"], messages))
+    assert sorted((r["status"], r["score"]) for r in stored) == sorted((d["status"], d["score"]) for d in students.values())
+    assert alone.returncode in (0, 1), alone.stderr[-800:]  # 1: the check failed, as it should
+    verdict = json.loads(alone.stdout)
+    messages = [c["message"] for c in verdict["checks"] if c["status"] != "passed"]
+    assert_attack_lost(ATTACKER, verdict["status"], verdict["score"], verdict_text(verdict["status"], verdict["error"], messages))
