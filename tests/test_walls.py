@@ -160,3 +160,32 @@ def test_an_attack_on_other_processes_harms_no_neighbour(sandbox, user):
     verdict = json.loads(alone.stdout)
     messages = [c["message"] for c in verdict["checks"] if c["status"] != "passed"]
     assert_attack_lost(ATTACKER, verdict["status"], verdict["score"], verdict_text(verdict["status"], verdict["error"], messages))
+
+
+@pytest.mark.parametrize("landlock_switch", ["on", "off"])
+def test_check_of_the_attacker_alone_as_an_ordinary_user_without_bwrap(landlock_switch):
+    """The case the attack was found in: uid 65534, posix, Landlock on or off. With the signal calls on
+    the allowlist only for the child itself, ``check`` is not killed and says why the attack lost."""
+    from test_hostile import HOSTILE, NOBODY, assert_attack_lost, verdict_text
+
+    _usable("posix", landlock_on=landlock_switch == "on")
+    work = Path(tempfile.mkdtemp(prefix="minimax-walls-check-"))
+    try:
+        os.chmod(work, 0o755)
+        (work / "cache").mkdir()
+        shutil.copyfile(HOSTILE / ATTACKER, work / ATTACKER)
+        for path in [work, *work.rglob("*")]:
+            if os.geteuid() == 0:
+                os.chown(path, NOBODY, NOBODY)
+        command, env = _as("nobody", work)
+        env["MINIMAX_GRADER_LANDLOCK"] = landlock_switch
+        done = subprocess.run(command + ["-m", "grader", "check", str(work / ATTACKER), "-e", "ctp-26", "-f", "json",
+                                         "--examples", "5", "--sandbox", "posix"],
+                              capture_output=True, text=True, env=env, cwd=work, timeout=120)
+    finally:
+        subprocess.run(["rm", "-rf", str(work)], check=False)
+    assert done.returncode in (0, 1), (done.returncode, done.stderr[-800:])
+    verdict = json.loads(done.stdout)
+    assert verdict["sandbox"]["mode"] == "posix" and "allowlist alone" in verdict["sandbox"]["warning"]
+    messages = [c["message"] for c in verdict["checks"] if c["status"] != "passed"]
+    assert_attack_lost(ATTACKER, verdict["status"], verdict["score"], verdict_text(verdict["status"], verdict["error"], messages))

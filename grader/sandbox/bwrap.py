@@ -243,4 +243,5 @@ def _answer() -> str | None:
 
 def fallback_warning(problem_text: str) -> str:
     return (f"not using the bubblewrap sandbox: {problem_text}. Student code runs as a plain child process with "
-            "resource limits, a throw-away uid (as root) and a system-call filter")
+            "resource limits, a throw-away uid (as root) and a system-call allowlist; no namespaces of its own, so "
+            "that allowlist alone keeps it from signalling, prlimiting or renicing the grader's other processes")
