@@ -118,9 +118,11 @@ def _class_folder(workdir: Path) -> Path:
     return klass
 
 
-@pytest.mark.parametrize("user", ["root", "nobody"])
-@pytest.mark.parametrize("sandbox", ["bwrap", "posix"])
-def test_an_attack_on_other_processes_harms_no_neighbour(sandbox, user):
+@pytest.mark.parametrize("sandbox,user,namespaces", [
+    ("bwrap", "root", "on"), ("bwrap", "nobody", "on"), ("posix", "root", "on"), ("posix", "nobody", "on"),
+    ("posix", "nobody", "off"),  # the allowlist alone, as where the kernel refuses user namespaces
+])
+def test_an_attack_on_other_processes_harms_no_neighbour(sandbox, user, namespaces):
     """``grade`` of a class (fork server, one worker so the attacker's server grades the rest): the
     attacker prlimits, signals, renices and pins every pid it can name, at import and in its call;
     every honest neighbour keeps full marks, ``grade`` finishes and exits 0, and the gradebook holds
@@ -133,6 +135,7 @@ def test_an_attack_on_other_processes_harms_no_neighbour(sandbox, user):
         os.chmod(work, 0o755)
         klass = _class_folder(work)
         command, env = _as(user, work)
+        env["MINIMAX_GRADER_NAMESPACES"] = namespaces
         done = subprocess.run(command + ["-m", "grader", "grade", str(klass), "-e", "ctp-26", "--out", str(work / "out"),
                                          "--sandbox", sandbox, "--examples", "5", "-j", "1"],
                               capture_output=True, text=True, env=env, cwd=work, timeout=240)
@@ -149,43 +152,91 @@ def test_an_attack_on_other_processes_harms_no_neighbour(sandbox, user):
     assert len(students) == 4, sorted(students)
     modes = {entry["sandbox"]["mode"] for entry in document["submissions"] if entry.get("sandbox")}
     assert modes == {f"{sandbox}+fork-server"}, modes
+    # The neighbours first: what the fences are for (the attacker's own verdict comes last).
     for student, data in students.items():
         if student.startswith("honest_"):
             assert (data["status"], data["score"]) == ("passed", data["max_score"]), (student, data["error"], data["checks"][:1])
-            continue
-        messages = [c["message"] for c in data["checks"] if c["status"] != "passed"]
-        assert_attack_lost(ATTACKER, data["status"], data["score"], verdict_text(data["status"], data["error"], messages))
     assert sorted((r["status"], r["score"]) for r in stored) == sorted((d["status"], d["score"]) for d in students.values())
     assert alone.returncode in (0, 1), alone.stderr[-800:]  # 1: the check failed, as it should
+    data = students["a_" + ATTACKER[:-3]]
+    messages = [c["message"] for c in data["checks"] if c["status"] != "passed"]
+    assert_attack_lost(ATTACKER, data["status"], data["score"], verdict_text(data["status"], data["error"], messages))
     verdict = json.loads(alone.stdout)
     messages = [c["message"] for c in verdict["checks"] if c["status"] != "passed"]
     assert_attack_lost(ATTACKER, verdict["status"], verdict["score"], verdict_text(verdict["status"], verdict["error"], messages))
 
 
-@pytest.mark.parametrize("landlock_switch", ["on", "off"])
-def test_check_of_the_attacker_alone_as_an_ordinary_user_without_bwrap(landlock_switch):
-    """The case the attack was found in: uid 65534, posix, Landlock on or off. With the signal calls on
-    the allowlist only for the child itself, ``check`` is not killed and says why the attack lost."""
-    from test_hostile import HOSTILE, NOBODY, assert_attack_lost, verdict_text
+def _namespaces_for(command: list[str], env: dict) -> bool:
+    """May this user (as the grader runs) give a child pid and user namespaces of its own here?"""
+    code = "import ctypes, sys; sys.exit(0 if ctypes.CDLL(None).unshare(0x30000000) == 0 else 1)"
+    return subprocess.run(command + ["-I", "-S", "-c", code], env=env, capture_output=True, timeout=60).returncode == 0
 
-    _usable("posix", landlock_on=landlock_switch == "on")
+
+def _check_as_nobody(submission: Path, landlock_switch: str, namespaces: str) -> tuple[dict, bool]:
+    from test_hostile import NOBODY
+
     work = Path(tempfile.mkdtemp(prefix="minimax-walls-check-"))
     try:
         os.chmod(work, 0o755)
         (work / "cache").mkdir()
-        shutil.copyfile(HOSTILE / ATTACKER, work / ATTACKER)
+        shutil.copyfile(submission, work / submission.name)
         for path in [work, *work.rglob("*")]:
             if os.geteuid() == 0:
                 os.chown(path, NOBODY, NOBODY)
         command, env = _as("nobody", work)
-        env["MINIMAX_GRADER_LANDLOCK"] = landlock_switch
-        done = subprocess.run(command + ["-m", "grader", "check", str(work / ATTACKER), "-e", "ctp-26", "-f", "json",
-                                         "--examples", "5", "--sandbox", "posix"],
+        env.update(MINIMAX_GRADER_LANDLOCK=landlock_switch, MINIMAX_GRADER_NAMESPACES=namespaces)
+        nests = namespaces == "on" and _namespaces_for(command, env)
+        done = subprocess.run(command + ["-m", "grader", "check", str(work / submission.name), "-e", "ctp-26", "-f",
+                                         "json", "--examples", "5", "--sandbox", "posix"],
                               capture_output=True, text=True, env=env, cwd=work, timeout=120)
     finally:
         subprocess.run(["rm", "-rf", str(work)], check=False)
-    assert done.returncode in (0, 1), (done.returncode, done.stderr[-800:])
+    assert done.returncode in (0, 1), (done.returncode, done.stderr[-800:])  # 1: the check failed, as it should
     verdict = json.loads(done.stdout)
-    assert verdict["sandbox"]["mode"] == "posix" and "allowlist alone" in verdict["sandbox"]["warning"]
+    assert verdict["sandbox"]["mode"] == "posix"
+    expected = "namespaces of its own, so it can name none" if nests else "allowlist alone keeps it"
+    assert expected in verdict["sandbox"]["warning"], verdict["sandbox"]["warning"]
+    return verdict, nests
+
+
+@pytest.mark.parametrize("landlock_switch,namespaces", [("on", "on"), ("off", "on"), ("off", "off")])
+def test_check_of_the_attacker_alone_as_an_ordinary_user_without_bwrap(landlock_switch, namespaces):
+    """The case the attack was found in: uid 65534, posix, Landlock on or off, the child's own
+    namespaces on or off (then the allowlist is the only fence). ``check`` is not killed, and the
+    attack loses with its verdict."""
+    from test_hostile import HOSTILE, assert_attack_lost, verdict_text
+
+    _usable("posix", landlock_on=landlock_switch == "on")
+    verdict, _nests = _check_as_nobody(HOSTILE / ATTACKER, landlock_switch, namespaces)
     messages = [c["message"] for c in verdict["checks"] if c["status"] != "passed"]
     assert_attack_lost(ATTACKER, verdict["status"], verdict["score"], verdict_text(verdict["status"], verdict["error"], messages))
+
+
+WHERE_AM_I = '''
+import os
+try:
+    os.kill(-1, 0)
+    others = "some"
+except OSError:
+    others = "none"
+
+
+def minimax(node, max_depth, player_a_moves):
+    raise RuntimeError(f"SEEN[pid {os.getpid()} parent {os.getppid()} others {others}]")
+'''
+
+
+@pytest.mark.parametrize("namespaces", ["on", "off"])
+def test_an_ordinary_users_child_lives_in_namespaces_of_its_own(tmp_path, namespaces):
+    """Without root or bwrap the child is pid 2 of a pid namespace of its own (its init is pid 1), where
+    ``kill(-1)`` finds nobody; switched off (or refused by the kernel), it is an ordinary process."""
+    _usable("posix", landlock_on=False)
+    probe = tmp_path / "where_am_i.py"
+    probe.write_text(WHERE_AM_I, encoding="utf-8")
+    verdict, nests = _check_as_nobody(probe, "off", namespaces)
+    text = " ".join(c["message"] for c in verdict["checks"]) + (verdict["error"] or "")
+    seen = text.split("SEEN[", 1)[1].split("]", 1)[0]
+    if nests:
+        assert seen == "pid 2 parent 1 others none", seen
+    else:
+        assert not seen.startswith("pid 2 "), seen

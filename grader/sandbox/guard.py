@@ -56,6 +56,112 @@ def filter_expected():
     return sys.platform.startswith("linux") and allowlist().program(0, os.uname().machine) is not None
 
 
+CLONE_NEWUSER = 0x10000000
+CLONE_NEWPID = 0x20000000
+_nested = [False]
+
+
+def nest():
+    """Move the rest of this child into pid and user namespaces of its own (Linux, no root needed).
+
+    Called by a single-threaded process (unshare refuses a user namespace to a threaded one) before
+    it becomes the harness. Where it works, nothing in the child can name a process of the grader,
+    the fork server or a neighbour, even by a call the allowlist would miss: in its pid namespace
+    there are only its own processes (``kill(-1)``, ``PRIO_USER``, ``prlimit`` and pidfds reach no
+    further), and when the harness ends, the kernel kills whatever it left there. Three processes
+    take part: this one (the grader's or fork server's child, which waits and then dies the way
+    the harness died, so exit statuses mean what they always meant), the namespace's init (pid 1,
+    which reaps orphans and reports the harness's status), and the harness (pid 2), the only one
+    that returns from here, with True. Where the kernel refuses (user namespaces switched off,
+    as in some containers and hardened distributions), nothing changes and False is returned: the
+    allowlist is then the only fence. No uid map is written: the child's files are still made with
+    its real uid; inside, ``getuid`` says 65534.
+    """
+    if not sys.platform.startswith("linux"):
+        return False
+    ctypes, libc = _libc()
+    if libc.unshare(CLONE_NEWUSER | CLONE_NEWPID) != 0:
+        return False
+    _drop_capabilities(ctypes, libc)  # all of them, in the new user namespace
+    status_r, status_w = os.pipe()
+    init = os.fork()
+    if init:
+        _only_fd(status_r)
+        _mirror(_wait_for(init, status_r))
+    _only_fd(status_w, keep=range(5))
+    harness = os.fork()
+    if harness == 0:
+        os.close(status_w)
+        _nested[0] = True
+        return True
+    _only_fd(status_w)
+    while True:  # pid 1: reap everything; when the harness is done, say how and end the namespace
+        try:
+            pid, status = os.waitpid(-1, 0)
+        except ChildProcessError:
+            os._exit(0)
+        except InterruptedError:
+            continue
+        if pid == harness:
+            os.write(status_w, status.to_bytes(4, "little"))
+            os._exit(0)
+
+
+def nested():
+    return _nested[0]
+
+
+def _only_fd(fd, keep=()):
+    """Close every descriptor but ``fd`` (and ``keep``): a waiter must not hold the channel open."""
+    top = 1 << 16
+    try:
+        top = min(os.sysconf("SC_OPEN_MAX"), 1 << 20)
+    except (OSError, ValueError):
+        pass
+    start = 0
+    for kept in sorted({fd, *keep}):
+        if kept > start:  # never an empty range: CPython 3.11 turns closerange(0, 0) into "close all"
+            os.closerange(start, kept)
+        start = kept + 1
+    os.closerange(start, top)
+
+
+def _wait_for(init, status_r):
+    while True:
+        try:
+            _pid, status = os.waitpid(init, 0)
+            break
+        except InterruptedError:
+            continue
+    data = os.read(status_r, 4)
+    return int.from_bytes(data, "little") if len(data) == 4 else status
+
+
+def _mirror(status):
+    """End this process as the harness ended: the same exit code, or death by the same signal."""
+    import signal
+
+    if os.WIFSIGNALED(status):
+        number = os.WTERMSIG(status)
+        try:
+            import resource
+
+            resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+            signal.signal(number, signal.SIG_DFL)
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, [number])
+        except (OSError, ValueError):
+            pass
+        os.kill(os.getpid(), number)
+        os._exit(128 + number)
+    os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 5)
+
+
+def _drop_capabilities(ctypes, libc):
+    header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this process
+    data = (ctypes.c_uint32 * 6)()
+    libc.capset(header, data)
+
+
 def landlock():
     """landlock.py, loaded from this folder by path (the grader package is not importable here)."""
     return _sibling("landlock.py", "_minimax_grader_landlock")
