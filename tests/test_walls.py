@@ -240,3 +240,81 @@ def test_an_ordinary_users_child_lives_in_namespaces_of_its_own(tmp_path, namesp
         assert seen == "pid 2 parent 1 others none", seen
     else:
         assert not seen.startswith("pid 2 "), seen
+
+
+# -- the table itself ------------------------------------------------------------------------
+
+SANDBOX = ROOT / "grader" / "sandbox"
+
+REFUSED = '''
+import ctypes, os, sys
+sys.path.insert(0, {sandbox!r})
+import guard
+table = guard.allowlist()
+numbers = table.ARCHES[os.uname().machine][2]
+extra = {{"x86_64": dict(mount=165, umount2=166, unshare=272, setns=308, bpf=321, perf_event_open=298, keyctl=250,
+                       add_key=248, request_key=249, userfaultfd=323, io_uring_setup=425, personality=135, ptrace=101,
+                       execve=59, socket=41, socketpair=53, memfd_create=319, pidfd_send_signal=424, pidfd_getfd=438,
+                       chroot=161, setuid=105, init_module=175, kexec_load=246, reboot=169, swapon=167),
+         "aarch64": dict(mount=40, umount2=39, unshare=97, setns=268, bpf=280, perf_event_open=241, keyctl=219,
+                        add_key=217, request_key=218, userfaultfd=282, io_uring_setup=425, personality=92, ptrace=117,
+                        execve=221, socket=198, socketpair=199, memfd_create=279, pidfd_send_signal=424,
+                        pidfd_getfd=438, chroot=51, setuid=146, init_module=105, kexec_load=104, reboot=142,
+                        swapon=224)}}[os.uname().machine]
+parent = os.getppid()
+assert guard.install_filter(os.getpid())
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
+def errno_of(number, *args):
+    ctypes.set_errno(0)
+    result = libc.syscall(ctypes.c_long(number), *[ctypes.c_long(a) for a in args])
+    return 0 if result >= 0 else ctypes.get_errno()
+let_through = [name for name, number in extra.items() if errno_of(number, 0, 0, 0, 0) != 1]
+checks = {{"kill(-1)": errno_of(numbers["kill"], -1, 0), "kill(parent)": errno_of(numbers["kill"], parent, 0),
+          "prlimit(parent)": errno_of(numbers["prlimit64"], parent, 7, 0, 0),
+          "rt_sigqueueinfo(parent)": errno_of(numbers["rt_sigqueueinfo"], parent, 0, 0),
+          "tgkill(parent)": errno_of(numbers["tgkill"], parent, parent, 0),
+          "setpriority(PRIO_USER, 0)": errno_of(numbers["setpriority"], 2, 0, 0),
+          "clone(CLONE_NEWUSER)": errno_of(numbers["clone"], 0x10000000 | 17, 0, 0, 0, 0),
+          "clone3": errno_of(numbers["clone3"], 0, 0), "prctl(PR_SET_DUMPABLE)": errno_of(numbers["prctl"], 4, 1, 0, 0, 0)}}
+let_through += [name for name, errno in checks.items() if errno != (38 if name == "clone3" else 1)]
+if os.uname().machine == "x86_64":
+    let_through += ["x32 getpid"] if errno_of(0x40000000 | 39) != 1 else []
+own = {{"kill(self, 0)": errno_of(numbers["kill"], os.getpid(), 0),
+       "prlimit(0)": errno_of(numbers["prlimit64"], 0, 7, 0, 0)}}
+print(let_through, [name for name, errno in own.items() if errno])
+'''
+
+
+@linux
+@pytest.mark.skipif(os.uname().machine not in ("x86_64", "aarch64"), reason="tables for x86_64 and aarch64 only")
+def test_the_allowlist_refuses_with_eperm_and_lets_the_child_reach_itself():
+    """Namespaces, mounts, BPF, perf, keys, io_uring, ptrace, exec, sockets, calls aimed at the parent,
+    x32 numbers: all refused with EPERM (clone3 with ENOSYS), nothing killed; the child's own pid works."""
+    done = subprocess.run([sys.executable, "-I", "-S", "-c", REFUSED.format(sandbox=str(SANDBOX))],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr[-800:]
+    assert done.stdout.strip() == "[] []"
+
+
+def test_the_tables_match_the_kernel_headers_where_installed():
+    import re
+
+    sys.path.insert(0, str(SANDBOX))
+    try:
+        import allowlist
+    finally:
+        sys.path.pop(0)
+    headers = {"x86_64": Path("/usr/include/x86_64-linux-gnu/asm/unistd_64.h"),
+               "aarch64": Path("/usr/include/asm-generic/unistd.h")}
+    if not any(path.is_file() for path in headers.values()):
+        pytest.skip("no kernel headers here")
+    named = set(allowlist.ALLOWED) | {n for n, _ in allowlist.OWN} | {n for n, _ in allowlist.ARGUMENTS} | set(allowlist.ENOSYS)
+    for machine, path in headers.items():
+        if not path.is_file():
+            continue
+        found = {m.group(2): int(m.group(3)) for m in re.finditer(r"#define __NR(3264)?_(\w+) (\d+)", path.read_text())}
+        found.setdefault("newfstatat", found.get("fstatat"))
+        table = allowlist.ARCHES[machine][2]
+        assert {n: v for n, v in table.items() if found.get(n) != v} == {}, machine
+        assert sorted(n for n in named if n in found and n not in table) == [], machine
