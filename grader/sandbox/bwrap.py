@@ -241,6 +241,15 @@ def _answer() -> str | None:
     return None
 
 
-def fallback_warning(problem_text: str) -> str:
-    return (f"not using the bubblewrap sandbox: {problem_text}. Student code runs as a plain child process with "
-            "resource limits, a throw-away uid (as root) and a system-call filter")
+def fallback_warning(problem_text: str, nests: bool = False) -> str:
+    start = f"not using the bubblewrap sandbox: {problem_text}. Student code runs as a plain child process with "
+    if nests:
+        return start + ("resource limits, a system-call allowlist, and pid and user namespaces of its own, so it can "
+                        "name none of the grader's other processes")
+    from grader.sandbox import identity
+
+    if identity.is_root():
+        return start + "resource limits, a throw-away uid and a system-call allowlist"
+    return start + ("resource limits and a system-call allowlist; this system refuses it pid and user namespaces of "
+                    "its own, so that allowlist alone keeps it from signalling, prlimiting or renicing the grader's "
+                    "other processes")

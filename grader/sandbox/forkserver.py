@@ -78,6 +78,7 @@ class ForkServer:
 
         self._send({"op": "setup", "driver": str(exercise.driver_path), "sys_path": child_sys_path(),
                     "cases": [_for_child(exercise, case.to_request()) for case in bank.cases], "copies": copies,
+                    "nest": bool(getattr(launcher, "nests", False)),
                     "preload": list(getattr(identity, "PRELOAD", ()))})
         reply = self._wait(lambda: self._ready, READY_TIMEOUT)
         if reply is None or reply.get("op") != "ready":
@@ -98,7 +99,7 @@ class ForkServer:
         from grader.sandbox import bwrap
 
         readonly = [str(ZYGOTE), str(Path(__file__).with_name("harness.py")), str(exercise.driver_path)]
-        for helper in ("guard.py", "landlock.py", "seal.py", "runner.py"):
+        for helper in ("guard.py", "landlock.py", "allowlist.py", "seal.py", "runner.py"):
             if Path(__file__).with_name(helper).is_file():
                 readonly.append(str(Path(__file__).with_name(helper)))
         readonly += [str(p) for p in getattr(exercise, "driver_files", [])]
@@ -270,7 +271,7 @@ class ZygoteLauncher(launch.Launcher):
             raise ZygoteError("no fork server on this platform or with this sandbox")
         server = ForkServer(exercise, bank, inner)
         return cls(name=f"{inner.name}+fork-server", isolated=True, warning=inner.warning, server=server, inner=inner,
-                   session_class=ForkSession, landlock=inner.landlock)
+                   session_class=ForkSession, landlock=inner.landlock, nests=inner.nests)
 
     def rlimits(self, limits) -> dict:
         return self.inner.rlimits(limits)

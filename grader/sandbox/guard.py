@@ -3,65 +3,36 @@
 Loaded by the harness (a plain script under ``python -I -S``) from its own folder, so it may
 use only the standard library. In order: import the modules a stranger uid could no longer
 read (only when the grader asks), drop to the session's uid (when started as root), forbid
-regaining privileges, install a small seccomp filter that refuses sockets, tracing other
-processes, signalling anything but the child itself and changing any file's mode, owner, times
-or extended attributes (what Landlock leaves open), and become undumpable (so another
-process of the same uid cannot read this one's memory through /proc). The filter matters most where
-bubblewrap is missing: it is then the only thing between student code and the network or the
-grader's other children; under bubblewrap it is a second fence.
+regaining privileges, become undumpable (so another process of the same uid cannot read this
+one's memory through /proc) and install the system-call allowlist (allowlist.py): only what
+CPython needs, calls that name a process only for the child itself, no sockets, no namespaces,
+no changes to a file's mode, owner, times or extended attributes (what Landlock leaves open).
+The filter matters most where bubblewrap is missing: it is then the only thing between student
+code and the network or the grader's other processes; under bubblewrap it is a second fence.
 """
 
 import os
-import struct
 import sys
 
 PR_SET_DUMPABLE = 4
 PR_SET_NO_NEW_PRIVS = 38
 PR_SET_SECCOMP = 22
 SECCOMP_MODE_FILTER = 2
-RET_ALLOW = 0x7FFF0000
-RET_EPERM = 0x00050000 | 1
-LD_ABS_W = 0x20
-JEQ_K = 0x15
-JGE_K = 0x35
-RET_K = 0x06
-
-# A file's mode, owner, times and extended attributes: Landlock does not cover them, so a child
-# of the grader's own uid could set the driver, the child library or a neighbour's staged copy to
-# mode 000 (and break every later student). Numbers from asm/unistd_64.h (x86_64) and
-# asm-generic/unistd.h (aarch64, which has only the *at and f* forms); fchmodat2, setxattrat and
-# removexattrat share one number on every architecture (Linux 6.6 and 6.13; older kernels never
-# see them, which is harmless).
-_ATTRIBUTES_COMMON = {"fchmodat2": 452, "setxattrat": 463, "removexattrat": 466}
-_ATTRIBUTES = {
-    "x86_64": {"chmod": 90, "fchmod": 91, "chown": 92, "fchown": 93, "lchown": 94, "utime": 132, "utimes": 235,
-               "futimesat": 261, "fchownat": 260, "fchmodat": 268, "utimensat": 280,
-               "setxattr": 188, "lsetxattr": 189, "fsetxattr": 190, "removexattr": 197, "lremovexattr": 198,
-               "fremovexattr": 199, **_ATTRIBUTES_COMMON},
-    "aarch64": {"fchmod": 52, "fchmodat": 53, "fchownat": 54, "fchown": 55, "utimensat": 88,
-                "setxattr": 5, "lsetxattr": 6, "fsetxattr": 7, "removexattr": 14, "lremovexattr": 15,
-                "fremovexattr": 16, **_ATTRIBUTES_COMMON},
-}
-
-# (audit arch, x32 bit to refuse, denied, kill, tkill, tgkill)
-ARCHES = {
-    "x86_64": (0xC000003E, 0x40000000, {
-        "ptrace": 101, "process_vm_readv": 310, "process_vm_writev": 311, "socket": 41, "socketpair": 53,
-        "pidfd_send_signal": 424, "pidfd_getfd": 438, **_ATTRIBUTES["x86_64"]}, 62, 200, 234),
-    "aarch64": (0xC00000B7, None, {
-        "ptrace": 117, "process_vm_readv": 270, "process_vm_writev": 271, "socket": 198, "socketpair": 199,
-        "pidfd_send_signal": 424, "pidfd_getfd": 438, **_ATTRIBUTES["aarch64"]}, 129, 130, 131),
-}
+SECCOMP_SET_MODE_FILTER = 1
+SECCOMP_FILTER_FLAG_TSYNC = 1
+SECCOMP_SYSCALL = {"x86_64": 317, "aarch64": 277}
 
 
 def lock_down(config):
-    """Everything below is best effort except the uid drop, which must succeed or the child stops,
-    and Landlock when the grader asks for it: the reason it failed is returned (None when done)."""
+    """Everything here must succeed or no student code runs: the uid drop (the child stops), Landlock
+    when the grader asks for it, and the system-call filter on Linux (x86_64, aarch64); the reason one
+    failed is returned (None when done). Becoming undumpable is best effort."""
     for name in config.get("preload") or ():
         try:
             __import__(name)
         except BaseException:
             pass
+    allowlist()  # read now: after the drop and Landlock its folder may be out of reach
     identity = config.get("identity")
     if identity:
         drop(int(identity["uid"]), int(identity["gid"]))
@@ -69,28 +40,130 @@ def lock_down(config):
     if config.get("landlock"):
         problem = landlock().restrict(config["landlock"])
     try:
-        install_filter(os.getpid())
+        undumpable()  # first: the filter refuses PR_SET_DUMPABLE
     except BaseException:
         pass
     try:
-        undumpable()
-    except BaseException:
-        pass
+        installed = install_filter(os.getpid())
+    except BaseException as exc:
+        installed = f"{type(exc).__name__}: {exc}"
+    if installed is not True and filter_expected():
+        problem = problem or f"the system-call filter could not be installed ({installed or 'refused'})"
     return problem
+
+
+def filter_expected():
+    return sys.platform.startswith("linux") and allowlist().program(0, os.uname().machine) is not None
+
+
+CLONE_NEWUSER = 0x10000000
+CLONE_NEWPID = 0x20000000
+_nested = [False]
+
+
+def nest():
+    """Move the rest of this child into pid and user namespaces of its own (Linux, no root needed).
+
+    Called by a single-threaded process (unshare refuses a user namespace to a threaded one) before
+    it becomes the harness. Where it works, nothing in the child can name a process of the grader,
+    the fork server or a neighbour, even by a call the allowlist would miss: in its pid namespace
+    there are only its own processes (``kill(-1)``, ``PRIO_USER``, ``prlimit`` and pidfds reach no
+    further), and when the harness ends, the kernel kills whatever it left there. Three processes
+    take part: this one (the grader's or fork server's child, which waits and then dies the way
+    the harness died, so exit statuses mean what they always meant), the namespace's init (pid 1,
+    which reaps orphans and reports the harness's status), and the harness (pid 2), the only one
+    that returns from here, with True. Where the kernel refuses (user namespaces switched off,
+    as in some containers and hardened distributions), nothing changes and False is returned: the
+    allowlist is then the only fence. No uid map is written: the child's files are still made with
+    its real uid; inside, ``getuid`` says 65534.
+    """
+    if not sys.platform.startswith("linux"):
+        return False
+    ctypes, libc = _libc()
+    if libc.unshare(CLONE_NEWUSER | CLONE_NEWPID) != 0:
+        return False
+    _drop_capabilities(ctypes, libc)  # all of them, in the new user namespace
+    status_r, status_w = os.pipe()
+    init = os.fork()
+    if init:
+        _only_fd(status_r)
+        _mirror(_wait_for(init, status_r))
+    _only_fd(status_w, keep=range(5))
+    harness = os.fork()
+    if harness == 0:
+        os.close(status_w)
+        _nested[0] = True
+        return True
+    _only_fd(status_w)
+    while True:  # pid 1: reap everything; when the harness is done, say how and end the namespace
+        try:
+            pid, status = os.waitpid(-1, 0)
+        except ChildProcessError:
+            os._exit(0)
+        except InterruptedError:
+            continue
+        if pid == harness:
+            os.write(status_w, status.to_bytes(4, "little"))
+            os._exit(0)
+
+
+def nested():
+    return _nested[0]
+
+
+def _only_fd(fd, keep=()):
+    """Close every descriptor but ``fd`` (and ``keep``): a waiter must not hold the channel open."""
+    top = 1 << 16
+    try:
+        top = min(os.sysconf("SC_OPEN_MAX"), 1 << 20)
+    except (OSError, ValueError):
+        pass
+    start = 0
+    for kept in sorted({fd, *keep}):
+        if kept > start:  # never an empty range: CPython 3.11 turns closerange(0, 0) into "close all"
+            os.closerange(start, kept)
+        start = kept + 1
+    os.closerange(start, top)
+
+
+def _wait_for(init, status_r):
+    while True:
+        try:
+            _pid, status = os.waitpid(init, 0)
+            break
+        except InterruptedError:
+            continue
+    data = os.read(status_r, 4)
+    return int.from_bytes(data, "little") if len(data) == 4 else status
+
+
+def _mirror(status):
+    """End this process as the harness ended: the same exit code, or death by the same signal."""
+    if os.WIFSIGNALED(status):
+        number = os.WTERMSIG(status)
+        try:
+            import resource
+            import signal  # only here: importing it (and enum) would cost an ordinary exit 30 ms
+
+            resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+            signal.signal(number, signal.SIG_DFL)
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, [number])
+        except (ImportError, OSError, ValueError):
+            pass
+        os.kill(os.getpid(), number)
+        os._exit(128 + number)
+    os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 5)
+
+
+def _drop_capabilities(ctypes, libc):
+    header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this process
+    data = (ctypes.c_uint32 * 6)()
+    libc.capset(header, data)
 
 
 def landlock():
     """landlock.py, loaded from this folder by path (the grader package is not importable here)."""
-    module = sys.modules.get("_minimax_grader_landlock")
-    if module is None:
-        import importlib.util
-
-        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "landlock.py")
-        spec = importlib.util.spec_from_file_location("_minimax_grader_landlock", path)
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        sys.modules["_minimax_grader_landlock"] = module
-    return module
+    return _sibling("landlock.py", "_minimax_grader_landlock")
 
 
 def undumpable():
@@ -116,59 +189,34 @@ def _libc():
     return ctypes, libc
 
 
-def _assemble(program):
-    """Instructions with symbolic jump targets, into BPF (jumps are forward offsets)."""
-    labels, position = {}, 0
-    for item in program:
-        if item[0] == "label":
-            labels[item[1]] = position
-        else:
-            position += 1
-    code, position = [], 0
-    for item in program:
-        if item[0] == "label":
-            continue
-        op = item[0]
-        if op == "ld":
-            code.append(struct.pack("HBBI", LD_ABS_W, 0, 0, item[1]))
-        elif op == "ret":
-            code.append(struct.pack("HBBI", RET_K, 0, 0, item[1]))
-        else:  # ("jeq" | "jge", k, label if true, label if false or None for the next one)
-            jt = labels[item[2]] - position - 1 if item[2] else 0
-            jf = labels[item[3]] - position - 1 if item[3] else 0
-            if not (0 <= jt < 256 and 0 <= jf < 256):
-                raise ValueError("a jump backwards or too far")
-            code.append(struct.pack("HBBI", JEQ_K if op == "jeq" else JGE_K, jt, jf, item[1] & 0xFFFFFFFF))
-        position += 1
-    return b"".join(code)
+def allowlist():
+    """allowlist.py (the filter's table), loaded from this folder by path."""
+    return _sibling("allowlist.py", "_minimax_grader_allowlist")
+
+
+def _sibling(filename, name):
+    module = sys.modules.get(name)
+    if module is None:
+        import importlib.util
+
+        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), filename)
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        sys.modules[name] = module
+    return module
 
 
 def filter_program(pid, machine=None):
-    machine = machine or os.uname().machine
-    if machine not in ARCHES:
-        return None
-    arch, x32, denied, kill, tkill, tgkill = ARCHES[machine]
-    program = [("ld", 4), ("jeq", arch, None, "allow"), ("ld", 0)]
-    if x32:
-        program.append(("jge", x32, "deny", None))
-    for number in denied.values():
-        program.append(("jeq", number, "deny", None))
-    program += [("jeq", kill, "kill", None), ("jeq", tgkill, "tgkill", None), ("jeq", tkill, "tkill", None),
-                ("label", "allow"), ("ret", RET_ALLOW),
-                # BPF jumps only forward: each signal check ends at the shared "mine"/"deny" pair.
-                ("label", "kill"), ("ld", 16), ("jeq", 0, "mine", None), ("jeq", pid, "mine", None),
-                ("jeq", -pid, "mine", "deny"),
-                ("label", "tgkill"), ("ld", 16), ("jeq", pid, "mine", "deny"),
-                ("label", "tkill"), ("ld", 16), ("jeq", pid, "mine", "deny"),
-                ("label", "mine"), ("ret", RET_ALLOW),
-                ("label", "deny"), ("ret", RET_EPERM)]
-    return _assemble(program)
+    return allowlist().program(pid, machine or os.uname().machine)
 
 
 def install_filter(pid):
+    """The allowlist for every thread of this process (TSYNC), else for this thread and those it starts."""
     if not sys.platform.startswith("linux"):
         return False
-    code = filter_program(pid)
+    machine = os.uname().machine
+    code = filter_program(pid, machine)
     if code is None:
         return False
     ctypes, libc = _libc()
@@ -180,6 +228,10 @@ def install_filter(pid):
         _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
 
     program = Program(len(code) // 8, ctypes.addressof(buffer))
+    libc.syscall.restype = ctypes.c_long
+    if libc.syscall(ctypes.c_long(SECCOMP_SYSCALL[machine]), ctypes.c_long(SECCOMP_SET_MODE_FILTER),
+                    ctypes.c_long(SECCOMP_FILTER_FLAG_TSYNC), ctypes.c_void_p(ctypes.addressof(program))) == 0:
+        return True
     return libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.addressof(program), 0, 0) == 0
 
 

@@ -363,11 +363,9 @@ class Link:
 class Harness:
     def __init__(self, channel):
         self.channel = channel
-        self.watchdog = Watchdog()
-        self.runner = _runner.Runner(self.watchdog.lock)  # the student's calls run there, off this stack
-        if self.runner.ident is not None:
-            self.watchdog.interrupt = self.runner.interrupt
-        self.link = Link(channel, self.runner)
+        self.watchdog = None  # both threads start only once the child is locked down (see load)
+        self.runner = None
+        self.link = None
         self.driver = None
         self.module = None
         self.modules = []
@@ -387,6 +385,7 @@ class Harness:
             problem = describe_exception(exc, ())
         if problem:  # e.g. the grader counted on Landlock: no student code runs unconfined
             return {"ok": False, "grader_fault": f"the sandbox could not be set up: {problem}"[:400]}
+        self.start_threads()
         self.seal = _seal.Seal.__new__(_seal.Seal)  # in place first: the seal covers its own identity too
         self.make_seal(self.seal)
         _runner.hide_other_threads(sys)
@@ -394,6 +393,19 @@ class Harness:
         if _seal_broken(self.seal):
             _tampered[0] = True
         return reply
+
+    def start_threads(self):
+        """The watchdog and the runner (where the student's calls run), started after the lock-down.
+
+        Landlock and a seccomp filter installed by prctl bind the calling thread and the threads
+        it starts afterwards, never threads already running: a runner started earlier would run
+        every student call with no filter and no file fence.
+        """
+        self.watchdog = Watchdog()
+        self.runner = _runner.Runner(self.watchdog.lock)  # the student's calls run there, off this stack
+        if self.runner.ident is not None:
+            self.watchdog.interrupt = self.runner.interrupt
+        self.link = Link(self.channel, self.runner)
 
     def prepare_child(self, config):
         """Limits, the driver and the lock-down: everything before the submission's first line.
@@ -781,7 +793,9 @@ def apply_limits(limits, nproc_shared=False):
         if key is None:
             continue
         if name == "RLIMIT_NPROC" and nproc_shared:
-            value += _guard().tasks_of(os.getuid())
+            # In its own user namespace the child's tasks are counted apart (its waiter and init: 2 more);
+            # otherwise on top of everything the grader's user runs.
+            value += 2 if _guard().nested() else _guard().tasks_of(os.getuid())
         try:
             soft, hard = resource.getrlimit(key)
             top = value + 1 if name == "RLIMIT_CPU" else value
@@ -826,9 +840,15 @@ def _undumpable():
             pass
 
 
+NEST_FLAG = "--own-namespaces"  # launch.py: the grader asks for pid and user namespaces of the child's own
+
+
 def main():
     """Take the channel off stdin/stdout, so that whatever the student prints lands in a file."""
     _undumpable()
+    if _len(sys.argv) > 2 and sys.argv[1] == NEST_FLAG:
+        del sys.argv[1]
+        _guard().nest()  # single-threaded still; returns in the process that goes on (see guard.nest)
     req_fd = os.dup(0)
     res_fd = os.dup(1)
     capture = os.open(sys.argv[1], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)

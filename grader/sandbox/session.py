@@ -27,6 +27,7 @@ from grader.sandbox.childlib import child_sys_path
 HARNESS = Path(__file__).with_name("harness.py")
 GUARD = Path(__file__).with_name("guard.py")  # loaded by the harness from its own folder
 LANDLOCK = Path(__file__).with_name("landlock.py")  # loaded by the guard from its own folder
+ALLOWLIST = Path(__file__).with_name("allowlist.py")  # the filter's table, loaded by the guard
 SEAL = Path(__file__).with_name("seal.py")  # loaded by the harness from its own folder
 RUNNER = Path(__file__).with_name("runner.py")  # loaded by the harness from its own folder
 TAMPERED = "tampered with the result channel"
@@ -295,7 +296,7 @@ class Session:
 
     def _view(self, request: dict, stdout_file: Path) -> launch.View:
         """Everything the child must see; for bwrap, the whole of its world."""
-        readonly = [str(HARNESS), str(GUARD), str(LANDLOCK), str(SEAL), str(RUNNER), str(self.exercise.driver_path),
+        readonly = [str(HARNESS), str(GUARD), str(LANDLOCK), str(ALLOWLIST), str(SEAL), str(RUNNER), str(self.exercise.driver_path),
                     str(self.submission_copy.parent)]
         readonly += [str(p) for p in getattr(self.exercise, "driver_files", [])]  # what the driver itself imports
         readonly += [p for p in request.get("sys_path", []) if os.path.isdir(p)]

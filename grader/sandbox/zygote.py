@@ -128,9 +128,11 @@ class Zygote:
         driver = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(driver)
         self.driver = driver
+        self.nest = bool(config.get("nest"))
         # What every child imports in its last steps before student code (the guard, and the
         # standard modules a dropped uid could no longer read) is imported once, here.
         harness._guard().landlock()  # each child fences itself with its own scratch after the fork
+        harness._guard().allowlist()  # and installs the system-call filter with its own pid
         for name in config.get("preload") or ():
             try:
                 __import__(name)
@@ -311,6 +313,8 @@ class Zygote:
         workdir = message.get("cwd")
         if workdir:
             os.chdir(workdir)
+        if getattr(self, "nest", False):
+            harness._guard().nest()  # from here on (if the kernel agrees): pid 2 of a pid namespace of its own
         harness_object = WarmHarness(harness.Channel(3, 4), self.driver, self.prebuilt, self.inputs)
         try:
             harness_object.serve()
