@@ -343,3 +343,54 @@ def test_a_library_class_s_attribute_plumbing_is_sealed_but_not_its_methods():
     assert not sealed.broken()
     gc.get_referents(Leaf.__dict__)[0]["__dict__"] = property(lambda self: {})
     assert sealed.broken()
+
+
+CLASS_FORGERS = {
+    "ctp-26": [HOSTILE / "forge_values_from_closures.py", HOSTILE / "forge_tree_clones.py", HOSTILE / "forge_evidence_stack.py"],
+    "alphabeta": [HOSTILE / "forge_alphabeta_order.py"],
+    "connect-four": [SUBMISSIONS / "hostile-kit" / "forge_kit_evaluate_unseen.py"],
+}
+
+
+@pytest.mark.parametrize("exercise_id", sorted(CLASS_FORGERS))
+@pytest.mark.parametrize("sandbox,user", [("bwrap", "root"), ("bwrap", "nobody"), ("posix", "root"), ("posix", "nobody")])
+def test_forgers_graded_with_a_class_never_beat_their_twins(sandbox, user, exercise_id):
+    """``grade`` (fork server, one worker) of a class holding forgers and their honest twins, under
+    bubblewrap and posix + Landlock, as root and as an ordinary user (uid 65534): each forger's
+    stored score is at most its twin's, and ``grade`` exits 0."""
+    import json
+    import os
+    import shutil
+    import subprocess
+    import tempfile
+
+    from test_hostile import NOBODY
+    from test_walls import _as, _usable
+
+    _usable(sandbox, landlock_on=True)
+    work = Path(tempfile.mkdtemp(prefix="minimax-forgers-"))
+    try:
+        os.chmod(work, 0o755)
+        klass = work / "class"
+        klass.mkdir()
+        (work / "cache").mkdir()
+        for path in CLASS_FORGERS[exercise_id]:
+            shutil.copyfile(path, klass / path.name)
+            honest_twin(path, klass)
+        for path in [work, *work.rglob("*")]:
+            os.chmod(path, 0o755 if path.is_dir() else 0o644)
+            if os.geteuid() == 0:
+                os.chown(path, NOBODY, NOBODY)
+        command, env = _as(user, work)
+        done = subprocess.run(command + ["-m", "grader", "grade", str(klass), "-e", exercise_id, "--out", str(work / "out"),
+                                         "--sandbox", sandbox, "--examples", "10", "-j", "1"],
+                              capture_output=True, text=True, env=env, cwd=work, timeout=300)
+        assert done.returncode == 0, done.stderr[-1500:]
+        document = json.loads((work / "out" / "results.json").read_text(encoding="utf-8"))
+    finally:
+        subprocess.run(["rm", "-rf", str(work)], check=False)
+    scores = {entry["student"]: (entry["score"], entry["error"]) for entry in document["submissions"]}
+    for path in CLASS_FORGERS[exercise_id]:
+        forged, twin = scores[path.stem], scores["honest_" + path.stem]
+        assert twin[1] is None and twin[0] < 10, (name, twin)
+        assert forged[0] <= twin[0], (name, forged, twin)
