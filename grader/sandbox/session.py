@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from grader.sandbox import landlock, launch, staging
+from grader.sandbox import landlock, launch, replies, staging
 from grader.sandbox.childlib import child_sys_path
 
 HARNESS = Path(__file__).with_name("harness.py")
@@ -41,22 +41,6 @@ SIGNAL_NAMES = {
     signal.SIGFPE: "floating-point exception",
     signal.SIGILL: "illegal instruction",
 }
-
-
-# JSON decodes to exact types, so an exact type test is enough (and quick: hundreds of cases per reply).
-_RESULT_FIELDS = {"answer": (dict, type(None)), "raised": (str, type(None)), "timed_out": (bool,), "skipped": (str,),
-                  "mutated": (bool,), "trace": (dict,)}
-
-
-def _well_formed(result, case_id) -> bool:
-    """One case's reply as the harness writes it; anything else was forged by student code."""
-    if type(result) is not dict or result.get("id") != case_id:
-        return False
-    for key, value in result.items():
-        kinds = _RESULT_FIELDS.get(key)
-        if kinds is not None and type(value) not in kinds:
-            return False
-    return True
 
 
 class SandboxFailure(Exception):
@@ -179,6 +163,10 @@ class Session:
         self.reader.start()
         self._watch_output()
         reply = self.request(request, timeout=min(self.limits.load_timeout, self.budget_left()))
+        try:
+            replies.check_init(reply)
+        except replies.Refused:
+            self._fail(TAMPERED)
         self._check_fatal(reply)
         if reply.get("grader_fault"):
             raise GraderFault(str(reply["grader_fault"])[:400])
@@ -209,13 +197,10 @@ class Session:
     def run(self, cases: list[dict]) -> list[dict]:
         reply = self.request({"op": "run", "cases": cases}, timeout=self.budget_left())
         self._check_fatal(reply)
-        results = reply.get("results")
-        if not isinstance(results, list) or len(results) != len(cases):
+        try:
+            return replies.check_run(reply, cases)  # only the harness's own keys, types and counts
+        except replies.Refused:
             self._fail(TAMPERED)
-        for case, result in zip(cases, results):
-            if not _well_formed(result, case["id"]):
-                self._fail(TAMPERED)
-        return results
 
     def close(self) -> None:
         if self.process is not None:
@@ -301,10 +286,8 @@ class Session:
         if len(buffer) < end:
             return None
         try:
-            reply = json.loads(bytes(buffer[newline + 1:end]).decode("utf-8"))
-        except (UnicodeDecodeError, ValueError):
-            self._fail(TAMPERED)
-        if not isinstance(reply, dict):
+            reply = replies.loads(bytes(buffer[newline + 1:end]))  # depth bounded before json.loads recurses
+        except replies.Refused:
             self._fail(TAMPERED)
         return end, reply
 
