@@ -32,9 +32,9 @@ import threading
 from functools import cache
 from pathlib import Path
 
-from grader.sandbox import identity, launch
+from grader.sandbox import identity, launch, scratch
 
-SCRATCH_BYTES = 64 << 20
+SCRATCH_BYTES = scratch.BYTES  # the scratch cap: bwrap's tmpfs has this size
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 ETC_FILES = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/localtime", "/etc/alternatives")
 
@@ -157,6 +157,9 @@ class BwrapLauncher(launch.Launcher):
 
     def python_argv(self) -> list[str]:
         return [executable(), "-I", "-S", "-B"]
+
+    def scratch_plan(self, dirs) -> dict:
+        return scratch.plan(mount=False, watch=False, dirs=dirs)  # the scratch is bwrap's own capped tmpfs
 
     def terminate(self, process, fields=None) -> None:
         self.kill(process)  # the pid namespace dies with its first process: nothing can linger

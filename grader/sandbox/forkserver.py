@@ -98,7 +98,7 @@ class ForkServer:
         from grader.sandbox import bwrap
 
         readonly = [str(ZYGOTE), str(Path(__file__).with_name("harness.py")), str(exercise.driver_path)]
-        for helper in ("guard.py", "landlock.py", "seal.py", "runner.py"):
+        for helper in ("guard.py", "landlock.py", "seal.py", "runner.py", "scratch.py"):
             if Path(__file__).with_name(helper).is_file():
                 readonly.append(str(Path(__file__).with_name(helper)))
         readonly += [str(p) for p in getattr(exercise, "driver_files", [])]
@@ -268,6 +268,15 @@ class ZygoteLauncher(launch.Launcher):
 
     def rlimits(self, limits) -> dict:
         return self.inner.rlimits(limits)
+
+    def scratch_plan(self, dirs) -> dict:
+        """Under bwrap the zygote's children may not mount (no capabilities, no user namespaces) and
+        their scratch is a folder of the host's bound in: the parent measures it (scratch.Watch)."""
+        if self.inner.name.startswith("bwrap"):
+            from grader.sandbox import scratch
+
+            return scratch.plan(mount=False, watch=True, dirs=dirs)
+        return self.inner.scratch_plan(dirs)
 
     def python_argv(self) -> list[str]:
         return self.inner.python_argv()

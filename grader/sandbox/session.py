@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from grader.sandbox import landlock, launch, replies, staging
+from grader.sandbox import landlock, launch, replies, scratch, staging
 from grader.sandbox.childlib import child_sys_path
 
 HARNESS = Path(__file__).with_name("harness.py")
@@ -27,6 +27,7 @@ GUARD = Path(__file__).with_name("guard.py")  # loaded by the harness from its o
 LANDLOCK = Path(__file__).with_name("landlock.py")  # loaded by the guard from its own folder
 SEAL = Path(__file__).with_name("seal.py")  # loaded by the harness from its own folder
 RUNNER = Path(__file__).with_name("runner.py")  # loaded by the harness from its own folder
+SCRATCH = Path(__file__).with_name("scratch.py")  # loaded by the harness from its own folder
 TAMPERED = "tampered with the result channel"
 HARNESS_TAMPERED = "tampered with the grader's harness or its records (the evidence of its calls was changed)"
 MAGIC = b"MMG1"
@@ -154,6 +155,7 @@ class Session:
         request.update(self.fields)
         argv = self.launcher.python_argv() + [str(HARNESS), str(stdout_file)]
         view = self._view(request, stdout_file)
+        scratch.prepare(self.launcher, view.scratch_dirs, request, env)  # how the scratch is capped
         if getattr(self.launcher, "landlock", 0):
             request["landlock"] = landlock.rules(view.readonly, view.scratch_dirs)
         extra = {"view": view} if getattr(self.launcher, "wants_view", False) else {}
@@ -162,6 +164,7 @@ class Session:
         self.reader = _Reader(self.process.stdout)
         self.reader.start()
         self._watch_output()
+        self._scratch_watch = scratch.watch(self, request["scratch"])
         reply = self.request(request, timeout=min(self.limits.load_timeout, self.budget_left()))
         try:
             replies.check_init(reply)
@@ -174,7 +177,8 @@ class Session:
 
     def _view(self, request: dict, stdout_file: Path) -> launch.View:
         """Everything the child must see; for bwrap, the whole of its world."""
-        readonly = [str(HARNESS), str(GUARD), str(LANDLOCK), str(SEAL), str(RUNNER), str(self.exercise.driver_path),
+        readonly = [str(HARNESS), str(GUARD), str(LANDLOCK), str(SEAL), str(RUNNER), str(SCRATCH),
+                    str(self.exercise.driver_path),
                     str(self.submission_copy.parent)]
         readonly += [str(p) for p in getattr(self.exercise, "driver_files", [])]  # what the driver itself imports
         readonly += [p for p in request.get("sys_path", []) if os.path.isdir(p)]
@@ -189,6 +193,8 @@ class Session:
         """The harness saw the memory limit hit (a MemoryError, caught or not, in student code)."""
         if reply.get("fatal") == "tampered":
             self._fail(HARNESS_TAMPERED)
+        if reply.get("fatal") == "scratch":
+            self._fail(scratch.LIMIT)
         if reply.get("fatal") == "memory":
             self._fail(f"killed: memory limit {self.limits.memory_mib} MiB")
         if self._output_overflowed():  # Python ignores SIGXFSZ: the writes failed, the child lived on
@@ -308,6 +314,8 @@ class Session:
             f"timed out after {waited:.1f} s"
 
     def _death_reason(self) -> str:
+        if getattr(self, "_scratch_watch", None) is not None and self._scratch_watch.reason:
+            return self._scratch_watch.reason  # killed by the parent's measuring (scratch.Watch)
         process = self.process
         try:
             code = process.wait(timeout=2)

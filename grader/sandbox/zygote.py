@@ -311,6 +311,7 @@ class Zygote:
         workdir = message.get("cwd")
         if workdir:
             os.chdir(workdir)
+        harness._scratch.enter()  # before WarmHarness starts its threads (scratch.py)
         harness_object = WarmHarness(harness.Channel(3, 4), self.driver, self.prebuilt, self.inputs)
         try:
             harness_object.serve()
