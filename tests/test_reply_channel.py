@@ -56,14 +56,17 @@ def test_what_the_harness_nests_is_accepted_and_strings_do_not_count():
     assert replies.loads(json.dumps(reply).encode()) == reply
     replies.check_run(reply, [{"id": "c1"}])
     assert replies.depth_within(b"[" * replies.MAX_DEPTH + b"]" * replies.MAX_DEPTH)
-    assert not replies.depth_within(b"[" * (replies.MAX_DEPTH + replies._CHUNK + 1))
+    assert not replies.depth_within(b"[" * (replies.SURE_REFUSED + 1) + b"]" * (replies.SURE_REFUSED + 1))
+    assert not replies.depth_within(b'[[["]"' * 200 + b"]" * 400)  # closing brackets inside strings do not count
+    assert not replies.depth_within(b"[{" * 100 + b"}]" * 100)
     assert replies.depth_within(b'["' + b"[" * 10_000 + b'"]')
     assert replies.depth_within(b'["\\"' + b"[" * 10_000 + b'"]')  # an escaped quote does not end the string
 
 
 def test_the_depth_scan_is_linear_on_hostile_strings():
     """Unclosed strings full of escaped quotes make a naive string pattern quadratic: not this one."""
-    for data in (b'"\\"' * 2_000_000, b'"' + b"\\" * 4_000_001, b'["' * 2_000_000, b"[]" * 4_000_000):
+    for data in (b'"\\"' * 2_000_000, b'"' + b"\\" * 4_000_001, b'["' * 2_000_000, b"[]" * 4_000_000,
+                 b'"["' * 2_000_000, b"[" * 9 + b"[[[[[[[[[]]]]]]]]]" * 400_000):
         started = time.perf_counter()
         replies.depth_within(data)
         assert time.perf_counter() - started < 3.0, data[:10]

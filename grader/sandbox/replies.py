@@ -39,22 +39,40 @@ class Refused(ValueError):
 
 # -- step 1: bytes to JSON, depth bounded before parsing ----------------------------------
 
-# A JSON string from its opening quote to its closing one, or to the end when it never closes
-# (json.loads stops there with an error, so nothing after it is ever parsed). No backtracking:
-# each alternative is forced by the next byte, so the scan is linear in the reply's size.
-_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*(?:"|\\?\Z)', re.DOTALL)
-_NOT_BRACKET = bytes(b for b in range(256) if b not in b"[]{}")
-_CHUNK = 32  # brackets looked at together: a depth may be over-estimated by at most this much
+_NOT_BRACKET_OR_QUOTE = bytes(b for b in range(256) if b not in b'[]{}"')
+_QUOTED = re.compile(rb'"[^"]*(?:"|\Z)')  # a string, escapes gone; one never closed runs to the end
+MAX_QUOTED = 4_000_000  # quotes around strings holding brackets: some 500 a case in an honest reply
+_ROUNDS = 8  # passes that drop empty pairs ("[]", "{}"): each lowers the deepest nesting by one or two
+_CHUNK = 32  # brackets counted together: a depth may be over-estimated by at most this much
+SURE_REFUSED = MAX_DEPTH + _CHUNK + 2 * _ROUNDS  # nesting deeper than this is always refused
 
 
 def depth_within(data: bytes, limit: int = MAX_DEPTH) -> bool:
-    """False when more than ``limit`` + ``_CHUNK`` brackets are ever open at once; True whenever no
-    more than ``limit`` are (in between, either). Brackets inside strings do not count.
+    """True whenever no more than ``limit`` brackets are open at once outside strings; False whenever
+    more than ``limit + _CHUNK + 2 * _ROUNDS`` are (in between, either), or the brackets cannot be JSON.
 
-    Linear and mostly in C: strings are cut out by one regular expression, everything but brackets
-    is dropped by ``bytes.translate``, and the open brackets are counted a chunk at a time.
+    Linear in the reply's size and almost all in C (``bytes.translate``, ``bytes.replace``, ``count``):
+    strings are taken out (escaped backslashes and quotes first, then everything but brackets and
+    quotes, then empty strings, then each string that is left), then the brackets are counted.
+    A JSON parser stops at the first byte that is not JSON, so what follows it does not matter.
     """
-    brackets = _STRING.sub(b"", data).translate(None, _NOT_BRACKET)
+    reduced = data.replace(b"\\\\", b"").replace(b'\\"', b"").translate(None, _NOT_BRACKET_OR_QUOTE)
+    reduced = reduced.replace(b'""', b"")  # a quote pair side by side: in or out of a string, nothing changes
+    if reduced.count(b'"') > MAX_QUOTED:
+        return False
+    return _brackets_within(_QUOTED.sub(b"", reduced), limit)
+
+
+def _brackets_within(brackets: bytes, limit: int) -> bool:
+    """The same test on brackets alone. Dropping empty pairs keeps every other bracket's depth (a pair
+    is dropped only when nothing is left between its two), so only the deepest ones go."""
+    for _ in range(_ROUNDS):
+        if len(brackets) <= limit:
+            return True
+        shorter = brackets.replace(b"[]", b"").replace(b"{}", b"")
+        if len(shorter) == len(brackets):
+            break
+        brackets = shorter
     if len(brackets) <= limit:
         return True
     depth = 0
@@ -64,6 +82,8 @@ def depth_within(data: bytes, limit: int = MAX_DEPTH) -> bool:
         if depth + opened > limit + _CHUNK:
             return False
         depth += 2 * opened - len(chunk)
+        if depth < 0:  # more closed than opened: not JSON
+            return False
     return True
 
 
