@@ -85,6 +85,14 @@ def sandbox(request, monkeypatch):
     return name
 
 
+def _user_namespaces(uid: int | None = None) -> bool:
+    """Can ``uid`` (this process's own when None) make a user and mount namespace here?"""
+    command = ["unshare", "-Urm", "true"]
+    if uid is not None and os.geteuid() == 0 and shutil.which("setpriv"):
+        command = ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups"] + command
+    return shutil.which("unshare") is not None and subprocess.run(command, capture_output=True).returncode == 0
+
+
 def _message(result) -> str:
     return result.error or " | ".join(c.message for c in result.checks if c.status != "passed")
 
@@ -120,8 +128,13 @@ def test_the_scratch_is_what_the_plan_says(tmp_path, sandbox):
     from grader.doors import api
 
     text = _message(api.check(_write(tmp_path, "probe.py", PROBE), "ctp-26", examples=0, sandbox=sandbox))
-    capped = "scratch of 64 MiB" in text
-    assert capped == (os.environ.get(scratch.ENV) != "watch"), text
+    if os.environ.get(scratch.ENV) == "watch":
+        expected = False
+    elif sandbox == "bwrap" or os.geteuid() == 0:
+        expected = True
+    else:  # an ordinary user: a user namespace of its own, where the kernel allows one
+        expected = os.geteuid() != scratch._overflow_uid() and _user_namespaces()
+    assert ("scratch of 64 MiB" in text) == expected, text
 
 
 @pytest.mark.parametrize("sandbox", SANDBOXES[:2], indirect=True)
@@ -190,6 +203,11 @@ def _as_user(uid: int, sandbox: str, command: str, fallback: bool = False) -> tu
         env[scratch.ENV] = "watch"
     if command == "grade":
         args = ["grade", str(klass), "-e", "ctp-26", "--out", str(work / "out"), "--sandbox", sandbox, "-j", "2"]
+    elif command == "probe":
+        probe = _write(work, "probe.py", PROBE)
+        if os.geteuid() == 0:
+            os.chown(probe, uid, uid)
+        args = ["check", str(probe), "-e", "ctp-26", "--sandbox", sandbox, "-f", "json"]
     else:
         args = ["check", str(klass / "filler.py"), "-e", "ctp-26", "--sandbox", sandbox, "-f", "json"]
     done = subprocess.run(prefix + ["-m", "grader", *args, "--examples", EXAMPLES], capture_output=True, text=True,
@@ -218,6 +236,13 @@ def test_unprivileged_grade_and_check(uid, sandbox):
         assert (data["status"], data["error"]) == ("error", LIMIT), done.stderr[-2000:]
     finally:
         subprocess.run(["rm", "-rf", str(work)], check=False)
+    if sandbox == "posix" and uid != scratch._overflow_uid() and _user_namespaces(uid):
+        work, done = _as_user(uid, sandbox, "probe")  # the user namespace's own tmpfs, not the fallback
+        try:
+            text = " | ".join(c["message"] for c in json.loads(done.stdout)["checks"])
+            assert "scratch of 64 MiB" in text, (text, done.stderr[-1000:])
+        finally:
+            subprocess.run(["rm", "-rf", str(work)], check=False)
 
 
 # -- the parts -----------------------------------------------------------------------------------
