@@ -154,11 +154,24 @@ def _class(folder: Path) -> Path:
     shutil.copyfile(FILLER, klass / "filler.py")
     for path in HONEST:
         shutil.copyfile(path, klass / f"honest_{path.name}")
+    _write(klass, "probe.py", PROBE)
     return klass
 
 
-def _check_class(out: Path) -> None:
+def _own_tmpfs(sandbox: str, uid: int, forced: bool) -> bool:
+    """Does a child of this sandbox, graded by ``uid``, get a tmpfs of its own (not the fallback)?"""
+    if forced:
+        return False
+    if uid == 0:
+        return True
+    return sandbox == "posix" and uid != scratch._overflow_uid() and _user_namespaces(uid)
+
+
+def _check_class(out: Path, own_tmpfs: bool | None = None) -> None:
     students = {e["student"]: e for e in json.loads((out / "results.json").read_text())["submissions"]}
+    if own_tmpfs is not None:
+        text = " | ".join(c["message"] for c in students.pop("probe")["checks"])
+        assert ("scratch of 64 MiB" in text) == own_tmpfs, text
     assert (students["filler"]["status"], students["filler"]["score"], students["filler"]["error"]) == ("error", 0.0, LIMIT)
     for path in HONEST:
         data = students[f"honest_{path.stem}"]
@@ -175,7 +188,7 @@ def test_grade_a_filler_fails_alone(tmp_path, sandbox):
                            "--sandbox", sandbox, "--examples", EXAMPLES, "-j", "2"],
                           capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
-    _check_class(tmp_path / "out")
+    _check_class(tmp_path / "out", _own_tmpfs(sandbox, os.geteuid(), os.environ.get(scratch.ENV) == "watch"))
 
 
 # -- as an unprivileged user -----------------------------------------------------------------
@@ -227,7 +240,7 @@ def test_unprivileged_grade_and_check(uid, sandbox):
     work, done = _as_user(uid, sandbox, "grade")
     try:
         assert done.returncode == 0, done.stderr[-2000:]
-        _check_class(work / "out")
+        _check_class(work / "out", _own_tmpfs(sandbox, uid if os.geteuid() == 0 else os.geteuid(), False))
     finally:
         subprocess.run(["rm", "-rf", str(work)], check=False)
     work, done = _as_user(uid, sandbox, "check")

@@ -270,12 +270,14 @@ class ZygoteLauncher(launch.Launcher):
         return self.inner.rlimits(limits)
 
     def scratch_plan(self, dirs) -> dict:
-        """Under bwrap the zygote's children may not mount (no capabilities, no user namespaces) and
-        their scratch is a folder of the host's bound in: the parent measures it (scratch.Watch)."""
+        """Under bwrap the children's scratch is a folder of the host's bound into the zygote's sandbox.
+        Started by root, bwrap leaves them root (with every capability) until the guard drops them, so
+        they mount their own tmpfs as under posix; started by an ordinary user they may not (no
+        capabilities, no user namespaces): then only the parent's measuring caps it (scratch.Watch)."""
         if self.inner.name.startswith("bwrap"):
-            from grader.sandbox import scratch
+            from grader.sandbox import identity, scratch
 
-            return scratch.plan(mount=False, watch=True, dirs=dirs)
+            return scratch.plan(mount=identity.is_root(), watch=True, dirs=dirs)
         return self.inner.scratch_plan(dirs)
 
     def python_argv(self) -> list[str]:
