@@ -1,13 +1,14 @@
 """Known holes, handed over (xfail, strict): each test passes once its hole is closed, and its mark must go.
 
-1. Under the posix launcher a student's *call* is not fenced. The harness starts its runner thread (runner.py: the student's calls run there) before the guard's
-lock-down, and Landlock (landlock_restrict_self) and the guard's seccomp filter (prctl, no TSYNC)
-bind only the thread that installs them and the threads it starts later. So code at import time
-(main thread) is fenced, but code inside ``minimax`` (the runner thread) may write wherever the
-child's uid may (here: a world-writable folder outside its scratch) and open sockets. Under root
-the uid drop (glibc changes every thread) still holds; without root, Landlock was the only fence.
-The fix belongs to whoever owns harness.py/guard.py: start the runner after ``lock_down`` (or
-install both with TSYNC).
+1. Under the posix launcher a student's *call* is not fenced. The harness starts its runner thread
+(runner.py: the student's calls run there) before the guard's lock-down, and Landlock
+(landlock_restrict_self) and the guard's seccomp filter (prctl, no TSYNC) bind only the thread that
+installs them and the threads it starts later. So code at import time (main thread) is fenced, but
+code inside ``minimax`` (the runner thread) may write wherever the child's uid may (here: a
+world-writable folder outside its scratch) and open sockets. Under root the uid drop (glibc changes
+every thread) still holds; without root, Landlock was the only fence. Only scratch.fence (new
+namespaces and mounts refused) reaches every thread, with TSYNC. The fix belongs to whoever owns
+harness.py/guard.py: start the runner after ``lock_down`` (or install both with TSYNC).
 
 2. A forged ``grader_fault``. Student code running at import can write a load reply of its own
 (``{"ok": false, "grader_fault": ...}``, the nonce and descriptor are in its memory, the load is
@@ -70,7 +71,8 @@ FORGED_FAULT = (
     "for thing in gc.get_objects():\n"
     "    try:\n"
     "        if isinstance(getattr(thing, 'res_fd', None), int) and isinstance(getattr(thing, 'nonce', None), str):\n"
-    "            payload = json.dumps({'ok': False, 'grader_fault': 'the sandbox could not be set up: forged'}).encode()\n"
+    "            fault = 'the sandbox could not be set up: forged'\n"
+    "            payload = json.dumps({'ok': False, 'grader_fault': fault}).encode()\n"
     "            os.write(thing.res_fd, b'MMG1 %s 1 %d\\n' % (thing.nonce.encode(), len(payload)) + payload)\n"
     "            os._exit(0)\n"
     "    except Exception:\n"

@@ -27,12 +27,15 @@ HONEST = sorted((SUBMISSIONS / "ctp-26" / "correct").glob("*.py"))[:2]
 LIMIT = "exceeded the scratch space limit of 64 MiB"
 EXAMPLES = "10"
 
-# Reports what its working folder is: a tmpfs of the cap's size, or the host's file system.
+# Reports what its working folder is (a tmpfs of the cap's size, or the host's file system) and the
+# capabilities its call runs with (the zygote's children under bwrap are given CAP_SYS_ADMIN to mount).
 PROBE = (
     "import os\n"
     "def minimax(node, max_depth, player_a_moves):\n"
     "    s = os.statvfs('.')\n"
-    "    raise RuntimeError(f'scratch of {s.f_blocks * s.f_frsize >> 20} MiB')\n")
+    "    caps = [l.split()[1] for l in open('/proc/thread-self/status') if l.startswith(('CapEff', 'CapPrm'))]\n"
+    "    raise RuntimeError(f'scratch of {s.f_blocks * s.f_frsize >> 20} MiB, capabilities {caps}')\n")
+NO_CAPABILITIES = "capabilities ['0000000000000000', '0000000000000000']"
 
 # From a call (the runner thread): a process of its own, a user and mount namespace, an unbounded tmpfs.
 OWN_TMPFS = (
@@ -135,6 +138,7 @@ def test_the_scratch_is_what_the_plan_says(tmp_path, sandbox):
     else:  # an ordinary user: a user namespace of its own, where the kernel allows one
         expected = os.geteuid() != scratch._overflow_uid() and _user_namespaces()
     assert ("scratch of 64 MiB" in text) == expected, text
+    assert NO_CAPABILITIES in text, text
 
 
 @pytest.mark.parametrize("sandbox", SANDBOXES[:2], indirect=True)
@@ -162,9 +166,9 @@ def _own_tmpfs(sandbox: str, uid: int, forced: bool) -> bool:
     """Does a child of this sandbox, graded by ``uid``, get a tmpfs of its own (not the fallback)?"""
     if forced:
         return False
-    if uid == 0:
+    if uid == 0 or sandbox == "bwrap":  # root may mount; the zygote's bwrap keeps CAP_SYS_ADMIN for it
         return True
-    return sandbox == "posix" and uid != scratch._overflow_uid() and _user_namespaces(uid)
+    return uid != scratch._overflow_uid() and _user_namespaces(uid)
 
 
 def _check_class(out: Path, own_tmpfs: bool | None = None) -> None:
@@ -172,7 +176,9 @@ def _check_class(out: Path, own_tmpfs: bool | None = None) -> None:
     if own_tmpfs is not None:
         text = " | ".join(c["message"] for c in students.pop("probe")["checks"])
         assert ("scratch of 64 MiB" in text) == own_tmpfs, text
-    assert (students["filler"]["status"], students["filler"]["score"], students["filler"]["error"]) == ("error", 0.0, LIMIT)
+        assert NO_CAPABILITIES in text, text
+    filler = students["filler"]
+    assert (filler["status"], filler["score"], filler["error"]) == ("error", 0.0, LIMIT)
     for path in HONEST:
         data = students[f"honest_{path.stem}"]
         assert (data["status"], data["score"]) == ("passed", data["max_score"]), data["error"]
@@ -184,8 +190,8 @@ def _check_class(out: Path, own_tmpfs: bool | None = None) -> None:
 def test_grade_a_filler_fails_alone(tmp_path, sandbox):
     klass = _class(tmp_path)
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    done = subprocess.run([sys.executable, "-m", "grader", "grade", str(klass), "-e", "ctp-26", "--out", str(tmp_path / "out"),
-                           "--sandbox", sandbox, "--examples", EXAMPLES, "-j", "2"],
+    done = subprocess.run([sys.executable, "-m", "grader", "grade", str(klass), "-e", "ctp-26",
+                           "--out", str(tmp_path / "out"), "--sandbox", sandbox, "--examples", EXAMPLES, "-j", "2"],
                           capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     _check_class(tmp_path / "out", _own_tmpfs(sandbox, os.geteuid(), os.environ.get(scratch.ENV) == "watch"))

@@ -123,9 +123,13 @@ def _parent_dirs(destinations: list[str]) -> list[str]:
     return sorted(found, key=lambda p: (p.count("/"), p))
 
 
-def command(view: launch.View, argv: list[str], cwd: str) -> list[str]:
+def command(view: launch.View, argv: list[str], cwd: str, caps: tuple[str, ...] = ()) -> list[str]:
+    """``caps``: capabilities the sandboxed process keeps as an ordinary user (in its user namespace);
+    the fork server's zygote asks for CAP_SYS_ADMIN, which its children use and drop (scratch.enter)."""
     destinations = list(python_roots()) + view.readonly + view.outputs + ([view.scratch_root] if view.scratch_root else [])
     args = ["bwrap"] + _namespace_args()
+    for cap in caps if not identity.is_root() else ():
+        args += ["--cap-add", cap]
     for folder in _parent_dirs(destinations):
         if not (view.scratch_root and (folder + "/").startswith(view.scratch_root.rstrip("/") + "/")):
             args += ["--perms", "0755", "--dir", folder]

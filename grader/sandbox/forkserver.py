@@ -104,7 +104,9 @@ class ForkServer:
         readonly += [str(p) for p in getattr(exercise, "driver_files", [])]
         readonly += [p for p in child_sys_path() if os.path.isdir(p)]
         view = launch.View(readonly=list(dict.fromkeys(readonly)), outputs=[str(self.home)])
-        return bwrap.command(view, argv, str(self.home))
+        # Each child mounts its capped scratch in a mount namespace of its own, then gives the capability up
+        # before any thread starts (scratch.enter); as root bwrap leaves them every capability anyway.
+        return bwrap.command(view, argv, str(self.home), caps=("CAP_SYS_ADMIN",))
 
     scratch_parent: str | None = None
 
@@ -270,14 +272,13 @@ class ZygoteLauncher(launch.Launcher):
         return self.inner.rlimits(limits)
 
     def scratch_plan(self, dirs) -> dict:
-        """Under bwrap the children's scratch is a folder of the host's bound into the zygote's sandbox.
-        Started by root, bwrap leaves them root (with every capability) until the guard drops them, so
-        they mount their own tmpfs as under posix; started by an ordinary user they may not (no
-        capabilities, no user namespaces): then only the parent's measuring caps it (scratch.Watch)."""
+        """Under bwrap the children's scratch is a folder of the host's bound into the zygote's sandbox, so
+        unlike a bwrap child's it is no tmpfs of bwrap's: each child mounts its own, with the capability
+        the zygote's sandbox keeps for it (``_inside_bwrap``), and the parent measures the folders too."""
         if self.inner.name.startswith("bwrap"):
-            from grader.sandbox import identity, scratch
+            from grader.sandbox import scratch
 
-            return scratch.plan(mount=identity.is_root(), watch=True, dirs=dirs)
+            return scratch.plan(mount=True, watch=True, dirs=dirs)
         return self.inner.scratch_plan(dirs)
 
     def python_argv(self) -> list[str]:

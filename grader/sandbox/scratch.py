@@ -6,30 +6,36 @@ wrote 1.5 GiB in a second and its neighbours failed with "No space left on devic
 is ``BYTES`` and ``FILES`` (files and folders), enforced by the first of these that applies:
 
 * bubblewrap (``check``): the scratch is bwrap's own tmpfs of that size;
-* Linux, posix launcher (``check`` and the fork server's children): the child, before any
-  student code, mounts a tmpfs of that size over its work folder (its home is bound to a
-  folder inside it), in a mount namespace of its own: as root directly, otherwise inside a
-  user namespace of its own (where the kernel allows them). The host folders stay empty;
-  the tmpfs goes when the child's last process does;
-* everywhere else (the fork server under bubblewrap, where the child may not mount; a kernel
-  without user namespaces; spawn; or forced with ``MINIMAX_GRADER_SCRATCH=watch``): the parent
-  measures the scratch folders every ``WATCH_INTERVAL`` and kills the child past the cap. Its
-  latency is that interval plus one walk (bounded by ``FILES``): a child writing 1.5 GB/s may
-  overshoot by some 100 MB before it is stopped.
+* Linux, the posix launcher and the fork server's children (under posix or bwrap): the child, at
+  its start and before any thread or student code, mounts a tmpfs of that size over its work
+  folder (its home is bound to a folder inside it) in a mount namespace of its own (``enter``):
+  as root directly; under the fork server's bwrap with the CAP_SYS_ADMIN that sandbox keeps for
+  it; otherwise inside a user namespace of its own, where the kernel allows one. A child that is
+  not root then gives up every capability. The host folders stay empty; the tmpfs goes when the
+  child's last process does;
+* everywhere else (the overflow uid 65534, a kernel without user namespaces, macOS, spawn, or
+  forced with ``MINIMAX_GRADER_SCRATCH=watch``): the parent measures the scratch folders every
+  ``WATCH_INTERVAL`` and kills the child past the cap. Its latency is that interval plus one walk
+  (bounded by ``FILES``): a child writing 1 MiB files as fast as it can was seen at 76 to 114 MiB
+  when it was stopped, on a machine with both cores busy. The parent always measures where the
+  child's scratch is a host folder: where the tmpfs hides it, that costs one empty listing.
+
+Whatever the launcher, every thread of an isolated child is refused new namespaces and mounts
+before the driver loads (``fence``, SECCOMP_FILTER_FLAG_TSYNC): a user namespace of its own would
+let student code mount a tmpfs of any size and fill the machine's memory.
 
 A child that fills its capped scratch (or hides a folder from the parent's walk) fails alone:
 "exceeded the scratch space limit of 64 MiB". Under a tmpfs the harness sees the full scratch
 after each request (``full``) and says so in its reply (``"fatal": "scratch"``), even when the
 student code swallowed the "No space left on device" errors.
 
-This file is loaded by the harness from its own folder (``confine`` and ``full`` run in the
-child, standard library only) and imported by the grader (``plan`` and ``Watch``).
+This file is loaded by the harness from its own folder (``enter``, ``confine`` and ``full`` run in
+the child, standard library only) and imported by the grader (``plan``, ``prepare`` and ``Watch``).
 """
 
 import os
 import sys
 import threading
-import time
 
 BYTES = 64 << 20
 FILES = 4096
@@ -57,11 +63,16 @@ def plan(mount: bool, watch: bool, dirs, fence: bool = True) -> dict:
 
 
 def prepare(launcher, dirs, request: dict, env: dict) -> dict:
-    """Put the launcher's plan in the init request, and tell a child that will mount to make its
-    namespace at start-up (``enter``). Returns the plan."""
+    """Put the launcher's plan in the init request, and tell a child that will mount what to mount at
+    start-up (``enter``, through its environment: the request comes when it runs threads). Returns the plan."""
     spec = request["scratch"] = launcher.scratch_plan(dirs)
-    if spec["mount"]:
-        env[NAMESPACE_ENV] = "1"
+    if spec["mount"] and spec["dirs"]:
+        import json
+
+        identity = request.get("identity") or {}
+        owner = [int(identity["uid"]), int(identity["gid"])] if "uid" in identity else None
+        env[NAMESPACE_ENV] = json.dumps({"dirs": spec["dirs"], "bytes": spec["bytes"], "files": spec["files"],
+                                         "owner": owner})
     return spec
 
 
@@ -118,48 +129,91 @@ class Watch(threading.Thread):
 
 # -- the child's side (loaded by path by the harness: standard library only) ----------------
 
-NAMESPACE_ENV = "MINIMAX_GRADER_SCRATCH_NS"  # "1": make a mount namespace at start-up (``enter``)
-_entered = [None]  # "root" (a mount namespace) or "user" (a user and a mount namespace), once entered
+NAMESPACE_ENV = "MINIMAX_GRADER_SCRATCH_NS"  # JSON: what ``enter`` mounts (folders, size, files, owner)
+_mounted = [False]
+CAP_SYS_ADMIN = 21
 
 
-def enter() -> None:
-    """At the child's start, while it has one thread: a mount namespace of its own (and, not being
-    root, a user namespace mapping only its own uid), where ``confine`` mounts the tmpfs later.
+def enter() -> bool:
+    """At the child's start, while it has one thread: the capped tmpfs, in a mount namespace of its own.
 
     It must be now: a namespace made later would hold only the thread that made it, not the runner
-    thread student calls run on (runner.py). Not done for the overflow uid (65534): inside a user
-    namespace every unmapped process shows as that uid, and the process limit counts its processes.
+    thread student calls run on (runner.py); and capabilities dropped now are dropped for every
+    thread started later. The namespace is made with the capability to mount where the child has it
+    (root; the zygote's children under bwrap), otherwise in a user namespace of its own mapping only
+    its own uid, but not for the overflow uid (65534): inside a user namespace every unmapped process
+    shows as that uid, and the process limit counts its processes. Whatever happens, a child that is
+    not root leaves with no capabilities (the zygote's sandbox may have given it CAP_SYS_ADMIN).
+    True when the tmpfs is mounted; elsewhere the parent's ``Watch`` measures the folders.
     """
-    if os.environ.pop(NAMESPACE_ENV, None) != "1" or not sys.platform.startswith("linux") or _entered[0]:
-        return
+    text = os.environ.pop(NAMESPACE_ENV, None)
+    if not sys.platform.startswith("linux"):
+        return False
     try:
-        import ctypes
+        if text and not _mounted[0]:
+            import json
 
-        libc = ctypes.CDLL(None, use_errno=True)
-        uid, gid = os.geteuid(), os.getegid()
-        if uid == 0:
-            kind = "root" if libc.unshare(CLONE_NEWNS) == 0 else None
-        elif uid == _overflow_uid():
-            kind = None
-        elif libc.unshare(CLONE_NEWUSER | CLONE_NEWNS) == 0:
-            # An undumpable process's /proc files belong to root: dumpable only while writing its maps
-            # (nothing of the session is in this process yet; the harness's first line made it undumpable).
-            dumpable = libc.prctl(3, 0, 0, 0, 0)  # PR_GET_DUMPABLE
-            libc.prctl(4, 1, 0, 0, 0)
-            try:
-                for name, text in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"),
-                                   ("gid_map", f"{gid} {gid} 1")):
-                    with open(f"/proc/self/{name}", "w") as handle:
-                        handle.write(text)
-            finally:
-                libc.prctl(4, max(dumpable, 0), 0, 0, 0)
-            kind = "user"
-        else:
-            kind = None
-        if kind and libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None) == 0:  # nothing reaches the host
-            _entered[0] = kind
-    except (OSError, ValueError, AttributeError):
+            spec = json.loads(text)
+            _mounted[0] = _mount(spec["dirs"], int(spec["bytes"]), int(spec["files"]), spec.get("owner"))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
         pass
+    finally:
+        if os.geteuid() != 0:
+            _drop_capabilities()
+    return _mounted[0]
+
+
+def _mount(dirs, size, files, owner) -> bool:
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    uid, gid = os.geteuid(), os.getegid()
+    if libc.unshare(CLONE_NEWNS) != 0:  # no capability to: a user namespace of its own
+        if uid == 0 or uid == _overflow_uid() or libc.unshare(CLONE_NEWUSER | CLONE_NEWNS) != 0:
+            return False
+        # An undumpable process's /proc files belong to root: dumpable only while writing its maps
+        # (nothing of the session is in this process yet; the harness's first line made it undumpable).
+        dumpable = libc.prctl(3, 0, 0, 0, 0)  # PR_GET_DUMPABLE
+        libc.prctl(4, 1, 0, 0, 0)
+        try:
+            for name, line in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"), ("gid_map", f"{gid} {gid} 1")):
+                with open(f"/proc/self/{name}", "w") as handle:
+                    handle.write(line)
+        finally:
+            libc.prctl(4, max(dumpable, 0), 0, 0, 0)
+    if libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None) != 0:  # nothing reaches the host's mounts
+        return False
+    if uid == 0 and owner:  # root hands the tmpfs to the session's uid, which it drops to (guard.py)
+        uid, gid = int(owner[0]), int(owner[1])
+    work = dirs[0]
+    options = f"size={size},nr_inodes={files},mode=0700,uid={uid},gid={gid}".encode()
+    if libc.mount(b"tmpfs", work.encode(), b"tmpfs", MS_NOSUID | MS_NODEV, options) != 0:
+        return False
+    for other in dirs[1:]:  # home: a folder of the same tmpfs, so one cap covers both
+        inside = os.path.join(work, "." + os.path.basename(other.rstrip("/")))
+        os.mkdir(inside, 0o700)
+        if os.geteuid() == 0:
+            os.chown(inside, uid, gid)
+        if libc.mount(inside.encode(), other.encode(), None, MS_BIND, None) != 0:
+            raise OSError(ctypes.get_errno(), "mount --bind")
+    return True
+
+
+def _drop_capabilities() -> None:
+    """No capability left in any set but the bounding one (capset: this thread, the only one yet)."""
+    import ctypes
+
+    class Header(ctypes.Structure):
+        _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+    class Data(ctypes.Structure):
+        _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32), ("inheritable", ctypes.c_uint32)]
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    header = Header(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3: two Data, all zero
+    data = (Data * 2)()
+    libc.capset(ctypes.byref(header), data)
+    libc.prctl(47, 4, 0, 0, 0)  # PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL
 
 
 def _overflow_uid() -> int:
@@ -171,41 +225,11 @@ def _overflow_uid() -> int:
 
 
 def confine(config) -> bool:
-    """Mount a tmpfs of the capped size over the work folder, home bound inside it (where ``enter``
-    made a namespace for it; elsewhere the parent's ``Watch`` measures the folders), then refuse
-    this child, every thread of it, new namespaces and mounts (``fence``). True when mounted."""
-    spec = config.get("scratch") or {}
-    mounted = False
-    if _entered[0] and spec.get("mount") and spec.get("dirs"):
-        try:
-            mounted = _mount(spec["dirs"], int(spec["bytes"]), int(spec["files"]), config.get("identity") or {})
-        except (OSError, ValueError, AttributeError):
-            mounted = False
-    if spec.get("fence"):
+    """At the init request, before the driver and the lock-down: refuse this child, every thread of it,
+    new namespaces and mounts (``fence``). True when ``enter`` mounted the capped tmpfs."""
+    if (config.get("scratch") or {}).get("fence"):
         fence()
-    return mounted
-
-
-def _mount(dirs, size, files, identity) -> bool:
-    import ctypes
-
-    libc = ctypes.CDLL(None, use_errno=True)
-    if _entered[0] == "root":  # the session's uid, which the child drops to (guard.py)
-        owner, group = int(identity.get("uid", 0)), int(identity.get("gid", 0))
-    else:
-        owner, group = os.geteuid(), os.getegid()
-    work = dirs[0]
-    options = f"size={size},nr_inodes={files},mode=0700,uid={owner},gid={group}".encode()
-    if libc.mount(b"tmpfs", work.encode(), b"tmpfs", MS_NOSUID | MS_NODEV, options) != 0:
-        return False
-    for other in dirs[1:]:  # home: a folder of the same tmpfs, so one cap covers both
-        inside = os.path.join(work, "." + os.path.basename(other.rstrip("/")))
-        os.mkdir(inside, 0o700)
-        if _entered[0] == "root":
-            os.chown(inside, owner, group)
-        if libc.mount(inside.encode(), other.encode(), None, MS_BIND, None) != 0:
-            raise OSError(ctypes.get_errno(), "mount --bind")
-    return True
+    return _mounted[0]
 
 
 # A seccomp filter for every thread of the child (the guard's own covers the thread that installs
