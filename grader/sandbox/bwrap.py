@@ -32,9 +32,9 @@ import threading
 from functools import cache
 from pathlib import Path
 
-from grader.sandbox import identity, launch
+from grader.sandbox import identity, launch, scratch
 
-SCRATCH_BYTES = 64 << 20
+SCRATCH_BYTES = scratch.BYTES  # the scratch cap: bwrap's tmpfs has this size
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 ETC_FILES = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/localtime", "/etc/alternatives")
 
@@ -123,9 +123,13 @@ def _parent_dirs(destinations: list[str]) -> list[str]:
     return sorted(found, key=lambda p: (p.count("/"), p))
 
 
-def command(view: launch.View, argv: list[str], cwd: str) -> list[str]:
+def command(view: launch.View, argv: list[str], cwd: str, caps: tuple[str, ...] = ()) -> list[str]:
+    """``caps``: capabilities the sandboxed process keeps as an ordinary user (in its user namespace);
+    the fork server's zygote asks for CAP_SYS_ADMIN, which its children use and drop (scratch.enter)."""
     destinations = list(python_roots()) + view.readonly + view.outputs + ([view.scratch_root] if view.scratch_root else [])
     args = ["bwrap"] + _namespace_args()
+    for cap in caps if not identity.is_root() else ():
+        args += ["--cap-add", cap]
     for folder in _parent_dirs(destinations):
         if not (view.scratch_root and (folder + "/").startswith(view.scratch_root.rstrip("/") + "/")):
             args += ["--perms", "0755", "--dir", folder]
@@ -157,6 +161,9 @@ class BwrapLauncher(launch.Launcher):
 
     def python_argv(self) -> list[str]:
         return [executable(), "-I", "-S", "-B"]
+
+    def scratch_plan(self, dirs) -> dict:
+        return scratch.plan(mount=False, watch=False, dirs=dirs)  # the scratch is bwrap's own capped tmpfs
 
     def terminate(self, process, fields=None) -> None:
         self.kill(process)  # the pid namespace dies with its first process: nothing can linger

@@ -99,13 +99,15 @@ class ForkServer:
         from grader.sandbox import bwrap
 
         readonly = [str(ZYGOTE), str(Path(__file__).with_name("harness.py")), str(exercise.driver_path)]
-        for helper in ("guard.py", "landlock.py", "allowlist.py", "seal.py", "runner.py"):
+        for helper in ("guard.py", "landlock.py", "allowlist.py", "seal.py", "runner.py", "scratch.py"):
             if Path(__file__).with_name(helper).is_file():
                 readonly.append(str(Path(__file__).with_name(helper)))
         readonly += [str(p) for p in getattr(exercise, "driver_files", [])]
         readonly += [p for p in child_sys_path() if os.path.isdir(p)]
         view = launch.View(readonly=list(dict.fromkeys(readonly)), outputs=[str(self.home)])
-        return bwrap.command(view, argv, str(self.home))
+        # Each child mounts its capped scratch in a mount namespace of its own, then gives the capability up
+        # before any thread starts (scratch.enter); as root bwrap leaves them every capability anyway.
+        return bwrap.command(view, argv, str(self.home), caps=("CAP_SYS_ADMIN",))
 
     scratch_parent: str | None = None
 
@@ -275,6 +277,16 @@ class ZygoteLauncher(launch.Launcher):
 
     def rlimits(self, limits) -> dict:
         return self.inner.rlimits(limits)
+
+    def scratch_plan(self, dirs) -> dict:
+        """Under bwrap the children's scratch is a folder of the host's bound into the zygote's sandbox, so
+        unlike a bwrap child's it is no tmpfs of bwrap's: each child mounts its own, with the capability
+        the zygote's sandbox keeps for it (``_inside_bwrap``), and the parent measures the folders too."""
+        if self.inner.name.startswith("bwrap"):
+            from grader.sandbox import scratch
+
+            return scratch.plan(mount=True, watch=True, dirs=dirs)
+        return self.inner.scratch_plan(dirs)
 
     def python_argv(self) -> list[str]:
         return self.inner.python_argv()

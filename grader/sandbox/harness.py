@@ -75,6 +75,7 @@ def _sibling(filename, name):
 
 _seal = _sibling("seal.py", "_minimax_grader_seal")  # loaded before any student code can patch importlib
 _runner = _sibling("runner.py", "_minimax_grader_runner")
+_scratch = _sibling("scratch.py", "_minimax_grader_scratch")  # the cap on this child's scratch
 _tampered = [False]  # set when a call changed the harness or its records; every later reply says only that
 _seal_broken = _seal.Seal.broken  # the harness's own reference: swapping the class's method is itself caught
 
@@ -416,6 +417,7 @@ class Harness:
         """
         apply_limits(config.get("rlimits", {}), config.get("nproc_shared", False))
         sys.path[:0] = config.get("sys_path", [])
+        _scratch.confine(config)  # a capped tmpfs over the work folder, where this child may mount one
         os.chdir(config.get("workdir", "."))
         if self.driver is None:  # a warm fork server (zygote.py) hands over its driver already loaded
             spec = importlib.util.spec_from_file_location("_minimax_grader_driver", config["driver"])
@@ -428,7 +430,7 @@ class Harness:
         driver = self.driver
         driver_classes, library_classes = _classes_of_driver(driver)
         seal.__init__(
-            namespaces=[globals(), json, json.encoder, json.decoder, _seal, _runner],
+            namespaces=[globals(), json, json.encoder, json.decoder, _seal, _runner, _scratch],
             lenient=[driver, *_own_modules_of(driver)],
             objects=[self, self.channel, self.watchdog, self.runner, self.link],
             classes=[*type(self).__mro__[:-1], Channel, Watchdog, Link, _seal.Seal, _runner.Runner,
@@ -599,6 +601,8 @@ class Harness:
                 reply = {"ok": False, "error": "the submission broke the grader's harness (patched builtins or "
                                                f"modules?): {describe_exception(exc, self.submission_files)}"}
             _restore_builtins()
+            if _scratch.full(self.config):
+                reply = {"fatal": "scratch"}
             if _memory_exhausted[0]:
                 reply = {"fatal": "memory"}
             if _tampered[0]:
@@ -859,6 +863,7 @@ def main():
     os.close(null)
     channel = Channel(req_fd, res_fd)
     sys.argv = [sys.argv[0]]
+    _scratch.enter()  # while this process has one thread: the namespace its capped scratch is mounted in
     try:
         Harness(channel).serve()
     finally:

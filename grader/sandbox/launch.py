@@ -69,6 +69,15 @@ class Launcher:
             "RLIMIT_NPROC": NPROC,
         }
 
+    def scratch_plan(self, dirs) -> dict:
+        """How the child's scratch is capped (scratch.py): on Linux an isolated child mounts a tmpfs of
+        the capped size over it; everywhere the parent also measures the folders (free where the tmpfs
+        hides what is written, the cap itself where it could not be mounted)."""
+        from grader.sandbox import scratch
+
+        posix = self.isolated and os.name == "posix"
+        return scratch.plan(mount=posix, watch=True, dirs=dirs, fence=posix)
+
     def prepare(self, scratch) -> dict:
         """Host-side set-up of one session's scratch; returns extra fields for the init request."""
         if not self.isolated:

@@ -21,7 +21,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from grader.sandbox import landlock, launch, staging
+from grader.sandbox import landlock, launch, replies, scratch, staging
 from grader.sandbox.childlib import child_sys_path
 
 HARNESS = Path(__file__).with_name("harness.py")
@@ -30,6 +30,7 @@ LANDLOCK = Path(__file__).with_name("landlock.py")  # loaded by the guard from i
 ALLOWLIST = Path(__file__).with_name("allowlist.py")  # the filter's table, loaded by the guard
 SEAL = Path(__file__).with_name("seal.py")  # loaded by the harness from its own folder
 RUNNER = Path(__file__).with_name("runner.py")  # loaded by the harness from its own folder
+SCRATCH = Path(__file__).with_name("scratch.py")  # loaded by the harness from its own folder
 TAMPERED = "tampered with the result channel"
 HARNESS_TAMPERED = "tampered with the grader's harness or its records (the evidence of its calls was changed)"
 MAGIC = b"MMG1"      # a request, or its reply
@@ -48,22 +49,6 @@ SIGNAL_NAMES = {
     signal.SIGFPE: "floating-point exception",
     signal.SIGILL: "illegal instruction",
 }
-
-
-# JSON decodes to exact types, so an exact type test is enough (and quick: hundreds of cases per reply).
-_RESULT_FIELDS = {"answer": (dict, type(None)), "raised": (str, type(None)), "timed_out": (bool,), "skipped": (str,),
-                  "mutated": (bool,), "trace": (dict,)}
-
-
-def _well_formed(result, case_id) -> bool:
-    """One case's reply as the harness writes it; anything else was forged by student code."""
-    if type(result) is not dict or result.get("id") != case_id:
-        return False
-    for key, value in result.items():
-        kinds = _RESULT_FIELDS.get(key)
-        if kinds is not None and type(value) not in kinds:
-            return False
-    return True
 
 
 def _write_all(fd: int, data: bytes) -> None:
@@ -276,6 +261,7 @@ class Session:
         request.update(self.fields)
         argv = self.launcher.python_argv() + [str(HARNESS), str(stdout_file)]
         view = self._view(request, stdout_file)
+        scratch.prepare(self.launcher, view.scratch_dirs, request, env)  # how the scratch is capped
         if getattr(self.launcher, "landlock", 0):
             request["landlock"] = landlock.rules(view.readonly, view.scratch_dirs)
         extra = {"view": view} if getattr(self.launcher, "wants_view", False) else {}
@@ -284,11 +270,16 @@ class Session:
         self.reader = _reader_for(self.process.stdout)
         self.reader.start()
         self._watch_output()
+        self._scratch_watch = scratch.watch(self, request["scratch"])
         self.batch = _Loading(self.exercise.hook("loading_oracle") if hasattr(self.exercise, "hook") else None)
         try:
             reply = self.request(request, timeout=min(self.limits.load_timeout, self.budget_left()))
         finally:
             self.batch = None
+        try:
+            replies.check_init(reply)
+        except replies.Refused:
+            self._fail(TAMPERED)
         self._check_fatal(reply)
         if reply.get("grader_fault"):
             raise GraderFault(str(reply["grader_fault"])[:400])
@@ -296,7 +287,8 @@ class Session:
 
     def _view(self, request: dict, stdout_file: Path) -> launch.View:
         """Everything the child must see; for bwrap, the whole of its world."""
-        readonly = [str(HARNESS), str(GUARD), str(LANDLOCK), str(ALLOWLIST), str(SEAL), str(RUNNER), str(self.exercise.driver_path),
+        readonly = [str(HARNESS), str(GUARD), str(LANDLOCK), str(ALLOWLIST), str(SEAL), str(RUNNER), str(SCRATCH),
+                    str(self.exercise.driver_path),
                     str(self.submission_copy.parent)]
         readonly += [str(p) for p in getattr(self.exercise, "driver_files", [])]  # what the driver itself imports
         readonly += [p for p in request.get("sys_path", []) if os.path.isdir(p)]
@@ -311,6 +303,8 @@ class Session:
         """The harness saw the memory limit hit (a MemoryError, caught or not, in student code)."""
         if reply.get("fatal") == "tampered":
             self._fail(HARNESS_TAMPERED)
+        if reply.get("fatal") == "scratch":
+            self._fail(scratch.LIMIT)
         if reply.get("fatal") == "memory":
             self._fail(f"killed: memory limit {self.limits.memory_mib} MiB")
         if self._output_overflowed():  # Python ignores SIGXFSZ: the writes failed, the child lived on
@@ -331,12 +325,10 @@ class Session:
         finally:
             batch, self.batch = self.batch, None
         self._check_fatal(reply)
-        results = reply.get("results")
-        if type(results) is not list or len(results) != len(cases):
+        try:
+            results = replies.check_run(reply, cases)  # only the harness's own keys, types and counts
+        except replies.Refused:
             self._fail(TAMPERED)
-        for case, result in zip(cases, results):
-            if not _well_formed(result, case["id"]):
-                self._fail(TAMPERED)
         ran = [number for number, result in enumerate(results) if "skipped" not in result]
         if ran != list(range(len(batch.oracles))):
             self._fail(TAMPERED)  # a case answered that never began, or one begun and then skipped
@@ -478,10 +470,10 @@ class Session:
         if len(buffer) < end:
             return None
         try:
-            message = json.loads(bytes(buffer[newline + 1:end]).decode("utf-8"))
-        except (UnicodeDecodeError, ValueError, RecursionError):
-            self._fail(TAMPERED)
-        if kind == MAGIC and not isinstance(message, dict):
+            payload = bytes(buffer[newline + 1:end])
+            # depth bounded before json.loads recurses; a reply is an object, a question any small value
+            message = replies.loads(payload) if kind == MAGIC else replies.loads_message(payload)
+        except replies.Refused:
             self._fail(TAMPERED)
         return end, kind, int(parts[2]), message
 
@@ -502,6 +494,8 @@ class Session:
             f"timed out after {waited:.1f} s"
 
     def _death_reason(self) -> str:
+        if getattr(self, "_scratch_watch", None) is not None and self._scratch_watch.reason:
+            return self._scratch_watch.reason  # killed by the parent's measuring (scratch.Watch)
         process = self.process
         try:
             code = process.wait(timeout=2)

@@ -313,6 +313,7 @@ class Zygote:
         workdir = message.get("cwd")
         if workdir:
             os.chdir(workdir)
+        harness._scratch.enter()  # before WarmHarness starts its threads (scratch.py), while capabilities last
         if getattr(self, "nest", False):
             harness._guard().nest()  # from here on (if the kernel agrees): pid 2 of a pid namespace of its own
         harness_object = WarmHarness(harness.Channel(3, 4), self.driver, self.prebuilt, self.inputs)
