@@ -386,6 +386,7 @@ class Harness:
             problem = describe_exception(exc, ())
         if problem:  # e.g. the grader counted on Landlock: no student code runs unconfined
             return {"ok": False, "grader_fault": f"the sandbox could not be set up: {problem}"[:400]}
+        self.channel.tell(["student code starts"])  # from here on a grader fault can only be forged
         self.start_threads()
         self.seal = _seal.Seal.__new__(_seal.Seal)  # in place first: the seal covers its own identity too
         self.make_seal(self.seal)

@@ -87,6 +87,7 @@ class _Loading:
 
     def __init__(self, make):
         self.oracle = make() if make is not None else None
+        self.student_code_started = False  # the harness says so before the submission's first line runs
 
     def begin(self, number) -> bool:
         return False
@@ -271,11 +272,13 @@ class Session:
         self.reader.start()
         self._watch_output()
         self._scratch_watch = scratch.watch(self, request["scratch"])
-        self.batch = _Loading(self.exercise.hook("loading_oracle") if hasattr(self.exercise, "hook") else None)
+        self.batch = loading = _Loading(self.exercise.hook("loading_oracle") if hasattr(self.exercise, "hook") else None)
         try:
             reply = self.request(request, timeout=min(self.limits.load_timeout, self.budget_left()))
         finally:
             self.batch = None
+        if reply.get("grader_fault") and loading.student_code_started:
+            self._fail(TAMPERED)  # the grader's own failures happen before the submission's first line, never after
         try:
             replies.check_init(reply)
         except replies.Refused:
@@ -431,6 +434,9 @@ class Session:
                 if type(message) is list and len(message) == 2 and message[0] == "case":
                     if not batch.begin(message[1]):
                         self._fail(TAMPERED)
+                    return
+                if message == ["student code starts"] and isinstance(batch, _Loading) and not batch.student_code_started:
+                    batch.student_code_started = True
                     return
                 batch.current().tell(message)
                 return

@@ -1,4 +1,4 @@
-"""Known holes, handed over (xfail, strict): each test passes once its hole is closed, and its mark must go.
+"""Holes a review found, each closed, each test failing where its fix is taken out.
 
 1. Under the posix launcher a student's *call* is not fenced. The harness starts its runner thread
 (runner.py: the student's calls run there) before the guard's lock-down, and Landlock
@@ -7,15 +7,15 @@ installs them and the threads it starts later. So code at import time (main thre
 code inside ``minimax`` (the runner thread) may write wherever the child's uid may (here: a
 world-writable folder outside its scratch) and open sockets. Under root the uid drop (glibc changes
 every thread) still holds; without root, Landlock was the only fence. Only scratch.fence (new
-namespaces and mounts refused) reaches every thread, with TSYNC. The fix belongs to whoever owns
-harness.py/guard.py: start the runner after ``lock_down`` (or install both with TSYNC).
+namespaces and mounts refused) reached every thread, with TSYNC. Closed: the runner and watchdog
+threads start after ``lock_down`` (harness.start_threads), and the allowlist is installed with TSYNC.
 
 2. A forged ``grader_fault``. Student code running at import can write a load reply of its own
 (``{"ok": false, "grader_fault": ...}``, the nonce and descriptor are in its memory, the load is
 request 1) and exit: the parent takes it for the grader's own failure, so ``grade`` stores nothing,
 exits 3 and fails the same way on every run. Only a frame sent before any student code runs can
-say "the grader failed": the harness should report the lock-down's outcome in a frame of its own
-before it loads the submission, and the parent accept ``grader_fault`` from that frame only.
+say "the grader failed". Closed: the harness tells the grader "student code starts" (a note) before
+the submission's first line, and a ``grader_fault`` after that note is the submission's tampering.
 """
 
 from __future__ import annotations
@@ -43,7 +43,6 @@ CALL = (
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux")
-@pytest.mark.xfail(strict=True, reason="runner thread started before the lock-down: Landlock and seccomp miss it")
 def test_a_call_is_fenced_like_the_import(tmp_path):
     from grader.doors import api
     from grader.sandbox import landlock
@@ -81,7 +80,6 @@ FORGED_FAULT = (
     "    return 0\n")
 
 
-@pytest.mark.xfail(strict=True, reason="a grader_fault is believed whenever it comes: student code can forge one")
 def test_a_forged_grader_fault_is_the_forgers_error(tmp_path):
     from grader.bulk import batch
 
