@@ -812,15 +812,8 @@ def apply_limits(limits, nproc_shared=False):
 
 
 def _guard():
-    """guard.py, loaded from this folder by path: the grader package is not importable here."""
-    module = sys.modules.get("_minimax_grader_guard")
-    if module is None:
-        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "guard.py")
-        spec = importlib.util.spec_from_file_location("_minimax_grader_guard", path)
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        sys.modules["_minimax_grader_guard"] = module
-    return module
+    """guard.py, loaded from this folder by path (when first needed: a plain spawn child never loads it)."""
+    return _sibling("guard.py", "_minimax_grader_guard")
 
 
 def lock_down(config):
