@@ -314,6 +314,15 @@ class KitHooks:
             yours = None
         return {"yours": yours, "best": best} if best or yours else None
 
+    def admits(self, case_input, group: str) -> bool:
+        """Whether ``group`` could have asked this input: a declared group's filters (finished or not, moves
+        left) hold for its position; any other group takes any position. What the shrinker and the
+        localisation ask in a group's name stays inside it."""
+        rule = self.decl["groups"].get(group)
+        if rule is None:
+            return True
+        return groups.admits(self.game, rule, self.state_of(case_input))
+
     def shrink_candidates(self, case_input) -> list[dict]:
         """Smaller searches: the same position with less depth, then each position one move on."""
         state, depth = self.state_of(case_input), case_input.get("depth")

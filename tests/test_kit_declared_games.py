@@ -1,0 +1,195 @@
+"""Defects met when instructors declared new games from the README's guide, one test each.
+
+Every exercise here is a small Nim declared in a temporary folder and graded through the public API.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+NIM = '''
+PLAYERS = ("MAX", "MIN")
+
+
+def start_positions():
+    return [((1, 2, 3), "MAX"), ((2, 2, 1), "MIN")]
+
+
+def to_move(state):
+    return state[1]
+
+
+def actions(state):
+    heaps = state[0]
+    return [(h, n) for h, size in enumerate(heaps) for n in range(1, size + 1)]
+
+
+def result(state, move):
+    heaps, player = state
+    h, n = move
+    return heaps[:h] + (heaps[h] - n,) + heaps[h + 1:], "MIN" if player == "MAX" else "MAX"
+
+
+def is_terminal(state):
+    return not any(state[0])
+
+
+def utility(state, player):
+    return -1 if to_move(state) == player else +1
+
+
+def render(state):
+    return "\\n".join(f"heap {i}: " + "I " * size for i, size in enumerate(state[0]))
+'''
+
+
+def make_exercise(base: Path, exercise_id: str, toml: str, game: str = NIM, positions: dict | None = None) -> Path:
+    folder = base / exercise_id
+    (folder / "positions").mkdir(parents=True)
+    (folder / "nimgame.py").write_text(game, encoding="utf-8")
+    (folder / "exercise.toml").write_text(f'id = "{exercise_id}"\n' + textwrap.dedent(toml), encoding="utf-8")
+    for name in ("statement.md", "starter.py"):
+        (folder / name).write_text("", encoding="utf-8")
+    if positions is not None:
+        import json
+
+        (folder / "positions" / "hand.json").write_text(json.dumps(positions), encoding="utf-8")
+    return base
+
+
+def grade(base: Path, exercise_id: str, source: str, name: str = "student.py"):
+    from grader.doors import api
+
+    path = base / name
+    path.write_text(textwrap.dedent(source), encoding="utf-8")
+    return api.check(path, exercise_id, exercises_dir=[base])
+
+
+# -- 1. a group's filters hold for what the shrinker and the localisation ask ---------------------------
+
+BEST_MOVE = '''
+title = "nim best move"
+statement = "statement.md"
+starter = "starter.py"
+fixtures = "positions"
+random_examples = 0
+
+[game]
+module = "nimgame.py"
+positions = "random"
+
+[game.groups.open]
+terminal = false
+
+[student]
+function = "best_move"
+returns = "move"
+
+[student.arguments]
+state = "state"
+
+[student.helpers]
+moves = "actions"
+play = "result"
+game_over = "is_terminal"
+whose = "to_move"
+winner = { op = "utility", player = "max" }
+
+[[checks]]
+name = "best-moves"
+title = "an optimal move"
+kind = "move"
+groups = ["open"]
+points = 3.0
+'''
+
+SWAPPED_BEST_MOVE = '''
+def value(state):
+    if game_over(state):
+        return winner(state)
+    values = [value(play(state, m)) for m in moves(state)]
+    return min(values) if whose(state) == "max" else max(values)
+
+
+def best_move(state):
+    pick = max if whose(state) == "max" else min  # raises on a finished game: never asked here
+    return pick(moves(state), key=lambda m: value(play(state, m)))
+'''
+
+
+def test_a_group_of_unfinished_positions_is_shrunk_and_localised_among_unfinished_positions(tmp_path):
+    base = make_exercise(tmp_path, "nim-best", BEST_MOVE)
+    result = grade(base, "nim-best", SWAPPED_BEST_MOVE)
+    check = next(c for c in result.checks if c.name == "best-moves")
+    assert check.status == "failed" and check.counterexample.shrunk
+    assert "raised" not in check.message and "not an optimal move" in check.message, check.message
+    assert any(check.counterexample.input["state"][0]), check.counterexample.input  # not a finished game
+    assert "missing-terminal-check" not in [m.code for m in result.mistakes]
+
+
+# -- 8. a hand-made case that fails is shown as itself ---------------------------------------------------
+
+VALUE = '''
+title = "nim value"
+statement = "statement.md"
+starter = "starter.py"
+fixtures = "positions"
+random_examples = 0
+
+[game]
+module = "nimgame.py"
+positions = "reachable"
+
+[student]
+function = "value"
+returns = "value"
+
+[student.arguments]
+state = "state"
+player = "player"
+
+[student.players]
+max = true
+min = false
+
+[student.helpers]
+moves = "actions"
+play = "result"
+game_over = "is_terminal"
+winner = { op = "utility", player = "max" }
+
+[[checks]]
+name = "hand-made"
+title = "the value of each hand-made position"
+kind = "value"
+groups = ["fixtures"]
+points = 1.0
+
+[[checks]]
+name = "values"
+title = "the value of every reachable position"
+kind = "value"
+groups = ["reachable"]
+points = 2.0
+'''
+
+HAND = {"positions": [{"name": "three-heaps", "state": [[1, 2, 3], "MAX"], "value": -1}]}
+
+SEVEN = '''
+def value(state, player):
+    return 7
+'''
+
+
+def test_a_failing_hand_made_position_is_the_counterexample_itself(tmp_path):
+    base = make_exercise(tmp_path, "nim-value", VALUE, positions=HAND)
+    result = grade(base, "nim-value", SEVEN)
+    checks = {c.name: c for c in result.checks}
+    hand, generated = checks["hand-made"], checks["values"]
+    assert hand.status == "failed" and not hand.counterexample.shrunk
+    assert hand.counterexample.input == {"state": [[1, 2, 3], "MAX"]}
+    assert hand.counterexample.expected == "-1" and "worth -1" in hand.message
+    assert generated.counterexample.shrunk  # generated cases still shrink
