@@ -193,3 +193,87 @@ def test_a_failing_hand_made_position_is_the_counterexample_itself(tmp_path):
     assert hand.counterexample.input == {"state": [[1, 2, 3], "MAX"]}
     assert hand.counterexample.expected == "-1" and "worth -1" in hand.message
     assert generated.counterexample.shrunk  # generated cases still shrink
+
+
+# -- 3. a deep hand-made position leaves the other cases to name the mistake ----------------------------
+
+TAKE_TWO = NIM.replace('return [((1, 2, 3), "MAX"), ((2, 2, 1), "MIN")]', 'return [((9, 9, 9), "MAX")]').replace(
+    "for n in range(1, size + 1)]", "for n in range(1, min(size, 2) + 1)]") + '''
+
+def evaluate(state, player):
+    return len([h for h in state[0] if h]) % 2 * (1 if player == to_move(state) else -1)
+'''
+
+DEPTH_LIMITED = '''
+title = "nim, depth-limited"
+statement = "statement.md"
+starter = "starter.py"
+fixtures = "positions"
+random_examples = 0
+
+[game]
+module = "nimgame.py"
+positions = "reachable"
+cap = 200
+depths = [1, 2, 3, 4]
+
+[student]
+function = "minimax"
+returns = "value"
+
+[student.arguments]
+state = "state"
+depth = "depth"
+player = "player"
+
+[student.players]
+max = true
+min = false
+
+[student.helpers]
+moves = "actions"
+play = "result"
+game_over = "is_terminal"
+winner = { op = "utility", player = "max" }
+evaluate = { op = "evaluate", player = "max" }
+
+[[checks]]
+name = "values"
+title = "values"
+kind = "value"
+groups = ["fixtures", "reachable"]
+points = 1.0
+'''
+
+SWAPPED_MEMO = '''
+from functools import lru_cache
+
+
+def minimax(state, depth, player):
+    return _search(state, depth, player)
+
+
+@lru_cache(maxsize=None)
+def _search(state, depth, player):
+    if game_over(state):
+        return winner(state)
+    if depth == 0:
+        return evaluate(state)
+    values = [_search(play(state, m), depth - 1, not player) for m in moves(state)]
+    return min(values) if player else max(values)
+'''
+
+
+def test_a_position_too_deep_to_predict_does_not_switch_naming_off(tmp_path):
+    from grader.kit.search import VARIANT_NODE_BUDGET, Searcher
+    from grader.kit.game import load_module, Game
+
+    deep = {"positions": [{"name": "deep", "state": [[9, 9, 9], "MAX"], "depth": 20}]}
+    base = make_exercise(tmp_path, "nim-deep", DEPTH_LIMITED, game=TAKE_TWO, positions=deep)
+    game = Game(load_module(base / "nim-deep" / "nimgame.py", "_deep_nim"))
+    with pytest.raises(Exception, match="min-max-swapped"):  # the premise: beyond a family's budget
+        Searcher(game).variant_value("min-max-swapped", ((9, 9, 9), "MAX"), 20)
+    assert VARIANT_NODE_BUDGET < 10_000
+    result = grade(base, "nim-deep", SWAPPED_MEMO)
+    assert result.status == "failed"
+    assert [m.code for m in result.mistakes] == ["min-max-swapped"], [(m.code, m.evidence) for m in result.mistakes]
