@@ -277,3 +277,41 @@ def test_a_position_too_deep_to_predict_does_not_switch_naming_off(tmp_path):
     result = grade(base, "nim-deep", SWAPPED_MEMO)
     assert result.status == "failed"
     assert [m.code for m in result.mistakes] == ["min-max-swapped"], [(m.code, m.evidence) for m in result.mistakes]
+
+
+# -- 4. course-style rules: utility(state) and evaluate(state) give MAX's value --------------------------
+
+COURSE_NIM = NIM.replace('''def utility(state, player):
+    return -1 if to_move(state) == player else +1''', '''def utility(state):
+    return -1 if to_move(state) == "MAX" else +1  # player 0's value, as the course writes it''')
+
+RIGHT_BEST_MOVE = SWAPPED_BEST_MOVE.replace("return min(values) if", "return max(values) if").replace(
+    "else max(values)", "else min(values)")
+
+
+def test_rules_giving_max_value_without_a_player_are_graded(tmp_path):
+    base = make_exercise(tmp_path, "nim-course", BEST_MOVE, game=COURSE_NIM)
+    result = grade(base, "nim-course", RIGHT_BEST_MOVE)
+    assert result.status == "passed", (result.error, [(c.name, c.message) for c in result.checks])
+    wrong = grade(base, "nim-course", SWAPPED_BEST_MOVE, "swapped.py")
+    assert wrong.status == "failed" and wrong.error is None and "not an optimal move" in wrong.checks[0].message
+
+
+@pytest.mark.parametrize("rule, words", [
+    ("def utility(state, player, depth):\n    return 0", r"utility\(state, player, depth\) in the game module: expected "
+                                                       r"utility\(state, player\) .* or utility\(state\)"),
+    ("def utility():\n    return 0", r"expected utility\(state, player\)"),
+    ("def result(state):\n    return state", r"result\(state\) cannot be called as result\(state, action\)"),
+])
+def test_a_rule_with_another_signature_is_one_line_at_load_and_at_new_exercise(tmp_path, rule, words):
+    from grader.judging import exercise
+    from grader.judging.exercise import ExerciseError
+    from grader.kit.scaffold import ScaffoldError, scaffold
+
+    game = NIM + "\n\n" + rule + "\n"
+    base = make_exercise(tmp_path, "nim-broken", BEST_MOVE, game=game)
+    with pytest.raises(ExerciseError, match=words) as raised:
+        exercise.load("nim-broken", [base]).hooks
+    assert "\n" not in str(raised.value)
+    with pytest.raises(ScaffoldError, match=words):
+        scaffold("again", base / "nim-broken" / "nimgame.py", tmp_path / "made")
