@@ -474,11 +474,10 @@ def example_call(facts: Facts, outcome) -> str:
     call reads the same ("best_move(1, state)" fits many games): never two answers for one call."""
     call = facts.call_text(outcome)
     key = Facts.key(outcome.case.input)
-    for check in facts.checks:
-        drawn = check.counterexample
-        if (check.status == "failed" and drawn is not None and drawn.call == call and drawn.input is not None
-                and Facts.key(drawn.input) != key):
-            return f"{call} on another {drawn.noun} than the one drawn"
+    same_call = [c.counterexample for c in facts.checks if c.status == "failed" and c.counterexample is not None
+                 and c.counterexample.call == call and c.counterexample.input is not None]
+    if same_call and all(Facts.key(drawn.input) != key for drawn in same_call):  # several checks draw several cases
+        return f"{call} on another {same_call[0].noun} than the one drawn"
     return call
 
 
