@@ -315,3 +315,28 @@ def test_a_rule_with_another_signature_is_one_line_at_load_and_at_new_exercise(t
     assert "\n" not in str(raised.value)
     with pytest.raises(ScaffoldError, match=words):
         scaffold("again", base / "nim-broken" / "nimgame.py", tmp_path / "made")
+
+
+# -- 5. a check that cannot fail is a declaration error ------------------------------------------------
+
+@pytest.mark.parametrize("returns, kind, words", [
+    ("value", "move", r'^nim-vacuous: \[\[checks\]\] probe: kind = "move" cannot fail, since \[student\] returns = value alone'),
+    ("move", "value", r'kind = "value" cannot fail, since \[student\] returns = move alone'),
+    ("(value, move)", "unchanged", r'kind = "unchanged" cannot fail, since the student is handed a position that cannot'),
+])
+def test_a_check_that_cannot_fail_is_refused_in_one_line(tmp_path, returns, kind, words):
+    from grader.judging import exercise
+    from grader.judging.exercise import ExerciseError
+
+    toml = BEST_MOVE.replace('returns = "move"', f'returns = "{returns}"') + f'''
+[[checks]]
+name = "probe"
+title = "probe"
+kind = "{kind}"
+points = 1.0
+'''
+    toml = toml.replace('kind = "move"\ngroups = ["open"]', 'kind = "answers"\ngroups = ["open"]')
+    base = make_exercise(tmp_path, "nim-vacuous", toml)
+    with pytest.raises(ExerciseError, match=words) as raised:
+        exercise.load("nim-vacuous", [base]).hooks
+    assert "\n" not in str(raised.value)

@@ -46,9 +46,24 @@ class KitHooks:
         if missing:
             raise declaration.DeclarationError(f"[student] names {', '.join(missing)}, which {self.game_path.name} "
                                                "does not define as a function")
+        vacuous = declaration.vacuous_checks(self.decl, exercise.checks, self._handed_immutable())
+        if vacuous:
+            raise declaration.DeclarationError(vacuous)
         self._evaluations: dict[str, tuple] = {}
         self._sizes: dict = {}
         exercise.meta.setdefault("group_words", dict(GROUP_WORDS))  # how reports name the kit's groups
+
+    def _handed_immutable(self) -> bool:
+        """Whether the student is handed a position no search can change (a tuple of numbers, say)."""
+        if self.decl["state_view"]:
+            return False
+        try:
+            hash(self.game.decode(self.game.encode(self.game.starts[0])))
+        except TypeError:
+            return False
+        except Exception:  # a game that cannot say: assume it may be changed
+            return False
+        return True
 
     # -- what the core loads ---------------------------------------------------------------------
 
