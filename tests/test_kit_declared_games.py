@@ -340,3 +340,38 @@ points = 1.0
     with pytest.raises(ExerciseError, match=words) as raised:
         exercise.load("nim-vacuous", [base]).hooks
     assert "\n" not in str(raised.value)
+
+
+# -- 6. stale or wrong texts ----------------------------------------------------------------------------
+
+def test_a_stated_value_that_is_not_the_references_is_one_line_at_load(tmp_path):
+    from grader.judging import exercise
+    from grader.judging.exercise import ExerciseError
+
+    wrong = {"positions": [{"name": "three-heaps", "state": [[1, 2, 3], "MAX"], "value": 1}]}
+    base = make_exercise(tmp_path, "nim-stated", VALUE, positions=wrong)
+    with pytest.raises(ExerciseError, match=r"^nim-stated: the hand-made position hand/three-heaps states value 1, "
+                                            r"but it is worth -1 by the game's rules") as raised:
+        exercise.load("nim-stated", [base]).hooks
+    assert "\n" not in str(raised.value)
+    right = make_exercise(tmp_path / "right", "nim-stated", VALUE, positions=HAND)
+    assert exercise.load("nim-stated", [right]).hooks is not None
+
+
+def test_a_line_of_words_is_drawn_as_text_and_marks_as_discs():
+    from grader.kit import pictures
+
+    drawn = pictures.svg("| X . O |\nplayer 1 to move")
+    assert ">player 1 to move</text>" in drawn and ">p</text>" not in drawn
+    assert drawn.count("<circle") == 2  # the X and the O of the grid line
+
+
+def test_a_player_written_as_a_number_is_named_player_n(tmp_path):
+    game = NIM.replace('PLAYERS = ("MAX", "MIN")', 'PLAYERS = (0, 1)').replace('"MAX"', "0").replace('"MIN"', "1")
+    toml = VALUE.replace("max = true\nmin = false", "max = 0\nmin = 1")
+    base = make_exercise(tmp_path, "nim-numbers", toml, game=game)
+    from grader.judging import exercise
+
+    hooks = exercise.load("nim-numbers", [base]).hooks
+    assert hooks.caption({"state": [[1, 2, 3], 0]}) == "player 0 (MAX) to move"
+    assert hooks.caption({"state": [[1, 2, 3], 1]}) == "player 1 (MIN) to move"

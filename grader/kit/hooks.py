@@ -46,12 +46,30 @@ class KitHooks:
         if missing:
             raise declaration.DeclarationError(f"[student] names {', '.join(missing)}, which {self.game_path.name} "
                                                "does not define as a function")
+        self._check_stated_values()
         vacuous = declaration.vacuous_checks(self.decl, exercise.checks, self._handed_immutable())
         if vacuous:
             raise declaration.DeclarationError(vacuous)
         self._evaluations: dict[str, tuple] = {}
         self._sizes: dict = {}
         exercise.meta.setdefault("group_words", dict(GROUP_WORDS))  # how reports name the kit's groups
+
+    def _check_stated_values(self) -> None:
+        """A hand-made position's stated ``value`` is the kit reference's, or the exercise does not load (one line)."""
+        try:
+            cases = kit_bank.fixture_cases(self.game, self.decl, self.exercise.fixtures_path)
+        except kit_bank.FixtureError as exc:
+            raise declaration.DeclarationError(f"fixtures: {exc}") from None
+        for case in cases:
+            if case.get("known") is None:
+                continue
+            case_input = case["input"]
+            value = self.searcher.value(self.state_of(case_input), case_input.get("depth"))
+            if not _same_number(case["known"], value):
+                depth = "" if case_input.get("depth") is None else f" at depth {case_input['depth']}"
+                raise declaration.DeclarationError(
+                    f"the hand-made position {case['id']} states value {case['known']!r}, but it is worth "
+                    f"{value!r}{depth} by the game's rules (correct the value, or the position)")
 
     def _handed_immutable(self) -> bool:
         """Whether the student is handed a position no search can change (a tuple of numbers, say)."""
@@ -319,7 +337,16 @@ class KitHooks:
         role = self.searcher.role(state)
         depth = case_input.get("depth")
         left = "" if depth is None else f", depth {depth}"
-        return f"{role.upper()} ({self._course_player(state)!r}) to move{left}"
+        return f"{self._player_name(state, role)} to move{left}"
+
+    def _player_name(self, state, role: str) -> str:
+        """The player to move as the declaration writes it: "player 0 (MAX)", "white (MAX)", "MAX (True)"."""
+        course = self._course_player(state)
+        if type(course) is str:
+            return role.upper() if course.upper() == role.upper() else f"{course} ({role.upper()})"
+        if type(course) is int:
+            return f"player {course} ({role.upper()})"
+        return f"{role.upper()} ({course!r})"
 
     def picture(self, case_input) -> str:
         return pictures.text(self.game, self.state_of(case_input), self.caption(case_input))
@@ -380,6 +407,14 @@ def evaluated_paths(trace: dict) -> list[tuple] | None:
             return None
         found.append(tuple(entry))
     return found
+
+
+def _same_number(stated, value) -> bool:
+    import math
+
+    if type(stated) not in (int, float) or type(value) not in (int, float):
+        return stated == value
+    return stated == value or math.isclose(stated, value, rel_tol=1e-9, abs_tol=1e-9)
 
 
 def _same_move(answer: Answer, option) -> bool:
