@@ -375,3 +375,56 @@ def test_a_player_written_as_a_number_is_named_player_n(tmp_path):
     hooks = exercise.load("nim-numbers", [base]).hooks
     assert hooks.caption({"state": [[1, 2, 3], 0]}) == "player 0 (MAX) to move"
     assert hooks.caption({"state": [[1, 2, 3], 1]}) == "player 1 (MIN) to move"
+
+
+def test_after_editing_student_show_states_and_stubs_the_declaration_as_it_is_now(tmp_path):
+    import subprocess
+    import sys
+
+    game = tmp_path / "nimgame.py"
+    game.write_text(NIM, encoding="utf-8")
+
+    def grader(*args):
+        return subprocess.run([sys.executable, "-m", "grader", *args], cwd=tmp_path, capture_output=True, text=True,
+                              timeout=300)
+
+    assert grader("new-exercise", "nimc", "--game", "nimgame.py", "--dir", "ex").returncode == 0
+    toml = tmp_path / "ex" / "nimc" / "exercise.toml"
+    text = toml.read_text(encoding="utf-8")
+    toml.write_text(text[:text.index("[student]")] + textwrap.dedent('''
+        [student]
+        function = "best_move"
+        returns = "(value, move)"
+
+        [student.arguments]
+        position = "state"
+
+        [student.helpers]
+        moves = "actions"
+        play = "result"
+        over = "is_terminal"
+        winner = { op = "utility", player = "max" }
+        '''), encoding="utf-8")
+    shown = grader("show", "nimc", "--exercises-dir", "ex", "--starter", "home")
+    assert shown.returncode == 0, shown.stderr
+    assert "Write `best_move(position)`" in shown.stdout and "`moves(position)`" in shown.stdout
+    assert "`actions(state)`" not in shown.stdout and "`minimax(" not in shown.stdout
+    assert "check --exercises-dir ex --exercise nimc home/nimc.py" in shown.stdout
+    stub = (tmp_path / "home" / "nimc.py").read_text(encoding="utf-8")
+    assert "def best_move(position):" in stub and "def minimax(" not in stub
+    ran = subprocess.run([sys.executable, "nimc.py"], cwd=tmp_path / "home", capture_output=True, text=True, timeout=60)
+    assert "NotImplementedError: write best_move here" in ran.stderr, ran.stderr  # the stub runs, unwritten
+
+
+def test_the_starter_stand_ins_ask_course_style_rules_as_they_are_written(tmp_path):
+    import subprocess
+    import sys
+
+    from grader.doors import student_door
+    from grader.judging import exercise
+
+    base = make_exercise(tmp_path, "nim-course", BEST_MOVE, game=COURSE_NIM)
+    written = student_door.write_starter(exercise.load("nim-course", [base]), tmp_path / "home")
+    asked = "import nim_course as m; print(m.winner(((0, 0, 0), 'MIN')), m.winner(((0, 0, 0), 'MAX')))"
+    ran = subprocess.run([sys.executable, "-c", asked], cwd=written.parent, capture_output=True, text=True, timeout=60)
+    assert ran.stdout.split() == ["1", "-1"], ran.stderr
