@@ -5,6 +5,7 @@ Every exercise here is a small Nim declared in a temporary folder and graded thr
 
 from __future__ import annotations
 
+import re
 import textwrap
 from pathlib import Path
 
@@ -428,3 +429,38 @@ def test_the_starter_stand_ins_ask_course_style_rules_as_they_are_written(tmp_pa
     asked = "import nim_course as m; print(m.winner(((0, 0, 0), 'MIN')), m.winner(((0, 0, 0), 'MAX')))"
     ran = subprocess.run([sys.executable, "-c", asked], cwd=written.parent, capture_output=True, text=True, timeout=60)
     assert ran.stdout.split() == ["1", "-1"], ran.stderr
+
+
+# -- 10. the interface story in one line, read from the source with ast -----------------------------------
+
+RIGHT_VALUE = '''
+def value(state, player):
+    if game_over(state):
+        return winner(state)
+    values = [value(play(state, m), not player) for m in moves(state)]
+    return max(values) if player else min(values)
+'''
+
+
+@pytest.mark.parametrize("source, words", [
+    ("from board import *\n" + RIGHT_VALUE,
+     r"^your file imports board \(from board import \* \(line 1\)\), a module this exercise does not have: .*"
+     r"this exercise provides moves\(state\), play\(state, move\), game_over\(state\) and winner\(state\), "
+     r"and the grader calls value\(state, player\)$"),
+    ("import game_types\n" + RIGHT_VALUE, r"^your file imports game_types \(import game_types \(line 1\)\)"),
+    (RIGHT_VALUE + "\nwhile True:\n    heaps = input('heaps? ')\n    print(value(heaps, True))\n",
+     r"^your file asks for input\(\) when it is loaded \(line 9\), and the grader has no keyboard: put the game loop "
+     r"under `if __name__ == \"__main__\":`"),
+    (RIGHT_VALUE + "\n\ndef play_game():\n    print(input('move? '))\n\n\nplay_game()\n",
+     r"^your file asks for input\(\) when it is loaded \(line 10\)"),
+    (RIGHT_VALUE.replace("def value(state, player):", "def value(player, state):").replace(
+        "value(play(state, m), not player)", "value(not player, play(state, m))"),
+     r"^value\(player, state\) takes its parameters in another order than the grader passes them: "
+     r"the grader calls value\(state, player\)$"),
+])
+def test_a_file_written_for_another_setting_is_told_in_one_line(tmp_path, source, words):
+    base = make_exercise(tmp_path, "nim-value", VALUE, positions=HAND)
+    result = grade(base, "nim-value", source)
+    assert result.status == "error" and result.error is not None
+    assert len(result.error.splitlines()) == 1 and re.search(words, result.error), result.error
+    assert grade(base, "nim-value", RIGHT_VALUE, "right.py").status == "passed"
