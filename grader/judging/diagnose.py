@@ -755,6 +755,16 @@ def diagnose(exercise, outcomes, checks, again_raw=(), session=None, budget: flo
                 roots[check.name] = seen[key][:3]
     # The localisation's questions are cases like any other: more evidence for the models
     # (but the counts a report prints are of the bank's cases, the ones the checks add up to).
+    # A question that is a bank case (a hand-made counterexample is shown, and asked, as itself) reads
+    # the models' shipped predictions of that case, as the bank's own outcome does.
+    shipped = {Facts.key(o.case.input): o.case.predicted for o in facts.outcomes if o.case.predicted is not None}
+    if shipped:
+        from dataclasses import replace
+
+        for outcome in extra:
+            predicted = shipped.get(Facts.key(outcome.case.input))
+            if predicted is not None:
+                outcome.case = replace(outcome.case, predicted=predicted)
     bank = list(facts.outcomes)
     facts.bank_size = len(bank)
     facts.outcomes.extend(extra)

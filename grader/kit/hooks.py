@@ -57,18 +57,15 @@ class KitHooks:
     def _check_stated_values(self) -> None:
         """A hand-made position's stated ``value`` is the kit reference's, or the exercise does not load (one line)."""
         try:
-            cases = kit_bank.fixture_cases(self.game, self.decl, self.exercise.fixtures_path)
+            stated = kit_bank.stated_values(self.game, self.decl, self.exercise.fixtures_path)
         except kit_bank.FixtureError as exc:
             raise declaration.DeclarationError(f"fixtures: {exc}") from None
-        for case in cases:
-            if case.get("known") is None:
-                continue
-            case_input = case["input"]
+        for case_id, case_input, known in stated:
             value = self.searcher.value(self.state_of(case_input), case_input.get("depth"))
-            if not _same_number(case["known"], value):
+            if not _same_number(known, value):
                 depth = "" if case_input.get("depth") is None else f" at depth {case_input['depth']}"
                 raise declaration.DeclarationError(
-                    f"the hand-made position {case['id']} states value {case['known']!r}, but it is worth "
+                    f"the hand-made position {case_id} states value {known!r}, but it is worth "
                     f"{value!r}{depth} by the game's rules (correct the value, or the position)")
 
     def _handed_immutable(self) -> bool:
