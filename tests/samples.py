@@ -56,9 +56,20 @@ def recorded(exercise_id: str) -> dict:
     return json.loads(RECORDED.read_text(encoding="utf-8"))[exercise_id]
 
 
+# Departures from the recorded table, each made on purpose and said why (the table itself is never edited).
+CHANGED_ON_PURPOSE = {
+    # A rules bug no longer costs the helpers part: published-min-value asks min_value on the grader's GameState
+    # (the statement promises each part is graded apart), so the point it took is kept: 4.5 -> 5.5.
+    ("aima-isolation", relative): {"status": "failed", "score": 5.5, "max_score": 10.0}
+    for relative in ("buggy/corner_not_blocked.py", "buggy/legal_moves_checked_in_forecast.py",
+                     "buggy/no_first_move_rule.py", "buggy/rook_moves_only.py")
+}
+
+
 def assert_as_recorded(result, exercise_id: str, relative: str) -> None:
-    """The sample's status, score and max_score exactly as in the table recorded before the kit."""
-    wanted = recorded(exercise_id)[relative]
+    """The sample's status, score and max_score exactly as in the table recorded before the kit (or as
+    ``CHANGED_ON_PURPOSE`` says, for the few a fix moved on purpose)."""
+    wanted = CHANGED_ON_PURPOSE.get((exercise_id, relative)) or recorded(exercise_id)[relative]
     found = {"status": result.status, "score": result.score, "max_score": result.max_score}
     assert found == wanted, (result.error, [(c.name, c.status, c.score, c.message) for c in result.checks])
 

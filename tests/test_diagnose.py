@@ -152,7 +152,8 @@ def test_the_first_wrong_node_of_the_shrunk_counterexample_is_named(graded, name
     assert located, f"{name}: no localisation"
     for check in located:
         example = check.counterexample
-        assert example.shrunk, f"{name}/{check.name}: the counterexample was not shrunk"
+        # Random trees are shrunk; a published or hand-made tree is shown (and localised) as itself.
+        assert example.shrunk == (check.name == "random-trees"), f"{name}/{check.name}: shrunk is {example.shrunk}"
         rows = _students_values(name, example.input)
         first_wrong = [r for r in rows if not r["right"] and r["children_right"]]
         deepest = max(r["depth"] for r in first_wrong)

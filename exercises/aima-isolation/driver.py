@@ -50,8 +50,8 @@ def call(entry, built):
         return _position(entry["GameState"], moves).get_legal_moves()
     if kind == "forecast":
         return _forecast_report(entry, moves)
-    if kind == "published":
-        return entry["min_value"](entry["GameState"]())
+    if kind == "published":  # a helpers question: the grader's GameState, so a rules bug never costs this part
+        return entry["min_value"](_rules.GameState())
     state = _position(_rules.GameState, moves)
     if kind == "terminal":
         return entry["terminal_test"](state)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import json
 import os
+import shlex
 import sys
 from pathlib import Path
 
@@ -193,7 +194,9 @@ def show(exercise_id, starter_dir, exercises_dir):
         click.echo(student_door.statement(chosen))
         if starter_dir is not None:
             written = student_door.write_starter(chosen, starter_dir)
-            click.echo(f"starter written: {written} (run it with python; check it with minimax-grader check {written})")
+            where = "".join(f" --exercises-dir {shlex.quote(str(d))}" for d in exercises_dir or ())
+            click.echo(f"starter written: {written} (run it with python; check it with minimax-grader check{where} "
+                       f"--exercise {exercise_id} {shlex.quote(str(written))})")
     except (ExerciseError, student_door.DoorError) as exc:
         raise click.UsageError(str(exc)) from None
 

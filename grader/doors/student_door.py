@@ -54,6 +54,10 @@ def statement(exercise) -> str:
         text = path.read_text(encoding="utf-8").rstrip()
     except OSError as error:
         raise DoorError(f"the statement of {exercise.id} cannot be read: {error.strerror or error}") from None
+    if exercise.kit is not None:  # the call and the helpers, as exercise.toml declares them now
+        from grader.kit.student_api import refresh_interface
+
+        text = refresh_interface(text, exercise.kit.decl)
     case = example_case(exercise)
     picture = exercise.hook("picture")
     if case is None or picture is None:
@@ -69,6 +73,9 @@ def starter_text(exercise) -> str:
     starter = (exercise.folder / exercise.meta.get("starter", "starter.py")).read_text(encoding="utf-8")
     stand_ins_path = exercise.folder / STAND_INS
     if exercise.kit is not None:
+        from grader.kit.student_api import declared_stub
+
+        starter = declared_stub(starter, exercise.kit.decl)  # [student] may have changed since it was written
         case = example_case(exercise)
         stand_ins = exercise.kit.stand_ins(case["input"] if case is not None else None)
     elif not stand_ins_path.is_file():

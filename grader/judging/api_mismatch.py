@@ -157,9 +157,75 @@ def _top_level_functions(trees) -> dict[str, list[str]]:
 
 # -- load errors -------------------------------------------------------------------------------
 
+_NO_MODULE = re.compile(r"No module named '([\w.]+)'")
+
+
+def _own_modules(files) -> set[str]:
+    """The module names the submission's own files give (a multi-file submission imports its own parts)."""
+    return {Path(path).stem for path in files or ()}
+
+
+def _imports_of(trees, module: str) -> list[str]:
+    """How the source imports ``module``, as written: ``from board import *``, ``import game_types``."""
+    found = []
+    for tree in trees:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == module:
+                names = ", ".join(a.name for a in node.names)
+                found.append(f"from {node.module} import {names} (line {node.lineno})")
+            elif isinstance(node, ast.Import):
+                found += [f"import {a.name} (line {node.lineno})" for a in node.names if a.name.split(".")[0] == module]
+    return found
+
+
+def _is_main_guard(node) -> bool:
+    test = getattr(node, "test", None)
+    return (isinstance(node, ast.If) and isinstance(test, ast.Compare) and isinstance(test.left, ast.Name)
+            and test.left.id == "__name__")
+
+
+def _input_at_load(trees) -> list[int]:
+    """Lines where the file asks for ``input()`` while it is loaded: at module level (outside a function and
+    outside ``if __name__ == "__main__":``), or inside a function the module level calls."""
+    lines = []
+    for tree in trees:
+        if not isinstance(tree, ast.Module):
+            continue
+        functions = {n.name: n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+
+        def inputs_in(node, seen=()):
+            found = []
+            for inner in ast.walk(node):
+                if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name):
+                    if inner.func.id == "input":
+                        found.append(inner.lineno)
+                    elif inner.func.id in functions and inner.func.id not in seen:
+                        found += inputs_in(functions[inner.func.id], (*seen, inner.func.id))
+            return found
+
+        for node in tree.body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) or _is_main_guard(node):
+                continue
+            lines += inputs_in(node)
+    return sorted(set(lines))
+
+
 def explain_load_error(exercise, files, error: str) -> str:
-    """The load error, with the method found where a function is due and the exercise's API."""
+    """The load error, with the method found where a function is due and the exercise's API; an import of
+    a module the course handed out, or a game loop asking for input when the file is loaded, said as such."""
     trees = _trees(files)
+    module = _NO_MODULE.search(error or "")
+    if module and module.group(1).split(".")[0] not in _own_modules(files):
+        name = module.group(1).split(".")[0]
+        written = _imports_of(trees, name)
+        shown = written[0] if written else f"import {name}"
+        return (f"your file imports {name} ({shown}), a module this exercise does not have: the grader loads your "
+                f"file alone, so remove the import and use what the exercise hands over: {_api_words(exercise)}")
+    asks = _input_at_load(trees) if "EOFError" in (error or "") or "input" in (error or "") else []
+    if asks:
+        return (f"your file asks for input() when it is loaded (line {asks[0]}), and the grader has no keyboard: "
+                "put the game loop under `if __name__ == \"__main__\":` so that loading the file only defines "
+                f"functions; {_api_words(exercise)}")
     due = _function_names(exercise)
     missing = re.search(r"defines no function named (\w+)", error or "")
     if missing:
@@ -219,6 +285,9 @@ def explain_replies(exercise, files, outcomes) -> str | None:
             continue
         asked = [o for g in (spec.groups or by_group) for o in by_group.get(g, ())
                  if "skipped" not in o.raw and not o.raw.get("timed_out")]
+        order = _other_order(exercise, files, asked)
+        if order is not None:
+            return order
         kinds = _kinds_if_all_raised(asked, exercise)
         if kinds and kinds[0][0] == "arguments":
             return _words(exercise, files, kinds[0], str(asked[0].raw["raised"]))
@@ -228,6 +297,22 @@ def explain_replies(exercise, files, outcomes) -> str | None:
             every = [k for _, kinds in checks for k in kinds]
             if len({k[0] for k in every}) == 1:
                 return _words(exercise, files, every[0], str(checks[0][0][0].raw["raised"]))
+    return None
+
+
+def _other_order(exercise, files, asked) -> str | None:
+    """Every case raised, and the function due takes the parameters the grader passes in another order
+    (read with ``ast``): one line about the order, not an AttributeError in every check."""
+    if not asked or not all(o.raw.get("raised") for o in asked):
+        return None
+    defined = _top_level_functions(_trees(files))
+    for call in calls_of(exercise):
+        name, _, rest = call.partition("(")
+        passed = [p.strip() for p in rest.rstrip(")").split(",") if p.strip()]
+        mine = defined.get(name)
+        if mine is not None and len(passed) > 1 and mine != passed and sorted(mine) == sorted(passed):
+            return (f"{name}({', '.join(mine)}) takes its parameters in another order than the grader passes them: "
+                    f"the grader calls {call}")
     return None
 
 

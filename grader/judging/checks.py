@@ -215,6 +215,21 @@ def show_answer(exercise, answer: Answer):
     return custom(answer) if custom is not None else answer.to_plain()
 
 
+# Cases written by hand (the published ones, an exercise's fixture files): a failing one is shown as itself,
+# never shrunk into another input, and nothing generated is asked in their name.
+HAND_MADE_GROUPS = frozenset({"published", "fixtures"})
+
+
+def admitted(exercise, case_input, groups) -> bool:
+    """Whether a generated input (a shrinking candidate, a question of the localisation) may be asked under
+    a check's ``groups``: the exercise's ``admits`` hook (a group's filters, such as unfinished positions
+    only), else anything. A check over no named group takes any input."""
+    admits = exercise.hook("admits")
+    if admits is None or not groups:
+        return True
+    return any(admits(case_input, group) for group in groups)
+
+
 GROUP_WORDS = {"published": "published cases", "fixtures": "hand-made cases", "random": "random trees"}
 
 

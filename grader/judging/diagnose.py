@@ -34,7 +34,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, Callable
 
-from grader.judging.checks import right_number, tagged_number
+from grader.judging.bank import Case
+from grader.judging.checks import Outcome, right_number, tagged_number
 from grader.judging.predictions import model_keys
 from grader.judging.predictions import predict as _predict
 from grader.judging.result import Mistake
@@ -473,11 +474,10 @@ def example_call(facts: Facts, outcome) -> str:
     call reads the same ("best_move(1, state)" fits many games): never two answers for one call."""
     call = facts.call_text(outcome)
     key = Facts.key(outcome.case.input)
-    for check in facts.checks:
-        drawn = check.counterexample
-        if (check.status == "failed" and drawn is not None and drawn.call == call and drawn.input is not None
-                and Facts.key(drawn.input) != key):
-            return f"{call} on another {drawn.noun} than the one drawn"
+    same_call = [c.counterexample for c in facts.checks if c.status == "failed" and c.counterexample is not None
+                 and c.counterexample.call == call and c.counterexample.input is not None]
+    if same_call and all(Facts.key(drawn.input) != key for drawn in same_call):  # several checks draw several cases
+        return f"{call} on another {same_call[0].noun} than the one drawn"
     return call
 
 
@@ -594,10 +594,13 @@ def state_finding(module, facts: Facts, run_batch, start) -> Finding | None:
 
 # -- localisation ---------------------------------------------------------------------------
 
-def localise(module, facts: Facts, case_input, run_batch) -> tuple[dict | None, list, str | None]:
+def localise(module, facts: Facts, case_input, run_batch, groups=()) -> tuple[dict | None, list, str | None]:
     """The deepest node whose children are right and whose own value is wrong, the outcomes asked, and
     the local rule that gives the student's value there (``local_rule``), when the exercise can say
-    (``node_values`` in its mistakes module)."""
+    (``node_values`` in its mistakes module).
+
+    A node the check's ``groups`` could not have asked (a finished position where only unfinished ones
+    are asked) is not asked: it counts as right, with the reference's value, and is no evidence."""
     plan = getattr(module, "subproblems", None)
     explain = getattr(module, "explain_node", None)
     if plan is None or explain is None:
@@ -605,14 +608,27 @@ def localise(module, facts: Facts, case_input, run_batch) -> tuple[dict | None, 
     entries = plan(case_input)
     if not entries or len(entries) > LOCALISE_MAX_NODES:
         return None, [], None
-    outcomes = run_batch([e["input"] for e in entries])
-    if not outcomes:
+    from grader.judging import checks as kinds
+
+    exercise = facts.exercise
+    asked = [i for i, e in enumerate(entries) if i == 0 or kinds.admitted(exercise, e["input"], groups)]
+    replies = run_batch([entries[i]["input"] for i in asked])
+    if not replies:
         return None, [], None
-    right = [facts.reply(o) is not None and not facts.is_wrong(o) for o in outcomes]
+    outcomes: list = [None] * len(entries)
+    for i, outcome in zip(asked, replies):
+        outcomes[i] = outcome
+    reference_of = exercise.hook("reference")
+    for i, entry in enumerate(entries):
+        if outcomes[i] is None:  # not asked: the right value stands in
+            case = Case(id=f"unasked-{i}", group="unasked", input=entry["input"])
+            outcomes[i] = Outcome(case, {"skipped": "not asked"}, reference_of(entry["input"], exercise.reference))
+    unasked = set(range(len(entries))) - set(asked)
+    right = [i in unasked or (facts.reply(o) is not None and not facts.is_wrong(o)) for i, o in enumerate(outcomes)]
     candidates = [i for i, e in enumerate(entries)
                   if facts.reply(outcomes[i]) is not None and not right[i] and all(right[c] for c in e["children"])]
     if not candidates:
-        return None, outcomes, None
+        return None, list(replies), None
     at = max(candidates, key=lambda i: (entries[i]["depth"], -i))
     entry, outcome = entries[at], outcomes[at]
     children = [outcomes[c].expected for c in entry["children"]]
@@ -625,7 +641,7 @@ def localise(module, facts: Facts, case_input, run_batch) -> tuple[dict | None, 
     }
     view = getattr(module, "node_values", None)
     numbers = view(entry, outcome, [outcomes[c] for c in entry["children"]], facts) if view is not None else None
-    return found, outcomes, local_rule(**numbers) if numbers else None
+    return found, list(replies), local_rule(**numbers) if numbers else None
 
 
 # -- the local rule at the first wrong node ---------------------------------------------------
@@ -731,13 +747,24 @@ def diagnose(exercise, outcomes, checks, again_raw=(), session=None, budget: flo
                 continue
             key = Facts.key(example.input)
             if key not in seen and len(seen) < MAX_LOCALISED:
-                found, asked, rule = localise(module, facts, example.input, run_batch)
+                found, asked, rule = localise(module, facts, example.input, run_batch,
+                                              _check_groups(exercise, check.name))
                 seen[key] = (found, asked[0] if asked else None, example, rule)
                 extra.extend(asked)
             if key in seen:
                 roots[check.name] = seen[key][:3]
     # The localisation's questions are cases like any other: more evidence for the models
     # (but the counts a report prints are of the bank's cases, the ones the checks add up to).
+    # A question that is a bank case (a hand-made counterexample is shown, and asked, as itself) reads
+    # the models' shipped predictions of that case, as the bank's own outcome does.
+    shipped = {Facts.key(o.case.input): o.case.predicted for o in facts.outcomes if o.case.predicted is not None}
+    if shipped:
+        from dataclasses import replace
+
+        for outcome in extra:
+            predicted = shipped.get(Facts.key(outcome.case.input))
+            if predicted is not None:
+                outcome.case = replace(outcome.case, predicted=predicted)
     bank = list(facts.outcomes)
     facts.bank_size = len(bank)
     facts.outcomes.extend(extra)
@@ -848,6 +875,10 @@ def _mistake(finding: Finding, module, wrong_checks) -> Mistake:
     checks = finding.checks or (wrong_checks if finding.code != NO_KNOWN_MISTAKE else ())
     return Mistake(finding.code, finding.explanation or text, finding.question or question, finding.evidence,
                    checks=list(checks))
+
+
+def _check_groups(exercise, name: str) -> tuple:
+    return tuple(next((s.groups for s in exercise.checks if s.name == name), ()) or ())
 
 
 def _kind(exercise, name: str) -> str | None:

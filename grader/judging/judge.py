@@ -144,8 +144,12 @@ def _grade_in_session(session: Session, exercise, bank: Bank, result: Submission
     shrink_deadline = time.monotonic() + SHRINK_BUDGET
     shrunk: list = []  # smallest failing outcomes found so far: one tree often breaks several checks
     for check, predicate, failures in shrink_targets if shrink else ():
+        if not _generated(failures):
+            continue  # a published or hand-made case that fails is shown as itself
         family = _family(failures[0][0].case.input)  # never show a tree for a check about boards
-        reused = next(((o, p) for o in shrunk if _family(o.case.input) == family and (p := predicate(o))), None)
+        groups = check_groups(exercise, check)
+        reused = next(((o, p) for o in shrunk if _family(o.case.input) == family
+                       and kinds.admitted(exercise, o.case.input, groups) and (p := predicate(o))), None)
         if reused is not None:
             _adopt(exercise, check, *reused)
             continue
@@ -155,6 +159,15 @@ def _grade_in_session(session: Session, exercise, bank: Bank, result: Submission
         found = _shrink_counterexample(session, exercise, bank, check, predicate, failures, budget=budget)
         if found is not None:
             shrunk.append(found[0])
+    # A hand-made check none of whose failing cases was even run (the session gave up on them after timeouts)
+    # has nothing of its own to show: a generated case that fails it the same way says what went wrong.
+    for check, predicate, failures in shrink_targets if shrink else ():
+        if _generated(failures) or not all("skipped" in o.raw for o, _ in failures):
+            continue
+        family = _family(failures[0][0].case.input)
+        reused = next(((o, p) for o in shrunk if _family(o.case.input) == family and (p := predicate(o))), None)
+        if reused is not None:
+            _adopt(exercise, check, *reused)
 
     result.score = round(sum(c.score for c in result.checks), 4)
     # The maximum is what was graded: checks of supplied parts and checks with no cases count 0.
@@ -198,10 +211,16 @@ def _shrink_counterexample(session: Session, exercise, bank: Bank, check: CheckR
     size = exercise.hook("size", lambda case_input: 0)
     broken: list[str] = []
     candidates_of = exercise.hook("shrink_candidates")
+    failures = _generated(failures)  # shrinking starts from generated cases only
     if candidates_of is not None:
         start, problem = min(failures, key=lambda f: ("skipped" in f[0].raw, size(f[0].case.input)))
-        outcome, problem = shrink.greedy(start, problem, candidates_of, shrink.make_batch_runner(session, exercise, broken),
-                                         predicate, budget)
+        group = start.case.group
+
+        def admitted_candidates(case_input):  # a smaller input is one the start's group could have asked
+            return [c for c in candidates_of(case_input) if kinds.admitted(exercise, c, (group,))]
+
+        outcome, problem = shrink.greedy(start, problem, admitted_candidates,
+                                         shrink.make_batch_runner(session, exercise, broken, group), predicate, budget)
     else:
         strategy_of = exercise.hook("strategy")
         if strategy_of is None or not any(o.case.group == "random" for o, _ in failures):
@@ -212,6 +231,11 @@ def _shrink_counterexample(session: Session, exercise, bank: Bank, check: CheckR
             return None
         outcome, problem = found
     return (outcome, problem) if _adopt(exercise, check, outcome, problem) else None
+
+
+def _generated(failures: list) -> list:
+    """The failures on generated cases (random, reachable, a declared group): only those are shrunk."""
+    return [f for f in failures if f[0].case.group not in kinds.HAND_MADE_GROUPS]
 
 
 def _family(case_input) -> object:

@@ -111,8 +111,9 @@ def with_hypothesis(strategy, seed: int, examples: int, judge: Callable[[dict], 
     return last[-1] if last else None
 
 
-def make_batch_runner(session, exercise, failures: list):
-    """Runs inputs through the open sandbox session; the reference answers only afterwards."""
+def make_batch_runner(session, exercise, failures: list, group: str = "random"):
+    """Runs inputs through the open sandbox session; the reference answers only afterwards. Each input is
+    asked as a case of ``group`` (the group of the case it was made from)."""
     from grader.sandbox.session import SandboxFailure
 
     reference = exercise.reference
@@ -123,7 +124,7 @@ def make_batch_runner(session, exercise, failures: list):
         cases = []
         for case_input in inputs:
             counter[0] += 1
-            cases.append(Case(id=f"shrink-{counter[0]}", group="random", input=case_input))
+            cases.append(Case(id=f"shrink-{counter[0]}", group=group, input=case_input))
         try:
             raws = session.run([case.to_request() for case in cases])
         except SandboxFailure as failure:

@@ -26,7 +26,11 @@ def _input(game, state, depth, decl) -> dict:
 
 def fixture_cases(game, decl, folder: Path) -> list[dict]:
     """Positions from ``*.json`` files: ``{"positions": [{"name", "state", "depth"?, "value"?}]}``."""
-    cases = []
+    return [_case(game, decl, path, number, item) for path, number, item in _positions(folder)]
+
+
+def _positions(folder: Path):
+    """(file, number, entry) for every position of every ``*.json`` file, in order."""
     for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
         try:
             items = json.loads(path.read_text(encoding="utf-8"))["positions"]
@@ -35,12 +39,22 @@ def fixture_cases(game, decl, folder: Path) -> list[dict]:
         for number, item in enumerate(items, 1):
             if not isinstance(item, dict) or "state" not in item:
                 raise FixtureError(f"{path.name}: position {number} has no state")
-            depth = item.get("depth", decl["depths"][0] if decl["depth_limited"] else None)
-            name = str(item.get("name", number))
-            cases.append({"id": f"{path.stem}/{name}", "group": "fixtures", "title": str(item.get("title", name)),
-                          "input": _input(game, game.decode(item["state"]), depth, decl),
-                          "known": item.get("value")})
-    return cases
+            yield path, number, item
+
+
+def _case(game, decl, path: Path, number: int, item: dict) -> dict:
+    depth = item.get("depth", decl["depths"][0] if decl["depth_limited"] else None)
+    name = str(item.get("name", number))
+    return {"id": f"{path.stem}/{name}", "group": "fixtures", "title": str(item.get("title", name)),
+            "input": _input(game, game.decode(item["state"]), depth, decl), "known": item.get("value")}
+
+
+def stated_values(game, decl, folder: Path) -> list[tuple[str, dict, object]]:
+    """(case id, case input, stated value) for every fixture position that states its value: what the
+    exercise checks against the reference when it loads (the bank itself may come shipped)."""
+    cases = [_case(game, decl, path, number, item) for path, number, item in _positions(folder)
+             if item.get("value") is not None]
+    return [(case["id"], case["input"], case["known"]) for case in cases]
 
 
 def reachable_cases(game, decl) -> list[dict]:

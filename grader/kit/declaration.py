@@ -112,3 +112,21 @@ def read(meta: dict) -> dict:
         "beta": beta,
         "depth_limited": depth_limited,
     }
+
+
+def vacuous_checks(decl: dict, specs, handed_immutable: bool) -> str | None:
+    """The first check that could only ever pass for this declaration, as one line; None when there is none.
+
+    A ``move`` check when the answer has no move (``returns = "value"``), a ``value`` check when it has no
+    value, a ``restored``/``unchanged`` check when the student is handed a position nothing can change:
+    each would pass every case whatever the student writes, give points and sway the mistake's name."""
+    items = decl["returns"]["items"]
+    for spec in specs:
+        kind = spec.kind
+        if kind in ("move", "value") and kind not in items:
+            return (f"[[checks]] {spec.name}: kind = \"{kind}\" cannot fail, since [student] returns = "
+                    f"{' and '.join(items)} alone (no {kind}); remove the check or declare a {kind} in returns")
+        if kind in ("restored", "board-restored", "unchanged", "state-unchanged") and handed_immutable:
+            return (f"[[checks]] {spec.name}: kind = \"{kind}\" cannot fail, since the student is handed a position "
+                    "that cannot be changed (hand over a mutable one with [student] state_view, or remove the check)")
+    return None

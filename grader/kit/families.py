@@ -250,9 +250,9 @@ class KitMistakes:
                     return None  # out of searches: this family (and the rest) cannot be predicted here
                 try:
                     value, empty = predict(state, depth)
-                except TooBig:
-                    return None  # too large a search to predict (a depth never lowered on a big game): not this family
-                except (ZeroDivisionError, TypeError, ValueError):
+                except (TooBig, ZeroDivisionError, TypeError, ValueError):
+                    # Too large a search to predict here (a deep hand-made position, a depth never lowered on a
+                    # big game), or no prediction at all: this case says nothing of the family, the others still do.
                     continue
                 compared += 1
                 if len(predicted) < 2:

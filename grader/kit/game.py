@@ -10,12 +10,17 @@ The first of ``PLAYERS`` is MAX: every value the grader speaks of is from MAX's 
 from __future__ import annotations
 
 import importlib.util
+import inspect
 import json
 import random
 from functools import cached_property
 from pathlib import Path
 
 REQUIRED = ("to_move", "actions", "result", "is_terminal", "utility")
+# How each rule is called: its parameters, and the other form a value may take (MAX's value alone).
+SIGNATURES = {"to_move": ("state",), "actions": ("state",), "result": ("state", "action"), "is_terminal": ("state",),
+              "utility": ("state", "player"), "evaluate": ("state", "player")}
+MAX_VALUED = ("utility", "evaluate")  # may also be written f(state): the value for MAX (PLAYERS[0])
 
 
 class GameError(Exception):
@@ -52,13 +57,68 @@ def load_module(path: Path, name: str):
     return module
 
 
+def _positional_counts(function) -> tuple[int, int | None] | None:
+    """(required, most) positional parameters of ``function``; None when it cannot be read (a builtin)."""
+    try:
+        parameters = inspect.signature(function).parameters.values()
+    except (TypeError, ValueError):
+        return None
+    positional = [p for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    required = [p for p in positional if p.default is p.empty]
+    if any(p.kind is p.KEYWORD_ONLY and p.default is p.empty for p in parameters):
+        return (len(required), -1)  # a keyword the kit never passes: cannot be called
+    most = None if any(p.kind is p.VAR_POSITIONAL for p in parameters) else len(positional)
+    return len(required), most
+
+
+def takes(function, count: int) -> bool | None:
+    """Whether ``function`` can be called with ``count`` positional arguments (None: cannot tell)."""
+    counts = _positional_counts(function)
+    if counts is None:
+        return None
+    required, most = counts
+    return most != -1 and required <= count and (most is None or count <= most)
+
+
+def max_valued(module, name: str) -> bool:
+    """Whether the game's ``utility``/``evaluate`` is the course form ``f(state)``, the value for MAX
+    (PLAYERS[0]), rather than ``f(state, player)``: read from its signature. Raises GameError, in one line,
+    when it is neither."""
+    function = getattr(module, name)
+    if takes(function, 2) is not False:
+        return False
+    if takes(function, 1):
+        return True
+    raise GameError(f"{name}{inspect.signature(function)} in the game module: expected {name}(state, player) "
+                    f"(the value for that player) or {name}(state) (the value for MAX, the first of PLAYERS)")
+
+
+def check_rules(module, path: Path | None = None) -> None:
+    """Each rule the kit calls, called as the kit calls it: one line naming the function and what was expected."""
+    where = getattr(path, "name", None) or getattr(module, "__name__", "the game module")
+    missing = [name for name in REQUIRED if not callable(getattr(module, name, None))]
+    if missing:
+        raise GameError(f"the game module {where} lacks {', '.join(missing)}")
+    for name, parameters in SIGNATURES.items():
+        function = getattr(module, name, None)
+        if not callable(function):
+            continue
+        if name in MAX_VALUED:
+            max_valued(module, name)
+        elif takes(function, len(parameters)) is False:
+            raise GameError(f"{where}: {name}{inspect.signature(function)} cannot be called as "
+                            f"{name}({', '.join(parameters)}), the way the kit calls it")
+
+
 class Game:
-    """The game's rules as the kit calls them, with the optional parts filled in by default."""
+    """The game's rules as the kit calls them, with the optional parts filled in by default.
+
+    ``utility`` and ``evaluate`` may be written as the course writes them, ``f(state)`` giving MAX's value
+    (found from the signature): the kit then asks ``f(state, player)`` as ``f(state)`` for MAX and
+    ``-f(state)`` for MIN (a zero-sum game)."""
 
     def __init__(self, module, path: Path | None = None):
-        missing = [name for name in REQUIRED if not callable(getattr(module, name, None))]
-        if missing:
-            raise GameError(f"the game module {getattr(path, 'name', module)} lacks {', '.join(missing)}")
+        check_rules(module, path)
         players = getattr(module, "PLAYERS", None)
         if not isinstance(players, (tuple, list)) or len(players) != 2:
             raise GameError("the game module must name its two players: PLAYERS = (MAX, MIN)")
@@ -67,7 +127,8 @@ class Game:
         self.max_player, self.min_player = players
         self.to_move = module.to_move
         self.result = module.result
-        self.utility = module.utility
+        self.max_valued = {name: callable(getattr(module, name, None)) and max_valued(module, name) for name in MAX_VALUED}
+        self.utility = self._for_player(module.utility) if self.max_valued["utility"] else module.utility
         self._terminal: dict = {}  # the game's rules are pure: asked once per position
         self._left: dict = {}  # moves left to the end of the game, by position (see moves_left)
         self.has_evaluate = callable(getattr(module, "evaluate", None))
@@ -104,7 +165,20 @@ class Game:
     def evaluate(self, state, player):
         if not self.has_evaluate:
             raise GameError(f"{self.name} has no evaluate(state, player): a depth-limited search needs one")
+        if self.max_valued["evaluate"]:
+            value = self.module.evaluate(state)
+            return value if player == self.max_player else -value
         return self.module.evaluate(state, player)
+
+    def _for_player(self, function):
+        """``f(state)``, MAX's value, asked as ``f(state, player)``."""
+        max_player = self.max_player
+
+        def for_player(state, player):
+            value = function(state)
+            return value if player == max_player else -value
+
+        return for_player
 
     def encode(self, state):
         custom = getattr(self.module, "encode", None)

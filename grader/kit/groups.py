@@ -35,6 +35,12 @@ def read(raw: dict) -> dict:
     return found
 
 
+def admits(game, rule: dict, state) -> bool:
+    """Whether the position passes the group's filters (``every`` thins the chosen ones out, it filters nothing)."""
+    return ((rule["terminal"] is None or game.is_terminal(state) == rule["terminal"])
+            and (rule["moves_left"] is None or game.moves_left(state) <= rule["moves_left"]))
+
+
 def cases(game, decl, make_input) -> list[dict]:
     """Every declared group's cases, from the reachable positions (up to ``[game] cap``)."""
     if not decl["groups"]:
@@ -42,9 +48,7 @@ def cases(game, decl, make_input) -> list[dict]:
     positions = game.reachable(decl["cap"])
     found = []
     for name, rule in decl["groups"].items():
-        chosen = [state for state in positions
-                  if (rule["terminal"] is None or game.is_terminal(state) == rule["terminal"])
-                  and (rule["moves_left"] is None or game.moves_left(state) <= rule["moves_left"])]
+        chosen = [state for state in positions if admits(game, rule, state)]
         for state in chosen[::rule["every"]]:
             data = make_input(game, state, None, decl)
             found.append({"id": f"{name}/{json.dumps(data, sort_keys=True, separators=(',', ':'))}", "group": name,

@@ -85,12 +85,12 @@ def _toml(exercise_id: str, game_file: str, game: Game, depth_limited: bool) -> 
 
 STATEMENT = """# {id}
 
-Write `minimax` for {game}. It is called as `minimax({args})` and returns `(value, move)`:
-the value of the position for MAX with best play on both sides, and a move that gets it (any
-of them when several do; `None` when there is no move to make).
+{interface_start}
+{interface}
+{interface_end}
 
-You are handed `actions(state)`, `result(state, move)`, `is_terminal(state)` and
-`utility(state)` (the value of a finished game for MAX){evaluate}.
+The game is {game}. A value is the value of the position for MAX with best play on both sides; a
+move is one that gets it (any of them when several do; `None` when there is no move to make).
 """
 
 STARTER = '''"""{id}: write minimax. The helpers named in statement.md are provided by the grader."""
@@ -119,9 +119,14 @@ def scaffold(exercise_id: str, game_path: Path, parent: Path) -> Path:
     (target / "positions").mkdir(parents=True)
     shutil.copyfile(game_path, target / game_path.name)
     (target / "exercise.toml").write_text(_toml(exercise_id, game_path.name, game, depth_limited), encoding="utf-8")
-    evaluate = ", and `evaluate(state)` (a heuristic for MAX, used when `depth` reaches 0)" if depth_limited else ""
-    (target / "statement.md").write_text(STATEMENT.format(id=exercise_id, game=game.name, args=args, evaluate=evaluate),
-                                         encoding="utf-8")
+    from grader.kit import declaration, student_api
+
+    import tomllib
+
+    decl = declaration.read(tomllib.loads((target / "exercise.toml").read_text(encoding="utf-8")))
+    (target / "statement.md").write_text(STATEMENT.format(
+        id=exercise_id, game=game.name, interface=student_api.interface_text(decl),
+        interface_start=student_api.INTERFACE_START, interface_end=student_api.INTERFACE_END), encoding="utf-8")
     (target / "starter.py").write_text(STARTER.format(id=exercise_id, args=args), encoding="utf-8")
     positions = [{"name": f"start-{i + 1}", "state": state} for i, state in enumerate(starts)]
     (target / "positions" / "starts.json").write_text(json.dumps({"positions": positions}, indent=1) + "\n",

@@ -92,7 +92,15 @@ def _stand_in(decl: dict, game, name: str, helper: dict) -> list[str]:
                 f"    return _rules.{helper['function']}({', '.join(parameters)})", "", ""]
     state = parameters[0]
     words = _OPERATION_WORDS[op]
-    if op in ("utility", "evaluate"):
+    if op in ("utility", "evaluate") and getattr(game, "max_valued", {}).get(op):  # the rules give MAX's value alone
+        if fixed:
+            words += f" for {fixed.upper()}"
+            body = f"_rules.{op}({state})" if fixed == "max" else f"-_rules.{op}({state})"
+        else:
+            words += f" for {parameters[1]}"
+            body = (f"_rules.{op}({state}) if _game_player({parameters[1]}) == {game.max_player!r} "
+                    f"else -_rules.{op}({state})")
+    elif op in ("utility", "evaluate"):
         if fixed:
             whose = game.max_player if fixed == "max" else game.min_player
             words += f" for {fixed.upper()} ({whose!r})"
@@ -168,3 +176,64 @@ def stand_ins(exercise_id: str, decl: dict, game, hooks, case_input) -> str:
             lines.append("    print(_rules.render(EXAMPLE))")
         lines.append(f"    print({call!r}, '=', {call})")
     return "\n".join(lines).rstrip() + "\n"
+
+
+INTERFACE_START = "<!-- interface: written from exercise.toml by minimax-grader show; edits here are replaced -->"
+INTERFACE_END = "<!-- /interface -->"
+
+
+def interface_text(decl: dict) -> str:
+    """What the statement promises, from the declaration as it is now: the call, the answer, the helpers."""
+    from grader.kit import answer_shape
+
+    call = f"{decl['function']}({', '.join(decl['arguments'])})"
+    lines = [f"Write `{call}`; it returns {answer_shape.words(decl['returns'])}."]
+    if not decl["helpers"]:
+        return "\n".join(lines + ["No helper is handed over."])
+    lines.append("You are handed:")
+    for (name, helper), form in zip(decl["helpers"].items(), provides(decl)):
+        words = _OPERATION_WORDS.get(helper["op"], f"the game's {helper.get('function')}")
+        if helper.get("player"):
+            words += f", for {helper['player'].upper()}"
+        lines.append(f"- `{form}`: {words}")
+    for name, value in decl["constants"].items():
+        lines.append(f"- `{name}` = `{_literal(value)}`")
+    return "\n".join(lines)
+
+
+def refresh_interface(text: str, decl: dict) -> str:
+    """The statement with its interface block (between the markers) written again from the declaration."""
+    start, end = text.find(INTERFACE_START), text.find(INTERFACE_END)
+    if start < 0 or end < start:
+        return text
+    return text[:start + len(INTERFACE_START)] + "\n" + interface_text(decl) + "\n" + text[end:]
+
+
+def declared_stub(starter: str, decl: dict) -> str:
+    """The starter with the declared function's ``def`` line as the declaration says now (read with ``ast``):
+    a stub written before ``[student]`` was edited keeps its body, under the current name and parameters."""
+    import ast
+
+    wanted = f"def {decl['function']}({', '.join(decl['arguments'])}):"
+    try:
+        tree = ast.parse(starter)
+    except SyntaxError:
+        return starter
+    functions = [node for node in tree.body if isinstance(node, ast.FunctionDef)]
+    own = next((f for f in functions if f.name == decl["function"]), None)
+    if own is None and len(functions) == 1 and not functions[0].name.startswith("_"):
+        own = functions[0]  # the scaffold's one stub, written for another name
+    lines = starter.splitlines(keepends=True)
+    if own is None:
+        stub = f"\n\n{wanted}\n    raise NotImplementedError(\"write {decl['function']} here\")\n"
+        return starter.rstrip("\n") + "\n" + stub
+    if [a.arg for a in own.args.args] == list(decl["arguments"]) and own.name == decl["function"] \
+            and not own.args.vararg and not own.args.kwonlyargs:
+        return starter
+    start, header_end = own.lineno - 1, own.body[0].lineno - 1  # the def, over one line or more, before its body
+    if header_end == start:  # "def f(x): return 1" on one line: the body moves under the new def
+        body = lines[start][own.body[0].col_offset:]
+        rest = "    " + body + "".join(lines[start + 1:])
+    else:
+        rest = "".join(lines[header_end:])
+    return "".join(lines[:start]) + wanted + "\n" + rest.replace(f"write {own.name} here", f"write {decl['function']} here")

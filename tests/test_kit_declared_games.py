@@ -1,0 +1,466 @@
+"""Defects met when instructors declared new games from the README's guide, one test each.
+
+Every exercise here is a small Nim declared in a temporary folder and graded through the public API.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from pathlib import Path
+
+import pytest
+
+NIM = '''
+PLAYERS = ("MAX", "MIN")
+
+
+def start_positions():
+    return [((1, 2, 3), "MAX"), ((2, 2, 1), "MIN")]
+
+
+def to_move(state):
+    return state[1]
+
+
+def actions(state):
+    heaps = state[0]
+    return [(h, n) for h, size in enumerate(heaps) for n in range(1, size + 1)]
+
+
+def result(state, move):
+    heaps, player = state
+    h, n = move
+    return heaps[:h] + (heaps[h] - n,) + heaps[h + 1:], "MIN" if player == "MAX" else "MAX"
+
+
+def is_terminal(state):
+    return not any(state[0])
+
+
+def utility(state, player):
+    return -1 if to_move(state) == player else +1
+
+
+def render(state):
+    return "\\n".join(f"heap {i}: " + "I " * size for i, size in enumerate(state[0]))
+'''
+
+
+def make_exercise(base: Path, exercise_id: str, toml: str, game: str = NIM, positions: dict | None = None) -> Path:
+    folder = base / exercise_id
+    (folder / "positions").mkdir(parents=True)
+    (folder / "nimgame.py").write_text(game, encoding="utf-8")
+    (folder / "exercise.toml").write_text(f'id = "{exercise_id}"\n' + textwrap.dedent(toml), encoding="utf-8")
+    for name in ("statement.md", "starter.py"):
+        (folder / name).write_text("", encoding="utf-8")
+    if positions is not None:
+        import json
+
+        (folder / "positions" / "hand.json").write_text(json.dumps(positions), encoding="utf-8")
+    return base
+
+
+def grade(base: Path, exercise_id: str, source: str, name: str = "student.py"):
+    from grader.doors import api
+
+    path = base / name
+    path.write_text(textwrap.dedent(source), encoding="utf-8")
+    return api.check(path, exercise_id, exercises_dir=[base])
+
+
+# -- 1. a group's filters hold for what the shrinker and the localisation ask ---------------------------
+
+BEST_MOVE = '''
+title = "nim best move"
+statement = "statement.md"
+starter = "starter.py"
+fixtures = "positions"
+random_examples = 0
+
+[game]
+module = "nimgame.py"
+positions = "random"
+
+[game.groups.open]
+terminal = false
+
+[student]
+function = "best_move"
+returns = "move"
+
+[student.arguments]
+state = "state"
+
+[student.helpers]
+moves = "actions"
+play = "result"
+game_over = "is_terminal"
+whose = "to_move"
+winner = { op = "utility", player = "max" }
+
+[[checks]]
+name = "best-moves"
+title = "an optimal move"
+kind = "move"
+groups = ["open"]
+points = 3.0
+'''
+
+SWAPPED_BEST_MOVE = '''
+def value(state):
+    if game_over(state):
+        return winner(state)
+    values = [value(play(state, m)) for m in moves(state)]
+    return min(values) if whose(state) == "max" else max(values)
+
+
+def best_move(state):
+    pick = max if whose(state) == "max" else min  # raises on a finished game: never asked here
+    return pick(moves(state), key=lambda m: value(play(state, m)))
+'''
+
+
+def test_a_group_of_unfinished_positions_is_shrunk_and_localised_among_unfinished_positions(tmp_path):
+    base = make_exercise(tmp_path, "nim-best", BEST_MOVE)
+    result = grade(base, "nim-best", SWAPPED_BEST_MOVE)
+    check = next(c for c in result.checks if c.name == "best-moves")
+    assert check.status == "failed" and check.counterexample.shrunk
+    assert "raised" not in check.message and "not an optimal move" in check.message, check.message
+    assert any(check.counterexample.input["state"][0]), check.counterexample.input  # not a finished game
+    assert "missing-terminal-check" not in [m.code for m in result.mistakes]
+
+
+# -- 8. a hand-made case that fails is shown as itself ---------------------------------------------------
+
+VALUE = '''
+title = "nim value"
+statement = "statement.md"
+starter = "starter.py"
+fixtures = "positions"
+random_examples = 0
+
+[game]
+module = "nimgame.py"
+positions = "reachable"
+
+[student]
+function = "value"
+returns = "value"
+
+[student.arguments]
+state = "state"
+player = "player"
+
+[student.players]
+max = true
+min = false
+
+[student.helpers]
+moves = "actions"
+play = "result"
+game_over = "is_terminal"
+winner = { op = "utility", player = "max" }
+
+[[checks]]
+name = "hand-made"
+title = "the value of each hand-made position"
+kind = "value"
+groups = ["fixtures"]
+points = 1.0
+
+[[checks]]
+name = "values"
+title = "the value of every reachable position"
+kind = "value"
+groups = ["reachable"]
+points = 2.0
+'''
+
+HAND = {"positions": [{"name": "three-heaps", "state": [[1, 2, 3], "MAX"], "value": -1}]}
+
+SEVEN = '''
+def value(state, player):
+    return 7
+'''
+
+
+def test_a_failing_hand_made_position_is_the_counterexample_itself(tmp_path):
+    base = make_exercise(tmp_path, "nim-value", VALUE, positions=HAND)
+    result = grade(base, "nim-value", SEVEN)
+    checks = {c.name: c for c in result.checks}
+    hand, generated = checks["hand-made"], checks["values"]
+    assert hand.status == "failed" and not hand.counterexample.shrunk
+    assert hand.counterexample.input == {"state": [[1, 2, 3], "MAX"]}
+    assert hand.counterexample.expected == "-1" and "worth -1" in hand.message
+    assert generated.counterexample.shrunk  # generated cases still shrink
+
+
+# -- 3. a deep hand-made position leaves the other cases to name the mistake ----------------------------
+
+TAKE_TWO = NIM.replace('return [((1, 2, 3), "MAX"), ((2, 2, 1), "MIN")]', 'return [((9, 9, 9), "MAX")]').replace(
+    "for n in range(1, size + 1)]", "for n in range(1, min(size, 2) + 1)]") + '''
+
+def evaluate(state, player):
+    return len([h for h in state[0] if h]) % 2 * (1 if player == to_move(state) else -1)
+'''
+
+DEPTH_LIMITED = '''
+title = "nim, depth-limited"
+statement = "statement.md"
+starter = "starter.py"
+fixtures = "positions"
+random_examples = 0
+
+[game]
+module = "nimgame.py"
+positions = "reachable"
+cap = 200
+depths = [1, 2, 3, 4]
+
+[student]
+function = "minimax"
+returns = "value"
+
+[student.arguments]
+state = "state"
+depth = "depth"
+player = "player"
+
+[student.players]
+max = true
+min = false
+
+[student.helpers]
+moves = "actions"
+play = "result"
+game_over = "is_terminal"
+winner = { op = "utility", player = "max" }
+evaluate = { op = "evaluate", player = "max" }
+
+[[checks]]
+name = "values"
+title = "values"
+kind = "value"
+groups = ["fixtures", "reachable"]
+points = 1.0
+'''
+
+SWAPPED_MEMO = '''
+from functools import lru_cache
+
+
+def minimax(state, depth, player):
+    return _search(state, depth, player)
+
+
+@lru_cache(maxsize=None)
+def _search(state, depth, player):
+    if game_over(state):
+        return winner(state)
+    if depth == 0:
+        return evaluate(state)
+    values = [_search(play(state, m), depth - 1, not player) for m in moves(state)]
+    return min(values) if player else max(values)
+'''
+
+
+def test_a_position_too_deep_to_predict_does_not_switch_naming_off(tmp_path):
+    from grader.kit.search import VARIANT_NODE_BUDGET, Searcher
+    from grader.kit.game import load_module, Game
+
+    deep = {"positions": [{"name": "deep", "state": [[9, 9, 9], "MAX"], "depth": 20}]}
+    base = make_exercise(tmp_path, "nim-deep", DEPTH_LIMITED, game=TAKE_TWO, positions=deep)
+    game = Game(load_module(base / "nim-deep" / "nimgame.py", "_deep_nim"))
+    with pytest.raises(Exception, match="min-max-swapped"):  # the premise: beyond a family's budget
+        Searcher(game).variant_value("min-max-swapped", ((9, 9, 9), "MAX"), 20)
+    assert VARIANT_NODE_BUDGET < 10_000
+    result = grade(base, "nim-deep", SWAPPED_MEMO)
+    assert result.status == "failed"
+    assert [m.code for m in result.mistakes] == ["min-max-swapped"], [(m.code, m.evidence) for m in result.mistakes]
+
+
+# -- 4. course-style rules: utility(state) and evaluate(state) give MAX's value --------------------------
+
+COURSE_NIM = NIM.replace('''def utility(state, player):
+    return -1 if to_move(state) == player else +1''', '''def utility(state):
+    return -1 if to_move(state) == "MAX" else +1  # player 0's value, as the course writes it''')
+
+RIGHT_BEST_MOVE = SWAPPED_BEST_MOVE.replace("return min(values) if", "return max(values) if").replace(
+    "else max(values)", "else min(values)")
+
+
+def test_rules_giving_max_value_without_a_player_are_graded(tmp_path):
+    base = make_exercise(tmp_path, "nim-course", BEST_MOVE, game=COURSE_NIM)
+    result = grade(base, "nim-course", RIGHT_BEST_MOVE)
+    assert result.status == "passed", (result.error, [(c.name, c.message) for c in result.checks])
+    wrong = grade(base, "nim-course", SWAPPED_BEST_MOVE, "swapped.py")
+    assert wrong.status == "failed" and wrong.error is None and "not an optimal move" in wrong.checks[0].message
+
+
+@pytest.mark.parametrize("rule, words", [
+    ("def utility(state, player, depth):\n    return 0", r"utility\(state, player, depth\) in the game module: expected "
+                                                       r"utility\(state, player\) .* or utility\(state\)"),
+    ("def utility():\n    return 0", r"expected utility\(state, player\)"),
+    ("def result(state):\n    return state", r"result\(state\) cannot be called as result\(state, action\)"),
+])
+def test_a_rule_with_another_signature_is_one_line_at_load_and_at_new_exercise(tmp_path, rule, words):
+    from grader.judging import exercise
+    from grader.judging.exercise import ExerciseError
+    from grader.kit.scaffold import ScaffoldError, scaffold
+
+    game = NIM + "\n\n" + rule + "\n"
+    base = make_exercise(tmp_path, "nim-broken", BEST_MOVE, game=game)
+    with pytest.raises(ExerciseError, match=words) as raised:
+        exercise.load("nim-broken", [base]).hooks
+    assert "\n" not in str(raised.value)
+    with pytest.raises(ScaffoldError, match=words):
+        scaffold("again", base / "nim-broken" / "nimgame.py", tmp_path / "made")
+
+
+# -- 5. a check that cannot fail is a declaration error ------------------------------------------------
+
+@pytest.mark.parametrize("returns, kind, words", [
+    ("value", "move", r'^nim-vacuous: \[\[checks\]\] probe: kind = "move" cannot fail, since \[student\] returns = value alone'),
+    ("move", "value", r'kind = "value" cannot fail, since \[student\] returns = move alone'),
+    ("(value, move)", "unchanged", r'kind = "unchanged" cannot fail, since the student is handed a position that cannot'),
+])
+def test_a_check_that_cannot_fail_is_refused_in_one_line(tmp_path, returns, kind, words):
+    from grader.judging import exercise
+    from grader.judging.exercise import ExerciseError
+
+    toml = BEST_MOVE.replace('returns = "move"', f'returns = "{returns}"') + f'''
+[[checks]]
+name = "probe"
+title = "probe"
+kind = "{kind}"
+points = 1.0
+'''
+    toml = toml.replace('kind = "move"\ngroups = ["open"]', 'kind = "answers"\ngroups = ["open"]')
+    base = make_exercise(tmp_path, "nim-vacuous", toml)
+    with pytest.raises(ExerciseError, match=words) as raised:
+        exercise.load("nim-vacuous", [base]).hooks
+    assert "\n" not in str(raised.value)
+
+
+# -- 6. stale or wrong texts ----------------------------------------------------------------------------
+
+def test_a_stated_value_that_is_not_the_references_is_one_line_at_load(tmp_path):
+    from grader.judging import exercise
+    from grader.judging.exercise import ExerciseError
+
+    wrong = {"positions": [{"name": "three-heaps", "state": [[1, 2, 3], "MAX"], "value": 1}]}
+    base = make_exercise(tmp_path, "nim-stated", VALUE, positions=wrong)
+    with pytest.raises(ExerciseError, match=r"^nim-stated: the hand-made position hand/three-heaps states value 1, "
+                                            r"but it is worth -1 by the game's rules") as raised:
+        exercise.load("nim-stated", [base]).hooks
+    assert "\n" not in str(raised.value)
+    right = make_exercise(tmp_path / "right", "nim-stated", VALUE, positions=HAND)
+    assert exercise.load("nim-stated", [right]).hooks is not None
+
+
+def test_a_line_of_words_is_drawn_as_text_and_marks_as_discs():
+    from grader.kit import pictures
+
+    drawn = pictures.svg("| X . O |\nplayer 1 to move")
+    assert ">player 1 to move</text>" in drawn and ">p</text>" not in drawn
+    assert drawn.count("<circle") == 2  # the X and the O of the grid line
+
+
+def test_a_player_written_as_a_number_is_named_player_n(tmp_path):
+    game = NIM.replace('PLAYERS = ("MAX", "MIN")', 'PLAYERS = (0, 1)').replace('"MAX"', "0").replace('"MIN"', "1")
+    toml = VALUE.replace("max = true\nmin = false", "max = 0\nmin = 1")
+    base = make_exercise(tmp_path, "nim-numbers", toml, game=game)
+    from grader.judging import exercise
+
+    hooks = exercise.load("nim-numbers", [base]).hooks
+    assert hooks.caption({"state": [[1, 2, 3], 0]}) == "player 0 (MAX) to move"
+    assert hooks.caption({"state": [[1, 2, 3], 1]}) == "player 1 (MIN) to move"
+
+
+def test_after_editing_student_show_states_and_stubs_the_declaration_as_it_is_now(tmp_path):
+    import subprocess
+    import sys
+
+    game = tmp_path / "nimgame.py"
+    game.write_text(NIM, encoding="utf-8")
+
+    def grader(*args):
+        return subprocess.run([sys.executable, "-m", "grader", *args], cwd=tmp_path, capture_output=True, text=True,
+                              timeout=300)
+
+    assert grader("new-exercise", "nimc", "--game", "nimgame.py", "--dir", "ex").returncode == 0
+    toml = tmp_path / "ex" / "nimc" / "exercise.toml"
+    text = toml.read_text(encoding="utf-8")
+    toml.write_text(text[:text.index("[student]")] + textwrap.dedent('''
+        [student]
+        function = "best_move"
+        returns = "(value, move)"
+
+        [student.arguments]
+        position = "state"
+
+        [student.helpers]
+        moves = "actions"
+        play = "result"
+        over = "is_terminal"
+        winner = { op = "utility", player = "max" }
+        '''), encoding="utf-8")
+    shown = grader("show", "nimc", "--exercises-dir", "ex", "--starter", "home")
+    assert shown.returncode == 0, shown.stderr
+    assert "Write `best_move(position)`" in shown.stdout and "`moves(position)`" in shown.stdout
+    assert "`actions(state)`" not in shown.stdout and "`minimax(" not in shown.stdout
+    assert "check --exercises-dir ex --exercise nimc home/nimc.py" in shown.stdout
+    stub = (tmp_path / "home" / "nimc.py").read_text(encoding="utf-8")
+    assert "def best_move(position):" in stub and "def minimax(" not in stub
+    ran = subprocess.run([sys.executable, "nimc.py"], cwd=tmp_path / "home", capture_output=True, text=True, timeout=60)
+    assert "NotImplementedError: write best_move here" in ran.stderr, ran.stderr  # the stub runs, unwritten
+
+
+def test_the_starter_stand_ins_ask_course_style_rules_as_they_are_written(tmp_path):
+    import subprocess
+    import sys
+
+    from grader.doors import student_door
+    from grader.judging import exercise
+
+    base = make_exercise(tmp_path, "nim-course", BEST_MOVE, game=COURSE_NIM)
+    written = student_door.write_starter(exercise.load("nim-course", [base]), tmp_path / "home")
+    asked = "import nim_course as m; print(m.winner(((0, 0, 0), 'MIN')), m.winner(((0, 0, 0), 'MAX')))"
+    ran = subprocess.run([sys.executable, "-c", asked], cwd=written.parent, capture_output=True, text=True, timeout=60)
+    assert ran.stdout.split() == ["1", "-1"], ran.stderr
+
+
+# -- 10. the interface story in one line, read from the source with ast -----------------------------------
+
+RIGHT_VALUE = '''
+def value(state, player):
+    if game_over(state):
+        return winner(state)
+    values = [value(play(state, m), not player) for m in moves(state)]
+    return max(values) if player else min(values)
+'''
+
+
+@pytest.mark.parametrize("source, words", [
+    ("from board import *\n" + RIGHT_VALUE,
+     r"^your file imports board \(from board import \* \(line 1\)\), a module this exercise does not have: .*"
+     r"this exercise provides moves\(state\), play\(state, move\), game_over\(state\) and winner\(state\), "
+     r"and the grader calls value\(state, player\)$"),
+    ("import game_types\n" + RIGHT_VALUE, r"^your file imports game_types \(import game_types \(line 1\)\)"),
+    (RIGHT_VALUE + "\nwhile True:\n    heaps = input('heaps? ')\n    print(value(heaps, True))\n",
+     r"^your file asks for input\(\) when it is loaded \(line 9\), and the grader has no keyboard: put the game loop "
+     r"under `if __name__ == \"__main__\":`"),
+    (RIGHT_VALUE + "\n\ndef play_game():\n    print(input('move? '))\n\n\nplay_game()\n",
+     r"^your file asks for input\(\) when it is loaded \(line 10\)"),
+    (RIGHT_VALUE.replace("def value(state, player):", "def value(player, state):").replace(
+        "value(play(state, m), not player)", "value(not player, play(state, m))"),
+     r"^value\(player, state\) takes its parameters in another order than the grader passes them: "
+     r"the grader calls value\(state, player\)$"),
+])
+def test_a_file_written_for_another_setting_is_told_in_one_line(tmp_path, source, words):
+    base = make_exercise(tmp_path, "nim-value", VALUE, positions=HAND)
+    result = grade(base, "nim-value", source)
+    assert result.status == "error" and result.error is not None
+    assert len(result.error.splitlines()) == 1 and re.search(words, result.error), result.error
+    assert grade(base, "nim-value", RIGHT_VALUE, "right.py").status == "passed"
