@@ -116,6 +116,9 @@ def _withhold_evaluations(game, handed):
                    if function.__name__ not in _EVALUATIONS)
         if not used and name not in handed and name in vars(game):
             delattr(game, name)
+    for value in list(vars(game).values()):  # the instructor's own module behind a generated one (kit.hooks.rules_path)
+        if _type(value) is _type(json) and value.__name__ == "_minimax_grader_kit_rules":
+            _withhold_evaluations(value, handed)
 
 
 def configure(declaration_json, game_path):
