@@ -93,7 +93,7 @@ MESSAGE_DEPTH = 16  # a question or a note: a node's number, a position's path o
 
 def loads_message(payload: bytes):
     """A question or a note from the child as plain data, or ``Refused`` (depth bounded first, like a reply)."""
-    if not depth_within(payload, MESSAGE_DEPTH):
+    if len(payload) > 2 * MESSAGE_DEPTH and not depth_within(payload, MESSAGE_DEPTH):  # shorter cannot nest deeper
         raise Refused(f"nested more than {MESSAGE_DEPTH} deep")
     try:
         return json.loads(payload.decode("utf-8"))

@@ -452,6 +452,8 @@ class Session:
     def _parse(self, buffer: bytearray, seq: int):
         """A complete, valid frame at the start of the buffer as (length, kind, number, message), None if
         incomplete; anything else is tampering. Kinds: the reply to ``seq``, a question or a note."""
+        if not buffer:
+            return None
         newline = buffer.find(b"\n", 0, 200)
         if newline < 0:
             if len(buffer) >= 200 or not any(kind.startswith(bytes(buffer[:4])) for kind in (MAGIC, QUESTION, NOTE)):
