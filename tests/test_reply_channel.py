@@ -148,3 +148,40 @@ def test_grade_stores_the_forger_and_keeps_its_neighbours(tmp_path):
     again = subprocess.run(command, capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
     assert again.returncode == 0, again.stderr[-2000:]
     assert "0 to grade" in again.stderr, again.stderr[-1000:]
+
+
+@pytest.mark.parametrize("sandbox,user", [("bwrap", "root"), ("bwrap", "nobody"), ("posix", "root"), ("posix", "nobody")])
+def test_a_deep_reply_is_the_forgers_error_under_every_launcher_and_user(sandbox, user):
+    """The same in a class graded by ``grade`` (fork server), under bubblewrap and posix + Landlock, as
+    root and as an ordinary user (uid 65534): exit 0, the forger's own one-line error, neighbours intact."""
+    import tempfile
+
+    from test_hostile import NOBODY
+    from test_walls import _as, _usable
+
+    _usable(sandbox, landlock_on=True)
+    work = Path(tempfile.mkdtemp(prefix="minimax-deep-reply-"))
+    try:
+        os.chmod(work, 0o755)
+        klass = work / "class"
+        klass.mkdir()
+        (work / "cache").mkdir()
+        shutil.copyfile(FORGER, klass / "forger.py")
+        for path in HONEST[:2]:
+            shutil.copyfile(path, klass / f"honest_{path.name}")
+        for path in [work, *work.rglob("*")]:
+            os.chmod(path, 0o755 if path.is_dir() else 0o644)
+            if os.geteuid() == 0:
+                os.chown(path, NOBODY, NOBODY)
+        command, env = _as(user, work)
+        done = subprocess.run(command + ["-m", "grader", "grade", str(klass), "-e", "ctp-26", "--out", str(work / "out"),
+                                         "--sandbox", sandbox, "--examples", "5", "-j", "1"],
+                              capture_output=True, text=True, env=env, cwd=work, timeout=300)
+        assert done.returncode == 0, done.stderr[-1500:]
+        students = {e["student"]: e for e in json.loads((work / "out" / "results.json").read_text())["submissions"]}
+    finally:
+        subprocess.run(["rm", "-rf", str(work)], check=False)
+    assert (students["forger"]["status"], students["forger"]["score"], students["forger"]["error"]) == ("error", 0.0, TAMPERED)
+    for path in HONEST[:2]:
+        data = students[f"honest_{path.stem}"]
+        assert (data["status"], data["score"]) == ("passed", data["max_score"]), data["error"]
