@@ -37,3 +37,34 @@ def test_a_failing_position_of_an_unfinished_only_group_is_localised_among_unfin
     text = done.stdout
     assert "where it first goes wrong: the root" in text, text
     assert "raised ValueError" not in text, text
+
+
+DEPTH_IN_TURNS = '''
+def minimax(state, depth):
+    if game_over(state) or depth == 0:
+        return evaluate(state)
+    values = []
+    for move in moves(state):
+        child = play(state, move)
+        values.append(minimax(child, depth if player(child) == player(state) else depth - 1))
+    return max(values) if player(state) == 0 else min(values)
+'''
+
+
+def test_the_declarations_options_turned_the_other_way_are_mistake_families(tmp_path):
+    """In a game with extra turns: the players taken to alternate (the sample) is assumes-alternation, and
+    depth used up only when the player changes, where the exercise counts every move, is depth-counts-turns.
+    Neither is a family of a game whose players always alternate (nim), where it would equal the rules."""
+    from grader.judging import exercise
+
+    named = {m.code for m in api.check(SUBMISSIONS / "twin-heaps" / "buggy" / "assumes_alternation.py", "twin-heaps").mistakes}
+    assert named == {"assumes-alternation"}, named
+    turns = tmp_path / "turns.py"
+    turns.write_text(DEPTH_IN_TURNS, encoding="utf-8")
+    result = api.check(turns, "twin-heaps")
+    assert result.status == "failed"
+    assert {m.code for m in result.mistakes} == {"depth-counts-turns"}, [m.code for m in result.mistakes]
+    assert exercise.load("twin-heaps").hooks.extra_turns
+    assert not exercise.load("nim").hooks.extra_turns
+    nim_families = exercise.load("nim").hooks.mistakes.families()
+    assert not {"assumes-alternation", "depth-counts-turns", "depth-counts-plies"} & set(nim_families)

@@ -20,7 +20,8 @@ from grader.judging.diagnose import (PARTIAL_AGREES, SUPPORTED_EXPLAINS, Finding
                              supported_by, with_support)
 from grader.kit import answer_shape, mistake_texts
 from grader.kit.player_families import player_families
-from grader.kit.search import FAMILIES, NEEDS_DEPTH, NEEDS_EVALUATE, VARIANT_NODE_BUDGET, TooBig
+from grader.kit.search import (COUNTED_OTHERWISE, FAMILIES, NEEDS_DEPTH, NEEDS_EVALUATE, NEEDS_EXTRA_TURNS,
+                               VARIANT_NODE_BUDGET, TooBig)
 
 # How much predicting the families may do for one submission, counted in searches, not seconds, so the
 # named mistake never depends on how busy the machine is (a tic-tac-toe submission needs about 12,000;
@@ -34,6 +35,16 @@ START_NOT_BEATEN = ("The best value so far starts at a value that a move can onl
                     "Before you have looked at any move, what start value is every move sure to beat?")
 
 CODES = {
+    "assumes-alternation": ("Your search takes the players to alternate at every move, but in this game a player "
+                            "sometimes moves again: after such a move the same side is to move, and your search "
+                            "lets the other side choose there.",
+                            "After a move that gives an extra turn, who chooses the next move?"),
+    "depth-counts-turns": ("Your search uses up depth only when the player changes, but the depth counts every move "
+                           "(ply): after an extra turn your search looks one move further ahead than it should.",
+                           "When a player moves twice in a row, how much of the depth do those two moves use?"),
+    "depth-counts-plies": ("Your search uses up depth at every move, but here the depth counts turns: a move that "
+                           "gives the same player another move should not use any.",
+                           "When a player moves twice in a row, how much of the depth do those two moves use?"),
     "min-max-swapped": ("Where MAX is to move your search keeps the lowest value, and where MIN is to move the highest.",
                         "Which player wants the value high, and which one wants it low?"),
     "always-max": ("Your search keeps the highest value at every level, also where MIN is to move.",
@@ -172,7 +183,10 @@ class KitMistakes:
         """The search's families, then the ones with a parameter (the player whose rule is wrong, ...)."""
         decl, game = self.hooks.decl, self.hooks.game
         return [f for f in FAMILIES if (decl["depth_limited"] or f not in NEEDS_DEPTH)
-                and (game.has_evaluate or f not in NEEDS_EVALUATE)] + list(PARAMETERISED)
+                and (game.has_evaluate or f not in NEEDS_EVALUATE)
+                and (f not in NEEDS_EXTRA_TURNS or self.hooks.extra_turns)
+                and (f not in COUNTED_OTHERWISE.values() or f == COUNTED_OTHERWISE.get(decl["depth_counts"]))] \
+            + list(PARAMETERISED)
 
     def _student_value(self, outcome):
         """("number", v) or ("raised",) or None when the reply carries no value the families can be compared to."""

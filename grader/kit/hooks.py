@@ -180,6 +180,24 @@ class KitHooks:
         rules = self.rules_path()
         return [DRIVER.resolve(), self.game_path] + ([rules] if rules != self.game_path else [])
 
+    @cached_property
+    def extra_turns(self) -> bool:
+        """Whether a player may move twice in a row somewhere in the game (found among the first positions
+        reachable from the starts): only then do the families that assume alternation differ from the rules."""
+        seen, frontier = 0, list(self.game.starts)
+        while frontier and seen < 3000:
+            state = frontier.pop()
+            seen += 1
+            if self.game.is_terminal(state):
+                continue
+            mover = self.game.to_move(state)
+            for action in self.game.actions(state):
+                child = self.game.result(state, action)
+                if not self.game.is_terminal(child) and self.game.to_move(child) == mover:
+                    return True
+                frontier.append(child)
+        return False
+
     def oracle(self, case_input) -> KitOracle:
         """The grader's side of a case's evaluations, from its root position."""
         return KitOracle(self.game, self.state_of(case_input))

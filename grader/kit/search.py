@@ -225,7 +225,8 @@ class Searcher:
 
     def variant_value_of(self, variant: str, n: int, depth, pruning: bool = False, alpha=-INF, beta=INF) -> tuple:
         """``variant_value`` of the position numbered ``n``."""
-        start = "max" if variant == "ignores-player-argument" else self.role_of(n) if variant == "no-alternation" else None
+        start = ("max" if variant == "ignores-player-argument"
+                 else self.role_of(n) if variant in ("no-alternation", "assumes-alternation") else None)
         return self._variant_search(variant, pruning)(n, depth, start, True, [0], alpha, beta)
 
     def variant_below(self, variant: str, state, depth, inherited) -> tuple:
@@ -246,20 +247,22 @@ class Searcher:
         if memo is None:
             memo = self.memo[variant] = {}
         ends, leaves, roles, kid_rows = self._ends, self._leaves, self._roles, self._kids
-        leaf_of, role_of, kids, depth_below = self.leaf_of, self.role_of, self.kids, self.depth_below
+        leaf_of, role_of, kids, mover = self.leaf_of, self.role_of, self.kids, self._mover
         stop_at = 1 if variant == "depth-off-by-one" else 0
         never_lowered = variant == "depth-not-decremented"
         checks_end = variant != "missing-terminal-check"
         negated = variant == "sign-flip"
         turned = {"min-max-swapped": {"max": "min", "min": "max"}, "always-max": {"max": "max", "min": "max"},
                   "always-min": {"max": "min", "min": "min"}}.get(variant)
-        inherits = variant in ("no-alternation", "ignores-player-argument")
-        alternates_itself = variant == "ignores-player-argument"
+        inherits = variant in ("no-alternation", "ignores-player-argument", "assumes-alternation")
+        # The declaration's options turned the other way: the players taken to alternate at every move
+        # (whoever ``to_move`` says moves next), and the depth counted the other way (plies or turns).
+        alternates_itself = variant in ("ignores-player-argument", "assumes-alternation")
         zero_start = variant == "bad-initial-bound"
         first_only = variant == "first-child-only"
         averages = variant == "averages-children"
         one_ply = variant == "one-ply-search"
-        plies = self.counts != "turns"
+        plies = {"depth-counts-turns": False, "depth-counts-plies": True}.get(variant, self.counts != "turns")
 
         def search(n, depth, inherited, is_root, counter, alpha, beta):
             key = (n, depth, inherited, is_root, pruning and (alpha, beta))
@@ -297,7 +300,8 @@ class Searcher:
                 if one_ply and is_root:
                     value, touched = leaf_of(child), False
                 else:
-                    below = None if depth is None else depth - 1 if plies else depth_below(n, child, depth)
+                    below = (None if depth is None else depth - 1 if plies
+                             else depth if mover(child) == mover(n) else depth - 1)  # in turns: a move again is free
                     value, touched = search(child, below, nxt, False, counter, alpha, beta)
                 values.append(value)
                 empty = empty or touched
@@ -335,6 +339,11 @@ class Searcher:
 # Cheapest first: a depth never lowered searches to the end of the game, so it comes last.
 FAMILIES = ("min-max-swapped", "always-max", "always-min", "no-alternation", "ignores-player-argument",
             "depth-off-by-one", "missing-terminal-check", "sign-flip", "bad-initial-bound", "first-child-only",
-            "averages-children", "one-ply-search", "depth-not-decremented")
-NEEDS_DEPTH = {"depth-off-by-one", "depth-not-decremented"}
+            "averages-children", "one-ply-search", "assumes-alternation", "depth-counts-turns", "depth-counts-plies",
+            "depth-not-decremented")
+NEEDS_DEPTH = {"depth-off-by-one", "depth-not-decremented", "depth-counts-turns", "depth-counts-plies"}
+# Families that differ from the reference only in a game where a player may move twice in a row; of the two
+# ways of counting depth, the family is the one the declaration does not use.
+NEEDS_EXTRA_TURNS = {"assumes-alternation", "depth-counts-turns", "depth-counts-plies"}
+COUNTED_OTHERWISE = {"plies": "depth-counts-turns", "turns": "depth-counts-plies"}
 NEEDS_EVALUATE = {"one-ply-search"}
