@@ -32,6 +32,7 @@ GROUP_WORDS = {"fixtures": "hand-made positions", "reachable": "reachable positi
 
 
 TRACE_CAP = 20000  # evaluations logged per case; a search that asks more is cut off, and says so
+MAX_PATH = 400  # moves from a case's root: no game the kit grades is longer (a longer path is no honest question)
 
 
 class KitOracle:
@@ -58,15 +59,19 @@ class KitOracle:
             return "?", self.game.decode(where["state"])
         if self.positions is None or type(where) is not list or not all(type(i) is int for i in where):
             raise ValueError("not a position")
+        if len(where) > MAX_PATH:
+            raise ValueError("a path longer than any game here")
         path = tuple(where)
-        found = self.positions.get(path)
-        if found is None:
-            parent = self._position(list(path[:-1]))[1]
-            moves = self.game.actions(parent)
-            if not 0 <= path[-1] < len(moves):
+        known = len(path)
+        while path[:known] not in self.positions:  # the longest prefix already found, then one move at a time
+            known -= 1
+        state = self.positions[path[:known]]
+        for end in range(known + 1, len(path) + 1):
+            moves = self.game.actions(state)
+            if not 0 <= path[end - 1] < len(moves):
                 raise ValueError("not a path of this case")
-            found = self.positions[path] = self.game.result(parent, moves[path[-1]])
-        return where, found
+            state = self.positions[path[:end]] = self.game.result(state, moves[path[end - 1]])
+        return where, state
 
     def ask(self, message):
         if type(message) is not list or len(message) != 4 or message[0] != "e":

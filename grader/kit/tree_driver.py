@@ -57,7 +57,10 @@ def helpers(built, link):
     ask = link.ask
 
     def get_value(node):
-        return ask(["v", built.index(node, HELPERS[0])])
+        value = ask(["v", built.index(node, HELPERS[0])])
+        if type(value) is dict:  # asked while no call was running (a thread the call left behind)
+            raise RuntimeError(str(value.get("error"))[:200])
+        return value
 
     def get_next_valid_moves(node):
         built.index(node, HELPERS[1])
@@ -193,6 +196,9 @@ _dict_of = _instance_dict_reader(Node)
 _children_of = methodcaller("get", "_NodeMixin__children", ())
 _dict_get = dict.get
 _dict_keys = dict.keys
+# anytree's own private keys, added lazily (reading .children creates one): not the student's doing. Exactly
+# these: any other key, whatever its name, is an attribute the student gave a node.
+_ANYTREE_KEYS = frozenset({"_NodeMixin__children", "_NodeMixin__parent"})
 
 
 def _describe(nodes):
@@ -209,7 +215,7 @@ def _describe(nodes):
         kids = _dict_get(attrs, "_NodeMixin__children")
         # anytree adds its own private keys lazily (reading .children creates one): not the student's doing
         keys = tuple(k if type(k) is str else "<not a str>" for k in _dict_keys(attrs)
-                     if not (type(k) is str and k.startswith("_NodeMixin__")))
+                     if not (type(k) is str and k in _ANYTREE_KEYS))
         out.append((name if type(name) is str else "<not a str>", keys,
                     tuple(map(id, kids)) if type(kids) in (list, tuple) else (), id(_dict_get(attrs, "_NodeMixin__parent"))))
     return tuple(out)  # immutable all the way down: gc finds it, but cannot rewrite it in place

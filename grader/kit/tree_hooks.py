@@ -226,6 +226,8 @@ def _allowed(tree, limit):
 
 def trace_violation(case_input, trace):
     """get_value may be asked only about leaves and about nodes exactly at the depth limit."""
+    if trace.get("truncated"):
+        return f"get_value was asked more than {TRACE_CAP} times in one call: far more than the tree has nodes"
     evaluated = trace.get("evaluated", [])
     limit = case_input["max_depth"]
     if (type(evaluated) is list and set(map(type, evaluated)) <= {int}

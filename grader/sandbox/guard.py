@@ -44,7 +44,7 @@ def lock_down(config):
     except BaseException:
         pass
     try:
-        installed = install_filter(os.getpid())
+        installed = install_filter(os.getpid(), config.get("channel_fds") or ())
     except BaseException as exc:
         installed = f"{type(exc).__name__}: {exc}"
     if installed is not True and filter_expected():
@@ -209,16 +209,16 @@ def _sibling(filename, name):
     return module
 
 
-def filter_program(pid, machine=None):
-    return allowlist().program(pid, machine or os.uname().machine)
+def filter_program(pid, machine=None, channel=()):
+    return allowlist().program(pid, machine or os.uname().machine, channel)
 
 
-def install_filter(pid):
+def install_filter(pid, channel=()):
     """The allowlist for every thread of this process (TSYNC), else for this thread and those it starts."""
     if not sys.platform.startswith("linux"):
         return False
     machine = os.uname().machine
-    code = filter_program(pid, machine)
+    code = filter_program(pid, machine, channel)
     if code is None:
         return False
     ctypes, libc = _libc()

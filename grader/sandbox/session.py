@@ -14,6 +14,7 @@ import select
 import secrets
 import shutil
 import signal
+import stat
 import subprocess
 import tempfile
 import threading
@@ -39,6 +40,7 @@ ANSWER = b"MMGA"
 NOTE = b"MMGN"       # the child tells, one way (a helper was asked to expand a node)
 MAX_REPLY = 64 << 20
 MAX_QUESTION = 1 << 16  # one question's bytes: a position, a node's number
+NO_CALL_RUNNING = "the grader's helpers answer only while a call of yours runs (a thread left running after it?)"
 KEEP_OUTPUT = 16 << 10
 
 SIGNAL_NAMES = {
@@ -51,11 +53,22 @@ SIGNAL_NAMES = {
 }
 
 
-def _write_all(fd: int, data: bytes) -> None:
-    """One frame straight to the pipe (the answers are small: one system call, no buffer to flush)."""
+def _write_all(fd: int, data: bytes, deadline: float) -> bool:
+    """One frame straight to the pipe (the answers are small: one system call, no buffer to flush).
+
+    The pipe is non-blocking where the platform allows: a child that asks and never reads its answers
+    fills it, and the grader then waits for room only until ``deadline`` (False: it ran out), never
+    for ever."""
     view = memoryview(data)
     while view:
-        view = view[os.write(fd, view):]
+        try:
+            view = view[os.write(fd, view):]
+        except BlockingIOError:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return False
+            select.select([], [fd], [], min(remaining, 0.25))
+    return True
 
 
 class _Batch:
@@ -74,8 +87,11 @@ class _Batch:
         return True
 
     def current(self):
-        """The oracle of the case running now (an error when none is, or when its exercise keeps no evidence)."""
-        oracle = self.oracles[-1]  # IndexError: a question before any case began
+        """The oracle of the case running now; None before any case began (a thread an earlier call left
+        behind may ask then: it is told no call is running); an error when the exercise keeps no evidence."""
+        if not self.oracles:
+            return None
+        oracle = self.oracles[-1]
         if oracle is None:
             raise LookupError("this exercise's helpers ask nothing")
         return oracle
@@ -270,6 +286,8 @@ class Session:
                                            **extra)
         self.reader = _reader_for(self.process.stdout)
         self.reader.start()
+        if hasattr(select, "poll"):
+            os.set_blocking(self.process.stdin.fileno(), False)  # see _write_all: never blocked by a child
         self._watch_output()
         self._scratch_watch = scratch.watch(self, request["scratch"])
         self.batch = loading = _Loading(self.exercise.hook("loading_oracle") if hasattr(self.exercise, "hook") else None)
@@ -363,7 +381,7 @@ class Session:
             self.launcher.terminate(self.process, self.fields)
             if self.reader is not None:
                 self.reader.join(timeout=1)
-                if self.reader.buffer and self.failure is None:
+                if self.reader.buffer and self.failure is None and not self._only_questions(bytes(self.reader.buffer)):
                     # Bytes after the last reply: a thread or a grandchild wrote on the channel.
                     self.failure = self.violation = TAMPERED
             for stream in (self.process.stdin, self.process.stdout):
@@ -384,8 +402,10 @@ class Session:
     def _send(self, message: dict) -> int:
         self.seq += 1
         payload = json.dumps(message).encode("utf-8")
-        self.process.stdin.write(b"%s %s %d %d\n" % (MAGIC, self.nonce.encode(), self.seq, len(payload)) + payload)
-        self.process.stdin.flush()
+        deadline = time.monotonic() + 2.0 if self.started is None else self.started + self.limits.submission_timeout
+        if not _write_all(self.process.stdin.fileno(), b"%s %s %d %d\n" % (MAGIC, self._nonce, self.seq, len(payload))
+                          + payload, deadline):
+            self._fail(self._timeout_reason(self.limits.submission_timeout))
         return self.seq
 
     def request(self, message: dict, timeout: float) -> dict:
@@ -440,14 +460,18 @@ class Session:
                     return
                 batch.current().tell(message)
                 return
-            answer = batch.current().ask(message)
+            oracle = batch.current()
+            answer = oracle.ask(message) if oracle is not None else {"error": NO_CALL_RUNNING}
         except (LookupError, TypeError, ValueError, AttributeError):
-            self._fail(TAMPERED)  # not a question the grader's helpers ask, or asked outside a case
+            self._fail(TAMPERED)  # not a question the grader's helpers ask
         payload = json.dumps(answer).encode("utf-8")
         try:
-            _write_all(self.process.stdin.fileno(), b"%s %s %d %d\n" % (ANSWER, self._nonce, number, len(payload)) + payload)
+            written = _write_all(self.process.stdin.fileno(), b"%s %s %d %d\n" % (ANSWER, self._nonce, number, len(payload))
+                                 + payload, self.started + self.limits.submission_timeout)
         except (BrokenPipeError, OSError):
             self._fail(self._death_reason())
+        if not written:  # questions asked and their answers never read, until the submission's time ran out
+            self._fail(self._timeout_reason(self.limits.submission_timeout))
 
     def _parse(self, buffer: bytearray, seq: int):
         """A complete, valid frame at the start of the buffer as (length, kind, number, message), None if
@@ -486,6 +510,18 @@ class Session:
         return end, kind, int(parts[2]), message
 
     # -- failures ----------------------------------------------------------------------
+
+    def _only_questions(self, data: bytes) -> bool:
+        """Whether what the child wrote after its last reply is whole questions or notes of this session
+        (a thread the student's call left running may still ask): anything else is tampering."""
+        while data:
+            header, newline, rest = data.partition(b"\n")
+            parts = header.split(b" ")
+            if not newline or len(parts) != 4 or parts[0] not in (QUESTION, NOTE) or parts[1] != self._nonce \
+                    or not parts[3].isdigit() or int(parts[3]) > MAX_QUESTION or len(rest) < int(parts[3]):
+                return False
+            data = rest[int(parts[3]):]
+        return True
 
     def _fail(self, reason: str):
         self.failure = reason
@@ -557,8 +593,14 @@ class Session:
         for name in ("stdout", "stderr"):
             path = self.scratch / f"{name}.txt"
             try:
-                size = path.stat().st_size
-                with open(path, "rb") as handle:
+                # Never through a link: a child of the grader's own uid could put one there, pointing at any
+                # file the grader may read, and see it in its report as "your code printed".
+                fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+                with open(fd, "rb") as handle:
+                    status = os.fstat(handle.fileno())
+                    if not stat.S_ISREG(status.st_mode):
+                        continue
+                    size = status.st_size
                     data = handle.read(KEEP_OUTPUT)
             except OSError:
                 continue
