@@ -169,20 +169,41 @@ def _driver(tmp_path, nim_decl):
     return driver.configure(json.dumps(nim_decl), str(game))
 
 
-def test_the_driver_records_expansions_and_evaluations_by_identity(tmp_path):
+def test_the_driver_asks_evaluations_by_path_and_the_oracle_logs_them(tmp_path):
+    """The child's evaluation helper asks the grading process with the state's path from the root (a state
+    the kit handed out) or its plain data (any other); the oracle finds the position itself, answers,
+    and logs what was asked. The child's copy of the game has no evaluation function left."""
+    from grader.kit.game import Game
+    from grader.kit.hooks import KitOracle
+
     decl = declaration.read({"game": {"module": "nim.py"}, "student": {
         "function": "f", "arguments": {"state": "state", "me": "player"}, "players": {"max": 1, "min": -1},
         "helpers": {"moves": "actions", "play": "result", "won": {"op": "utility", "player": "max"}}}})
     side = _driver(tmp_path, decl)
     built = side["build"]({"state": [[1, 1], "MAX"]})
-    trace = {"evaluated": [], "expanded": []}
-    helpers = side["helpers"](built, trace)
+    game = Game(load_module(Path(__file__).resolve().parent.parent / "exercises" / "nim" / "nim.py", "_test_nim_oracle"))
+    oracle = KitOracle(game, game.decode([[1, 1], "MAX"]))
+    asked = []
+
+    class Link:
+        @staticmethod
+        def ask(message):
+            asked.append(message)
+            return oracle.ask(message)
+
+    helpers = side["helpers"](built, Link)
     root = built.root
     first = helpers["play"](root, helpers["moves"](root)[1])      # take the second heap's object
     last = helpers["play"](first, helpers["moves"](first)[0])
-    helpers["won"](last)
+    assert helpers["won"](last) == game.utility(game.decode([[0, 0], "MAX"]), game.max_player)
     helpers["won"](((0, 0), "MAX"))  # an equal position the kit never handed out
-    assert trace == {"expanded": [[], [1]], "evaluated": [[1, 0], "?"]}
+    assert asked == [["e", "utility", [1, 0], 0], ["e", "utility", {"state": [[0, 0], "MAX"]}, 0]]
+    assert oracle.trace() == {"evaluated": [[1, 0], "?"]}
+    with pytest.raises(ValueError):
+        oracle.ask(["e", "utility", [7], 0])  # not a path of this case: the child's tampering
+    child_game = next(cell.cell_contents for cell in helpers["moves"].__closure__
+                      if type(cell.cell_contents).__name__ == "module")
+    assert callable(child_game.actions) and not hasattr(child_game, "utility")
     with pytest.raises(ValueError, match="not a legal move"):
         helpers["play"](root, (5, 1))
     assert side["call"](lambda state, me: (state, me), built) == (root, 1)

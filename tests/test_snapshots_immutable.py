@@ -2,7 +2,8 @@
 
 The harness keeps the snapshot while the student's code runs, and that code can find it with
 ``gc``: a list or dict inside could be rewritten in place to match a tree the call changed (the
-review's ``forge_callseal_slots`` did exactly that). Tuples, strings, numbers and bytes cannot be.
+review's ``forge_callseal_slots`` did exactly that). Tuples, strings, numbers and bytes cannot be,
+and neither can a weak reference point elsewhere (the tree driver holds the root it walks from so).
 """
 
 from __future__ import annotations
@@ -14,7 +15,9 @@ import pytest
 from grader.judging import bank as banks
 from grader.judging import exercise as exercises
 
-IMMUTABLE = (tuple, str, int, float, bool, bytes, type(None))
+import weakref
+
+IMMUTABLE = (tuple, str, int, float, bool, bytes, type(None), weakref.ref)
 
 
 def _mutable_part(value, path="snapshot"):
