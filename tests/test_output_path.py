@@ -28,6 +28,7 @@ a checkout of each side and ``diff -r`` of the two folders shows what changed.
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 import os
@@ -146,3 +147,99 @@ def test_outputs_are_as_recorded(tmp_path, quiet_exercises, monkeypatch):
                     f"this run's outputs are in {written}; if the change is meant, regenerate (see this module's docstring)")
     # The graded function's line reached the annotations (the result carried it there).
     assert ",line=" in outputs["ctp26-buggy text full"] and "::error file=fixtures/submissions/ctp-26/buggy/" in outputs["ctp26-buggy text full"]
+
+
+# -- the structure ---------------------------------------------------------------------------
+
+OUTPUT_PACKAGES = ("grader/export", "grader/report", "grader/doors")
+# Where the output packages may load an exercise: each before any result exists (the grading
+# itself, listing, the statement, writing CI or a Gradescope bundle, the pytest plugin's item names).
+LOADS_BEFORE_A_RESULT = {
+    ("grader/doors/api.py", "check"), ("grader/doors/api.py", "list_exercises"),
+    ("grader/doors/cli.py", "guess_exercise"), ("grader/doors/cli.py", "show"), ("grader/doors/cli.py", "init_ci"),
+    ("grader/doors/gradescope_bundle.py", "build"), ("grader/doors/pytest_plugin.py", "_load_exercise"),
+}
+
+
+def _exercise_loads(path: Path) -> list[tuple[str, int]]:
+    """(enclosing function, line) of every ``exercise(s).load(...)``/``load_all(...)`` call, and of every
+    import of those functions by name (which would hide a call from this scan)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = []
+
+    def visit(node, function):
+        for child in ast.iter_child_nodes(node):
+            inner = child.name if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)) else function
+            if (isinstance(child, ast.Call) and isinstance(child.func, ast.Attribute)
+                    and child.func.attr in ("load", "load_all") and isinstance(child.func.value, ast.Name)
+                    and child.func.value.id in ("exercise", "exercises")):
+                found.append((function, child.lineno))
+            if (isinstance(child, ast.ImportFrom) and (child.module or "").endswith("judging.exercise")
+                    and any(alias.name in ("load", "load_all") for alias in child.names)):
+                found.append((function, child.lineno))
+            visit(child, inner)
+
+    visit(tree, "<module>")
+    return found
+
+
+def test_no_door_exporter_or_report_loads_an_exercise_for_a_result_already_made():
+    found = {}
+    for package in OUTPUT_PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            rel = path.relative_to(ROOT).as_posix()
+            for function, line in _exercise_loads(path):
+                found.setdefault((rel, function), []).append(line)
+    unexpected = {key: lines for key, lines in found.items() if key not in LOADS_BEFORE_A_RESULT}
+    assert not unexpected, f"an exercise loaded where a result already exists (the result should carry it): {unexpected}"
+    # The scan sees what it should: the allowed loads are really there.
+    assert ("grader/doors/api.py", "check") in found and ("grader/doors/pytest_plugin.py", "_load_exercise") in found
+    for key in (("grader/doors/github_actions.py", "publish"), ("grader/doors/cli.py", "check"),
+                ("grader/doors/pytest_plugin.py", "_as_student_sees_it")):
+        assert key not in found
+
+
+def test_nothing_rebuilds_results_from_dictionaries():
+    assert not (ROOT / "grader/export/shown.py").exists()
+    for path in sorted((ROOT / "grader").rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        assert "result_from_dict" not in text and "export.shown" not in text, path
+        assert "feedback_levels.view(" not in text, path
+
+
+def test_the_redacted_result_reaches_every_exporter_without_a_dictionary(monkeypatch):
+    """Redacting and every object exporter work on the objects: ``to_dict`` is only for JSON and templates."""
+    from grader.doors import github_actions
+    from grader.export import classroom, gradescope, junit
+    from grader.judging.result import CheckResult, Counterexample, Mistake, SubmissionResult
+    from grader.report import feedback_levels
+
+    cx = Counterexample(call="minimax(root, 1, True)", picture="root [3]", expected=3, actual=4, input={}, shrunk=True)
+    result = SubmissionResult(
+        submission="s.py", exercise="ctp-26", status="failed", score=1.0, max_score=3.0,
+        checks=[CheckResult("visible", "a check", "failed", 0.0, 2.0, message="returned 4, expected 3", counterexample=cx,
+                            failed_cases=2, total_cases=9),
+                CheckResult("secret", "a hidden check", "failed", 1.0, 1.0, message="on Move Secret", hidden=True,
+                            counterexample=cx, failed_cases=1, total_cases=4)],
+        mistakes=[Mistake("always-max", "Takes the largest value.", "Which value does B pick?", "on 9 cases", checks=["visible"])],
+        default_feedback="hints", entry_point="minimax", entry_file="s.py", entry_line=7)
+    before = result.to_json()
+
+    def no_dict(self, *args, **kwargs):
+        raise AssertionError("a dictionary was made on the way to an export")
+
+    with monkeypatch.context() as patched:
+        for kind in (SubmissionResult, CheckResult, Mistake, Counterexample):
+            patched.setattr(kind, "to_dict", no_dict)
+        shown = feedback_levels.redact(result, feedback_levels.resolve(None, result.default_feedback), "student")
+        exported = "\n".join([junit.to_junit(shown), gradescope.to_json(shown), json.dumps(classroom.to_classroom(shown)),
+                              *github_actions.annotations(shown, "s.py", shown.entry_line)])
+    assert isinstance(shown, SubmissionResult) and shown.feedback == {"level": "hints", "audience": "student"}
+    assert shown.entry_line == 7 and shown.default_feedback == "hints"  # what the doors need travels with the copy
+    assert "fails on 2 of 9 cases" in exported and "Which value does B pick?" in exported
+    for secret in ("Move Secret", "returned 4, expected 3", "root [3]", "on 9 cases", "a hidden check"):
+        assert secret not in exported, secret
+    assert ",line=7," in exported
+    assert result.to_json() == before  # the original is untouched
+    # The fields the doors use stay out of the contract's dictionary (and so out of the JSON).
+    assert not {"default_feedback", "entry_point", "entry_file", "entry_line"} & set(shown.to_dict())
