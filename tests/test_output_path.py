@@ -243,3 +243,18 @@ def test_the_redacted_result_reaches_every_exporter_without_a_dictionary(monkeyp
     assert result.to_json() == before  # the original is untouched
     # The fields the doors use stay out of the contract's dictionary (and so out of the JSON).
     assert not {"default_feedback", "entry_point", "entry_file", "entry_line"} & set(shown.to_dict())
+
+
+def test_the_pytest_plugin_applies_the_level_the_result_carries():
+    from grader.doors.pytest_plugin import _as_student_sees_it
+    from grader.judging.result import CheckResult, Counterexample, SubmissionResult
+
+    cx = Counterexample(call="minimax(root, 1, True)", picture="root [3]", expected=3, actual=4, input={})
+    result = SubmissionResult(submission="s.py", exercise="no-such-exercise", status="failed", score=0.0, max_score=1.0,
+                              checks=[CheckResult("c", "a check", "failed", 0.0, 1.0, message="returned 4", counterexample=cx,
+                                                  failed_cases=1, total_cases=3)],
+                              default_feedback="score")
+    shown = _as_student_sees_it(result)  # an exercise that cannot be loaded: nothing tries to
+    assert shown.feedback == {"level": "score", "audience": "student"}
+    assert shown.checks[0].counterexample is None and shown.checks[0].message == ""
+    assert result.checks[0].counterexample is cx
