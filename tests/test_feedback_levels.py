@@ -46,8 +46,8 @@ def _result():
 def _views():
     from grader.report import feedback_levels
 
-    data = _result().to_dict()
-    return {(level, audience): feedback_levels.view(data, level, audience)
+    result = _result()
+    return {(level, audience): feedback_levels.redact(result, level, audience).to_dict()
             for level in feedback_levels.LEVELS for audience in feedback_levels.AUDIENCES}
 
 
@@ -124,10 +124,13 @@ def test_the_level_comes_from_the_flag_else_the_exercise_else_full():
 def test_judging_is_untouched_by_the_level():
     from grader.report import feedback_levels
 
-    data = _result().to_dict()
-    before = json.dumps(data, sort_keys=True)
-    feedback_levels.view(data, "score", "student")
-    assert json.dumps(data, sort_keys=True) == before
+    result = _result()
+    before = result.to_json()
+    for level in feedback_levels.LEVELS:
+        for audience in feedback_levels.AUDIENCES:
+            shown = feedback_levels.redact(result, level, audience)
+            assert shown is not result and shown.feedback == {"level": level, "audience": audience}
+    assert result.to_json() == before and result.feedback is None
 
 
 # -- through the command line --------------------------------------------------------------

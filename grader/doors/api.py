@@ -31,4 +31,5 @@ def ungradable(path: str | Path) -> SubmissionResult:
 
     submission = submissions.load(path)
     return SubmissionResult(submission=submission.display, exercise="", status="error", score=0.0, max_score=0.0,
-                            error=submission.problem or "the submission could not be read", grader_version=__version__)
+                            error=submission.problem or "the submission could not be read", grader_version=__version__,
+                            entry_file=str(submission.entry_file or submission.path))

@@ -7,7 +7,6 @@ not be graded), 2 a usage error (bad option, unknown exercise).
 from __future__ import annotations
 
 import ast
-import json
 import os
 import shlex
 import sys
@@ -112,7 +111,6 @@ def check(path, exercise_id, fmt, seed, examples, sandbox, exercises_dir, output
     from grader.judging import bank
     from grader.report import feedback_levels
     from grader import report
-    from grader.judging import exercise as exercises
     from grader.judging.exercise import ExerciseError
 
     extra = _exercises_dirs(exercises_dir)
@@ -127,24 +125,21 @@ def check(path, exercise_id, fmt, seed, examples, sandbox, exercises_dir, output
         else:
             result = api.check(path, exercise_id, seed=bank.PUBLIC_SEED if seed is None else seed, examples=examples,
                                sandbox=sandbox, exercises_dir=extra)
-            level = feedback_levels.resolve(feedback_level, exercises.load(exercise_id, extra).default_feedback, audience)
+            level = feedback_levels.resolve(feedback_level, result.default_feedback, audience)
     except ExerciseError as exc:  # a ValueError while grading is the grader's failure, not the user's
         raise click.UsageError(str(exc)) from None
-    # The level shapes what is shown, never what was judged.
-    shown = feedback_levels.view(result.to_dict(), level, audience)
-    from grader.export.shown import result_from_dict
-
-    visible = result_from_dict(shown)  # the same view as objects: exports never show more than the report
+    # The level shapes what is shown, never what was judged: every format below gets this one copy.
+    shown = feedback_levels.redact(result, level, audience)
     if fmt == "json":
-        text = json.dumps(shown, indent=2, ensure_ascii=False) + "\n"
+        text = shown.to_json() + "\n"
     elif fmt == "junit":
         from grader.export.junit import to_junit
 
-        text = to_junit(visible)
+        text = to_junit(shown)
     elif fmt == "gradescope":
         from grader.export import gradescope
 
-        text = gradescope.to_json(visible)
+        text = gradescope.to_json(shown)
     else:
         color = output is None and fmt == "text" and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
         text = report.render(shown, fmt, color=color)
@@ -159,7 +154,7 @@ def check(path, exercise_id, fmt, seed, examples, sandbox, exercises_dir, output
 
     if github_actions.active():
         stream = sys.stderr if output is None and fmt in MACHINE_FORMATS else sys.stdout
-        github_actions.publish(visible, path, stream, exercises_dir=extra)
+        github_actions.publish(shown, path, stream)
     sys.exit(0 if result.passed else 1)
 
 

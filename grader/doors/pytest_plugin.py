@@ -225,7 +225,7 @@ class SubmissionFile(pytest.File):
                                             seed=bank.PUBLIC_SEED if settings.seed is None else settings.seed,
                                             examples=settings.examples, sandbox=settings.sandbox,
                                             exercises_dir=settings.exercises_dir or None)
-                settings.result = _as_student_sees_it(settings.result, settings)
+                settings.result = _as_student_sees_it(settings.result)
             except Exception as exc:  # the grader itself broke: every item says so, none retries
                 settings.result = exc
         if isinstance(settings.result, Exception):
@@ -233,14 +233,11 @@ class SubmissionFile(pytest.File):
         return settings.result
 
 
-def _as_student_sees_it(result, settings: Settings):
-    """The exercise's feedback level, as ``minimax-grader check`` applies it for a student."""
-    from grader.judging import exercise as exercises
+def _as_student_sees_it(result):
+    """The exercise's feedback level (the result carries it), as ``minimax-grader check`` applies it for a student."""
     from grader.report import feedback_levels
-    from grader.export.shown import result_from_dict
 
-    default = exercises.load(settings.exercise, settings.exercises_dir or None).default_feedback
-    return result_from_dict(feedback_levels.view(result.to_dict(), feedback_levels.resolve(None, default), "student"))
+    return feedback_levels.redact(result, feedback_levels.resolve(None, result.default_feedback), "student")
 
 
 class CheckFailed(Exception):

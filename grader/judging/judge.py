@@ -20,7 +20,7 @@ from grader.judging.checks import Outcome
 from grader.judging.result import CheckResult, SubmissionResult
 from grader.sandbox import launch
 from grader.sandbox.session import SandboxFailure, Session
-from grader.judging.submissions import Submission
+from grader.judging.submissions import Submission, definition_line
 
 CONSISTENCY_SAMPLE = 40
 SHRINK_BUDGET = 4.0
@@ -31,10 +31,13 @@ def grade(submission: Submission, exercise, bank: Bank, launcher: launch.Launche
           shrink: bool = True, diagnose: bool = True) -> SubmissionResult:
     launcher = launcher or launch.choose()
     started = time.monotonic()
+    entry_file = submission.entry_file or submission.path  # what the doors point at (Actions annotations)
     result = SubmissionResult(
         submission=submission.display, exercise=exercise.id, status="error", score=0.0,
         max_score=exercise.max_score, seed=bank.seed, examples=bank.examples,
         sandbox={"mode": launcher.name, "warning": launcher.warning}, grader_version=__version__,
+        default_feedback=getattr(exercise, "default_feedback", None), entry_point=exercise.entry_point,
+        entry_file=str(entry_file), entry_line=definition_line(entry_file, exercise.entry_point),
     )
     if submission.problem:
         result.error = submission.problem

@@ -97,6 +97,16 @@ class SubmissionResult:
     output: dict = field(default_factory=lambda: {"stdout": "", "stderr": "", "truncated": False})
     duration_seconds: float = 0.0
     grader_version: str = ""
+    # The feedback level this copy was redacted to ({"level", "audience"}), set by
+    # ``grader.report.feedback_levels.redact`` only; in ``to_dict`` (last) when set.
+    feedback: dict | None = None
+    # Recorded when the result is made, for the doors (never in ``to_dict``: the contract is unchanged):
+    # the exercise's default feedback level, and where the graded function is, so that no door
+    # loads the exercise or the submission again for a result already made.
+    default_feedback: str | None = None
+    entry_point: str | None = None  # the graded function's (or class's) name
+    entry_file: str | None = None  # the file it should be in (a folder submission's entry file)
+    entry_line: int | None = None  # the line it is defined on, read with ast (None: not found)
 
     @property
     def passed(self) -> bool:
@@ -117,6 +127,8 @@ class SubmissionResult:
         }
         if timings:
             data["duration_seconds"] = round(self.duration_seconds, 3)
+        if self.feedback is not None:
+            data["feedback"] = dict(self.feedback)
         return data
 
     def to_json(self, timings: bool = True) -> str:

@@ -114,3 +114,18 @@ def _source_problem(name: str, data: bytes, allow_empty: bool = False) -> str | 
     except (RecursionError, MemoryError, ValueError):
         return f"{name} could not be parsed (nested too deeply)"
     return None
+
+
+def definition_line(path: str | Path | None, name: str | None) -> int | None:
+    """The line where ``name`` (a function or class) is defined in the file at ``path``, read with ast
+    (the code is not run); None when there is no such file, no such definition, or it does not parse."""
+    if not path or not name:
+        return None
+    try:
+        tree = ast.parse(Path(path).read_bytes())
+    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name == name:
+            return node.lineno
+    return None

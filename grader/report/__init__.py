@@ -1,8 +1,11 @@
 """Rendering a SubmissionResult for people: terminal text, Markdown and a self-contained HTML page.
 
-All three are jinja2 templates over the same plain dictionary (``result.to_dict()``), so
-what a student reads in the terminal, in a CI summary and in a browser says the same thing.
-Colour in the terminal is an ANSI filter that does nothing unless asked (on a TTY).
+``render`` is handed the ``SubmissionResult`` (for a student, the copy ``feedback_levels.redact``
+made: the same object the exporters get) and lays out its plain dictionary (``to_dict()``,
+the result contract) with jinja2 templates, so what a student reads in the terminal, in a CI
+summary and in a browser says the same thing. Bulk grading hands it the contract's dictionary
+as the gradebook stored it. Colour in the terminal is an ANSI filter that does nothing unless
+asked (on a TTY).
 
 ``feedback`` words one check the same way for every door and exporter (pytest, JUnit,
 Gradescope, Actions); ``feedback_levels`` decides, at render time, how much a report shows.
@@ -72,7 +75,8 @@ def _environment_class(jinja2):
 
 
 def render(result, fmt: str = "text", *, color: bool = False, summary: str | None = None) -> str:
-    """``summary``: where the class summary page is, from the report (bulk grading links back to it)."""
+    """``result``: a SubmissionResult (or the contract's dictionary, as the gradebook keeps it);
+    ``summary``: where the class summary page is, from the report (bulk grading links back to it)."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown report format {fmt!r}")
     env = _environment(fmt == "html")

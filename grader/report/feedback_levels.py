@@ -2,9 +2,12 @@
 
 Three levels: ``score`` (each check passed or not, and the points), ``hints`` (adds the named
 mistake's explanation and a leading question), ``full`` (adds messages, counterexamples,
-localisation and the evidence behind a diagnosis). The judge always produces everything; this
-module takes the result's plain dictionary and blanks what the level does not show, keeping
-every key so that templates and JSON readers see one shape at every level.
+localisation and the evidence behind a diagnosis). The judge always produces everything;
+``redact`` makes a copy of the ``SubmissionResult`` (``dataclasses.replace``, the original is
+never changed) with what the level does not show blanked, keeping every field so that
+templates and JSON readers see one shape at every level. That copy is what every renderer,
+exporter and door is handed: a report, a JUnit file and an Actions annotation cannot show
+more than one another, and nothing goes through a dictionary and back to get there.
 
 Two audiences: an instructor always sees everything. A student sees the chosen level, with
 checks the exercise marks ``hidden`` reduced to their name, status and points, and nothing
@@ -17,7 +20,9 @@ grading on a machine the students do not control.
 
 from __future__ import annotations
 
-import copy
+from dataclasses import replace
+
+from grader.judging.result import CheckResult, SubmissionResult
 
 LEVELS = ("score", "hints", "full")
 AUDIENCES = ("student", "instructor")
@@ -34,46 +39,48 @@ def resolve(level: str | None, exercise_default: str | None = None, audience: st
     return chosen
 
 
-def view(data: dict, level: str = "full", audience: str = "student") -> dict:
-    """A copy of a result dictionary (``SubmissionResult.to_dict()``) showing only what the level allows."""
+def redact(result: SubmissionResult, level: str = "full", audience: str = "student") -> SubmissionResult:
+    """A copy of ``result`` showing only what the level allows, its ``feedback`` saying which level.
+
+    The copy shares the values it leaves as they are (a counterexample kept at ``full``, the
+    sandbox and parts records) with the original: renderers and exporters only read them.
+    """
     if level not in LEVELS:
         raise ValueError(f"unknown feedback level {level!r} (choose {', '.join(LEVELS)})")
     if audience not in AUDIENCES:
         raise ValueError(f"unknown audience {audience!r} (choose {', '.join(AUDIENCES)})")
-    out = copy.deepcopy(data)
     student = audience == "student"
-    hidden = {c["name"] for c in out.get("checks", []) if student and c.get("hidden")}
-    for check in out.get("checks", []):
-        if check["name"] in hidden:
-            check["title"] = HIDDEN_TITLE
-            check["message"] = ""
-            check["counterexample"] = None
-            check["failed_cases"] = check["total_cases"] = 0
+    hidden = {c.name for c in result.checks if student and c.hidden}
+    checks = []
+    for check in result.checks:
+        if check.name in hidden:
+            check = replace(check, title=HIDDEN_TITLE, message="", counterexample=None, failed_cases=0, total_cases=0)
         elif level != "full":
-            check["counterexample"] = None
-            check["message"] = _summary(check) if level == "hints" else ""
+            check = replace(check, counterexample=None, message=_summary(check) if level == "hints" else "")
+        else:
+            check = replace(check)
+        checks.append(check)
     mistakes = []
     if level != "score":
-        for mistake in out.get("mistakes", []):
-            sources = set(mistake.get("checks") or ())
+        for mistake in result.mistakes:
+            sources = set(mistake.checks or ())
             if sources and sources <= hidden:
                 continue  # only a hidden check shows this mistake: naming it would reveal the check
-            if level != "full" or sources & hidden:
-                mistake["evidence"] = ""
-            mistake["checks"] = [name for name in mistake.get("checks") or () if name not in hidden]
-            mistakes.append(mistake)
-    out["mistakes"] = mistakes
-    if student and (level != "full" or hidden) and isinstance(out.get("output"), dict):
+            evidence = "" if level != "full" or sources & hidden else mistake.evidence
+            mistakes.append(replace(mistake, evidence=evidence,
+                                    checks=[name for name in mistake.checks or () if name not in hidden]))
+    output = result.output
+    if student and (level != "full" or hidden) and isinstance(output, dict):
         # What the code printed can spell out the trees it was asked about, hidden ones included.
-        out["output"] = {**out["output"], "stdout": "", "stderr": ""}
-    out["feedback"] = {"level": level, "audience": audience}
-    return out
+        output = {**output, "stdout": "", "stderr": ""}
+    return replace(result, checks=checks, mistakes=mistakes, output=output,
+                   feedback={"level": level, "audience": audience})
 
 
-def _summary(check: dict) -> str:
+def _summary(check: CheckResult) -> str:
     """A failed check at the hints level: how often, never on what."""
-    if check.get("status") == "failed" and check.get("total_cases"):
-        return f"fails on {check['failed_cases']} of {check['total_cases']} cases"
-    if check.get("status") == "skipped":
-        return check.get("message", "")
+    if check.status == "failed" and check.total_cases:
+        return f"fails on {check.failed_cases} of {check.total_cases} cases"
+    if check.status == "skipped":
+        return check.message
     return ""
