@@ -15,6 +15,7 @@ labelled: they are computed, never used to choose anything. Targets on the held-
 at least 90 %, wrong at most 3 %.
 
     python benchmarks/mistake_naming.py [--jobs N] [--half tuning|held_out|both] [--exercise ID ...] [--per-code N]
+                                        [--corpus FOLDER]
 
 Exit status 0 whether or not the targets are met (``tests/test_mistake_corpus.py`` asserts them).
 """
@@ -35,8 +36,9 @@ RIGHT_TARGET, WRONG_TARGET = 0.90, 0.03
 
 
 def halves(corpus: Path = CORPUS) -> dict[str, list[tuple[str, str, Path]]]:
-    """The corpus split by its own fixed rule (``split.py``), loaded from the corpus folder."""
-    spec = importlib.util.spec_from_file_location("_mistake_corpus_split", corpus / "split.py")
+    """The corpus split by its fixed rule (``split.py`` of the corpus folder; a folder of variants not yet
+    in the corpus, such as ``fixtures/mistake-corpus-pending``, is split by the same rule)."""
+    spec = importlib.util.spec_from_file_location("_mistake_corpus_split", CORPUS / "split.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module.split(corpus)
@@ -141,8 +143,10 @@ def main() -> int:
     parser.add_argument("--exercise", action="append", default=None)
     parser.add_argument("--per-code", type=int, default=None,
                         help="at most this many variants per (exercise, code), the first in the split's order")
+    parser.add_argument("--corpus", type=Path, default=CORPUS,
+                        help="a folder laid out as the corpus (e.g. fixtures/mistake-corpus-pending)")
     args = parser.parse_args()
-    split = halves()
+    split = halves(args.corpus)
     wanted = ("tuning", "held_out") if args.half == "both" else (args.half,)
     for half in wanted:
         entries = first_per_code([e for e in split[half] if args.exercise is None or e[0] in args.exercise],
