@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from grader.judging.answers import Answer
+from grader.vocabulary.answers import Answer
 from grader.kit.game import from_plain
 
 

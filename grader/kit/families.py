@@ -16,8 +16,8 @@ from __future__ import annotations
 import math
 import time
 
-from grader.judging.diagnose import (PARTIAL_AGREES, SUPPORTED_EXPLAINS, Finding, Fit, Model, Support, clear_winners,
-                             supported_by, with_support)
+from grader.vocabulary.findings import (PARTIAL_AGREES, SUPPORTED_EXPLAINS, Finding, Fit, Model, Support, clear_winners,
+                                supported_by, with_support)
 from grader.kit import answer_shape, mistake_texts
 from grader.kit.player_families import player_families
 from grader.kit.search import FAMILIES, NEEDS_DEPTH, NEEDS_EVALUATE, VARIANT_NODE_BUDGET, TooBig

@@ -18,7 +18,7 @@ import json
 from functools import cached_property
 from pathlib import Path
 
-from grader.judging.answers import Answer
+from grader.vocabulary.answers import Answer
 from grader.kit import bank as kit_bank
 from grader.kit import answer_shape, declaration, groups, pictures, student_api
 from grader.kit.game import Game, to_plain
