@@ -3,7 +3,8 @@
 Every module under ``grader/`` is parsed with :mod:`ast`; every import of a grader module counts,
 at module level or inside a function (a lazy import is still a dependency), relative or absolute,
 and ``importlib.import_module("grader....")`` with a literal (or an f-string's literal prefix).
-Only imports under ``if TYPE_CHECKING:`` are left out: they never run.
+Only imports under ``if TYPE_CHECKING:`` and ``if __name__ == "__main__":`` are left out: neither
+runs when the module is imported.
 
 A *layer* is a subpackage (``grader.kit``) or a top-level module (``grader.paths``); the root
 package ``grader`` is a layer of its own. The test fails on
@@ -28,6 +29,15 @@ from pathlib import Path
 import pytest
 
 GRADER = Path(__file__).resolve().parent.parent / "grader"
+
+# Imports that still go up a layer, each with why it is still here and what removes it. Nothing else is
+# excused; an entry that no longer matches an import fails the test, so the list only ever shrinks.
+PENDING = {
+    ("grader.similarity.sources", "grader.doors.student_door"):
+        "the starter text every student is handed (subtracted from similarity) is built in the student "
+        "door; it moves below the doors (with doors/student_door.py importing it) when grader/doors/ is "
+        "free to edit (issue 26)",
+}
 MAY_IMPORT = re.compile(r"^\s*May import:\s*(.*?)\s*$", re.MULTILINE)
 
 
@@ -54,18 +64,24 @@ def layer_of(name: str) -> str:
     return ".".join(name.split(".")[:2])
 
 
-def _is_type_checking(test: ast.expr) -> bool:
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
-    )
+def _never_on_import(test: ast.expr) -> bool:
+    """``if TYPE_CHECKING:`` (only a type checker reads it) or ``if __name__ == "__main__":`` (runs only when
+    the module is the program, ``python -m ...``, never when another module imports it)."""
+    if isinstance(test, ast.Name) and test.id == "TYPE_CHECKING":
+        return True
+    if isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING":
+        return True
+    return (isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and test.left.id == "__name__"
+            and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)
+            and isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value == "__main__")
 
 
 def _import_nodes(tree: ast.AST):
-    """Every import node, at any depth, except the body of ``if TYPE_CHECKING:``."""
+    """Every import node, at any depth, except in the body of ``if TYPE_CHECKING:`` or ``if __name__ == "__main__":``."""
     stack = [tree]
     while stack:
         node = stack.pop()
-        if isinstance(node, ast.If) and _is_type_checking(node.test):
+        if isinstance(node, ast.If) and _never_on_import(node.test):
             stack.extend(node.orelse)
             continue
         if isinstance(node, (ast.Import, ast.ImportFrom)):
@@ -136,7 +152,7 @@ def graph() -> dict[str, dict[str, list[str]]]:
         for node in _import_nodes(tree):
             lineno = node[0] if isinstance(node, tuple) else node.lineno
             for target in _resolve(name, node):
-                if target != name:
+                if target != name and (name, target) not in PENDING:
                     out[target].append(f"{path.relative_to(GRADER.parent)}:{lineno}")
         edges[name] = dict(out)
     return edges
@@ -295,9 +311,25 @@ def test_the_reader_sees_lazy_relative_and_dynamic_imports():
         "from typing import TYPE_CHECKING\n"
         "if TYPE_CHECKING:\n    from grader.doors import cli\n"
         "def f():\n    from . import scratch\n    import grader.paths\n"
+        "if __name__ == '__main__':\n    from grader.bulk import batch\n"
         "importlib.import_module(f'grader.export.{x}')\n"
     )
     found = set()
     for node in _import_nodes(tree):
         found.update(_resolve("grader.sandbox.launch", node))
     assert found == {"grader.sandbox.scratch", "grader.paths", "grader.export"}
+
+
+def test_declared_layers_are_an_order():
+    """The 'May import:' lines themselves have no circle, so they name one order of the layers."""
+    declared_edges = {layer: {t: ["May import"] for t in declared(layer)} for layer in layers()}
+    found = circles(declared_edges)
+    assert not found, "the 'May import:' lines allow a circle:\n" + "\n".join(found)
+
+
+@pytest.mark.parametrize("edge", sorted(PENDING))
+def test_each_pending_import_is_still_there(edge):
+    importer, target = edge
+    tree = ast.parse(modules()[importer].read_text(encoding="utf-8"))
+    found = {t for node in _import_nodes(tree) for t in _resolve(importer, node)}
+    assert target in found, f"{importer} no longer imports {target}: remove it from PENDING"

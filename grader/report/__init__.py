@@ -6,6 +6,8 @@ Colour in the terminal is an ANSI filter that does nothing unless asked (on a TT
 
 ``feedback`` words one check the same way for every door and exporter (pytest, JUnit,
 Gradescope, Actions); ``feedback_levels`` decides, at render time, how much a report shows.
+
+May import: grader.judging, grader.paths
 """
 
 from __future__ import annotations
