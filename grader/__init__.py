@@ -6,9 +6,12 @@ The small public API, for instructors who script::
     result = check("solution.py", exercise="ctp-26")
     print(result.score, result.max_score, result.status)
     print(result.to_json())
+
+May import: grader.doors, grader.version
 """
 
-__version__ = "0.1.0"
+from grader.version import __version__
+
 __all__ = ["__version__", "check", "list_exercises"]
 
 

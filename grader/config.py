@@ -6,6 +6,8 @@ everywhere. Only the current folder's ``pyproject.toml`` counts: walking up the 
 let a file far away change what a student's command means without them seeing it.
 Relative paths are taken relative to the folder holding the ``pyproject.toml``, not to
 wherever the command happens to run from later.
+
+May import: nothing
 """
 
 from __future__ import annotations

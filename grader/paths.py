@@ -2,6 +2,8 @@
 
 The exercises, references and fixtures are top-level folders in the checkout, and ship as
 ``grader/_data/...`` in a wheel. Every lookup goes through here so both layouts work.
+
+May import: nothing
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.judging.answers import Answer
+from grader.vocabulary.answers import Answer
 
 HARNESS = Path(__file__).resolve().parent.parent / "grader" / "sandbox" / "harness.py"
 

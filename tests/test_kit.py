@@ -135,7 +135,7 @@ def test_declared_returns_shapes():
 
 def test_a_move_spread_into_the_answer_and_no_move_written_as_the_course_writes_it():
     """``[row, col, score]``: a move that is a pair spread into the list, "no move" as ``[-1, -1]``."""
-    from grader.judging.answers import Answer
+    from grader.vocabulary.answers import Answer
     from grader.kit import answer_shape
 
     base = {"game": {"module": "g.py"}, "student": {"function": "f", "arguments": {"s": "state"},

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.judging.answers import Answer
+from grader.vocabulary.answers import Answer
 from grader.kit import move_answer, move_families, trees
 from grader.kit.game import Game
 from grader.kit.search import Searcher

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.judging.answers import Answer
+from grader.vocabulary.answers import Answer
 from grader.kit import answer_shapes, move_paths
 from grader.kit.game import Game
 from grader.kit.search import Searcher

@@ -11,4 +11,6 @@ cluster, imported only when ``--executor dask`` or ``--scheduler`` asks for it.
 submissions out to ``grader.judging`` in worker processes, gathers plain result dictionaries
 back into the gradebook, and writes the class's outputs from the gradebook alone through
 ``grader.report``, ``grader.export`` and ``grader.similarity``. Only the doors import it.
+
+May import: grader.export, grader.judging, grader.paths, grader.report, grader.sandbox, grader.similarity, grader.version
 """

@@ -22,7 +22,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from grader import __version__
+from grader.version import __version__
 from grader.judging import bank as banks
 from grader.bulk import discover as discovery
 from grader.judging import exercise as exercises

@@ -159,7 +159,7 @@ class DaskExecutor:
 
 def job_plugin(job: Job):
     """The job as a worker plugin, named after its content (a restarted driver replaces its own leftover)."""
-    from grader import __version__
+    from grader.version import __version__
     from grader.judging import exercise as exercises
     from grader.bulk.on_worker import GradingJob
 

@@ -82,7 +82,7 @@ class Context:
 
     def __init__(self, plugin: GradingJob):
 
-        from grader import __version__
+        from grader.version import __version__
         from grader.bulk import worker as pool_worker
 
         if __version__ != plugin.version:

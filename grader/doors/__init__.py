@@ -9,4 +9,6 @@ into a call to ``grader.judging`` (one submission) or ``grader.bulk`` (a class) 
 may import every other layer; only ``grader.similarity.sources`` imports a door (the starter
 text, from ``student_door``). This ``__init__`` imports nothing: the pytest plugin is loaded
 by every pytest run in an environment where the grader is installed.
+
+May import: grader.bulk, grader.config, grader.export, grader.judging, grader.kit, grader.paths, grader.report, grader.sandbox, grader.similarity, grader.version, grader.vocabulary
 """

@@ -27,7 +27,7 @@ def list_exercises(exercises_dir: list[Path] | None = None) -> list[tuple[str, s
 
 def ungradable(path: str | Path) -> SubmissionResult:
     """The error result for a submission that cannot be graded whatever the exercise (missing, empty, ...)."""
-    from grader import __version__
+    from grader.version import __version__
 
     submission = submissions.load(path)
     return SubmissionResult(submission=submission.display, exercise="", status="error", score=0.0, max_score=0.0,

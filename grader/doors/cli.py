@@ -246,7 +246,7 @@ def gradescope_bundle(exercise_id, out, exercises_dir, wheel, feedback_level):
 @click.option("--force", is_flag=True, help="Replace an existing workflow file.")
 def init_ci(exercise_id, submission, install, folder, force):
     """Write .github/workflows/classroom.yml: grade on every push, points to GitHub Classroom."""
-    from grader import __version__
+    from grader.version import __version__
     from grader.doors import ci_workflow
     from grader.judging import exercise as exercises
     from grader.judging.exercise import ExerciseError

@@ -14,7 +14,8 @@ import os
 import tempfile
 from dataclasses import dataclass, field, fields
 
-from grader import __version__, paths
+from grader import paths
+from grader.version import __version__
 
 PUBLIC_SEED = 26
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from grader.judging.answers import Answer
+from grader.vocabulary.answers import Answer
 from grader.judging.bank import Case
 from grader.judging.result import CheckResult, Counterexample
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import time
 
-from grader import __version__
+from grader.version import __version__
 from grader.judging import checks as kinds
 from grader.judging import parts
 from grader.judging.bank import Bank

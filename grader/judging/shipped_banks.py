@@ -8,7 +8,8 @@ is used only when the fingerprint and grader version match: an exercise that cha
 instructor's own exercise, is built as before, so a stale file can cost time, never a verdict.
 
 Regenerate after changing an exercise: ``python -m grader.judging.shipped_banks`` (the test suite
-fails until then: ``tests/test_shipped_banks.py``).
+fails until then: ``tests/test_shipped_banks.py``); building and writing them is ``bank_release``'s,
+so that this module, which ``bank`` and ``diagnose`` read, imports neither.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import gzip
 import json
 from pathlib import Path
 
-from grader import __version__
+from grader.version import __version__
 
 FOLDER = Path(__file__).with_name("banks")
 
@@ -67,84 +68,7 @@ def predictions_fingerprint() -> str:
     return digest.hexdigest()[:16]
 
 
-def predictions_of(exercise, cases) -> dict | None:
-    """Every mistake model's prediction on every case, in the shape ``load_with_predictions`` returns;
-    None for an exercise without models, or whose models answer differently when asked in another order
-    (a search cut off by its budget can depend on what was searched before): those are computed when used."""
-    import subprocess
-    import sys
+if __name__ == "__main__":  # the release step lives in bank_release.py, which builds on this module
+    from grader.judging.bank_release import main
 
-    forward = _predict_all(exercise.id, cases)
-    if forward is None:
-        return None
-    script = ("import json, sys\nfrom grader.judging import shipped_banks\n"
-              "data = json.load(sys.stdin)\n"
-              "print(json.dumps(shipped_banks._predict_all(data['id'], data['cases'], backwards=True)))")
-    done = subprocess.run([sys.executable, "-c", script], input=json.dumps({"id": exercise.id, "cases": cases}),
-                          capture_output=True, text=True, check=True)
-    if json.loads(done.stdout) != json.loads(json.dumps(forward)):
-        print(f"{exercise.id}: its models answer differently in another order; no predictions shipped")
-        return None
-    return {"fingerprint": predictions_fingerprint(), "by_model": forward}
-
-
-def _predict_all(exercise_id: str, cases: list[dict], backwards: bool = False) -> dict | None:
-    from grader.judging import diagnose
-    from grader.judging import exercise as exercises
-    from grader.judging.predictions import model_keys, predict
-
-    models = getattr(diagnose.mistakes_of(exercises.load(exercise_id)), "MODELS", ())
-    if not models:
-        return None
-    inputs = [c["input"] for c in cases]
-    order = range(len(inputs) - 1, -1, -1) if backwards else range(len(inputs))
-    by_model = {}
-    for key, model in model_keys(models).items():
-        column = [None] * len(inputs)
-        for index in order:
-            column[index] = list(predict(model, inputs[index]))
-        by_model[key] = column
-    return by_model
-
-
-def write(exercise, seed: int, examples: int, cases: list[dict], predictions: dict | None = None) -> Path:
-    import hypothesis
-
-    FOLDER.mkdir(exist_ok=True)
-    data = {"exercise": exercise.id, "fingerprint": exercise.fingerprint, "grader_version": __version__,
-            "hypothesis_version": hypothesis.__version__, "seed": seed, "examples": examples, "cases": cases}
-    if predictions is not None:
-        data["predictions"] = predictions
-    path = path_of(exercise.id)
-    # mtime=0: the same bank gives the same bytes, so regenerating without a change is no diff.
-    path.write_bytes(gzip.compress(json.dumps(data, sort_keys=True).encode("utf-8"), mtime=0))
-    return path
-
-
-def regenerate(exercise_ids=None) -> list[Path]:
-    """Builds every built-in exercise's public bank afresh and ships it."""
-    from grader.judging import bank
-    from grader import paths
-    from grader.judging import exercise as exercises
-
-    written = []
-    for exercise_id, loaded in sorted(exercises.load_all([]).items()):
-        if exercise_ids and exercise_id not in exercise_ids:
-            continue
-        if loaded.folder.resolve().parent != paths.exercises_dir().resolve():
-            continue  # only the grader's own exercises ship a bank
-        built = bank.build(loaded, bank.PUBLIC_SEED, use_cache=False, use_shipped=False)
-        cases = [c.to_data() for c in built.cases]
-        written.append(write(loaded, built.seed, built.examples, cases, predictions_of(loaded, cases)))
-    return written
-
-
-def main() -> None:
-    import sys
-
-    for path in regenerate(sys.argv[1:] or None):
-        print(f"wrote {path} ({path.stat().st_size // 1024} KiB)")
-
-
-if __name__ == "__main__":
     main()

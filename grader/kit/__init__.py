@@ -28,6 +28,9 @@ Everything else is written here once for every game:
 - ``driver``: the sandbox-side generic driver (standard library only, never imports ``grader``);
 - ``scaffold``: ``minimax-grader new-exercise``.
 
-The kit may import ``grader.judging.answers``, ``grader.judging.checks`` and ``grader.judging.diagnose`` (the judge's
-vocabulary); nothing below ``grader.kit`` imports the kit except ``grader.judging.exercise``.
+The kit speaks the judge's vocabulary (``grader.vocabulary``: ``answers``, the decoded answer, and
+``findings``, what a mistake model, a finding and a fit are), never the judge itself; of the grading
+layers only ``grader.judging.exercise`` imports the kit (the doors use ``scaffold`` and ``student_api``).
+
+May import: grader.vocabulary, grader.paths
 """

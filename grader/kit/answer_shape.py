@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import re
 
-from grader.judging.answers import Answer
+from grader.vocabulary.answers import Answer
+from grader.kit.errors import DeclarationError
 from grader.kit.game import from_plain
 
 
@@ -24,8 +25,6 @@ def parse(student: dict, fallback) -> dict:
     shape = {"container": "list", "items": ["move", "value"]} if spread else fallback(text)
     no_move = student.get("no_move")
     if spread and not (isinstance(no_move, list) and no_move):
-        from grader.kit.declaration import DeclarationError
-
         raise DeclarationError(f"[student] returns = {text!r} spreads the move into the list: declare no_move = [...], "
                          "how the answer writes that there is no move (e.g. [-1, -1])")
     return {**shape, "spread": bool(spread), "no_move": no_move, "words": student.get("answer_words"),

@@ -11,16 +11,13 @@ import math
 import re
 
 from grader.kit import answer_shape, groups
+from grader.kit.errors import DeclarationError
 
 SOURCES = ("state", "depth", "player", "alpha", "beta")
 OPERATIONS = ("to_move", "actions", "result", "is_terminal", "utility", "evaluate")
 ROLES = ("max", "min")
 SEARCHES = ("minimax", "alphabeta")
 RETURN_ITEMS = ("value", "move")
-
-
-class DeclarationError(Exception):
-    """exercise.toml declares something the kit cannot do."""
 
 
 def _returns(text: str) -> dict:

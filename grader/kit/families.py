@@ -16,10 +16,12 @@ from __future__ import annotations
 import math
 import time
 
-from grader.judging.diagnose import (PARTIAL_AGREES, SUPPORTED_EXPLAINS, Finding, Fit, Model, Support, clear_winners,
-                             supported_by, with_support)
+from grader.vocabulary.findings import (PARTIAL_AGREES, SUPPORTED_EXPLAINS, Finding, Fit, Model, Support, clear_winners,
+                                supported_by, with_support)
 from grader.kit import answer_shape, mistake_texts
+from grader.kit.mistake_texts import CODES
 from grader.kit.player_families import player_families
+from grader.kit.traces import evaluated_paths
 from grader.kit.search import (COUNTED_OTHERWISE, FAMILIES, NEEDS_DEPTH, NEEDS_EVALUATE, NEEDS_EXTRA_TURNS,
                                VARIANT_NODE_BUDGET, TooBig)
 
@@ -34,78 +36,6 @@ START_NOT_BEATEN = ("The best value so far starts at a value that a move can onl
                     "win or loss value itself), so when the best move is worth exactly that, no move is kept.",
                     "Before you have looked at any move, what start value is every move sure to beat?")
 
-CODES = {
-    "assumes-alternation": ("Your search takes the players to alternate at every move, but in this game a player "
-                            "sometimes moves again: after such a move the same side is to move, and your search "
-                            "lets the other side choose there.",
-                            "After a move that gives an extra turn, who chooses the next move?"),
-    "depth-counts-turns": ("Your search uses up depth only when the player changes, but the depth counts every move "
-                           "(ply): after an extra turn your search looks one move further ahead than it should.",
-                           "When a player moves twice in a row, how much of the depth do those two moves use?"),
-    "depth-counts-plies": ("Your search uses up depth at every move, but here the depth counts turns: a move that "
-                           "gives the same player another move should not use any.",
-                           "When a player moves twice in a row, how much of the depth do those two moves use?"),
-    "min-max-swapped": ("Where MAX is to move your search keeps the lowest value, and where MIN is to move the highest.",
-                        "Which player wants the value high, and which one wants it low?"),
-    "always-max": ("Your search keeps the highest value at every level, also where MIN is to move.",
-                   "When it is MIN's turn, which of the values would MIN pick?"),
-    "always-min": ("Your search keeps the lowest value at every level, also where MAX is to move.",
-                   "When it is MAX's turn, which of the values would MAX pick?"),
-    "no-alternation": ("The player does not change from one move to the next: the side to move at the start plays "
-                       "every move of your search.",
-                       "After one player has moved, whose turn is it?"),
-    "ignores-player-argument": ("Your search always starts as MAX, whoever is to move, so positions where MIN is "
-                                "to move come out wrong.",
-                                "Where does your function learn whose turn it is?"),
-    "depth-off-by-one": ("Your search stops one move too early: it scores positions with one move of depth left "
-                         "instead of looking at that move.",
-                         "With depth 1 left, how many more moves should be looked at?"),
-    "depth-not-decremented": ("The depth never goes down as your search goes deeper, so it only stops at the end "
-                              "of the game.",
-                              "What depth does the next call get?"),
-    "missing-terminal-check": ("Your search does not stop at a finished game: it keeps playing after the game is "
-                               "won, or looks for moves where there are none.",
-                               "What should happen when the game is already over?"),
-    "sign-flip": ("Your values have the wrong sign: positions good for MAX are scored as bad and the other way round.",
-                  "Whose point of view is the value given from?"),
-    "bad-initial-bound": ("The best value so far starts at 0 instead of minus or plus infinity, so when every move "
-                          "is worse than 0 for the player to move, the 0 is kept.",
-                          "What should the best value be before any move has been looked at?"),
-    "first-child-only": ("Your search returns after the first move it looks at, so only the first move is ever "
-                         "considered.",
-                         "Where is the return in your loop over the moves?"),
-    "averages-children": ("Your search averages the values of the moves instead of picking the best one for the "
-                          "player to move.",
-                          "Does a player care about the average of their moves, or about one of them?"),
-    "one-ply-search": ("Each move is scored by the position right after it, without looking at the replies.",
-                       "After this move, what can the other player still do?"),
-    "suboptimal-move": ("The value is right, but the move you return does not always get that value.",
-                        "When you remember a new best value, do you remember the move that got it at the same moment?"),
-    "no-moves-root": ("Where there is no move to make (the game is over, or no depth is left), the answer should "
-                      "carry no move, but yours does.",
-                      "What move is there to return when no move is looked at?"),
-    "over-pruning": ("Your search cuts off moves it should still look at: it evaluates fewer positions than alpha-beta "
-                     "does (pruning on equal values, for example, or with the wrong bound).",
-                     "Should a move be cut off when its value only equals the bound?"),
-    "under-pruning": ("Your search looks at positions alpha-beta would cut off: the bounds do not prune as they should.",
-                      "Are alpha and beta updated and passed on to the next call?"),
-    "evaluates-internal-nodes": ("Your search evaluates positions in the middle of the search, not only finished "
-                                 "games and positions at the depth limit.",
-                                 "Which positions need to be scored by the evaluation?"),
-    "horizon-not-evaluated": ("Your search misses positions it should evaluate.",
-                              "Is every position at the depth limit, and every finished game, scored?"),
-    "wrong-return-type": ("The answer does not have the declared shape or types.",
-                          "What exactly does the caller expect back?"),
-    "mutates-tree": ("Your function changes the position it was given.",
-                     "Could the caller use the position again, unchanged, after the call?"),
-    "board-not-restored": ("The position is not the same after your function returns: a move tried while searching "
-                           "stays there, and the rest of the search then sees a position that never happened.",
-                           "Is every move you try taken back on every path out of the loop, early returns included?"),
-    "wrong-move-recorded": ("The value is right, but the move you return is not the one tried at this level: it is "
-                            "the move passed up from deeper in the search (or never set), so \"no move\" can come "
-                            "back for a position that still has moves.",
-                            "Where in your loop does the answer get the move you just tried?"),
-}
 
 
 class KitMistakes:
@@ -147,8 +77,6 @@ class KitMistakes:
     def trace_evidence(self, facts) -> list:
         """Where the evaluation was asked, against the depth limit, when one pattern holds in every case
         that shows any (one ply above the limit, one beyond it, further beyond): supporting evidence."""
-        from grader.kit.hooks import evaluated_paths
-
         if not self.hooks.decl["depth_limited"]:
             return []
         game, searcher = self.hooks.game, self.hooks.searcher
@@ -355,8 +283,6 @@ class KitMistakes:
         names = {s.name for s in self.hooks.exercise.checks if s.kind == "evaluations"}
         if not any(c.name in names and c.status == "failed" for c in facts.checks):
             return []  # passed, or skipped because the values are wrong: those mistakes are named by value
-        from grader.kit.hooks import evaluated_paths
-
         kinds: dict[str, list] = {}
         for outcome in facts.outcomes:
             reply = self._student_value(outcome)

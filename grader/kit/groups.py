@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import json
 
+from grader.kit.errors import DeclarationError
+
 KEYS = ("terminal", "moves_left", "every")
 
 
 def read(raw: dict) -> dict:
     """The groups, validated; raises DeclarationError naming the key."""
-    from grader.kit.declaration import DeclarationError
-
     found = {}
     for name, rule in raw.items():
         if not isinstance(rule, dict) or set(rule) - set(KEYS):

@@ -18,13 +18,14 @@ import json
 from functools import cached_property
 from pathlib import Path
 
-from grader.judging.answers import Answer
+from grader.vocabulary.answers import Answer
 from grader.kit import bank as kit_bank
 from grader.kit import answer_shape, declaration, groups, pictures, student_api
 from grader.kit.game import Game, to_plain
 from grader.kit.generated import cached_file
 from grader.kit.move_answer import moves_text
 from grader.kit.search import Searcher
+from grader.kit.traces import evaluated_paths
 
 DRIVER = Path(__file__).with_name("driver.py")
 SIZE_CAP = 100_000
@@ -490,16 +491,6 @@ class KitHooks:
                 found.append({**case_input, "state": self.game.encode(child),
                               **({"depth": self.game.moves_left(child)} if to_end else {})})
         return found
-
-
-def evaluated_paths(trace: dict) -> list[tuple] | None:
-    """The evaluated positions of a trace as paths; None when one of them was not handed out by the kit."""
-    found = []
-    for entry in trace.get("evaluated") or []:
-        if type(entry) is not list or not all(type(i) is int for i in entry):
-            return None
-        found.append(tuple(entry))
-    return found
 
 
 def _same_number(stated, value) -> bool:

@@ -17,7 +17,7 @@ any game whose student returns a move.
 
 from __future__ import annotations
 
-from grader.judging.diagnose import Finding, best_per_code, clear_winners, fit_hypothesis, supported_by
+from grader.vocabulary.findings import Finding, best_per_code, clear_winners, fit_hypothesis, supported_by
 from grader.kit.families import LeavesNegatedFor, NegamaxUnnegated
 from grader.kit.game import from_plain
 from grader.kit.move_answer import moves_text

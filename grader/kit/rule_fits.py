@@ -8,7 +8,7 @@ is clearly ahead; a code may have several hypotheses (``code/parameter``), the b
 
 from __future__ import annotations
 
-from grader.judging.diagnose import Finding, best_per_code, clear_winners, fit_hypothesis
+from grader.vocabulary.findings import Finding, best_per_code, clear_winners, fit_hypothesis
 
 
 def named(facts, hypotheses: dict, asks, read, words: dict, check: str, noun: str = "positions",

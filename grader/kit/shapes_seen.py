@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from grader.judging.diagnose import Finding
+from grader.vocabulary.findings import Finding
 
 RESTORE_KINDS = ("restored", "board-restored")
 

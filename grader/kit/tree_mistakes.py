@@ -11,7 +11,7 @@ exercise.toml, read by ``grader.kit.mistake_texts``).
 
 from __future__ import annotations
 
-from grader.judging.diagnose import Model, Support
+from grader.vocabulary.findings import Model, Support
 from grader.kit import tree_game
 from grader.kit.by_identity import ByIdentity
 from grader.kit.families import PARAMETERISED

@@ -11,7 +11,7 @@ recognise (``max()`` of no moves). ``words`` words a code in the game's own term
 
 from __future__ import annotations
 
-from grader.judging.diagnose import Model
+from grader.vocabulary.findings import Model
 from grader.kit.families import CODES, PARAMETERISED, predictor
 
 

@@ -9,6 +9,8 @@ asked (on a TTY).
 
 ``feedback`` words one check the same way for every door and exporter (pytest, JUnit,
 Gradescope, Actions); ``feedback_levels`` decides, at render time, how much a report shows.
+
+May import: grader.judging, grader.paths
 """
 
 from __future__ import annotations

@@ -32,7 +32,7 @@ import threading
 from functools import cache
 from pathlib import Path
 
-from grader.sandbox import identity, launch, scratch
+from grader.sandbox import identity, launcher, scratch
 
 SCRATCH_BYTES = scratch.BYTES  # the scratch cap: bwrap's tmpfs has this size
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
@@ -123,7 +123,7 @@ def _parent_dirs(destinations: list[str]) -> list[str]:
     return sorted(found, key=lambda p: (p.count("/"), p))
 
 
-def command(view: launch.View, argv: list[str], cwd: str, caps: tuple[str, ...] = ()) -> list[str]:
+def command(view: launcher.View, argv: list[str], cwd: str, caps: tuple[str, ...] = ()) -> list[str]:
     """``caps``: capabilities the sandboxed process keeps as an ordinary user (in its user namespace);
     the fork server's zygote asks for CAP_SYS_ADMIN, which its children use and drop (scratch.enter)."""
     destinations = list(python_roots()) + view.readonly + view.outputs + ([view.scratch_root] if view.scratch_root else [])
@@ -148,7 +148,7 @@ def command(view: launch.View, argv: list[str], cwd: str, caps: tuple[str, ...] 
     return args + argv
 
 
-class BwrapLauncher(launch.Launcher):
+class BwrapLauncher(launcher.Launcher):
     wants_view = True           # the session describes the child's world; bwrap builds it
     signal_in_exit_code = True  # a child killed by signal N comes back as exit code 128 + N
 
@@ -169,7 +169,7 @@ class BwrapLauncher(launch.Launcher):
         self.kill(process)  # the pid namespace dies with its first process: nothing can linger
 
     def start(self, argv, *, cwd, env, stderr, view=None):
-        view = view or launch.View()
+        view = view or launcher.View()
         return subprocess.Popen(
             command(view, argv, cwd), cwd=cwd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=stderr, close_fds=True, start_new_session=True,
@@ -185,7 +185,7 @@ def _probe_argv() -> list[str]:
     here = Path(__file__).resolve().parent
     harness = str(here / "harness.py")
     # The same kinds of mounts a session makes (files bound inside the emptied folders, too).
-    view = launch.View(readonly=[harness, str(here / "guard.py")])
+    view = launcher.View(readonly=[harness, str(here / "guard.py")])
     argv = [executable(), "-I", "-S", "-B", "-c", f"import json, sys; open({harness!r}).close()"]
     return command(view, argv, "/")
 

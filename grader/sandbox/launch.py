@@ -20,111 +20,11 @@ filesystem view (posix, spawn, a fork server) simply ignore it.
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import sys
-from dataclasses import dataclass, field
 
-
-@dataclass
-class View:
-    """The paths one child needs: read-only inputs, capture files it writes, scratch folders."""
-
-    readonly: list[str] = field(default_factory=list)
-    outputs: list[str] = field(default_factory=list)
-    scratch_root: str = ""
-    scratch_dirs: list[str] = field(default_factory=list)
-
-
-@dataclass
-class Launcher:
-    name: str
-    isolated: bool  # does it apply resource limits and kill whole process groups?
-    warning: str | None = None
-    prefix: list[str] = field(default_factory=list)
-    landlock: int = 0  # the Landlock ABI the child fences its files with (0: none)
-    nests: bool = False  # does each child enter pid and user namespaces of its own (guard.nest)?
-
-    @property
-    def confined(self) -> bool:
-        """Can the child reach nothing of the grader's, its neighbours' or the outputs'?
-
-        True under bwrap (its own filesystem view), with Landlock, or as root (the child drops
-        to a throw-away uid that owns nothing). False when the child keeps the grader's own uid
-        and only file permissions stand in its way: it may then write what the grader writes.
-        """
-        from grader.sandbox import identity
-
-        return self.name.startswith("bwrap") or self.landlock > 0 or (self.isolated and identity.is_root())
-
-    def rlimits(self, limits) -> dict:
-        if not self.isolated:
-            return {}
-        return {
-            "RLIMIT_CPU": int(limits.cpu_seconds),
-            "RLIMIT_AS": int(limits.memory_mib) << 20,
-            "RLIMIT_FSIZE": int(limits.output_bytes) + (64 << 10),
-            "RLIMIT_NOFILE": 64,
-            "RLIMIT_CORE": 0,
-            "RLIMIT_NPROC": NPROC,
-        }
-
-    def scratch_plan(self, dirs) -> dict:
-        """How the child's scratch is capped (scratch.py): on Linux an isolated child mounts a tmpfs of
-        the capped size over it; everywhere the parent also measures the folders (free where the tmpfs
-        hides what is written, the cap itself where it could not be mounted)."""
-        from grader.sandbox import scratch
-
-        posix = self.isolated and os.name == "posix"
-        return scratch.plan(mount=posix, watch=True, dirs=dirs, fence=posix)
-
-    def prepare(self, scratch) -> dict:
-        """Host-side set-up of one session's scratch; returns extra fields for the init request."""
-        if not self.isolated:
-            return {}
-        from grader.sandbox import identity
-
-        return identity.prepare(scratch)
-
-    def python_argv(self) -> list[str]:
-        return python_argv()
-
-    def terminate(self, process: subprocess.Popen, fields: dict | None = None) -> None:
-        """Kill the child, its process group and (posix as root) anything left under its uid."""
-        self.kill(process)
-        if self.isolated and fields:
-            from grader.sandbox import identity
-
-            identity.reap(fields)
-
-    def start(self, argv: list[str], *, cwd: str, env: dict, stderr, view: View | None = None) -> subprocess.Popen:
-        kwargs = {}
-        if os.name == "posix":
-            kwargs["start_new_session"] = True
-        elif hasattr(subprocess, "CREATE_NEW_PROCESS_GROUP"):
-            kwargs["creationflags"] = subprocess.CREATE_NEW_PROCESS_GROUP
-        if self.nests:  # the harness's last argument stays the capture file (the fork server relies on it)
-            argv = argv[:-1] + [NEST_FLAG, argv[-1]]
-        return subprocess.Popen(
-            self.prefix + argv, cwd=cwd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=stderr, close_fds=True, **kwargs,
-        )
-
-    @staticmethod
-    def kill(process: subprocess.Popen) -> None:
-        """Kill the child and everything it started (its process group on POSIX)."""
-        if process.poll() is None or os.name == "posix":
-            try:
-                if os.name == "posix":
-                    os.killpg(process.pid, signal.SIGKILL)
-                else:
-                    process.kill()
-            except (ProcessLookupError, PermissionError, OSError):
-                pass
-        try:
-            process.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            pass
+# What a launcher is lives in launcher.py (bwrap.py builds on it too); it is part of this seam's names.
+from grader.sandbox.launcher import NEST_FLAG, NPROC, Launcher, View, python_argv  # noqa: F401
 
 
 SPAWN_WARNING = (
@@ -132,8 +32,6 @@ SPAWN_WARNING = (
     "only the wall-clock timeout protects this machine"
 )
 
-
-NPROC = 32  # tasks (processes and threads) the child's uid may have: a fork bomb stops here
 
 _warned: set[str] = set()
 
@@ -190,7 +88,6 @@ def choose(requested: str | None = None) -> Launcher:
     return Launcher("posix", isolated=True, warning=warning, landlock=version, nests=nests)
 
 
-NEST_FLAG = "--own-namespaces"
 _namespaces: list[bool] = []
 
 
@@ -241,7 +138,3 @@ def refuse_unconfined(launcher: Launcher, allowed: bool = False) -> str | None:
     return (f"refusing to grade: the '{launcher.name}' sandbox cannot keep one submission from writing or deleting "
             "another's files, the output folder or the gradebook here (no bubblewrap, no Landlock, not root); "
             f"install bubblewrap, use Linux 5.13+, or pass --unconfined-ok (or set {UNCONFINED_ENV}=1) to accept it")
-
-
-def python_argv() -> list[str]:
-    return [sys.executable, "-I", "-S", "-B"]

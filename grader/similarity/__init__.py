@@ -8,6 +8,8 @@ only the standard library and, in ``sources``, the exercise and submission recor
 
 The public entry is :func:`find_near_duplicates` (plain texts in, plain clusters out);
 :func:`grader.similarity.sources.for_class` is the batch's one call.
+
+May import: grader.judging, grader.paths
 """
 
 from grader.similarity.clusters import Settings, find_near_duplicates
