@@ -849,6 +849,9 @@ NEST_FLAG = "--own-namespaces"  # launch.py: the grader asks for pid and user na
 def main():
     """Take the channel off stdin/stdout, so that whatever the student prints lands in a file."""
     _undumpable()
+    # While this process has one thread, and before nest: inside nest's user namespace the child shows as
+    # the overflow uid, for which scratch.enter makes no namespace of its own (the tmpfs would be lost).
+    _scratch.enter()
     if _len(sys.argv) > 2 and sys.argv[1] == NEST_FLAG:
         del sys.argv[1]
         _guard().nest()  # single-threaded still; returns in the process that goes on (see guard.nest)
@@ -862,7 +865,6 @@ def main():
     os.close(null)
     channel = Channel(req_fd, res_fd)
     sys.argv = [sys.argv[0]]
-    _scratch.enter()  # while this process has one thread: the namespace its capped scratch is mounted in
     try:
         Harness(channel).serve()
     finally:
