@@ -51,9 +51,10 @@ def test_a_buggy_solution_is_red_and_the_failure_shows_the_counterexample(tmp_pa
     assert "3 failed, 4 skipped" in run.stdout
     assert "FAILED solution.py::published-cases" in run.stdout
     # The grader's feedback is the failure text: the call, the smallest tree, expected vs yours.
-    assert "Smallest tree on which it goes wrong, minimax(root, 2, True)" in run.stdout
-    assert "└── Move 4 [value 1, A to move]" in run.stdout
-    assert "expected: 0    yours: 1" in run.stdout
+    # The failing published case is shown as itself: the exercise's tree, not a shrunk one.
+    assert "A tree on which it goes wrong, minimax(root, 2, True)" in run.stdout
+    assert "├── Move W [value 10, A to move]" in run.stdout
+    assert "expected: 7    yours: 10" in run.stdout
     # A check whose prerequisites failed is a pytest skip, with the grader's reason.
     assert "SKIPPED" in run.stdout and "counts only once published-cases, fixture-trees pass" in run.stdout
     root = ET.parse(repo / "report.xml").getroot()
@@ -92,7 +93,7 @@ def test_without_a_table_or_option_the_plugin_is_inert(tmp_path):
     (repo / "test_plain.py").write_text(
         "import sys\n\n"
         "def test_no_grader_was_loaded():\n"
-        "    loaded = sorted(m for m in sys.modules if m.startswith('grader.') and m not in ('grader.doors', 'grader.doors.pytest_plugin'))\n"
+        "    loaded = sorted(m for m in sys.modules if m.startswith('grader.') and m not in ('grader.doors', 'grader.doors.pytest_plugin', 'grader.version'))\n"
         "    assert loaded == []\n", encoding="utf-8")
     run = run_pytest(repo)
     assert run.returncode == 0, run.stdout + run.stderr

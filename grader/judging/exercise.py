@@ -304,8 +304,8 @@ def load_all(extra_dirs: list[Path] | None = None) -> dict[str, Exercise]:
 
 _SIMPLE_ID = re.compile(r"""id\s*=\s*"([A-Za-z0-9_.-]+)"\s*(#.*)?""")
 # A top-level line the quick look understands: blank, a comment, or ``key = value`` whole on its line (a plain
-# string, a number, a date, a boolean, a flat array of those). Anything else and the table is parsed.
-_PLAIN_LINE = re.compile(r"""(#.*)?|[A-Za-z0-9_-]+\s*=\s*("[^"\\]*"|'[^']*'|[-+0-9.:_TZeE]+|true|false|\[("[^"\\]*"|'[^']*'|[-+0-9._eE]+|\s|,)*\])\s*(#.*)?""")
+# string, escapes and all, a number, a date, a boolean, a flat array of those). Anything else and the table is parsed.
+_PLAIN_LINE = re.compile(r"""(#.*)?|[A-Za-z0-9_-]+\s*=\s*("(?:[^"\\]|\\.)*"|'[^']*'|[-+0-9.:_TZeE]+|true|false|\[("(?:[^"\\]|\\.)*"|'[^']*'|[-+0-9._eE]+|\s|,)*\])\s*(#.*)?""")
 _TABLE_HEADER = re.compile(r"\[\[?\s*[A-Za-z0-9_.-]+\s*\]\]?\s*(#.*)?")
 
 
