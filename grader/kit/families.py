@@ -38,6 +38,10 @@ START_NOT_BEATEN = ("The best value so far starts at a value that a move can onl
 
 
 
+# Cases on which one family's search may be too large (TooBig) before the family is given up for the game.
+TOO_BIG_CASES = 2
+
+
 class KitMistakes:
     """The ``mistakes`` module of every declared exercise (what ``grader.judging.diagnose`` asks of one)."""
 
@@ -179,7 +183,7 @@ class KitMistakes:
         total = len(asked)
         misses_allowed = min(wrong_count - math.ceil(SUPPORTED_EXPLAINS * wrong_count),
                              total - math.ceil(PARTIAL_AGREES * total))
-        compared = agreed = explained = contradicted = 0
+        compared = agreed = explained = contradicted = too_big = 0
         example = missed = None
         predicted: set = set()
         decl = self.hooks.decl
@@ -192,10 +196,17 @@ class KitMistakes:
                     return None  # out of searches: this family (and the rest) cannot be predicted here
                 try:
                     value, empty = predict(state, depth)
-                except (TooBig, ZeroDivisionError, TypeError, ValueError):
-                    # Too large a search to predict here (a deep hand-made position, a depth never lowered on a
-                    # big game), or no prediction at all: this case says nothing of the family, the others still do.
+                except TooBig:
+                    # Too large a search to predict here (a deep hand-made position): this case says nothing of
+                    # the family, the others still do. A family too large on several cases (a depth never lowered
+                    # on a big game) is too large for this game: given up at once, not searched to the budget on
+                    # every case (that cost a connect-four check seconds).
+                    too_big += 1
+                    if too_big > TOO_BIG_CASES:
+                        return None
                     continue
+                except (ZeroDivisionError, TypeError, ValueError):
+                    continue  # no prediction at all for this case
                 compared += 1
                 if len(predicted) < 2:
                     predicted.add(value)
