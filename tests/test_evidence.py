@@ -364,8 +364,7 @@ def test_forgers_graded_with_a_class_never_beat_their_twins(sandbox, user, exerc
     import subprocess
     import tempfile
 
-    from test_hostile import NOBODY
-    from test_walls import _as, _usable
+    from test_walls import _as, _usable, hand_over
 
     _usable(sandbox, landlock_on=True)
     work = Path(tempfile.mkdtemp(prefix="minimax-forgers-"))
@@ -377,10 +376,7 @@ def test_forgers_graded_with_a_class_never_beat_their_twins(sandbox, user, exerc
         for path in CLASS_FORGERS[exercise_id]:
             shutil.copyfile(path, klass / path.name)
             honest_twin(path, klass)
-        for path in [work, *work.rglob("*")]:
-            os.chmod(path, 0o755 if path.is_dir() else 0o644)
-            if os.geteuid() == 0:
-                os.chown(path, NOBODY, NOBODY)
+        hand_over(work)
         command, env = _as(user, work)
         done = subprocess.run(command + ["-m", "grader", "grade", str(klass), "-e", exercise_id, "--out", str(work / "out"),
                                          "--sandbox", sandbox, "--examples", "10", "-j", "1"],

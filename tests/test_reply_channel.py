@@ -156,8 +156,7 @@ def test_a_deep_reply_is_the_forgers_error_under_every_launcher_and_user(sandbox
     root and as an ordinary user (uid 65534): exit 0, the forger's own one-line error, neighbours intact."""
     import tempfile
 
-    from test_hostile import NOBODY
-    from test_walls import _as, _usable
+    from test_walls import _as, _usable, hand_over
 
     _usable(sandbox, landlock_on=True)
     work = Path(tempfile.mkdtemp(prefix="minimax-deep-reply-"))
@@ -169,10 +168,7 @@ def test_a_deep_reply_is_the_forgers_error_under_every_launcher_and_user(sandbox
         shutil.copyfile(FORGER, klass / "forger.py")
         for path in HONEST[:2]:
             shutil.copyfile(path, klass / f"honest_{path.name}")
-        for path in [work, *work.rglob("*")]:
-            os.chmod(path, 0o755 if path.is_dir() else 0o644)
-            if os.geteuid() == 0:
-                os.chown(path, NOBODY, NOBODY)
+        hand_over(work)
         command, env = _as(user, work)
         done = subprocess.run(command + ["-m", "grader", "grade", str(klass), "-e", "ctp-26", "--out", str(work / "out"),
                                          "--sandbox", sandbox, "--examples", "5", "-j", "1"],

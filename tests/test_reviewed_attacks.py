@@ -60,8 +60,7 @@ def test_a_kit_question_a_game_long_costs_the_grader_nothing():
 def test_output_captures_are_never_read_through_a_link():
     """An ordinary user's child under bubblewrap with the fork server owns its session folder: the
     captures it replaces by links to the reference and a neighbour's file are not read back."""
-    from test_hostile import NOBODY
-    from test_walls import _as, _usable
+    from test_walls import _as, _usable, hand_over
 
     _usable("bwrap", landlock_on=True)
     work = Path(tempfile.mkdtemp(prefix="minimax-links-"))
@@ -72,10 +71,7 @@ def test_output_captures_are_never_read_through_a_link():
         (work / "cache").mkdir()
         shutil.copyfile(REVIEWED / "stdout_symlink.py", klass / "alice.py")
         shutil.copyfile(sorted((SUBMISSIONS / "ctp-26" / "correct").glob("*.py"))[0], klass / "bob.py")
-        for path in [work, *work.rglob("*")]:
-            os.chmod(path, 0o755 if path.is_dir() else 0o644)
-            if os.geteuid() == 0:
-                os.chown(path, NOBODY, NOBODY)
+        hand_over(work)
         command, env = _as("nobody", work)
         done = subprocess.run(command + ["-m", "grader", "grade", str(klass), "-e", "ctp-26", "--out", str(work / "out"),
                                          "--sandbox", "bwrap", "--examples", "5", "-j", "1"],

@@ -102,7 +102,7 @@ def _usable(sandbox: str, landlock_on: bool) -> None:
 
 
 def _class_folder(workdir: Path) -> Path:
-    from test_hostile import HONEST, HOSTILE, NOBODY
+    from test_hostile import HONEST, HOSTILE
 
     klass = workdir / "class"
     klass.mkdir(parents=True)
@@ -111,11 +111,18 @@ def _class_folder(workdir: Path) -> Path:
     shutil.copyfile(HOSTILE / ATTACKER, klass / ("a_" + ATTACKER))
     for path in HONEST[:3]:
         shutil.copyfile(path, klass / f"honest_{path.name}")
+    hand_over(workdir)
+    return klass
+
+
+def hand_over(workdir: Path) -> None:
+    """Everything under ``workdir`` readable by all and, as root, owned by uid 65534 (who may grade it)."""
+    from test_hostile import NOBODY
+
     for path in [workdir, *workdir.rglob("*")]:
         os.chmod(path, 0o755 if path.is_dir() else 0o644)
         if os.geteuid() == 0:
             os.chown(path, NOBODY, NOBODY)
-    return klass
 
 
 @pytest.mark.parametrize("sandbox,user,namespaces", [
