@@ -133,9 +133,12 @@ def fixture_cases(folder: Path):
         data = json.loads(path.read_text(encoding="utf-8"))
         tree = load_tree(data)
         for depth in data["depths"]:
-            unfinished = _dead_ends(tree, data["agents"] * depth)
+            # Down to a round past the limit every state has moves or ends, so a search one round too deep
+            # evaluates (as a correct one does at the limit) rather than meeting a state that just stops.
+            unfinished = _dead_ends(tree, data["agents"] * (depth + 1))
             if unfinished:
-                raise trees.TreeError(f"{path.name}: {unfinished} has no moves above the depth limit {depth} and is no win or lose state")
+                raise trees.TreeError(f"{path.name}: {unfinished} has no moves within a round past the depth limit "
+                                      f"{depth} and is no win or lose state")
             case_input = {"tree": tree, "agents": data["agents"], "depth": depth}
             cases.append({"id": f"{path.stem}/depth-{depth}", "group": "published" if data.get("published") else "fixtures",
                           "input": case_input, "title": data["title"]})
@@ -155,7 +158,8 @@ MAX_STATES = 36
 
 def strategy():
     """Random trees with 2 to 4 agents, depth 1 or 2 rounds, down to one round past the horizon (so a
-    search one round too deep shows), win and lose states above it, values small ints or quarters."""
+    search one round too deep shows), win and lose states above it, values small ints or quarters. Every
+    state above the end of that extra round has moves or is a win or lose state."""
     from hypothesis import strategies as st
 
     # Mostly small integers, so values tie often (a cut on equality shows only on ties), some quarters.
@@ -181,12 +185,12 @@ def strategy():
                 node["end"] = draw(st.sampled_from(["win", "lose"]))
                 return node
             if ply < horizon + agents and budget[0] > 0:
-                wanted = draw(st.integers(1, 3)) if ply < horizon else draw(st.integers(0, 2))
+                wanted = draw(st.integers(1, 3)) if ply < horizon else draw(st.integers(1, 2))
                 for action in ACTIONS[:wanted]:
                     if budget[0] <= 0:
                         break
                     node["moves"].append([action, state(ply + 1)])
-            if not node["moves"] and ply < horizon:
+            if not node["moves"] and ply < horizon + agents:  # the budget ran out: the game ends here
                 node["end"] = draw(st.sampled_from(["win", "lose"]))
             return node
 
