@@ -26,14 +26,18 @@ class Family:
 
 FAMILIES = (
     Family("depth-counts-agents-not-rounds", "plies", ALL, Options(depth_unit="plies")),
+    Family("depth-counts-agents-not-rounds", "plies-after-root", ALL, Options(depth_unit="plies", root_counts=False)),
     Family("only-first-ghost", "first-ghost", ALL, Options(next_agent="first-ghost")),
     Family("ghosts-maximise", "max", ("minimax", "alphabeta"), Options(ghost_role="max")),
     Family("missing-terminal-check", "infinity", ALL, Options(terminal_check="infinity")),
     Family("missing-terminal-check", "raises", ALL, Options(terminal_check="raises")),
     Family("one-round-too-deep", "plus-one", ALL, Options(extra_rounds=1)),
     Family("prunes-on-equality", "equal", PRUNING, Options(prune_equal=True)),
+    Family("prunes-on-equality", "max", PRUNING, Options(prune_equal="max")),
+    Family("prunes-on-equality", "min", PRUNING, Options(prune_equal="min")),
     Family("bounds-not-carried", "stale", PRUNING, Options(bounds="stale")),
     Family("bounds-not-carried", "reset", PRUNING, Options(bounds="reset")),
+    Family("bounds-not-carried", "beta-reset", PRUNING, Options(bounds="beta-reset")),
     Family("alpha-not-updated-at-root", "root", PRUNING, Options(root_alpha=False)),
     Family("expectimax-takes-minimum", "min", CHANCE, Options(chance="min")),
     Family("expectimax-wrong-divisor", "sum", CHANCE, Options(chance="sum")),

@@ -28,12 +28,15 @@ class Options:
     """What the search does; the defaults are right, anything else is a mistake family.
 
     ``depth_unit``: None (the game's) or ``"plies"`` (the depth counter moves on after every agent);
+    ``root_counts``: False when the counter starts at Pacman's successors (it moves on from the first ghost);
     ``next_agent``: ``"all"`` or ``"first-ghost"`` (after the first ghost it is Pacman again);
     ``ghost_role``: None or a role every ghost plays instead of its own;
     ``terminal_check``: True, ``"infinity"`` (win and lose states above the horizon are searched: no
     moves, the starting value comes back) or ``"raises"`` (``max`` of no values);
-    ``extra_rounds``: units searched beyond the depth; ``prune_equal``: cut on equality too;
-    ``bounds``: ``"carried"``, ``"reset"`` (a ghost hands the next ghost fresh infinite bounds) or
+    ``extra_rounds``: units searched beyond the depth; ``prune_equal``: cut on equality too (``"max"`` or
+    ``"min"``: only at that role's states);
+    ``bounds``: ``"carried"``, ``"reset"`` (a ghost hands the next ghost fresh infinite bounds),
+    ``"beta-reset"`` (a ghost hands the next ghost its alpha and an infinite beta) or
     ``"stale"`` (a ghost hands on the bounds it was given, not the ones it tightened);
     ``root_alpha``: whether the root raises alpha after each move;
     ``chance``: ``"mean"``, ``"min"``, ``"sum"`` (no division), ``"num-agents"`` (divided by the number
@@ -41,11 +44,12 @@ class Options:
     """
 
     depth_unit: str | None = None
+    root_counts: bool = True
     next_agent: str = "all"
     ghost_role: str | None = None
     terminal_check: object = True
     extra_rounds: int = 0
-    prune_equal: bool = False
+    prune_equal: object = False
     bounds: str = "carried"
     root_alpha: bool = True
     chance: str = "mean"
@@ -132,6 +136,8 @@ class _Search:
             raise Raised("Pacman has no legal action at the start state")
         alpha, values = -math.inf, []
         following, d = self.next_of(0, 0)
+        if not self.o.root_counts:
+            d = 0
         for i in range(len(root["moves"])):
             child = self.generate(root, i)
             value = self.value(child, following, d, alpha, math.inf)
@@ -143,6 +149,8 @@ class _Search:
         out.value = top
         out.values[0] = top
         out.best = tuple(a for (a, _), v in zip(root["moves"], values) if _close(v, top))
+        if top == -math.inf:  # every action lost (only a mistake gets here): a search keeping "> best so far" has none
+            out.best += (None,)
         out.action = root["moves"][values.index(top)][0]
 
     def value(self, state, agent, d, alpha, beta):
@@ -177,17 +185,19 @@ class _Search:
                 passed = (alpha, beta)
             if self.prune and agent and following and self.o.bounds == "reset":
                 passed = (-math.inf, math.inf)
+            if self.prune and agent and following and self.o.bounds == "beta-reset":
+                passed = (a, math.inf)
             v = self.value(child, following, nd, *passed)
             if role == "max":
                 best = max(best, v)
                 if self.prune:
-                    if best > b or self.o.prune_equal and best == b:
+                    if best > b or self.o.prune_equal in (True, "max") and best == b:
                         return best
                     a = max(a, best)
             else:
                 best = min(best, v)
                 if self.prune:
-                    if best < a or self.o.prune_equal and best == a:
+                    if best < a or self.o.prune_equal in (True, "min") and best == a:
                         return best
                     b = min(b, best)
         return best
