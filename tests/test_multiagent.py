@@ -220,3 +220,20 @@ def test_the_cs188_agreement_script_reads_the_test_format(tmp_path):
     (folder / "0-ours.solution").write_text('action: "Left"\ngenerated: "a b1 b2 c1 c2 c3 c4"\n', encoding="utf-8")
     done = subprocess.run([sys.executable, str(script), "--dir", str(tmp_path / "test_cases")], capture_output=True, text=True)
     assert done.returncode == 1 and "expanded sets 0/1" in done.stdout and "-['c4']" in done.stdout
+
+
+def test_a_class_is_graded_with_grade_too(tmp_path):
+    """``grade`` (warm workers, fork servers) gives every sample the verdict and the mistake ``check`` gives."""
+    import csv
+
+    chosen = ["correct/correct.py", "buggy/prunes-on-equality.py", "buggy/only-first-ghost.py"]
+    done = subprocess.run([sys.executable, "-m", "grader", "grade", *[str(SAMPLES / c) for c in chosen],
+                           "--exercise", "multiagent", "--out", str(tmp_path / "out"), "--jobs", "2", "--seed", "26"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode in (0, 1), done.stderr
+    with open(tmp_path / "out" / "grades.csv", encoding="utf-8-sig") as handle:
+        rows = {row["id"]: row for row in csv.DictReader(handle)}
+    assert rows["correct"]["status"] == "passed" and rows["correct"]["score"] == "10.0"
+    assert rows["prunes-on-equality"]["mistakes"] == "prunes-on-equality"
+    assert rows["prunes-on-equality"]["alphabeta-expanded"] == "0.0" and rows["prunes-on-equality"]["alphabeta-action"] == "2.0"
+    assert rows["only-first-ghost"]["mistakes"] == "only-first-ghost"
