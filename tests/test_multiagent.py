@@ -237,3 +237,23 @@ def test_a_class_is_graded_with_grade_too(tmp_path):
     assert rows["prunes-on-equality"]["mistakes"] == "prunes-on-equality"
     assert rows["prunes-on-equality"]["alphabeta-expanded"] == "0.0" and rows["prunes-on-equality"]["alphabeta-action"] == "2.0"
     assert rows["only-first-ghost"]["mistakes"] == "only-first-ghost"
+
+
+def test_the_starter_runs_at_home_and_completed_gets_full_marks(tmp_path):
+    from grader.doors import api
+
+    written = subprocess.run([sys.executable, "-m", "grader", "show", "multiagent", "--starter", str(tmp_path)],
+                             capture_output=True, text=True, timeout=120)
+    assert written.returncode == 0, written.stderr
+    starter = tmp_path / "multiagent.py"
+    at_home = subprocess.run([sys.executable, str(starter)], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert at_home.returncode == 0 and "MinimaxAgent(depth=" in at_home.stdout, at_home.stderr
+    text = starter.read_text(encoding="utf-8")
+    classes = (SAMPLES / "correct" / "correct.py").read_text(encoding="utf-8").split("\n", 2)[2]  # without its import line
+    head, rest = text.split("class MinimaxAgent", 1)
+    stand_ins = rest[rest.index("# --- A stand-in game state"):]
+    starter.write_text(head + "import math\n\n" + classes + "\n\n" + stand_ins, encoding="utf-8")
+    at_home = subprocess.run([sys.executable, str(starter)], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert at_home.returncode == 0 and "not written yet" not in at_home.stdout, at_home.stderr
+    result = api.check(starter, "multiagent")
+    assert result.status == "passed" and result.score == result.max_score

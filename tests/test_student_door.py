@@ -120,7 +120,7 @@ def _run(*args, cwd=None):
 
 
 @pytest.mark.parametrize("exercise_id", ["ctp-26", "alphabeta", "tictactoe", "best-move", "aima-isolation", "nim",
-                                         "connect-four"])
+                                         "connect-four", "multiagent"])
 def test_show_prints_the_statement_with_the_example_drawn(exercise_id):
     from grader.judging import exercise
 

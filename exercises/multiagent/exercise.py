@@ -361,7 +361,9 @@ def picture(case_input, marks: dict | None = None, trim: bool = False) -> str:
 
     def label(state, ply):
         note = marks.get(number[id(state)], "")
-        if state["end"]:
+        if ply > horizon:
+            text = f"{state['name']} (beyond the depth limit)"
+        elif state["end"]:
             text = f"{state['name']} [{state['end']}, value {_fmt(state['value'])}]"
         elif ply == horizon:
             text = f"{state['name']} [depth limit, value {_fmt(state['value'])}]"
@@ -398,7 +400,7 @@ def drawing(case_input):
     n, horizon = case_input["agents"], case_input["agents"] * case_input["depth"]
 
     def walk(state, ply, path):
-        if state["end"]:
+        if state["end"] and ply <= horizon:
             detail = f"{state['end']} {_fmt(state['value'])}"
         elif ply >= horizon:
             detail = f"limit {_fmt(state['value'])}" if ply == horizon else "beyond"
