@@ -103,7 +103,8 @@ def test_every_mistake_family_shows_on_a_hand_made_tree(multiagent):
 def _differs(multiagent, case_input, name, options) -> bool:
     right = multiagent.reference.run(case_input, name)
     wrong = multiagent.reference.run(case_input, name, options)
-    return bool(wrong.raised) or right.action not in wrong.best or wrong.expanded != right.expanded
+    return (bool(wrong.raised) or right.action not in wrong.best or wrong.expanded != right.expanded
+            or wrong.passed_at != right.passed_at)
 
 
 def test_random_trees_have_two_to_four_agents_and_end_only_in_win_or_lose_states(multiagent):
@@ -178,14 +179,12 @@ def test_the_report_says_which_agent_moved_and_draws_the_expansions_on_the_tree(
 
 
 def test_the_agent_index_the_student_passed_is_read_from_the_grader_s_log(multiagent):
-    from grader.judging.diagnose import mistakes_of
-
-    module = mistakes_of(multiagent)
     chain = from_successors("a", [["a", "Left", "b1"], ["b1", "Left", "c1"], ["c1", "Left", "d1"]], evaluation={"d1": 1})
     case_input = {"tree": chain, "agents": 3, "depth": 1}
-    right = multiagent.reference.run(case_input, "MinimaxAgent")
     log = {"generated": [1, 2, 3], "movers": [[0, 0], [1, 1], [2, 1]]}  # at c1 (ghost 2's turn) it moved agent 1
-    assert module.wrong_movers(log, right, case_input) == [(2, 1, 2)]
+    assert multiagent.hooks.wrong_movers(case_input, log) == [(2, 1, 2)]
+    assert multiagent.hooks.movers_problem(case_input, log) == (
+        "at c1 it is ghost 2 (agent 2) who moves, but your code called generateSuccessor(1, ...)")
 
 
 def test_only_the_classes_a_submission_gets_wrong_lose_points(graded):

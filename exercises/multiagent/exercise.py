@@ -289,6 +289,40 @@ def expanded_problem(case_input, expected, log) -> str | None:
     return "; ".join(said)
 
 
+_PLIES = ByIdentity(4096)
+
+
+def plies(tree) -> list[int]:
+    """Each state's depth in moves below the start state, in preorder."""
+
+    def walk():
+        out, stack = [], [(tree, 0)]
+        while stack:
+            state, ply = stack.pop()
+            out.append(ply)
+            stack.extend((child, ply + 1) for _, child in reversed(state["moves"]))
+        return out
+
+    return _PLIES.get(tree, walk)
+
+
+def wrong_movers(case_input, log) -> list[tuple[int, object, int]]:
+    """Where generateSuccessor was called with another agent than the one to move: (state, passed, due)."""
+    depth, n = plies(case_input["tree"]), case_input["agents"]
+    return [(number, agent, depth[number] % n) for number, agent in log.get("movers", [])
+            if type(number) is int and 0 <= number < len(depth) and agent != depth[number] % n]
+
+
+def movers_problem(case_input, log) -> str | None:
+    wrong = wrong_movers(case_input, log) if log else []
+    if not wrong:
+        return None
+    number, passed, due = wrong[0]
+    name = _states(case_input["tree"])[number]["name"]
+    return (f"at {name} it is {agent_name(due)} who moves, but your code called generateSuccessor({passed}, ...)"
+            + (f" (and {len(wrong) - 1} more such calls)" if len(wrong) > 1 else ""))
+
+
 def check_expanded(outcome, spec):
     name = spec.params["agent"]
     if "skipped" in outcome.raw or outcome.raw.get("timed_out") or outcome.raw.get("raised"):
@@ -298,7 +332,8 @@ def check_expanded(outcome, spec):
         return None  # the action check already says what went wrong
     if (outcome.raw.get("trace") or {}).get("truncated"):
         return "asked the grader more questions than the tree has states, many times over"
-    return expanded_problem(outcome.case.input, outcome.expected[name], student_log(outcome, name))
+    log = student_log(outcome, name)
+    return expanded_problem(outcome.case.input, outcome.expected[name], log) or movers_problem(outcome.case.input, log)
 
 
 def verify(case_input, expected, answer):

@@ -64,7 +64,8 @@ def _wrong(facts, outcome, name, kind, payload, log) -> bool:
     expected = outcome.expected[name]
     if hooks.action_problem(outcome.case.input, expected, kind, payload):
         return True
-    return kind == "answer" and hooks.expanded_problem(outcome.case.input, expected, log) is not None
+    return kind == "answer" and (hooks.expanded_problem(outcome.case.input, expected, log) is not None
+                                 or hooks.movers_problem(outcome.case.input, log) is not None)
 
 
 def _agrees(predicted, kind, payload, log, expansions: bool) -> bool:
@@ -74,7 +75,9 @@ def _agrees(predicted, kind, payload, log, expansions: bool) -> bool:
         return False
     if not expansions or log is None:
         return True
-    return {0, *log.get("generated", [])} == set(predicted.expanded)
+    if {0, *log.get("generated", [])} != set(predicted.expanded):
+        return False
+    return all(predicted.passed_at.get(number) == agent for number, agent in log.get("movers", []))
 
 
 def _class_findings(facts, name) -> list[Finding]:
@@ -168,7 +171,7 @@ def explain(facts, name, family, outcome, kind, payload, log) -> str:
                     f"it is worth {_show(right.values.get(node))} ({should}), your search makes it "
                     f"{_show(theirs.values.get(node))}")
         marks[node] = f"yours {_show(theirs.values.get(node))}, right {_show(right.values.get(node))}"
-    movers = wrong_movers(log, right, case_input) if log else []
+    movers = hooks.wrong_movers(case_input, log) if log else []
     if movers:
         number, passed, due = movers[0]
         said.append(f"at {states[number]['name']} it is {hooks.agent_name(due)} who moves, but your code called "
@@ -227,29 +230,6 @@ def first_wrong_state(right, theirs, case_input):
     if not candidates:
         return None
     return candidates[0]
-
-
-def wrong_movers(log, right, case_input):
-    """Where the student's generateSuccessor named another agent than the one to move: (state, passed, due)."""
-    n = case_input["agents"]
-    from grader.kit.agents.trees import preorder
-
-    states = preorder(case_input["tree"])
-    ply = {}
-
-    def walk(state, depth):
-        ply[id(state)] = depth
-        for _, child in state["moves"]:
-            walk(child, depth + 1)
-
-    walk(case_input["tree"], 0)
-    out = []
-    for number, passed in log.get("movers", []):
-        if type(number) is int and 0 <= number < len(states):
-            due = ply[id(states[number])] % n
-            if passed != due:
-                out.append((number, passed, due))
-    return out
 
 
 def _show(value):

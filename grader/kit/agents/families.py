@@ -28,6 +28,7 @@ FAMILIES = (
     Family("depth-counts-agents-not-rounds", "plies", ALL, Options(depth_unit="plies")),
     Family("depth-counts-agents-not-rounds", "plies-after-root", ALL, Options(depth_unit="plies", root_counts=False)),
     Family("only-first-ghost", "first-ghost", ALL, Options(next_agent="first-ghost")),
+    Family("only-first-ghost", "index-one", ALL, Options(ghost_index="first")),
     Family("ghosts-maximise", "max", ("minimax", "alphabeta"), Options(ghost_role="max")),
     Family("missing-terminal-check", "infinity", ALL, Options(terminal_check="infinity")),
     Family("missing-terminal-check", "raises", ALL, Options(terminal_check="raises")),

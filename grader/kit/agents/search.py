@@ -30,6 +30,7 @@ class Options:
     ``depth_unit``: None (the game's) or ``"plies"`` (the depth counter moves on after every agent);
     ``root_counts``: False when the counter starts at Pacman's successors (it moves on from the first ghost);
     ``next_agent``: ``"all"`` or ``"first-ghost"`` (after the first ghost it is Pacman again);
+    ``ghost_index``: ``"own"`` or ``"first"`` (every ghost's move is asked for with agent index 1);
     ``ghost_role``: None or a role every ghost plays instead of its own;
     ``terminal_check``: True, ``"infinity"`` (win and lose states above the horizon are searched: no
     moves, the starting value comes back) or ``"raises"`` (``max`` of no values);
@@ -46,6 +47,7 @@ class Options:
     depth_unit: str | None = None
     root_counts: bool = True
     next_agent: str = "all"
+    ghost_index: str = "own"
     ghost_role: str | None = None
     terminal_check: object = True
     extra_rounds: int = 0
@@ -72,6 +74,7 @@ class Result:
     evaluated: list[int] = field(default_factory=list)
     values: dict[int, float] = field(default_factory=dict)
     agent_at: dict[int, int] = field(default_factory=dict)
+    passed_at: dict[int, int] = field(default_factory=dict)  # the agent index generateSuccessor is called with
     raised: str | None = None
 
     @property
@@ -131,7 +134,7 @@ class _Search:
 
     def _root(self):
         out, root = self.result, self.tree
-        out.agent_at[0] = 0
+        out.agent_at[0] = out.passed_at[0] = 0
         if not root["moves"]:
             raise Raised("Pacman has no legal action at the start state")
         alpha, values = -math.inf, []
@@ -156,6 +159,7 @@ class _Search:
     def value(self, state, agent, d, alpha, beta):
         number = self.number[id(state)]
         self.result.agent_at[number] = agent
+        self.result.passed_at[number] = 1 if agent and self.o.ghost_index == "first" else agent
         found = self._value(state, agent, d, alpha, beta)
         self.result.values[number] = found
         return found
