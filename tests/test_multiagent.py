@@ -256,3 +256,25 @@ def test_the_starter_runs_at_home_and_completed_gets_full_marks(tmp_path):
     assert at_home.returncode == 0 and "not written yet" not in at_home.stdout, at_home.stderr
     result = api.check(starter, "multiagent")
     assert result.status == "passed" and result.score == result.max_score
+
+
+def test_a_state_the_grader_never_handed_out_gets_no_answer(tmp_path):
+    """A GameState forged with another state's number is refused by the grading process (the child raises);
+    what the search may learn of the tree is only what its own legal questions were answered."""
+    from grader.doors import api
+
+    forged = tmp_path / "forge.py"
+    forged.write_text(
+        "from multiagent_base import MultiAgentSearchAgent\n\n\n"
+        "class MinimaxAgent(MultiAgentSearchAgent):\n"
+        "    def getAction(self, gameState):\n"
+        "        state = type(gameState).__new__(type(gameState))\n"
+        "        for name, value in (('_number', 5), ('_actions', ('Left',)), ('_end', None), ('_agents', 2)):\n"
+        "            object.__setattr__(state, name, value)\n"
+        "        return state.generateSuccessor(0, 'Left')\n", encoding="utf-8")
+    result = api.check(forged, "multiagent")
+    assert result.error is None
+    minimax = next(c for c in result.checks if c.name == "minimax-action")
+    assert "getAction raised RuntimeError: not a state of this game" in minimax.message
+    missing = next(c for c in result.checks if c.name == "alphabeta-action")
+    assert "the submission defines no class AlphaBetaAgent" in missing.message

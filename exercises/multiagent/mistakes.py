@@ -184,14 +184,26 @@ def explain(facts, name, family, outcome, kind, payload, log) -> str:
         for n in missing:
             marks[n] = (marks.get(n, "") + "; " if n in marks else "") + "skipped, must be expanded"
         if extra:
-            said.append(f"it expanded {hooks.names_of(case_input, extra)} that alpha-beta never needs"
-                        if name == "AlphaBetaAgent" else f"it expanded {hooks.names_of(case_input, extra)} beyond the search")
+            said.append((f"it expanded {hooks.names_of(case_input, extra)} that alpha-beta never needs"
+                         if name == "AlphaBetaAgent" else f"it expanded {hooks.names_of(case_input, extra)} beyond the search")
+                        + _whose(hooks, states, extra[0], right, case_input))
         if missing:
-            said.append(f"it skipped {hooks.names_of(case_input, missing)}, which must be expanded")
+            said.append(f"it skipped {hooks.names_of(case_input, missing)}, which must be expanded"
+                        + _whose(hooks, states, missing[0], right, case_input))
     text = "; ".join(said)
     if marks:
         text += "\n" + hooks.picture(case_input, marks, trim=True)
     return text
+
+
+def _whose(hooks, states, number, right, case_input) -> str:
+    """Whose move leads to a state: '(c4 is ghost 1's move Right at b3)'."""
+    for parent_number, parent in enumerate(states):
+        for action, child in parent["moves"]:
+            if child is states[number]:
+                mover = hooks.agent_name(hooks.plies(case_input["tree"])[parent_number] % case_input["agents"])
+                return f" ({states[number]['name']} is {mover}'s move {action} at {parent['name']})"
+    return ""
 
 
 def _number(states, child):
