@@ -343,6 +343,22 @@ points = 1.0
     assert "\n" not in str(raised.value)
 
 
+def test_a_misspelt_group_is_refused_in_one_line_not_skipped(tmp_path):
+    """Found by an outsider: ``groups = ["fixtures", "unfinishd"]`` loaded, the check was skipped on every
+    run ("this run asked no unfinishd") and its points left the maximum, so a buggy file scored full marks."""
+    from grader.judging import exercise
+    from grader.judging.exercise import ExerciseError
+
+    assert 'groups = ["open"]' in BEST_MOVE
+    base = make_exercise(tmp_path, "nim-typo", BEST_MOVE.replace('groups = ["open"]', 'groups = ["fixtures", "opne"]'))
+    with pytest.raises(ExerciseError, match=r"^nim-typo: \[\[checks\]\] \S+: groups names 'opne', which is neither "
+                                            r"a kit group nor a \[game.groups.NAME\] table \(known: fixtures, "
+                                            r"reachable, random, open\)$") as raised:
+        exercise.load("nim-typo", [base]).hooks
+    assert "\n" not in str(raised.value)
+    assert exercise.load("nim-typo", [make_exercise(tmp_path / "right", "nim-typo", BEST_MOVE)]).hooks is not None
+
+
 # -- 6. stale or wrong texts ----------------------------------------------------------------------------
 
 def test_a_stated_value_that_is_not_the_references_is_one_line_at_load(tmp_path):

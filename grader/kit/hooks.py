@@ -119,9 +119,10 @@ class KitHooks:
             raise declaration.DeclarationError(f"[student] names {', '.join(missing)}, which {self.game_path.name} "
                                                "does not define as a function")
         self._check_stated_values()
-        vacuous = declaration.vacuous_checks(self.decl, exercise.checks, self._handed_immutable())
-        if vacuous:
-            raise declaration.DeclarationError(vacuous)
+        refused = (declaration.unknown_groups(self.decl, exercise.checks)
+                   or declaration.vacuous_checks(self.decl, exercise.checks, self._handed_immutable()))
+        if refused:
+            raise declaration.DeclarationError(refused)
         self._evaluations: dict[str, tuple] = {}
         self._sizes: dict = {}
         exercise.meta.setdefault("group_words", dict(GROUP_WORDS))  # how reports name the kit's groups
