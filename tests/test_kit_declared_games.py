@@ -432,6 +432,21 @@ def test_after_editing_student_show_states_and_stubs_the_declaration_as_it_is_no
     ran = subprocess.run([sys.executable, "nimc.py"], cwd=tmp_path / "home", capture_output=True, text=True, timeout=60)
     assert "NotImplementedError: write best_move here" in ran.stderr, ran.stderr  # the stub runs, unwritten
 
+    # The files students are given stay stale until asked (show only prints) ...
+    folder = tmp_path / "ex" / "nimc"
+    assert "minimax(" in (folder / "statement.md").read_text(encoding="utf-8")
+    plain = grader("show", "nimc", "--exercises-dir", "ex")
+    assert "check a submission with: minimax-grader check --exercises-dir ex --exercise nimc FILE.py" in plain.stdout
+    # ... and --rewrite writes both from the declaration as it is now; a second run has nothing to write.
+    rewritten = grader("show", "nimc", "--exercises-dir", "ex", "--rewrite")
+    assert rewritten.returncode == 0, rewritten.stderr
+    assert "rewritten from exercise.toml" in rewritten.stderr and "statement.md" in rewritten.stderr
+    statement = (folder / "statement.md").read_text(encoding="utf-8")
+    assert "Write `best_move(position)`" in statement and "`minimax(" not in statement
+    starter = (folder / "starter.py").read_text(encoding="utf-8")
+    assert "def best_move(position):" in starter and "minimax" not in starter and "(value, move)" not in starter
+    assert "rewritten" not in grader("show", "nimc", "--exercises-dir", "ex", "--rewrite").stderr
+
 
 def test_the_starter_stand_ins_ask_course_style_rules_as_they_are_written(tmp_path):
     import subprocess

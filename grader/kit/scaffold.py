@@ -93,11 +93,13 @@ The game is {game}. A value is the value of the position for MAX with best play 
 move is one that gets it (any of them when several do; `None` when there is no move to make).
 """
 
-STARTER = '''"""{id}: write minimax. The helpers named in statement.md are provided by the grader."""
+# Nothing here names what the function returns or what it is called beyond the def line: the def line is
+# rewritten from [student] (``show --rewrite``), and words written now would go stale when it changes.
+STARTER = '''"""{id}: write the function statement.md asks for. The helpers it names are provided by the grader."""
 
 
 def minimax({args}):
-    """Return (value, move) for the position `state`."""
+    """statement.md says what to return."""
     raise NotImplementedError("write minimax here")
 '''
 
