@@ -359,6 +359,25 @@ def test_a_misspelt_group_is_refused_in_one_line_not_skipped(tmp_path):
     assert exercise.load("nim-typo", [make_exercise(tmp_path / "right", "nim-typo", BEST_MOVE)]).hooks is not None
 
 
+def test_exercises_says_which_of_the_instructors_exercises_cannot_be_graded(tmp_path):
+    """Found by an outsider: ``exercises`` listed a declaration that could not load, with no complaint; the
+    first error came from the first ``show`` or ``check``."""
+    import subprocess
+    import sys
+
+    make_exercise(tmp_path, "nim-good", BEST_MOVE)
+    make_exercise(tmp_path, "nim-typo", BEST_MOVE.replace('groups = ["open"]', 'groups = ["opne"]'))
+    listed = subprocess.run([sys.executable, "-m", "grader", "exercises", "--exercises-dir", str(tmp_path)],
+                            capture_output=True, text=True, timeout=300)
+    assert listed.returncode == 1, listed.stdout + listed.stderr
+    lines = listed.stdout.splitlines()
+    typo = next(i for i, line in enumerate(lines) if line.startswith("nim-typo "))
+    assert lines[typo + 1].split() [:3] == ["cannot", "be", "graded:"] and "'opne'" in lines[typo + 1]
+    good = next(i for i, line in enumerate(lines) if line.startswith("nim-good "))
+    assert good + 1 == len(lines) or not lines[good + 1].lstrip().startswith("cannot be graded")
+    assert any(line.startswith("ctp-26 ") for line in lines)  # the built-ins are still listed
+
+
 # -- 6. stale or wrong texts ----------------------------------------------------------------------------
 
 def test_a_stated_value_that_is_not_the_references_is_one_line_at_load(tmp_path):

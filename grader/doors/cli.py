@@ -165,12 +165,18 @@ def list_exercises(exercises_dir):
     from grader.doors import api
     from grader.judging.exercise import ExerciseError
 
+    dirs = _exercises_dirs(exercises_dir)
     try:
-        found = api.list_exercises(_exercises_dirs(exercises_dir))
+        found = api.list_exercises(dirs)
     except ExerciseError as exc:
         raise click.UsageError(str(exc)) from None
+    problems = api.load_problems(dirs)  # the instructor's own exercises are loaded in full, not only listed
     for exercise_id, summary in sorted(found):
         click.echo(f"{exercise_id:<16} {summary}")
+        if exercise_id in problems:
+            click.echo(f"{'':<16} cannot be graded: {problems[exercise_id]}")
+    if problems:
+        sys.exit(1)
 
 
 @cli.command("show")
