@@ -43,7 +43,7 @@ def test_the_evidence_quotes_the_drawn_call_with_its_own_right_answer(graded, re
     result = graded(relative, "ctp-26")
     drawn = next(c.counterexample for c in result.checks if c.status == "failed" and c.counterexample)
     evidence = " ".join(m.evidence for m in result.mistakes)
-    quoted = re.findall(re.escape(drawn.call) + r"(?! on another)[^;]*?the right answer is ([^;)]+)", evidence)
+    quoted = re.findall(re.escape(drawn.call) + r"(?!, on a )[^;]*?the right answer is ([^;)]+)", evidence)
     assert quoted, evidence
     assert all(answer.strip() == repr(drawn.expected) for answer in quoted), (drawn.expected, evidence)
 

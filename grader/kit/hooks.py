@@ -282,6 +282,8 @@ class KitHooks:
         if not value.is_number:
             return f"returned {answer.describe()}: the value must be a number, not {value.describe()}"
         if not value.equals_number(expected["value"]):
+            if answer.describe() == value.text:  # the answer is the value alone: say it once
+                return f"returned {value.text}, but the position is worth {expected['value']!r}"
             return f"returned {answer.describe()}: value {value.text}, but the position is worth {expected['value']!r}"
         return None
 
@@ -372,13 +374,14 @@ class KitHooks:
         extra = sorted(set(done) - set(wanted))
         missing = sorted(set(wanted) - set(done))
         twice = len(done) - len(set(done))
-        words = [f"evaluated {len(done)} positions where a correct {self.decl['search']} evaluates {len(wanted)}"]
+        words = [f"asked for {len(done)} evaluations where a correct {self.decl['search']} asks for {len(wanted)}"]
         if extra:
-            words.append(f"{len(extra)} it should not (first {_path_text(extra[0])})")
+            words.append(f"{len(extra)} of positions it should not score (first {_path_text(extra[0])})")
         if missing:
-            words.append(f"missed {len(missing)} (first {_path_text(missing[0])})")
+            words.append(f"none for {len(missing)} it should score (first {_path_text(missing[0])})")
         if twice:
-            words.append(f"{twice} more than once")
+            again = next(p for i, p in enumerate(done) if p in done[:i])
+            words.append(f"{twice} for a position it had already scored (first {_path_text(again)})")
         return "; ".join(words)
 
     # -- showing and shrinking a case ---------------------------------------------------------------
