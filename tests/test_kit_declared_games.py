@@ -514,3 +514,21 @@ def test_a_file_written_for_another_setting_is_told_in_one_line(tmp_path, source
     assert result.status == "error" and result.error is not None
     assert len(result.error.splitlines()) == 1 and re.search(words, result.error), result.error
     assert grade(base, "nim-value", RIGHT_VALUE, "right.py").status == "passed"
+
+
+def test_new_exercise_offers_depth_counts_for_a_game_with_extra_turns_and_says_the_players_values(tmp_path):
+    """Found by an outsider: new-exercise said nothing of depth_counts for a game with extra turns, and the
+    statement's to_move helper said "as this course writes it" without saying how."""
+    import tomllib
+
+    from grader.judging import exercise
+    from grader.kit.scaffold import scaffold
+    from grader.kit.student_api import interface_text
+
+    twin = exercise.load("twin-heaps")
+    made = scaffold("twins", twin.kit.game_path, tmp_path)
+    toml = (made / "exercise.toml").read_text(encoding="utf-8")
+    assert tomllib.loads(toml)["game"]["depth_counts"] == "plies"
+    connect = exercise.load("connect-four")  # players alternate: nothing to choose
+    assert "depth_counts" not in (scaffold("c4", connect.kit.game_path, tmp_path) / "exercise.toml").read_text()
+    assert "- `player(state)`: the player to move: `0` for MAX, `1` for MIN" in interface_text(twin.kit.decl)

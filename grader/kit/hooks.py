@@ -189,21 +189,9 @@ class KitHooks:
 
     @cached_property
     def extra_turns(self) -> bool:
-        """Whether a player may move twice in a row somewhere in the game (found among the first positions
-        reachable from the starts): only then do the families that assume alternation differ from the rules."""
-        seen, frontier = 0, list(self.game.starts)
-        while frontier and seen < 3000:
-            state = frontier.pop()
-            seen += 1
-            if self.game.is_terminal(state):
-                continue
-            mover = self.game.to_move(state)
-            for action in self.game.actions(state):
-                child = self.game.result(state, action)
-                if not self.game.is_terminal(child) and self.game.to_move(child) == mover:
-                    return True
-                frontier.append(child)
-        return False
+        """Whether a player may move twice in a row: only then do the families that assume alternation differ
+        from the rules (``Game.has_extra_turns``)."""
+        return self.game.has_extra_turns()
 
     def oracle(self, case_input) -> KitOracle:
         """The grader's side of a case's evaluations, from its root position."""
