@@ -68,3 +68,28 @@ def test_the_declarations_options_turned_the_other_way_are_mistake_families(tmp_
     assert not exercise.load("nim").hooks.extra_turns
     nim_families = exercise.load("nim").hooks.mistakes.families()
     assert not {"assumes-alternation", "depth-counts-turns", "depth-counts-plies"} & set(nim_families)
+
+
+def test_a_move_only_answer_is_explained_in_moves_never_read_as_a_value():
+    """Found by an outsider: a best_move answer 2 was explained as "the position is worth the highest, 1;
+    your code says 2" (a move read as a value). The first wrong node now lists each move's worth and the
+    move chosen with its own worth."""
+    from grader.report import render
+
+    for name, chose in (("greedy_one_ply.py", "'right', worth -8"), ("min_max_swapped.py", "'left', worth 8")):
+        result = api.check(SUBMISSIONS / "coin-row" / "buggy" / name, "coin-row")
+        text = render(result, "text")
+        line = next(line for line in text.splitlines() if "where it first goes wrong" in line)
+        assert f"your code chose {chose}" in line, line
+        assert "your code says" not in line and "so the position is worth" not in line, line
+
+
+def test_a_bare_value_answer_is_said_once():
+    """"returned 2: value 2, but ..." said the same thing twice when the answer is the value alone."""
+    import re
+
+    messages = [c.message for path in sorted((SUBMISSIONS / "twin-heaps" / "buggy").glob("*.py"))
+                for c in api.check(path, "twin-heaps").checks
+                if c.status == "failed" and "but the position is worth" in (c.message or "")]
+    assert messages
+    assert all(re.search(r"returned [^:]+, but the position is worth", m) and ": value " not in m for m in messages), messages

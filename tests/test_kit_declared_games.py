@@ -343,6 +343,41 @@ points = 1.0
     assert "\n" not in str(raised.value)
 
 
+def test_a_misspelt_group_is_refused_in_one_line_not_skipped(tmp_path):
+    """Found by an outsider: ``groups = ["fixtures", "unfinishd"]`` loaded, the check was skipped on every
+    run ("this run asked no unfinishd") and its points left the maximum, so a buggy file scored full marks."""
+    from grader.judging import exercise
+    from grader.judging.exercise import ExerciseError
+
+    assert 'groups = ["open"]' in BEST_MOVE
+    base = make_exercise(tmp_path, "nim-typo", BEST_MOVE.replace('groups = ["open"]', 'groups = ["fixtures", "opne"]'))
+    with pytest.raises(ExerciseError, match=r"^nim-typo: \[\[checks\]\] \S+: groups names 'opne', which is neither "
+                                            r"a kit group nor a \[game.groups.NAME\] table \(known: fixtures, "
+                                            r"reachable, random, open\)$") as raised:
+        exercise.load("nim-typo", [base]).hooks
+    assert "\n" not in str(raised.value)
+    assert exercise.load("nim-typo", [make_exercise(tmp_path / "right", "nim-typo", BEST_MOVE)]).hooks is not None
+
+
+def test_exercises_says_which_of_the_instructors_exercises_cannot_be_graded(tmp_path):
+    """Found by an outsider: ``exercises`` listed a declaration that could not load, with no complaint; the
+    first error came from the first ``show`` or ``check``."""
+    import subprocess
+    import sys
+
+    make_exercise(tmp_path, "nim-good", BEST_MOVE)
+    make_exercise(tmp_path, "nim-typo", BEST_MOVE.replace('groups = ["open"]', 'groups = ["opne"]'))
+    listed = subprocess.run([sys.executable, "-m", "grader", "exercises", "--exercises-dir", str(tmp_path)],
+                            capture_output=True, text=True, timeout=300)
+    assert listed.returncode == 1, listed.stdout + listed.stderr
+    lines = listed.stdout.splitlines()
+    typo = next(i for i, line in enumerate(lines) if line.startswith("nim-typo "))
+    assert lines[typo + 1].split() [:3] == ["cannot", "be", "graded:"] and "'opne'" in lines[typo + 1]
+    good = next(i for i, line in enumerate(lines) if line.startswith("nim-good "))
+    assert good + 1 == len(lines) or not lines[good + 1].lstrip().startswith("cannot be graded")
+    assert any(line.startswith("ctp-26 ") for line in lines)  # the built-ins are still listed
+
+
 # -- 6. stale or wrong texts ----------------------------------------------------------------------------
 
 def test_a_stated_value_that_is_not_the_references_is_one_line_at_load(tmp_path):
@@ -416,6 +451,21 @@ def test_after_editing_student_show_states_and_stubs_the_declaration_as_it_is_no
     ran = subprocess.run([sys.executable, "nimc.py"], cwd=tmp_path / "home", capture_output=True, text=True, timeout=60)
     assert "NotImplementedError: write best_move here" in ran.stderr, ran.stderr  # the stub runs, unwritten
 
+    # The files students are given stay stale until asked (show only prints) ...
+    folder = tmp_path / "ex" / "nimc"
+    assert "minimax(" in (folder / "statement.md").read_text(encoding="utf-8")
+    plain = grader("show", "nimc", "--exercises-dir", "ex")
+    assert "check a submission with: minimax-grader check --exercises-dir ex --exercise nimc FILE.py" in plain.stdout
+    # ... and --rewrite writes both from the declaration as it is now; a second run has nothing to write.
+    rewritten = grader("show", "nimc", "--exercises-dir", "ex", "--rewrite")
+    assert rewritten.returncode == 0, rewritten.stderr
+    assert "rewritten from exercise.toml" in rewritten.stderr and "statement.md" in rewritten.stderr
+    statement = (folder / "statement.md").read_text(encoding="utf-8")
+    assert "Write `best_move(position)`" in statement and "`minimax(" not in statement
+    starter = (folder / "starter.py").read_text(encoding="utf-8")
+    assert "def best_move(position):" in starter and "minimax" not in starter and "(value, move)" not in starter
+    assert "rewritten" not in grader("show", "nimc", "--exercises-dir", "ex", "--rewrite").stderr
+
 
 def test_the_starter_stand_ins_ask_course_style_rules_as_they_are_written(tmp_path):
     import subprocess
@@ -464,3 +514,21 @@ def test_a_file_written_for_another_setting_is_told_in_one_line(tmp_path, source
     assert result.status == "error" and result.error is not None
     assert len(result.error.splitlines()) == 1 and re.search(words, result.error), result.error
     assert grade(base, "nim-value", RIGHT_VALUE, "right.py").status == "passed"
+
+
+def test_new_exercise_offers_depth_counts_for_a_game_with_extra_turns_and_says_the_players_values(tmp_path):
+    """Found by an outsider: new-exercise said nothing of depth_counts for a game with extra turns, and the
+    statement's to_move helper said "as this course writes it" without saying how."""
+    import tomllib
+
+    from grader.judging import exercise
+    from grader.kit.scaffold import scaffold
+    from grader.kit.student_api import interface_text
+
+    twin = exercise.load("twin-heaps")
+    made = scaffold("twins", twin.kit.game_path, tmp_path)
+    toml = (made / "exercise.toml").read_text(encoding="utf-8")
+    assert tomllib.loads(toml)["game"]["depth_counts"] == "plies"
+    connect = exercise.load("connect-four")  # players alternate: nothing to choose
+    assert "depth_counts" not in (scaffold("c4", connect.kit.game_path, tmp_path) / "exercise.toml").read_text()
+    assert "- `player(state)`: the player to move: `0` for MAX, `1` for MIN" in interface_text(twin.kit.decl)

@@ -155,7 +155,7 @@ OUTPUT_PACKAGES = ("grader/export", "grader/report", "grader/doors")
 # Where the output packages may load an exercise: each before any result exists (the grading
 # itself, listing, the statement, writing CI or a Gradescope bundle, the pytest plugin's item names).
 LOADS_BEFORE_A_RESULT = {
-    ("grader/doors/api.py", "check"), ("grader/doors/api.py", "list_exercises"),
+    ("grader/doors/api.py", "check"), ("grader/doors/api.py", "list_exercises"), ("grader/doors/api.py", "load_problems"),
     ("grader/doors/cli.py", "guess_exercise"), ("grader/doors/cli.py", "show"), ("grader/doors/cli.py", "init_ci"),
     ("grader/doors/gradescope_bundle.py", "build"), ("grader/doors/pytest_plugin.py", "_load_exercise"),
 }

@@ -25,6 +25,24 @@ def list_exercises(exercises_dir: list[Path] | None = None) -> list[tuple[str, s
     return [(ex.id, ex.summary) for ex in exercises.load_all(exercises_dir).values()]
 
 
+def load_problems(exercises_dir: list[Path]) -> dict[str, str]:
+    """{id: one-line error} for the exercises under the given folders that list but cannot be graded (a
+    declaration or a game module the kit refuses): ``exercises`` says so at once, not at the first check.
+    The built-in exercises are not loaded here: their own tests load them."""
+    problems = {}
+    folders = [Path(d).resolve() for d in exercises_dir or ()]
+    for exercise_id, ex in exercises.load_all(exercises_dir).items():
+        if not any(ex.folder.resolve().is_relative_to(folder) for folder in folders):
+            continue
+        try:
+            ex.hooks
+        except exercises.ExerciseError as exc:
+            problems[exercise_id] = str(exc).removeprefix(f"{exercise_id}: ")
+        except Exception as exc:  # an instructor's hooks module that raises on import: one line, the rest listed
+            problems[exercise_id] = f"its hooks raise {type(exc).__name__}: {exc}".splitlines()[0]
+    return problems
+
+
 def ungradable(path: str | Path) -> SubmissionResult:
     """The error result for a submission that cannot be graded whatever the exercise (missing, empty, ...)."""
     from grader.version import __version__

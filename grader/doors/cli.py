@@ -165,33 +165,47 @@ def list_exercises(exercises_dir):
     from grader.doors import api
     from grader.judging.exercise import ExerciseError
 
+    dirs = _exercises_dirs(exercises_dir)
     try:
-        found = api.list_exercises(_exercises_dirs(exercises_dir))
+        found = api.list_exercises(dirs)
     except ExerciseError as exc:
         raise click.UsageError(str(exc)) from None
+    problems = api.load_problems(dirs)  # the instructor's own exercises are loaded in full, not only listed
     for exercise_id, summary in sorted(found):
         click.echo(f"{exercise_id:<16} {summary}")
+        if exercise_id in problems:
+            click.echo(f"{'':<16} cannot be graded: {problems[exercise_id]}")
+    if problems:
+        sys.exit(1)
 
 
 @cli.command("show")
 @click.argument("exercise_id")
 @click.option("--starter", "starter_dir", type=click.Path(file_okay=False, path_type=Path),
               help="Also write a starter you can run at home (local stand-ins of the provided helpers) into DIR.")
+@click.option("--rewrite", is_flag=True,
+              help="Write the interface block of statement.md and the starter's def line again from exercise.toml "
+                   "(after editing [student]).")
 @EXERCISES_DIR
-def show(exercise_id, starter_dir, exercises_dir):
+def show(exercise_id, starter_dir, rewrite, exercises_dir):
     """Print an exercise's statement with its example drawn (and write a runnable starter)."""
     from grader.judging import exercise as exercises
     from grader.doors import student_door
     from grader.judging.exercise import ExerciseError
 
+    where = "".join(f" --exercises-dir {shlex.quote(str(d))}" for d in exercises_dir or ())
     try:
         chosen = exercises.load(exercise_id, _exercises_dirs(exercises_dir))
+        if rewrite:
+            for path in student_door.rewrite_from_declaration(chosen):
+                click.echo(f"rewritten from exercise.toml: {path}", err=True)
         click.echo(student_door.statement(chosen))
         if starter_dir is not None:
             written = student_door.write_starter(chosen, starter_dir)
-            where = "".join(f" --exercises-dir {shlex.quote(str(d))}" for d in exercises_dir or ())
             click.echo(f"starter written: {written} (run it with python; check it with minimax-grader check{where} "
                        f"--exercise {exercise_id} {shlex.quote(str(written))})")
+        else:
+            click.echo(f"check a submission with: minimax-grader check{where} --exercise {exercise_id} FILE.py")
     except (ExerciseError, student_door.DoorError) as exc:
         raise click.UsageError(str(exc)) from None
 

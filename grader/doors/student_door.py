@@ -68,6 +68,31 @@ def statement(exercise) -> str:
     return f"{text}\n\nThe example {noun}, as {call} sees it:\n\n{drawn}\n"
 
 
+def rewrite_from_declaration(exercise) -> list[Path]:
+    """Write statement.md's interface block and starter.py's def line again from ``[student]`` as it is now;
+    the files written (none when nothing was stale, or the exercise is not declared through the kit).
+
+    ``show`` prints both refreshed anyway; this is for the instructor who edited ``[student]`` and wants
+    the files that students are given to say the same."""
+    if exercise.kit is None:
+        raise DoorError(f"{exercise.id} is not declared through the kit ([student] in exercise.toml): "
+                        "its statement and starter are written by hand")
+    from grader.kit.student_api import declared_stub, refresh_interface
+
+    written = []
+    for key, default, refresh in (("statement", "statement.md", refresh_interface), ("starter", "starter.py", declared_stub)):
+        path = exercise.folder / exercise.meta.get(key, default)
+        try:
+            text = path.read_text(encoding="utf-8")
+            fresh = refresh(text, exercise.kit.decl)
+            if fresh != text:
+                path.write_text(fresh, encoding="utf-8")
+                written.append(path)
+        except OSError as error:
+            raise DoorError(f"{path} cannot be rewritten: {error.strerror or error}") from None
+    return written
+
+
 def starter_text(exercise) -> str:
     """The starter, with the stand-ins and the example inserted before its own ``__main__`` block."""
     starter = (exercise.folder / exercise.meta.get("starter", "starter.py")).read_text(encoding="utf-8")

@@ -240,12 +240,12 @@ def where_words(exercise, groups) -> str:
     return " + ".join(str(words.get(g, g)) for g in groups) or "cases"
 
 
-# Check kinds judged on records the sandboxed child keeps (which nodes it evaluated or expanded,
-# whether the input changed): sealed against tampering, but in the student's own process, so a
-# determined submission can still dodge them (README, "What still rests on the child's word").
-# Answers, by contrast, are judged in the grader's process against its own reference.
-SANDBOX_EVIDENCE_KINDS = frozenset({"trace", "evaluations", "under-pruning", "over-pruning", "unchanged",
-                                    "state-unchanged", "board-restored"})
+# Check kinds judged on what is observed inside the student's process: whether the call left its
+# input as it was (only there can the input be seen). Sealed against tampering, but in the student's
+# own process, so a determined submission can still dodge them (docs/security.md, "Still observed
+# inside the child"). What was evaluated or expanded is not among them: the grading process answers
+# and logs those questions itself (the oracle), so traces, evaluations and pruning are its evidence.
+SANDBOX_EVIDENCE_KINDS = frozenset({"unchanged", "state-unchanged", "board-restored", "restored"})
 
 
 def rests_on_sandbox_records(spec) -> bool:

@@ -327,14 +327,14 @@ def _right(facts: Facts, outcome) -> str:
 
 
 def example_call(facts: Facts, outcome) -> str:
-    """The call of a quoted example, saying so when it is not the drawn counterexample though its
-    call reads the same ("best_move(1, state)" fits many games): never two answers for one call."""
+    """The call of a quoted example, saying so when it is not a drawn counterexample (its call may read the
+    same, "best_move(1, state)" fits many games, or differ only in a depth): never two answers for one call."""
     call = facts.call_text(outcome)
     key = Facts.key(outcome.case.input)
-    same_call = [c.counterexample for c in facts.checks if c.status == "failed" and c.counterexample is not None
-                 and c.counterexample.call == call and c.counterexample.input is not None]
-    if same_call and all(Facts.key(drawn.input) != key for drawn in same_call):  # several checks draw several cases
-        return f"{call} on another {same_call[0].noun} than the one drawn"
+    drawn = [c.counterexample for c in facts.checks if c.status == "failed" and c.counterexample is not None
+             and c.counterexample.input is not None]
+    if drawn and all(Facts.key(d.input) != key for d in drawn):  # several checks draw several cases
+        return f"{call}, on a {drawn[0].noun} other than the one drawn"
     return call
 
 
@@ -451,6 +451,16 @@ def state_finding(module, facts: Facts, run_batch, start) -> Finding | None:
 
 # -- localisation ---------------------------------------------------------------------------
 
+def _explained(explain, entry, expected, children, reply) -> str:
+    """The exercise's words for the first wrong node; an ``explain_node`` that takes ``reply`` gets the student's
+    answer itself (a move-only answer is a move, not a value: only the exercise can say what it is worth)."""
+    import inspect
+
+    if "reply" in inspect.signature(explain).parameters:
+        return explain(entry, expected, children, _yours(reply), reply=reply)
+    return explain(entry, expected, children, _yours(reply))
+
+
 def localise(module, facts: Facts, case_input, run_batch, groups=()) -> tuple[dict | None, list, str | None]:
     """The deepest node whose children are right and whose own value is wrong, the outcomes asked, and
     the local rule that gives the student's value there (``local_rule``), when the exercise can say
@@ -494,7 +504,7 @@ def localise(module, facts: Facts, case_input, run_batch, groups=()) -> tuple[di
         "node": entry["id"], "depth": entry["depth"], "expected": outcome.expected,
         "actual": reply[1] if reply[0] == "number" else _did(reply),
         "children": children,
-        "text": explain(entry, outcome.expected, children, _yours(reply)),
+        "text": _explained(explain, entry, outcome.expected, children, reply),
     }
     view = getattr(module, "node_values", None)
     numbers = view(entry, outcome, [outcomes[c] for c in entry["children"]], facts) if view is not None else None

@@ -53,7 +53,7 @@ class CheckResult:
     hidden: bool = False
     failed_cases: int = 0
     total_cases: int = 0
-    sandbox_evidence: bool = False  # judged on records kept in the sandboxed child (see checks.SANDBOX_EVIDENCE_KINDS)
+    sandbox_evidence: bool = False  # observed inside the child (see checks.SANDBOX_EVIDENCE_KINDS)
 
     def to_dict(self) -> dict:
         return {"name": self.name, "title": self.title, "status": self.status, "score": self.score,

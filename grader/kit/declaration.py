@@ -111,6 +111,23 @@ def read(meta: dict) -> dict:
     }
 
 
+KIT_GROUPS = ("fixtures", "reachable", "random")  # the groups every kit bank may hold (hooks.GROUP_WORDS names them)
+
+
+def unknown_groups(decl: dict, specs) -> str | None:
+    """The first check that names a group no case can be in, as one line; None when there is none.
+
+    A misspelt group is not a smaller check but an empty one: it would be skipped ("this run asked no
+    ...") and its points would leave the maximum, so a buggy file could pass it by default."""
+    known = [*KIT_GROUPS, *decl["groups"]]
+    for spec in specs:
+        unknown = [group for group in spec.groups if group not in known]
+        if unknown:
+            return (f"[[checks]] {spec.name}: groups names {', '.join(repr(g) for g in unknown)}, which is neither "
+                    f"a kit group nor a [game.groups.NAME] table (known: {', '.join(known)})")
+    return None
+
+
 def vacuous_checks(decl: dict, specs, handed_immutable: bool) -> str | None:
     """The first check that could only ever pass for this declaration, as one line; None when there is none.
 

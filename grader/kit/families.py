@@ -14,6 +14,7 @@ text ends with a question, in words that fit any game.
 from __future__ import annotations
 
 import math
+import re
 import time
 
 from grader.vocabulary.findings import (PARTIAL_AGREES, SUPPORTED_EXPLAINS, Finding, Fit, Model, Support, clear_winners,
@@ -62,8 +63,33 @@ class KitMistakes:
     def subproblems(self, case_input) -> list[dict]:
         return subproblem_plan(self.hooks, case_input)
 
-    def explain_node(self, entry, expected, children, yours) -> str:
+    def explain_node(self, entry, expected, children, yours, reply=None) -> str:
+        if "value" not in self.hooks.decl["returns"]["items"] and children and reply is not None:
+            return self._explain_move(entry, expected, children, reply)
         return explain(entry, expected, children, yours)
+
+    def _explain_move(self, entry, expected, children, reply) -> str:
+        """The first wrong node of a move-only answer, in moves: what each move is worth, which are best, and
+        the move the student chose with its worth (a move is never read as a value)."""
+        hooks = self.hooks
+        moves = [hooks.game.move_data(a) for a in hooks.game.actions(hooks.state_of(entry["input"]))]
+        listed = ("move " if len(moves) == 1 else "moves ") + ", ".join(repr(m) for m in moves)
+        worth = ", ".join(repr(c["value"]) for c in children)
+        best = " or ".join(repr(m) for m in expected.get("moves") or ())
+        # ("number", 2) for a move that is a number; ("other", "'left'") for any other answer, as described
+        described = re.sub(r" \(an? [\w.]+\)$", "", str(reply[1])) if reply[0] == "other" else None
+        matching = [i for i, m in enumerate(moves)
+                    if (reply[0] == "number" and reply[1] == m) or (described is not None and described == repr(m))]
+        if reply[0] == "raised":
+            yours = f"your code raised {reply[1]}"
+        elif matching:
+            yours = f"your code chose {moves[matching[0]]!r}, worth {children[matching[0]]['value']!r}"
+        else:
+            shown = repr(reply[1]) if reply[0] == "number" else reply[1]
+            yours = f"your code returned {shown}, which is none of these moves"
+        who = "MAX wants the highest" if entry["role"] == "max" else "MIN wants the lowest"
+        return (f"{entry['id']} ({entry['role'].upper()} to move), the {listed} {'is' if len(moves) == 1 else 'are'} worth {worth}; {who}, so the best "
+                f"{'moves are' if ' or ' in best else 'move is'} {best}, worth {expected['value']!r}; {yours}")
 
     def node_values(self, entry, outcome, child_outcomes, facts):
         """The numbers the local rule at the first wrong node is read from (``grader.judging.diagnose.local_rule``)."""
@@ -161,12 +187,21 @@ class KitMistakes:
             findings.extend(self._move_findings(facts))
         return findings
 
-    @staticmethod
-    def _finding(fit: Fit, facts) -> Finding:
+    def _finding(self, fit: Fit, facts) -> Finding:
         family, example = fit.model.code, fit.example
         shown = f"for example {facts.call(example)}, worth {example.expected['value']!r}"
         text = fit.model.explanation  # a parameterised family words its own parameter; else the code's text
         if fit.complete:
+            # Also compared on the questions asked while shrinking and localising, which no check's "fails on N
+            # of M" counts: said apart, so the two counts in one report add up.
+            graded = [(o, self._student_value(o)) for o in facts.bank()]
+            graded = [(o, v) for o, v in graded if v is not None]
+            extra = fit.compared - len(graded)
+            if 0 < extra < fit.compared:
+                wrong = sum(1 for o, v in graded if v[0] == "raised" or not _same(v[1], o.expected["value"]))
+                return Finding(family, f"{family} gives exactly your values: it fits all {len(graded)} graded cases, "
+                                       f"including {wrong} wrong ones, and the {extra} more asked while finding the "
+                                       f"smallest ({shown})", text)
             return Finding(family, f"{family} gives exactly your values: it {fit.how_strong()} compared, including "
                                    f"{fit.explained} wrong ones ({shown})", text)
         return Finding(family, f"{family} {fit.how_strong()} compared and {fit.explained} of your {fit.wrong} wrong "
@@ -310,8 +345,9 @@ class KitMistakes:
         findings = []
         for code, outcomes in sorted(kinds.items(), key=lambda kv: -len(kv[1])):
             smallest = min(outcomes, key=facts.size)
-            findings.append(Finding(code, f"{facts.call(smallest)} evaluated other positions than a correct search "
-                                          f"would ({len(outcomes)} such cases)"))
+            findings.append(Finding(code, f"{len(outcomes)} cases where your code asked for the evaluation of other "
+                                          f"positions than a correct search would (the smallest: "
+                                          f"{facts.call(smallest)})"))
             break  # the commonest explanation only: one search has one pruning rule
         return findings
 
@@ -717,8 +753,9 @@ def _moves_on(game, state, path) -> list:
 
 def explain(entry, expected, children, yours) -> str:
     if not children:
-        return (f"{entry['id']} no move is looked at (the game is over, or no depth is left), so the position is "
-                f"worth what the evaluation says, {expected['value']!r}; {yours}")
+        return (f"at {entry['id']} no move is looked at (the game is over, or no depth is left), so the position "
+                f"is worth its own score (the utility of a finished game, else the evaluation), "
+                f"{expected['value']!r}; {yours}")
     worth = ", ".join(repr(c["value"]) for c in children)
     pick = "the highest" if entry["role"] == "max" else "the lowest"
     return (f"{entry['id']} ({entry['role'].upper()} to move), the moves are worth {worth}, so the position is "

@@ -232,6 +232,23 @@ class Game:
             state = self.result(state, moves[index % len(moves)])
         return state
 
+    def has_extra_turns(self, look_at: int = 3000) -> bool:
+        """Whether a player may move twice in a row somewhere (among the first ``look_at`` positions reachable
+        from the starts): the families that assume alternation, and the depth_counts choice, matter only then."""
+        seen, frontier = 0, list(self.starts)
+        while frontier and seen < look_at:
+            state = frontier.pop()
+            seen += 1
+            if self.is_terminal(state):
+                continue
+            mover = self.to_move(state)
+            for action in self.actions(state):
+                child = self.result(state, action)
+                if not self.is_terminal(child) and self.to_move(child) == mover:
+                    return True
+                frontier.append(child)
+        return False
+
     def reachable(self, cap: int) -> list:
         """Every position reachable from the start positions, breadth first, at most ``cap`` of them."""
         seen: dict[str, object] = {}

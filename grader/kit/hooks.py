@@ -119,9 +119,10 @@ class KitHooks:
             raise declaration.DeclarationError(f"[student] names {', '.join(missing)}, which {self.game_path.name} "
                                                "does not define as a function")
         self._check_stated_values()
-        vacuous = declaration.vacuous_checks(self.decl, exercise.checks, self._handed_immutable())
-        if vacuous:
-            raise declaration.DeclarationError(vacuous)
+        refused = (declaration.unknown_groups(self.decl, exercise.checks)
+                   or declaration.vacuous_checks(self.decl, exercise.checks, self._handed_immutable()))
+        if refused:
+            raise declaration.DeclarationError(refused)
         self._evaluations: dict[str, tuple] = {}
         self._sizes: dict = {}
         exercise.meta.setdefault("group_words", dict(GROUP_WORDS))  # how reports name the kit's groups
@@ -188,21 +189,9 @@ class KitHooks:
 
     @cached_property
     def extra_turns(self) -> bool:
-        """Whether a player may move twice in a row somewhere in the game (found among the first positions
-        reachable from the starts): only then do the families that assume alternation differ from the rules."""
-        seen, frontier = 0, list(self.game.starts)
-        while frontier and seen < 3000:
-            state = frontier.pop()
-            seen += 1
-            if self.game.is_terminal(state):
-                continue
-            mover = self.game.to_move(state)
-            for action in self.game.actions(state):
-                child = self.game.result(state, action)
-                if not self.game.is_terminal(child) and self.game.to_move(child) == mover:
-                    return True
-                frontier.append(child)
-        return False
+        """Whether a player may move twice in a row: only then do the families that assume alternation differ
+        from the rules (``Game.has_extra_turns``)."""
+        return self.game.has_extra_turns()
 
     def oracle(self, case_input) -> KitOracle:
         """The grader's side of a case's evaluations, from its root position."""
@@ -281,6 +270,8 @@ class KitHooks:
         if not value.is_number:
             return f"returned {answer.describe()}: the value must be a number, not {value.describe()}"
         if not value.equals_number(expected["value"]):
+            if answer.describe() == value.text:  # the answer is the value alone: say it once
+                return f"returned {value.text}, but the position is worth {expected['value']!r}"
             return f"returned {answer.describe()}: value {value.text}, but the position is worth {expected['value']!r}"
         return None
 
@@ -371,13 +362,14 @@ class KitHooks:
         extra = sorted(set(done) - set(wanted))
         missing = sorted(set(wanted) - set(done))
         twice = len(done) - len(set(done))
-        words = [f"evaluated {len(done)} positions where a correct {self.decl['search']} evaluates {len(wanted)}"]
+        words = [f"asked for {len(done)} evaluations where a correct {self.decl['search']} asks for {len(wanted)}"]
         if extra:
-            words.append(f"{len(extra)} it should not (first {_path_text(extra[0])})")
+            words.append(f"{len(extra)} of positions it should not score (first {_path_text(extra[0])})")
         if missing:
-            words.append(f"missed {len(missing)} (first {_path_text(missing[0])})")
+            words.append(f"none for {len(missing)} it should score (first {_path_text(missing[0])})")
         if twice:
-            words.append(f"{twice} more than once")
+            again = next(p for i, p in enumerate(done) if p in done[:i])
+            words.append(f"{twice} for a position it had already scored (first {_path_text(again)})")
         return "; ".join(words)
 
     # -- showing and shrinking a case ---------------------------------------------------------------

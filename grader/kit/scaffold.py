@@ -73,6 +73,9 @@ def _toml(exercise_id: str, game_file: str, game: Game, depth_limited: bool) -> 
         "cap = 500",
         "random_moves = [0, 10]",
         *depth_lines,
+        *(['depth_counts = "plies"            # a player may move again here: "plies" (every move uses depth)',
+           '                                 # or "turns" (depth goes down only when the player changes)']
+          if depth_limited and game.has_extra_turns() else []),
         "",
     ]
     for name, title, kind, points, depends in checks:
@@ -89,15 +92,17 @@ STATEMENT = """# {id}
 {interface}
 {interface_end}
 
-The game is {game}. A value is the value of the position for MAX with best play on both sides; a
-move is one that gets it (any of them when several do; `None` when there is no move to make).
+The game is {game}. A position's value is its value for MAX with best play on both sides; a best
+move is one that gets it (any of them when several do).
 """
 
-STARTER = '''"""{id}: write minimax. The helpers named in statement.md are provided by the grader."""
+# Nothing here names what the function returns or what it is called beyond the def line: the def line is
+# rewritten from [student] (``show --rewrite``), and words written now would go stale when it changes.
+STARTER = '''"""{id}: write the function statement.md asks for. The helpers it names are provided by the grader."""
 
 
 def minimax({args}):
-    """Return (value, move) for the position `state`."""
+    """statement.md says what to return."""
     raise NotImplementedError("write minimax here")
 '''
 

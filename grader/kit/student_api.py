@@ -193,6 +193,9 @@ def interface_text(decl: dict) -> str:
     lines.append("You are handed:")
     for (name, helper), form in zip(decl["helpers"].items(), provides(decl)):
         words = _OPERATION_WORDS.get(helper["op"], f"the game's {helper.get('function')}")
+        if helper["op"] == "to_move":  # the course's values, said: "as this course writes it" told nobody which
+            players = decl["players"]
+            words = f"the player to move: `{_literal(players['max'])}` for MAX, `{_literal(players['min'])}` for MIN"
         if helper.get("player"):
             words += f", for {helper['player'].upper()}"
         lines.append(f"- `{form}`: {words}")
