@@ -11,5 +11,5 @@ counting each sandboxed move's budget as the evaluations the grading process was
 ``ratings`` (Wilson intervals, a Bradley-Terry fit) and ``standings`` (the table, the rubric's
 points as contract results) read the recorded games alone.
 
-May import: grader.judging, grader.sandbox, grader.vocabulary
+May import: grader.judging, grader.sandbox, grader.version, grader.vocabulary
 """

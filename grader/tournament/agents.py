@@ -121,8 +121,10 @@ class Sandboxed:
         self.moves = 0
 
     def _open(self) -> None:
+        from grader.judging import submissions
+
         make = getattr(self.launcher, "session_class", None) or Session
-        self.session = make(self.path, self.arena, self.launcher)
+        self.session = make(submissions.load(self.path), self.arena, self.launcher)
         try:
             loaded = self.session.open()
         except GraderFault:
