@@ -53,9 +53,9 @@ def play(game: dict, agents: dict[str, dict], exercise, declaration, launcher, s
     if outcome is None:
         value = rules.utility(state, rules.max_player)
         if value > 0:
-            outcome = {"winner": sides["max"], "loser": sides["min"], "draw": False, "reason": "won"}
+            outcome = {"winner": sides["max"], "loser": sides["min"], "draw": False, "reason": "won on the board"}
         elif value < 0:
-            outcome = {"winner": sides["min"], "loser": sides["max"], "draw": False, "reason": "won"}
+            outcome = {"winner": sides["min"], "loser": sides["max"], "draw": False, "reason": "won on the board"}
         else:
             outcome = {"winner": None, "loser": None, "draw": True, "reason": "draw"}
         outcome["utility"] = value
