@@ -2,12 +2,13 @@
 
 ``run`` discovers the students' agents as ``grade`` discovers submissions, freezes them (read,
 hashed and copied before any agent runs), schedules every game (``grader.tournament.schedule``)
-and hands the games not yet recorded to an executor (the local pool, or Dask) as tasks of a
-``kind = "tournament"`` job; each worker plays a game with ``play_task`` and answers its
-record. This thread is the only writer: each record is appended to ``games.jsonl`` (and synced)
-as it arrives, so a run killed at any moment loses at most the games being played, and a re-run
-plays only the games whose key (the configuration, the game's id and both agents' content
-hashes) the journal does not hold. At the end the journal is rewritten in schedule order (the
+and hands the pairings not yet recorded to an executor (the local pool, or Dask) as tasks of a
+``kind = "tournament"`` job; a worker plays a pairing's games as one series (``Arena.play``: one
+sandboxed process per agent per series, a fresh one after a failure) and answers their records.
+This thread is the only writer: each series' records are appended to ``games.jsonl`` (and synced)
+as they arrive, so a run killed at any moment loses at most the series being played, and a re-run
+plays only the series with a game whose key (the configuration, the game's id and both agents'
+content hashes) the journal does not hold. At the end the journal is rewritten in schedule order (the
 same seed and agents give the same bytes, whatever order the games finished in), and the
 outputs are written from it alone: ``standings.csv``, ``leaderboard.html``, a page per agent, a
 replay per game, and the rubric's points as contract results in ``gradebook.sqlite``,
@@ -138,29 +139,42 @@ def _run(found, exercise, declared, book, out: Path, *, count, seed, round_robin
     journal = out / GAMES
     recorded = _read_journal(journal)
     outcome = Outcome(out=out, seed=seed, games=len(planned))
-    pending = [g for g in planned if g["key"] not in recorded]
-    outcome.reused = len(planned) - len(pending)
-    print(f"minimax-grader: {len(planned)} games of {len(students)} agents ({len(pending)} to play); seed {seed}",
-          file=stream)
-    tasks = [Task(key=g["key"], path=json.dumps({"game": g, "agents": {n: agents[n] for n in (g["max"], g["min"])}}),
-                  display=g["id"]) for g in pending]
+    series: dict[tuple, list[dict]] = {}
+    for game in planned:
+        series.setdefault(tuple(game["pairing"]), []).append(game)
+    # A pairing's games are one task (one process per agent for the series): a series counts as played only
+    # when every one of its games is in the journal, else it is played again whole (the same records).
+    pending = [games for games in series.values() if any(g["key"] not in recorded for g in games)]
+    outcome.reused = len(planned) - sum(len(games) for games in pending)
+    print(f"minimax-grader: {len(planned)} games of {len(students)} agents ({len(planned) - outcome.reused} to play); "
+          f"seed {seed}", file=stream)
+    tasks = [Task(key=hashlib.sha256("".join(g["key"] for g in games).encode()).hexdigest()[:24],
+                  path=json.dumps({"games": games, "agents": {n: agents[n] for n in games[0]["pairing"]}}),
+                  display=" vs ".join(games[0]["pairing"])) for games in pending]
+    keys = {task.key: [g["key"] for g in games] for task, games in zip(tasks, pending)}
     job = Job(exercise=exercise.id, seed=seed, exercises_dirs=tuple(str(d) for d in exercises_dirs or ()),
               sandbox=sandbox, warm=False, kind="tournament")
     executor = executor or LocalPool(jobs)
     try:
         with open(journal, "a", encoding="utf-8") as handle:
-            for task, record in executor.run(job, tasks):
-                if record is None:
-                    outcome.failures.append(f"{task.display}: the grader itself failed on this game (played again next run)")
+            if handle.tell() and not journal.read_bytes().endswith(b"\n"):
+                handle.write("\n")  # a line cut short by a kill stays alone on its line (and is skipped)
+            for task, result in executor.run(job, tasks):
+                if result is None or len(result.get("games") or ()) != len(keys[task.key]):
+                    outcome.failures.append(f"{task.display}: the grader itself failed on these games "
+                                            "(played again next run)")
                     continue
-                record["key"] = task.key
-                handle.write(json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n")
+                lines = []
+                for key, record in zip(keys[task.key], result["games"]):
+                    record["key"] = key
+                    recorded[key] = record
+                    lines.append(json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n")
+                handle.write("".join(lines))
                 handle.flush()
                 os.fsync(handle.fileno())
-                recorded[task.key] = record
-                outcome.played_now += 1
-                if outcome.played_now % 50 == 0:
-                    print(f"minimax-grader: {outcome.played_now} of {len(pending)} games played", file=stream)
+                outcome.played_now += len(lines)
+                print(f"minimax-grader: {outcome.played_now} of {len(planned) - outcome.reused} games played "
+                      f"({task.display})", file=stream)
     finally:
         executor.close()
     records = [recorded[g["key"]] for g in planned if g["key"] in recorded]
@@ -274,11 +288,12 @@ class Arena:
         self.seed = job["seed"]
 
     def play(self, spec: dict) -> dict | None:
-        """The game's record, or None when the grader itself failed (said on stderr, never recorded)."""
+        """{"games": the series' records}, or None when the grader itself failed (said on stderr, never recorded)."""
         try:
-            return referee.play(spec["game"], spec["agents"], self.exercise, self.declared, self.launcher, self.seed)
-        except Exception as exc:  # noqa: BLE001 - one game's failure must not take the others down
-            print(f"minimax-grader worker: the grader failed on game {spec['game'].get('id')}: "
+            return {"games": referee.play_series(spec["games"], spec["agents"], self.exercise, self.declared,
+                                                 self.launcher, self.seed)}
+        except Exception as exc:  # noqa: BLE001 - one series' failure must not take the others down
+            print(f"minimax-grader worker: the grader failed on {' vs '.join(spec['games'][0]['pairing'])}: "
                   f"{type(exc).__name__}: {exc}"[:400], file=sys.stderr, flush=True)
             return None
 

@@ -4,8 +4,8 @@ Every player answers ``choose(state)`` with a ``Choice``: the move (an action of
 None when the player failed), the budget it used (positions scored) and, on a failure, the one
 line that says why it lost. Baselines are trusted code over the exercise's kit (its game and its
 reference searcher). A ``Sandboxed`` agent is a student's (or an instructor's) file: one
-sandboxed session per game, opened at its first move, asked one case per move, exactly as the
-grader asks a graded case; its budget is the number of evaluations the child asked the grading
+sandboxed session per series of games (a pairing's), opened at its first move and opened afresh
+after a game it lost by a failure, asked one case per move, exactly as the grader asks a graded case; its budget is the number of evaluations the child asked the grading
 process for during that move (``Budgeted``, around the exercise's own oracle), never a number or
 a time the child reports. Past the budget every further question is refused (the child's helper
 raises) and the move is lost as an overrun, whatever the child does next.
@@ -86,10 +86,10 @@ class _Arena:
         return budgeted
 
 
-def limits_for(exercise, declaration):
-    """One call per move under the guard; the whole game's session under a guard per move it may make."""
+def limits_for(exercise, declaration, games: int = 1):
+    """One call per move under the guard; a series' session under a guard per move it may make."""
     guard = declaration.move_guard
-    moves = declaration.max_plies // 2 + 2
+    moves = (declaration.max_plies // 2 + 2) * games
     total = guard * moves + exercise.limits.load_timeout
     return dataclasses.replace(exercise.limits, call_timeout=guard, submission_timeout=total,
                                cpu_seconds=max(exercise.limits.cpu_seconds, int(math.ceil(total))))
@@ -109,13 +109,13 @@ def same_move(answer: Answer, plain) -> bool:
 class Sandboxed:
     """A submitted agent: its file in a sandboxed session of its own for one game."""
 
-    def __init__(self, path: str, exercise, declaration, launcher):
+    def __init__(self, path: str, exercise, declaration, launcher, games: int = 1):
         self.path = path
         self.exercise = exercise
         self.kit = exercise.kit
         self.declaration = declaration
         self.launcher = launcher
-        self.arena = _Arena(exercise, limits_for(exercise, declaration), declaration.budget)
+        self.arena = _Arena(exercise, limits_for(exercise, declaration, games), declaration.budget)
         self.session: Session | None = None
         self.dead: str | None = None
         self.moves = 0
@@ -176,11 +176,14 @@ class Sandboxed:
             return f"over budget (scored more than {self.declaration.budget} positions in one move)"
         return None
 
+    def restart(self) -> None:
+        """After a game it lost by a failure: the next move starts a fresh process (and loads the file again)."""
+        self.close()
+        self.session, self.dead = None, None
+
     def close(self) -> None:
         if self.session is not None:
             self.session.close()
-            if getattr(self.session, "violation", None) and not self.dead:
-                self.dead = self.session.violation
 
 
 class Baseline:
@@ -207,6 +210,9 @@ class Baseline:
         _, scored = searcher.alphabeta(state, depth, pruning="strict" if kind == "alphabeta" else "none")
         best = searcher.best_moves(state, depth)
         return Choice(move=best[0] if best else actions[0], used=len(scored))
+
+    def restart(self) -> None:
+        pass
 
     def close(self) -> None:
         pass
