@@ -312,3 +312,20 @@ def test_on_dask_the_games_are_the_same(mixed, tmp_path):
     on_dask = play(klass, mixed["exercises"], tmp_path / "dask", executor=executor)
     assert on_dask.played_now == local.played_now == 8
     assert (tmp_path / "dask" / "games.jsonl").read_bytes() == (tmp_path / "local" / "games.jsonl").read_bytes()
+
+
+def test_an_instructors_agent_from_a_file_is_a_sandboxed_baseline(tmp_path):
+    table = SMALL.replace('baselines = ["random", "alphabeta:2"]', 'baselines = ["random", "file:agents/strong.py"]')
+    exercises_dir = small_exercise(tmp_path / "exercises", table)
+    (exercises_dir / "connect-four" / "agents").mkdir()
+    shutil.copy(AGENTS / "correct.py", exercises_dir / "connect-four" / "agents" / "strong.py")
+    klass = make_class(tmp_path / "class", ["weak"])
+    outcome = play(klass, exercises_dir, tmp_path / "out", jobs=1)
+    assert outcome.games == 4 and not outcome.failures
+    against = [g for g in records(tmp_path / "out") if g["pairing"] == ["weak", "strong"]]
+    assert len(against) == 2
+    strong_side = ["max" if g["max"] == "strong" else "min" for g in against]
+    # The instructor's agent asked the grading process for its scores like a student's: counted.
+    assert all(any(m["used"] > 0 for m in g["moves"] if m["by"] == side) for g, side in zip(against, strong_side))
+    assert {r["agent"] for r in outcome.standings["rows"] if r["baseline"]} == {"strong", "random"}
+    assert not (tmp_path / "out" / "agents" / "strong.html").exists()  # a page per student, not per baseline
