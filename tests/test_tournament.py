@@ -124,7 +124,7 @@ def test_same_seed_gives_identical_games_again_and_with_both_cores_kept_busy(mix
     assert (tmp_path / "again" / "games.jsonl").read_bytes() == (mixed["out"] / "games.jsonl").read_bytes()
     busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2)]
     try:
-        play(mixed["class"], mixed["exercises"], tmp_path / "busy", round_robin=True, jobs=1)
+        play(mixed["class"], mixed["exercises"], tmp_path / "busy", round_robin=True, jobs=2)
     finally:
         for process in busy:
             process.kill()
