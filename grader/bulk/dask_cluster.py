@@ -104,6 +104,9 @@ class DaskExecutor:
         client.register_plugin(plugin)
         self._registered.add(plugin.name)
         try:
+            if job.kind == "tournament":
+                yield from self._play(client, plugin.name, tasks)
+                return
             sent, parcels = [], []
             for task in tasks:
                 try:
@@ -126,6 +129,36 @@ class DaskExecutor:
                 yield task, result
         finally:
             self._unregister(plugin.name)
+
+    def _play(self, client, plugin_name: str, tasks: list[Task]) -> Iterator[tuple[Task, dict | None]]:
+        """A tournament's games: each task's spec with every sandboxed agent's file sent as content."""
+        from distributed import as_completed
+
+        from grader.bulk import on_worker
+
+        specs, sent = [], []
+        for task in tasks:
+            spec = json.loads(task.path)
+            try:
+                for agent in spec["agents"].values():
+                    if "path" in agent:
+                        agent["parcel"] = shipping.pack_submission(agent.pop("path"))
+            except shipping.ShippingError as exc:
+                self._say(f"{task.display}: {exc}")
+                yield task, None
+                continue
+            specs.append(spec)
+            sent.append(task)
+        play = functools.partial(on_worker.play_game, plugin_name)
+        keys = [f"play-game-{uuid.uuid4().hex}" for _ in sent]
+        futures = dict(zip(client.map(play, specs, key=keys, pure=False), sent))
+        for future in as_completed(list(futures), loop=client.loop):
+            task = futures.pop(future)
+            result, why = collect(future)
+            if why is not None:
+                self._say(f"{task.display}: {why}")
+            future.release()
+            yield task, result
 
     def _unregister(self, name: str) -> None:
         """Take the job (and its seed) back from the cluster; a cluster already gone has nothing to tidy."""

@@ -2,7 +2,8 @@
 
 ``batch`` hands an executor a ``Job`` (what every submission shares: exercise, seed, sandbox)
 and ``Task``s (one per distinct submission), and takes back ``(task, result)`` pairs in
-whatever order they finish; results are plain contract dictionaries, so the judge, the
+whatever order they finish (a tournament's job, ``kind = "tournament"``, has a game per task and
+a game's record per result, through the same seam); results are plain contract dictionaries, so the judge, the
 gradebook and the reports never learn where the work ran. ``LocalPool`` is the default: a
 few warm worker processes on this machine (``grader.bulk.worker``), each grading one submission
 at a time through its own fork server. A distributed engine plugs in by implementing the
@@ -37,6 +38,9 @@ class Job:
     exercises_dirs: tuple[str, ...] = ()
     sandbox: str | None = None
     warm: bool = True  # use the fork server where the platform and sandbox allow
+    # "grade": a task is a submission and its result a contract result; "tournament": a task is one
+    # game (its path field the game's plain spec as JSON) and its result the game's record.
+    kind: str = "grade"
 
 
 @dataclass(frozen=True)

@@ -89,6 +89,15 @@ class Context:
             raise WorkerMismatch(f"this worker runs minimax-grader {__version__}, the driving machine {plugin.version}; "
                                  "install the same version on every worker")
         job = dict(plugin.job, exercises_dirs=plugin.dirs)
+        if job.get("kind") == "tournament":  # a game per task: the exercise and a launcher, no bank
+            from grader.bulk.tournament import Arena
+
+            self.arena = Arena(job)
+            self.exercise, self.warm = self.arena.exercise, None
+            self.scratch = Path(shipping.private_folder(plugin.home, "agents-"))
+            if self.exercise.fingerprint != plugin.fingerprint:
+                raise WorkerMismatch(f"exercise {self.exercise.id} on this worker differs from the driving machine's")
+            return
         self.exercise, self.bank, self.launcher = pool_worker._load(job)
         if self.exercise.fingerprint != plugin.fingerprint:
             raise WorkerMismatch(f"exercise {self.exercise.id} on this worker differs from the driving machine's "
@@ -118,6 +127,19 @@ class Context:
         finally:
             shutil.rmtree(folder, ignore_errors=True)
 
+    def play(self, spec: dict) -> dict | None:
+        """One game of a tournament; the agents' files arrive as content and are written privately first."""
+        folder = shipping.private_folder(self.scratch, "g-")
+        try:
+            for number, agent in enumerate(spec["agents"].values()):
+                parcel = agent.pop("parcel", None)
+                if parcel is not None:
+                    (folder / str(number)).mkdir()
+                    agent["path"] = str(shipping.unpack_submission(parcel, folder / str(number)))
+            return self.arena.play(spec)
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+
     def close(self) -> None:
         if self.warm is not None:
             self.warm.close()
@@ -137,5 +159,19 @@ def grade_parcel(plugin_name: str, display: str, parcel: shipping.Parcel) -> dic
     context = plugin.borrow()
     try:
         return context.grade(parcel, display)
+    finally:
+        plugin.give_back(context)
+
+
+def play_game(plugin_name: str, spec: dict) -> dict | None:
+    """The Dask task of a tournament: one game, with the job (exercise, seed, sandbox) this worker holds."""
+    from distributed import get_worker
+
+    plugin = get_worker().plugins.get(plugin_name)
+    if plugin is None:
+        raise WorkerMismatch(f"this worker has not received the tournament job {plugin_name}")
+    context = plugin.borrow()
+    try:
+        return context.play(spec)
     finally:
         plugin.give_back(context)

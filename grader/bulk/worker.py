@@ -100,6 +100,11 @@ def main() -> int:
     if not first:
         return 0
     job = json.loads(first)["job"]
+    if job.get("kind") == "tournament":  # a game per task (grader.bulk.tournament)
+        from grader.bulk import tournament
+
+        tournament.serve(job, sys.stdin, answers)
+        return 0
     exercise, bank, launcher = _load(job)
     from grader.judging import submissions
     from grader.bulk.batch import content_key

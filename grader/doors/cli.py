@@ -341,6 +341,76 @@ def grade(paths, exercise_id, out, jobs, seed, sandbox, exercises_dir, examples,
     sys.exit(3 if outcome.failures else 0)
 
 
+@cli.command("tournament")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--exercise", "-e", "exercise_id", required=True, help="Exercise id (one with a [tournament] table).")
+@click.option("--out", "-o", "out", required=True, type=click.Path(file_okay=False, path_type=Path),
+              help="Output folder: games.jsonl, standings.csv, leaderboard.html, agents/, replays/, gradebook, grades.csv.")
+@click.option("--games", type=click.IntRange(2, 100000), default=None,
+              help="Games per pairing, even (default: the exercise's); each opening is played from both sides.")
+@click.option("--seed", type=SEED, default=None,
+              help="The openings' seed (default: the one in the gradebook, else a fresh one); same seed, same games.")
+@click.option("--round-robin", is_flag=True, default=False, help="Also play every pair of students' agents.")
+@click.option("--jobs", "-j", type=click.IntRange(1, 256), default=None, help="Parallel workers (default: one per core, plus one).")
+@click.option("--sandbox", type=click.Choice(["auto", "bwrap", "posix", "spawn"]), default=None, help="Force a sandbox kind.")
+@EXERCISES_DIR
+@click.option("--lms", "lms", multiple=True, type=click.Choice(["canvas", "moodle"]),
+              help="Also write that LMS's grade-import CSV of the tournament's points; may be repeated.")
+@click.option("--roster", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
+              help="CSV mapping the grader's student ids to the LMS's (as for grade).")
+@click.option("--executor", type=click.Choice(["local", "dask"]), default=None,
+              help="Where to play: local worker processes (default), or dask (a LocalCluster, or the --scheduler's cluster).")
+@click.option("--scheduler", metavar="ADDRESS", default=None,
+              help="Play on a running Dask cluster, e.g. tcp://10.0.0.5:8786 (implies --executor dask).")
+@click.option("--unconfined-ok", is_flag=True, default=False,
+              help="Play even where nothing keeps an agent from the others' files and the outputs (no bwrap, no Landlock).")
+def tournament(paths, exercise_id, out, games, seed, round_robin, jobs, sandbox, exercises_dir, lms, roster, executor,
+               scheduler, unconfined_ok):
+    """A class tournament: every student's agent against the exercise's baselines (and each other).
+
+    Re-running with the same --out plays only the games not yet in games.jsonl. Exits 0 when every
+    game was played; 2 for a usage error; 3 when the grader itself failed on a game.
+    """
+    from grader.sandbox import launch
+
+    launch.start_choosing(sandbox)
+    from grader.bulk import batch
+    from grader.bulk import tournament as tournaments
+    from grader.judging.exercise import ExerciseError
+    from grader.export import roster as lms_exports
+
+    refusal = launch.refuse_unconfined(launch.choose(sandbox), unconfined_ok)
+    if refusal:
+        raise click.UsageError(refusal)
+    if scheduler and executor == "local":
+        raise click.UsageError("--scheduler plays on a Dask cluster; it cannot go with --executor local")
+    chosen = _dask_executor(scheduler, jobs) if scheduler or executor == "dask" else None
+    try:
+        roster_rows = lms_exports.read_roster(roster) if roster else None
+        outcome = tournaments.run(list(paths), exercise_id, out, games=games, seed=seed, round_robin=round_robin,
+                                  jobs=jobs, executor=chosen, exercises_dirs=_exercises_dirs(exercises_dir),
+                                  sandbox=sandbox, lms=tuple(lms), roster=roster_rows, stream=sys.stderr)
+    except (ExerciseError, batch.UsageProblem, lms_exports.RosterError) as exc:
+        raise click.UsageError(str(exc)) from None
+    except Exception as exc:  # noqa: BLE001 - the grader's own failure: one line and exit 3, never "usage"
+        if os.environ.get("MINIMAX_GRADER_DEBUG"):
+            raise
+        click.echo(f"minimax-grader: the grader failed: {type(exc).__name__}: {exc} "
+                   f"(MINIMAX_GRADER_DEBUG=1 shows where)", err=True)
+        sys.exit(3)
+    finally:
+        if chosen is not None:
+            chosen.close()
+    for line in outcome.notes + outcome.failures:
+        click.echo(f"minimax-grader: {line}", err=True)
+    top = outcome.standings["rows"][:5] if outcome.standings else []
+    for row in top:
+        click.echo(f"{row['rank']:>3}. {row['agent']:<24} rating {row['rating']:7.0f} ± {1.96 * row['error']:4.0f}  "
+                   f"won {row['won']}, lost {row['lost']}, drawn {row['drawn']}")
+    click.echo(f"wrote {Path(out) / 'leaderboard.html'}")
+    sys.exit(3 if outcome.failures else 0)
+
+
 def _dask_executor(scheduler, jobs):
     """A connected Dask executor, or a one-line usage error (Dask missing, scheduler unreachable)."""
     from grader.bulk.dask_cluster import DaskExecutor, DaskUnavailable  # imports nothing optional itself

@@ -1,0 +1,110 @@
+"""A tournament's pages for people: the leaderboard, a page per agent, a replay per game.
+
+Laid out from plain data (the standings and the game records, as ``grader.bulk.tournament``
+reads them from ``games.jsonl``) with jinja2 templates like every other report. Each page is
+self-contained: styles inline, pictures as inline SVG, and only inline scripts (sorting the
+leaderboard, stepping through a replay); without scripts every table is complete and a replay
+shows its final position and the whole list of moves.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import cache
+from html import escape
+
+from grader.report import new_environment
+
+CELL = 26
+DISCS = {"X": "#c8312b", "O": "#e8b90c", "x": "#c8312b", "o": "#e8b90c"}
+
+
+def page_name(name: str) -> str:
+    """A file name for an agent's or a game's page (ids come from file names and may hold anything)."""
+    return re.sub(r"[^A-Za-z0-9._-]", "_", name)[:120] or "_"
+
+
+def board_svg(lines: list[str] | str) -> str:
+    """A position drawn from its text rendering: one cell per character, X and O as discs."""
+    rows = lines.splitlines() if isinstance(lines, str) else list(lines)
+    width = max((len(r) for r in rows), default=1)
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" class="board" width="{width * CELL // 2 + 8}" '
+             f'height="{len(rows) * CELL + 8}" role="img" aria-label="{escape(chr(10).join(rows))}">']
+    for y, row in enumerate(rows):
+        for x, char in enumerate(row):
+            cx, cy = 4 + x * CELL // 2 + CELL // 4, 4 + y * CELL + CELL // 2
+            if char in DISCS:
+                parts.append(f'<circle cx="{cx}" cy="{cy}" r="{CELL * 0.42:.1f}" fill="{DISCS[char]}" stroke="#333"/>')
+            elif char == "." and row.strip().startswith("|"):
+                parts.append(f'<circle cx="{cx}" cy="{cy}" r="{CELL * 0.42:.1f}" fill="#fff" stroke="#999"/>')
+            elif not char.isspace():
+                parts.append(f'<text x="{cx}" y="{cy + 4}" text-anchor="middle">{escape(char)}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def ratings_svg(rows: list[dict]) -> str:
+    """Each agent's rating as a dot with its 95% interval, best first."""
+    if not rows:
+        return ""
+    low = min(r["rating"] - 1.96 * r["error"] for r in rows)
+    high = max(r["rating"] + 1.96 * r["error"] for r in rows)
+    span = max(high - low, 1.0)
+    left, width, line = 160, 420, 18
+
+    def x(value):
+        return left + (value - low) / span * width
+
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + width + 70}" height="{len(rows) * line + 24}" '
+             'role="img" aria-label="ratings with 95% intervals">']
+    for i, row in enumerate(rows):
+        y = 12 + i * line
+        colour = "#777" if row["baseline"] else "#2f6f9f"
+        parts.append(f'<text x="{left - 8}" y="{y + 4}" text-anchor="end">{escape(row["agent"][:24])}</text>')
+        parts.append(f'<line x1="{x(row["rating"] - 1.96 * row["error"]):.1f}" x2="{x(row["rating"] + 1.96 * row["error"]):.1f}" '
+                     f'y1="{y}" y2="{y}" stroke="{colour}" stroke-width="2"/>')
+        parts.append(f'<circle cx="{x(row["rating"]):.1f}" cy="{y}" r="4" fill="{colour}"/>')
+        parts.append(f'<text x="{left + width + 8}" y="{y + 4}">{row["rating"]:.0f}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+@cache
+def _environment():
+    env = new_environment(autoescape=True)
+    env.filters["page"] = page_name
+    env.filters["pct"] = lambda v: f"{100 * v:.0f}%"
+    return env
+
+
+def render_all(board: dict, records: list[dict], *, exercise: str, title: str, seed: int, declared: dict,
+               pictures) -> dict[str, str]:
+    """{relative path: page}: leaderboard.html, agents/<agent>.html, replays/<game>.html."""
+    env = _environment()
+    players = board["students"] + board["baselines"]
+    common = {"exercise": exercise, "title": title, "seed": seed, "declared": declared}
+    pages = {"leaderboard.html": env.get_template("tournament_leaderboard.html.j2").render(
+        b=board, players=players, ratings_svg=ratings_svg(board["rows"]), **common)}
+    by_agent: dict[str, list[dict]] = {p: [] for p in players}
+    for record in records:
+        for me in record["pairing"]:
+            other = record["pairing"][1] if me == record["pairing"][0] else record["pairing"][0]
+            result = record["result"]
+            outcome = "drawn" if result["draw"] else "won" if result["winner"] == me else "lost"
+            side = "max" if record["max"] == me else "min"
+            used = [m["used"] for m in record["moves"] if m["by"] == side]
+            by_agent[me].append({"id": record["id"], "opponent": other, "side": side, "outcome": outcome,
+                                 "reason": result["reason"], "moves": len(record["moves"]),
+                                 "most": max(used, default=0), "opening": record["opening"]})
+    rows = {r["agent"]: r for r in board["rows"]}
+    for name in board["students"]:
+        against = [(other, board["table"].get((name, other))) for other in players if other != name]
+        pages[f"agents/{page_name(name)}.html"] = env.get_template("tournament_agent.html.j2").render(
+            agent=name, row=rows[name], against=[a for a in against if a[1]], games=by_agent[name], **common)
+    for record in records:
+        frames = pictures(record)
+        pages[f"replays/{page_name(record['id'])}.html"] = env.get_template("tournament_replay.html.j2").render(
+            g=record, frames_json=json.dumps([f.splitlines() for f in frames]).replace("</", "<\\/"), last=board_svg(frames[-1]),
+            opening=len(record["opening_moves"]), baselines=board["baselines"], **common)
+    return pages
