@@ -329,3 +329,27 @@ def test_an_instructors_agent_from_a_file_is_a_sandboxed_baseline(tmp_path):
     assert all(any(m["used"] > 0 for m in g["moves"] if m["by"] == side) for g, side in zip(against, strong_side))
     assert {r["agent"] for r in outcome.standings["rows"] if r["baseline"]} == {"strong", "random"}
     assert not (tmp_path / "out" / "agents" / "strong.html").exists()  # a page per student, not per baseline
+
+
+def test_an_agent_that_plays_at_random_repeats_its_games_and_a_student_named_like_a_baseline_plays(tmp_path):
+    """Found by a red team: an agent using unseeded ``random`` made two runs' games.jsonl differ, and a
+    student whose file is called ``random`` stopped the whole class's tournament. The child's random
+    numbers are seeded from each question; the student plays as "random (student)"
+    and is graded under their own name."""
+    exercises_dir = small_exercise(tmp_path / "exercises", SMALL.replace('"alphabeta:2"', '"greedy"'))
+    klass = tmp_path / "class"
+    klass.mkdir()
+    shutil.copy(AGENTS / "plays_at_random.py", klass / "plays_at_random.py")
+    shutil.copy(AGENTS / "weak.py", klass / "random.py")  # a student's file named like the baseline
+    one = play(klass, exercises_dir, tmp_path / "one", round_robin=True, jobs=2)
+    two = play(klass, exercises_dir, tmp_path / "two", round_robin=True, jobs=1)
+    assert one.games == two.games and not one.failures
+    assert (tmp_path / "one" / "games.jsonl").read_bytes() == (tmp_path / "two" / "games.jsonl").read_bytes()
+    played = {agent for game in records(tmp_path / "one") for agent in game["pairing"]}
+    assert {"random (student)", "random", "plays_at_random", "greedy"} <= played
+    moves = [m for game in records(tmp_path / "one") if "plays_at_random" in game["pairing"] for m in game["moves"]]
+    assert not [m for m in moves if m.get("failure")] and len(moves) > 20
+    import csv
+
+    ids = [row["id"] for row in csv.DictReader((tmp_path / "one" / "grades.csv").read_text(encoding="utf-8-sig").splitlines())]
+    assert sorted(ids) == ["plays_at_random", "random"]  # graded under the student's own name

@@ -113,6 +113,7 @@ def _run(found, exercise, declared, book, out: Path, *, count, seed, round_robin
     agents: dict[str, dict] = {}
     students: list[str] = []
     unplayable: dict[str, str] = {}
+    reserved = {b["id"] for b in declared.baselines}
     for number, item in enumerate(sorted(found, key=lambda f: f.student)):
         sub = None
         if item.problem is None:
@@ -121,13 +122,13 @@ def _run(found, exercise, declared, book, out: Path, *, count, seed, round_robin
             unplayable[item.student] = (item.problem or sub.problem)
             continue
         path = class_copy.freeze(sub, number) or sub.path
-        agents[item.student] = {"id": item.student, "kind": "student", "path": str(path), "display": item.display,
-                                "key": content_key(sub)}
-        students.append(item.student)
+        # A student named like a baseline ("random") plays as "random (student)": one student's file name never
+        # stops the class's tournament, and the grades still go to the student's own name.
+        agent_id = item.student if item.student not in reserved else f"{item.student} (student)"
+        agents[agent_id] = {"id": agent_id, "kind": "student", "path": str(path), "display": item.display,
+                            "key": content_key(sub), "student": item.student}
+        students.append(agent_id)
     baselines = [b["id"] for b in declared.baselines]
-    clash = sorted(set(students) & set(baselines))
-    if clash:
-        raise UsageProblem(f"an agent is named like a baseline ({', '.join(clash)}): rename its file")
     for spec in declared.baselines:
         agents[spec["id"]] = dict(spec, key=_file_key(spec.get("path")))
     config = hashlib.sha256(json.dumps([exercise.id, exercise.fingerprint, __version__, seed, count,
@@ -218,7 +219,7 @@ def write_outputs(out: Path, records: list[dict], exercise, declared, students: 
     for student in students:
         result = standings.rubric(student, agents[student]["display"], exercise.id, declared, board["table"], seed)
         book.record(agents[student]["key"], name, __version__, seed, exercise.fingerprint, 0, result)
-        entries.append({"student": student, "result": result})
+        entries.append({"student": agents[student].get("student", student), "result": result})
     for student, problem in sorted(unplayable.items()):
         top = sum(t.points for t in declared.thresholds)
         entries.append({"student": student, "result": {"submission": student, "exercise": exercise.id, "status": "error",

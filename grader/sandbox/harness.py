@@ -13,6 +13,7 @@ import importlib.util
 import inspect
 import json
 import os
+import random
 import sys
 import threading
 import time
@@ -573,6 +574,10 @@ class Harness:
                 results.append({"id": case["id"], "skipped": "not run: earlier calls timed out"})
                 continue
             self.channel.tell(["case", number])  # every question from now on is this case's
+            # The same question draws the same random numbers in every run, on every machine, whatever the
+            # process asked before (a random tie-break, an agent that plays at random): two tournament runs,
+            # or two checks, agree. Seeded from the case itself, not from a count of earlier cases.
+            random.seed(json.dumps(case.get("input"), sort_keys=True, default=repr))
             while True:
                 try:
                     result = self.run_case(case)
