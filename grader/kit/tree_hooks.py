@@ -71,8 +71,16 @@ class TreeOracle:
             self.truncated = True
 
     def ask(self, message):
-        index = self._index(message, "v")
-        self._log(self.evaluated, index)
+        # _index and _log, inline: this is asked once per get_value, thousands of times per submission
+        if type(message) is not list or len(message) != 2 or message[0] != "v":
+            raise ValueError("not a question the tree's helpers ask")
+        index = message[1]
+        if type(index) is not int or not 0 <= index < len(self.values):
+            raise ValueError("not a node of this tree")
+        if len(self.evaluated) < TRACE_CAP:
+            self.evaluated.append(index)
+        else:
+            self.truncated = True
         return self.values[index]
 
     def tell(self, message):

@@ -80,6 +80,25 @@ _tampered = [False]  # set when a call changed the harness or its records; every
 _seal_broken = _seal.Seal.broken  # the harness's own reference: swapping the class's method is itself caught
 
 
+_json_encode = json.JSONEncoder(allow_nan=False).encode  # one encoder, not one per message as json.dumps(allow_nan=False) makes
+_int = int
+_float = float
+_NUMBER_START = frozenset(b"-0123456789")
+
+
+def _answer_value(payload):
+    """The grader's answer: a plain number (a value, the common answer) read directly, anything else as JSON.
+    The grader writes a number as JSON does (``repr``), so both read it alike."""
+    if payload and payload[0] in _NUMBER_START:
+        try:
+            if b"." in payload or b"e" in payload or b"E" in payload:
+                return _float(payload)
+            return _int(payload)
+        except ValueError:
+            pass
+    return _json_loads(payload.decode("utf-8"))
+
+
 class Channel:
     """Framed messages: ``<kind> <nonce> <seq> <length>\\n<json>``.
 
@@ -136,8 +155,8 @@ class Channel:
                 # an answer whose question was cut short (the call was interrupted): nobody waits for it
 
     def _write(self, kind, seq, message):
-        payload = _json_dumps(message, allow_nan=False).encode("utf-8")
-        data = b"%s %s %d %d\n" % (kind, self.nonce.encode("ascii"), seq, _len(payload)) + payload
+        payload = _json_encode(message).encode("utf-8")
+        data = b"%s %s %d %d\n%s" % (kind, self.nonce.encode("ascii"), seq, _len(payload), payload)
         while data:
             written = _os_write(self.res_fd, data)
             data = data[written:]
@@ -159,7 +178,7 @@ class Channel:
             while True:
                 kind, seq, payload = self._frame()
                 if kind == ANSWER and seq == number:
-                    return _json_loads(payload.decode("utf-8"))
+                    return _answer_value(payload)
                 if kind == MAGIC:  # the next request, while a thread left behind by a call still waits
                     self.pending.append((seq, payload))
 
