@@ -106,6 +106,12 @@ def _values(tree) -> list:
     return _VALUES.get(tree, lambda: [node["value"] for node, _ in _shape(tree)])
 
 
+def child_values(case_input) -> list:
+    """The tree's values in preorder, for a run whose questions are no evidence (the consistency pass,
+    ``Session.run(evidence=False)``): the child answers ``get_value`` from them and asks nothing."""
+    return _values(case_input["tree"])
+
+
 def child_input(case_input) -> dict:
     """The case as the child gets it: the tree's shape and names, every value left out (``None``)."""
 

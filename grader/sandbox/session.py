@@ -116,6 +116,22 @@ class _Batch:
         return oracle
 
 
+class _Unlogged:
+    """The oracle of a case run with what its helpers answer (``Session.run(evidence=False)``): the child asks
+    nothing, so a question comes from a thread an earlier call left behind, and is told no call is running."""
+
+    @staticmethod
+    def ask(message):
+        return {"error": NO_CALL_RUNNING}
+
+    @staticmethod
+    def tell(message):
+        pass
+
+
+_UNLOGGED = _Unlogged()
+
+
 class _Loading:
     """While the submission loads: no case has begun, and questions (a helper called by the file's own
     tests) go to the exercise's loading oracle, which answers from plain data and logs nothing."""
@@ -354,8 +370,13 @@ class Session:
         if self._output_overflowed():  # Python ignores SIGXFSZ: the writes failed, the child lived on
             self._fail(f"output exceeded {self.limits.output_bytes >> 20} MiB (truncated)")
 
-    def run(self, cases: list[dict]) -> list[dict]:
+    def run(self, cases: list[dict], evidence: bool = True) -> list[dict]:
         """Run the cases in one request; the evidence of each is the grader's log of its questions.
+
+        ``evidence=False``: the caller reads no trace of this run (the consistency pass judges answers
+        alone, after the first pass has been logged). Where the exercise can hand the child what its helpers
+        would answer (``child_values``: a tree's values), the child gets it with each case and asks nothing;
+        a question then (a thread an earlier call left behind) is told no call is running.
 
         Which helpers were asked about what is never something the child reports: the child holds
         no value it has not asked for, so there is nothing to read around and no record to forge.
@@ -363,9 +384,16 @@ class Session:
         each once and in order, and every question belongs to the case last begun. A case begun
         early (to pass questions off as another case's) shows as that case begun twice: tampering.
         """
-        self.batch = _Batch(cases, self._oracle_for)
+        values = self.exercise.hook("child_values") if hasattr(self.exercise, "hook") and not evidence else None
+        if values is not None:
+            self.batch = _Batch(cases, lambda case: _UNLOGGED)
+            sent = [{**self._for_child(c), "values": values(c["input"])} if "input" in c else self._for_child(c)
+                    for c in cases]
+        else:
+            self.batch = _Batch(cases, self._oracle_for)
+            sent = [self._for_child(c) for c in cases]
         try:
-            reply = self.request({"op": "run", "cases": [self._for_child(c) for c in cases]}, timeout=self.budget_left())
+            reply = self.request({"op": "run", "cases": sent}, timeout=self.budget_left())
         finally:
             batch, self.batch = self.batch, None
         self._check_fatal(reply)
@@ -377,7 +405,7 @@ class Session:
         if ran != list(range(len(batch.oracles))):
             self._fail(TAMPERED)  # a case answered that never began, or one begun and then skipped
         for result, oracle in zip(results, batch.oracles):
-            if oracle is not None:
+            if oracle is not None and oracle is not _UNLOGGED:
                 result["trace"] = oracle.trace()
         return results
 
