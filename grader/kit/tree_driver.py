@@ -57,7 +57,7 @@ def helpers(built, link):
     ask = link.ask
 
     def get_value(node):
-        value = ask(["v", built.index(node, HELPERS[0])])
+        value = ask(b'["v", %d]' % built.index(node, HELPERS[0]))  # the question as json.dumps writes it
         if type(value) is dict:  # asked while no call was running (a thread the call left behind)
             raise RuntimeError(str(value.get("error"))[:200])
         return value

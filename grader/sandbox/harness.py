@@ -155,7 +155,9 @@ class Channel:
                 # an answer whose question was cut short (the call was interrupted): nobody waits for it
 
     def _write(self, kind, seq, message):
-        payload = _json_encode(message).encode("utf-8")
+        # bytes: a question a driver wrote as JSON itself (tree_driver: ``["v", 12]``, the commonest); the
+        # grader parses every question defensively either way
+        payload = message if _type(message) is bytes else _json_encode(message).encode("utf-8")
         data = b"%s %s %d %d\n%s" % (kind, self.nonce.encode("ascii"), seq, _len(payload), payload)
         while data:
             written = _os_write(self.res_fd, data)

@@ -7,7 +7,6 @@ mean nothing; a dead, silent or flooding child ends the session with a one-line 
 
 from __future__ import annotations
 
-import contextlib
 import json
 import math
 import os
@@ -218,7 +217,7 @@ class _PollReader:
         self.buffer = bytearray()
         self.closed = False
         self.overflow = False
-        self.changed = contextlib.nullcontext()
+        self.changed = threading.Lock()  # only this thread takes it: a C-level no-op around the buffer
         self.poller = select.poll()
         self.poller.register(self.fd, select.POLLIN | select.POLLHUP | select.POLLERR)
 
@@ -390,7 +389,9 @@ class Session:
             sent = [{**self._for_child(c), "values": values(c["input"])} if "input" in c else self._for_child(c)
                     for c in cases]
         else:
-            self.batch = _Batch(cases, self._oracle_for)
+            make = self.exercise.hook("oracle") if hasattr(self.exercise, "hook") else None  # looked up once a run
+            self.batch = _Batch(cases, (lambda case: make(case["input"]) if "input" in case else None)
+                                if make is not None else (lambda case: None))
             sent = [self._for_child(c) for c in cases]
         try:
             reply = self.request({"op": "run", "cases": sent}, timeout=self.budget_left())
@@ -474,6 +475,12 @@ class Session:
         reader = self.reader
         asked = self._asked.match
         while True:
+            if not reader.buffer and not reader.closed and not reader.overflow:  # nothing yet: wait for it
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    self._fail(self._timeout_reason(timeout))
+                reader.wait(min(remaining, 0.25), 0)
+                continue
             with reader.changed:  # the common frame, a whole question or note of this session: straight to its answer
                 buffer = reader.buffer
                 found = asked(buffer)
