@@ -24,10 +24,13 @@ class Counting(sessions.Session):
     """A session that counts the child's questions (not its notes)."""
 
     questions = 0
+    notes = 0
 
     def _serve(self, kind, number, message):
         if kind == sessions.QUESTION:
             self.questions += 1
+        else:
+            self.notes += 1
         return super()._serve(kind, number, message)
 
 
@@ -41,11 +44,14 @@ def test_a_run_without_evidence_asks_nothing_and_answers_the_same(ctp26):
     exercise, cases = ctp26
     with Counting(load(str(SUBMISSIONS / "ctp-26" / "correct" / "alpha_beta.py")), exercise, launch.choose()) as session:
         assert session.open()["ok"]
+        loaded = session.notes
         first = session.run(cases)
-        asked = session.questions
+        asked, told = session.questions, session.notes
         again = session.run(cases, evidence=False)
         assert session.questions == asked  # not one question in the second run
+        assert session.notes == told  # and no case boundaries: nothing is attributed to its cases
         assert session.violation is None
+    assert told - loaded == len(cases)  # the first pass: each case begun, in order
     assert asked >= len(cases)
     assert all(r["trace"]["evaluated"] for r in first)  # the first pass's evidence: the grader's log
     assert not any("trace" in r for r in again)  # nothing logged, so nothing there to be read as evidence

@@ -593,11 +593,13 @@ class Harness:
         results = []
         timeouts = 0
         limit = request.get("stop_after_timeouts", 2)
+        tell_cases = request.get("notes", True) is not False  # the grader says when it attributes nothing to cases
         for number, case in enumerate(request["cases"]):
             if timeouts >= limit:
                 results.append({"id": case["id"], "skipped": "not run: earlier calls timed out"})
                 continue
-            self.channel.tell(["case", number])  # every question from now on is this case's
+            if tell_cases:
+                self.channel.tell(["case", number])  # every question from now on is this case's
             while True:
                 try:
                     result = self.run_case(case)
