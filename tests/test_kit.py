@@ -210,6 +210,71 @@ def test_the_driver_asks_evaluations_by_path_and_the_oracle_logs_them(tmp_path):
     assert side["snapshot"](built) == side["snapshot"](side["build"]({"state": [[1, 1], "MAX"]}))
 
 
+def test_evaluations_are_asked_only_where_the_declaration_makes_them_evidence():
+    """Which positions were evaluated is evidence only where a check (kind ``evaluations``) or the naming
+    (a depth-limited search) reads it: only there does the child ask for every evaluation and the grader keep
+    an oracle. Elsewhere the generated driver evaluates in the child, and the grader keeps no oracle at all,
+    so a question from such a child finds nothing to answer it (the session's tampering)."""
+    from grader.judging import exercise as exercises
+
+    asked = {name: exercises.load(name).hooks for name in ("nim", "coin-row", "connect-four", "twin-heaps")}
+    assert {name: hooks.evaluations_are_evidence for name, hooks in asked.items()} == {
+        "nim": False, "coin-row": False, "connect-four": True, "twin-heaps": True}
+    for name, hooks in asked.items():
+        case_input = {"state": hooks.game.encode(hooks.game.starts[0]), "depth": 2}
+        evidence = hooks.evaluations_are_evidence
+        assert (hooks.oracle(case_input) is not None) == evidence
+        assert (hooks.loading_oracle() is not None) == evidence
+        assert ('"evaluate_in_child": true' in hooks.driver_path().read_text()) == (not evidence)
+
+
+def test_an_evaluation_in_the_child_is_the_one_the_oracle_gives(tmp_path):
+    """Where evaluations are no evidence the driver answers them itself, as the oracle would: the position at
+    the state's path from the case's own root (not the object handed out), the plain data of any other
+    state read back, and the game's own error in the oracle's words."""
+    from grader.kit.game import Game
+    from grader.kit.hooks import KitOracle
+
+    decl = declaration.read({"game": {"module": "nim.py"}, "student": {
+        "function": "f", "arguments": {"state": "state", "me": "player"}, "players": {"max": 1, "min": -1},
+        "helpers": {"moves": "actions", "play": "result", "won": {"op": "utility", "player": "max"},
+                    "score": {"op": "utility"}}}})
+    asking = _driver(tmp_path, decl)
+    here = _driver(tmp_path, {**decl, "evaluate_in_child": True})
+    game = Game(load_module(Path(__file__).resolve().parent.parent / "exercises" / "nim" / "nim.py", "_test_nim_here"))
+
+    class Link:
+        @staticmethod
+        def ask(message):
+            raise AssertionError(f"asked {message!r}")
+
+    case = {"state": [[2, 1], "MAX"]}
+    oracle = KitOracle(game, game.decode(case["state"]))
+
+    class Asking:
+        @staticmethod
+        def ask(message):
+            return oracle.ask(message)
+
+    for side, link in ((here, Link), (asking, Asking)):
+        built = side["build"](case)
+        helpers = side["helpers"](built, link)
+        root = built.root
+        states = [root]
+        while helpers["moves"](states[-1]):
+            states.append(helpers["play"](states[-1], helpers["moves"](states[-1])[0]))
+        found = [helpers["won"](s) for s in states[-1:]] + [helpers["score"](states[-1], -1)]
+        found.append(helpers["won"](((0, 0), "MIN")))  # one the kit never handed out
+        if side is here:
+            from_here = found
+        else:
+            assert found == from_here
+    child_game = next(cell.cell_contents for cell in here["helpers"](here["build"](case), Link)["moves"].__closure__
+                      if type(cell.cell_contents).__name__ == "module")
+    assert callable(child_game.utility)  # kept: the child answers with it
+    assert here["loading_helpers"](Link)["won"](((0, 0), "MAX")) == game.utility(game.decode([[0, 0], "MAX"]), "MAX")
+
+
 def test_pictures_are_text_and_svg(tmp_path):
     game = Game(load_module(Path(__file__).resolve().parent.parent / "exercises" / "connect-four" / "connect_four.py",
                             "_test_c4"))

@@ -181,3 +181,24 @@ def test_a_deep_reply_is_the_forgers_error_under_every_launcher_and_user(sandbox
     for path in HONEST[:2]:
         data = students[f"honest_{path.stem}"]
         assert (data["status"], data["score"]) == ("passed", data["max_score"]), data["error"]
+
+
+def test_the_common_questions_read_without_json_are_what_json_reads():
+    """The quick path (a node's value, an evaluation by path, the case note) gives exactly json.loads's value,
+    and refuses to guess: any other spelling (leading zeros, no space, a side of 2) goes the defensive way."""
+    import random
+
+    rng = random.Random(21)
+    shapes = [["v", 0], ["v", 12], ["case", 0], ["case", 246], ["e", "utility", [], 0]]
+    shapes += [["e", rng.choice(["utility", "evaluate"]), [rng.randrange(200000) for _ in range(rng.randrange(30))],
+                rng.randrange(2)] for _ in range(500)]
+    for message in shapes:
+        data = json.dumps(message).encode()
+        assert replies._NODE.match(data) or replies._CASE.match(data) or replies._BY_PATH.match(data), data
+        assert replies.loads_question(data) == json.loads(data)
+    for odd in [b'["v", 012]', b'["v",12]', b'["e", "utility", [01], 0]', b'["e", "utility", [1], 2]', b'["v", -1]',
+                b'["e", "other", [1], 0]', b'["v", 1] ']:
+        assert not (replies._NODE.match(odd) or replies._CASE.match(odd) or replies._BY_PATH.match(odd)), odd
+    with pytest.raises(replies.Refused):
+        replies.loads_question(b'["v", 012]')  # not JSON at all: refused by the defensive reading
+    assert replies.loads_question(b'["v",12]') == ["v", 12]  # JSON, spelt otherwise: read the slow way

@@ -705,7 +705,8 @@ def _runner(session, exercise, deadline):
     from grader.judging.shrink import make_batch_runner
 
     failures: list[str] = []
-    run = make_batch_runner(session, exercise, failures)
+    # The localisation and the probes read answers alone, and nothing runs after them: no evidence to keep.
+    run = make_batch_runner(session, exercise, failures, evidence=False)
 
     def run_batch(inputs):
         if failures or time.monotonic() > deadline or session.budget_left() < 1.0:

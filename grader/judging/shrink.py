@@ -111,9 +111,10 @@ def with_hypothesis(strategy, seed: int, examples: int, judge: Callable[[dict], 
     return last[-1] if last else None
 
 
-def make_batch_runner(session, exercise, failures: list, group: str = "random"):
+def make_batch_runner(session, exercise, failures: list, group: str = "random", evidence: bool = True):
     """Runs inputs through the open sandbox session; the reference answers only afterwards. Each input is
-    asked as a case of ``group`` (the group of the case it was made from)."""
+    asked as a case of ``group`` (the group of the case it was made from). ``evidence=False`` for a caller
+    that reads the answers alone (the diagnosis): see ``Session.run``."""
     from grader.sandbox.session import SandboxFailure
 
     reference = exercise.reference
@@ -126,7 +127,7 @@ def make_batch_runner(session, exercise, failures: list, group: str = "random"):
             counter[0] += 1
             cases.append(Case(id=f"shrink-{counter[0]}", group=group, input=case_input))
         try:
-            raws = session.run([case.to_request() for case in cases])
+            raws = session.run([case.to_request() for case in cases], evidence=evidence)
         except SandboxFailure as failure:
             failures.append(failure.reason)
             return None

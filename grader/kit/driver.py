@@ -121,12 +121,53 @@ def _withhold_evaluations(game, handed):
             _withhold_evaluations(value, handed)
 
 
+class _Here:
+    """Evaluations answered in the child, for an exercise none of whose checks or mistake naming reads which
+    positions were evaluated (the grader decides that from the declaration: ``evaluate_in_child``). The same
+    answer the grading process's oracle (``grader.kit.hooks.KitOracle``) gives, found the same way: the
+    position at the state's path from the case's own root, never the object the student may have changed,
+    or the state's plain data read back for any other state. No round trip to the grader and no log: there
+    is no evidence here to keep, and the values are the game's rules, which the answers are checked against."""
+
+    def __init__(self, game, decode, encode, root_data):
+        self.game = game
+        self.decode = decode
+        self.encode = encode
+        self.positions = {(): decode(root_data)} if root_data is not None else {}
+
+    def position(self, registry, state):
+        path = registry.paths.get(_id(state))
+        if path is None or () not in self.positions:
+            return self.decode(self.encode(state))
+        found = self.positions.get(path)
+        if found is None:
+            known = len(path)
+            while path[:known] not in self.positions:
+                known -= 1
+            found = self.positions[path[:known]]
+            for end in range(known + 1, len(path) + 1):
+                found = self.positions[path[:end]] = self.game.result(found, list(self.game.actions(found))[path[end - 1]])
+        return found
+
+    def value(self, op, registry, state, side):
+        position = self.position(registry, state)
+        try:
+            value = getattr(self.game, op)(position, self.game.PLAYERS[side])
+        except Exception as exc:  # noqa: BLE001 - as the oracle words it
+            raise ValueError(f"{op}() raised {_type(exc).__name__}: {exc}"[:300]) from None
+        if _type(value) not in (int, float, bool, _type(None)):
+            value = json.loads(json.dumps(value))  # what the oracle's answer would be, read back from JSON
+        return value
+
+
 def configure(declaration_json, game_path):
     """The driver interface for one declared exercise."""
     spec = json.loads(declaration_json)
     game = _load_game(game_path)
-    _withhold_evaluations(game, {h.get("function") for h in spec["helpers"].values() if h["op"] == "function"}
-                          | {spec.get("state_view")})
+    here = bool(spec.get("evaluate_in_child"))
+    if not here:
+        _withhold_evaluations(game, {h.get("function") for h in spec["helpers"].values() if h["op"] == "function"}
+                              | {spec.get("state_view")})
     players = game.PLAYERS
     course = {players[0]: spec["players"]["max"], players[1]: spec["players"]["min"]}
     by_course = [(spec["players"]["max"], players[0]), (spec["players"]["min"], players[1])]
@@ -145,9 +186,12 @@ def configure(declaration_json, game_path):
 
     def build(case_input):
         root = decode(case_input["state"])
-        return Built(root, case_input.get("depth"), view(root) if view else root)
+        built = Built(root, case_input.get("depth"), view(root) if view else root)
+        if here:
+            built.here = _Here(game, decode, encode, case_input["state"])
+        return built
 
-    def make_helper(op, fixed, registry, link, function=None):
+    def make_helper(op, fixed, registry, link, function=None, local=None):
         if op == "function":  # a function of the game, handed over as it is (it knows no registry)
             return getattr(game, function)
         if op == "actions":
@@ -170,13 +214,17 @@ def configure(declaration_json, game_path):
             def helper(state):
                 return course[game.to_move(state)]
         else:  # utility or evaluate: an evaluation of a position, asked of the grader (which logs it)
-            ask = link.ask
+            if local is not None:  # ... or answered here, where the declaration makes it no evidence (_Here)
+                def evaluation(state, side):
+                    return local.value(op, registry, state, side)
+            else:
+                ask = link.ask
 
-            def evaluation(state, side):
-                value = ask(["e", op, registry.where(state, encode), side])
-                if _type(value) is dict:  # the game's own function raised on this state
-                    raise ValueError(str(value.get("error", "this state cannot be evaluated"))[:300])
-                return value
+                def evaluation(state, side):
+                    value = ask(["e", op, registry.where(state, encode), side])
+                    if _type(value) is dict:  # the game's own function raised on this state
+                        raise ValueError(str(value.get("error", "this state cannot be evaluated"))[:300])
+                    return value
 
             if fixed is not None:
                 fixed_side = 0 if fixed == "max" else 1
@@ -190,7 +238,8 @@ def configure(declaration_json, game_path):
 
     def helpers(built, link):
         registry = Registry(built.root)
-        return {name: make_helper(h["op"], h["player"], registry, link, h.get("function"))
+        local = getattr(built, "here", None)
+        return {name: make_helper(h["op"], h["player"], registry, link, h.get("function"), local)
                 for name, h in spec["helpers"].items()}
 
     def loading_helpers(link):
@@ -198,7 +247,8 @@ def configure(declaration_json, game_path):
         evaluation still asks the grader (from the state's plain data): a helper kept from loading
         time and called while a case runs is logged with that case like any other question."""
         start = Registry(object())
-        found = {name: make_helper(h["op"], h["player"], start, link, h.get("function"))
+        local = _Here(game, decode, encode, None) if here else None
+        found = {name: make_helper(h["op"], h["player"], start, link, h.get("function"), local)
                  for name, h in spec["helpers"].items()}
         found.update(spec["constants"])
         return found

@@ -21,6 +21,7 @@ from pathlib import Path
 from grader.vocabulary.answers import Answer
 from grader.kit import bank as kit_bank
 from grader.kit import answer_shape, declaration, groups, pictures, student_api
+from grader.kit.by_identity import ByIdentity
 from grader.kit.game import Game, to_plain
 from grader.kit.generated import cached_file
 from grader.kit.move_answer import moves_text
@@ -34,6 +35,7 @@ GROUP_WORDS = {"fixtures": "hand-made positions", "reachable": "reachable positi
 
 TRACE_CAP = 20000  # evaluations logged per case; a search that asks more is cut off, and says so
 MAX_PATH = 400  # moves from a case's root: no game the kit grades is longer (a longer path is no honest question)
+SHARED_CAP = 5_000  # positions (and values) remembered per bank case: a search past it is answered, not remembered
 
 
 class KitOracle:
@@ -47,9 +49,15 @@ class KitOracle:
     raised in their code.
     """
 
-    def __init__(self, game: Game, root=None):
+    def __init__(self, game: Game, root=None, shared=None):
         self.game = game
-        self.positions = {(): root} if root is not None else None
+        # Positions by path and values by (op, path, side), shared by every oracle of the same bank case
+        # (``KitHooks.oracle``): a bulk worker asks the same cases of every submission, and a check asks them
+        # twice. Only the log is this oracle's own.
+        if shared is not None:
+            self.positions, self.values = shared
+        else:
+            self.positions, self.values = ({(): root} if root is not None else None), {}
         self.evaluated: list = []
         self.truncated = False
 
@@ -63,15 +71,21 @@ class KitOracle:
         if len(where) > MAX_PATH:
             raise ValueError("a path longer than any game here")
         path = tuple(where)
+        positions = self.positions
+        state = positions.get(path)
+        if state is not None:
+            return where, state
         known = len(path)
-        while path[:known] not in self.positions:  # the longest prefix already found, then one move at a time
+        while path[:known] not in positions:  # the longest prefix already found, then one move at a time
             known -= 1
-        state = self.positions[path[:known]]
+        state = positions[path[:known]]
         for end in range(known + 1, len(path) + 1):
             moves = self.game.actions(state)
             if not 0 <= path[end - 1] < len(moves):
                 raise ValueError("not a path of this case")
-            state = self.positions[path[:end]] = self.game.result(state, moves[path[end - 1]])
+            state = self.game.result(state, moves[path[end - 1]])
+            if len(positions) < SHARED_CAP:
+                positions[path[:end]] = state
         return where, state
 
     def ask(self, message):
@@ -91,10 +105,16 @@ class KitOracle:
                 self.evaluated.append(logged)
             else:
                 self.truncated = True
+        key = (op, tuple(logged), side) if logged != "?" else None
+        if key is not None and key in self.values:
+            return self.values[key]
         try:  # through the kit's Game: a course-style f(state) is asked for the player as the kit asks it
-            return getattr(self.game, op)(state, (self.game.max_player, self.game.min_player)[side])
+            value = getattr(self.game, op)(state, (self.game.max_player, self.game.min_player)[side])
         except Exception as exc:  # noqa: BLE001 - the game's function failed on the student's state
             return {"error": f"{op}() raised {type(exc).__name__}: {exc}"[:300]}
+        if key is not None and len(self.values) < SHARED_CAP:
+            self.values[key] = value
+        return value
 
     def tell(self, message):
         raise ValueError("the kit's helpers tell nothing")
@@ -125,6 +145,7 @@ class KitHooks:
             raise declaration.DeclarationError(refused)
         self._evaluations: dict[str, tuple] = {}
         self._sizes: dict = {}
+        self._oracle_memory = ByIdentity(1024)
         exercise.meta.setdefault("group_words", dict(GROUP_WORDS))  # how reports name the kit's groups
 
     def _check_stated_values(self) -> None:
@@ -161,8 +182,21 @@ class KitHooks:
                 "import importlib.util as _u\n"
                 f"_spec = _u.spec_from_file_location('_minimax_grader_kit_driver', {str(DRIVER)!r})\n"
                 "_kit = _u.module_from_spec(_spec)\n_spec.loader.exec_module(_kit)\n"
-                f"globals().update(_kit.configure({json.dumps(self.decl)!r}, {str(self.rules_path())!r}))\n")
+                f"globals().update(_kit.configure({json.dumps(self._child_declaration())!r}, {str(self.rules_path())!r}))\n")
         return cached_file("kit-drivers", self.exercise.id, text)
+
+    @cached_property
+    def evaluations_are_evidence(self) -> bool:
+        """Whether which positions were evaluated is evidence here: a check of kind ``evaluations`` judges it,
+        or the mistake naming reads it (``KitMistakes.trace_evidence``, where the search is depth-limited:
+        where the evaluation was asked against the limit). Decided from the declaration alone, never from
+        anything a child says. Only then does the child ask the grader for every evaluation (a round trip
+        each, logged); otherwise the child's copy of the game keeps its evaluation functions and the kit's
+        driver answers them itself (``driver._Here``), with nothing logged and nothing to forge."""
+        return self.decl["depth_limited"] or any(spec.kind == "evaluations" for spec in self.exercise.checks)
+
+    def _child_declaration(self) -> dict:
+        return self.decl if self.evaluations_are_evidence else {**self.decl, "evaluate_in_child": True}
 
     def rules_path(self) -> Path:
         """The game module the sandbox's driver loads: the instructor's own, or, when its ``utility`` or
@@ -193,12 +227,16 @@ class KitHooks:
         from the rules (``Game.has_extra_turns``)."""
         return self.game.has_extra_turns()
 
-    def oracle(self, case_input) -> KitOracle:
-        """The grader's side of a case's evaluations, from its root position."""
-        return KitOracle(self.game, self.state_of(case_input))
+    def oracle(self, case_input) -> KitOracle | None:
+        """The grader's side of a case's evaluations, from its root position (what it found before about the
+        same case, the very input object, is found again: positions and values, never the log). None where
+        evaluations are no evidence: the child then asks nothing, and a question is its tampering."""
+        if not self.evaluations_are_evidence:
+            return None
+        return KitOracle(self.game, shared=self._oracle_memory.get(case_input, lambda: ({(): self.state_of(case_input)}, {})))
 
-    def loading_oracle(self) -> KitOracle:
-        return KitOracle(self.game)
+    def loading_oracle(self) -> KitOracle | None:
+        return KitOracle(self.game) if self.evaluations_are_evidence else None
 
     @cached_property
     def mistakes(self):

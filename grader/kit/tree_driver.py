@@ -57,10 +57,23 @@ def helpers(built, link):
     ask = link.ask
 
     def get_value(node):
-        value = ask(["v", built.index(node, HELPERS[0])])
+        value = ask(b'["v", %d]' % built.index(node, HELPERS[0]))  # the question as json.dumps writes it
         if type(value) is dict:  # asked while no call was running (a thread the call left behind)
             raise RuntimeError(str(value.get("error"))[:200])
         return value
+
+    def get_next_valid_moves(node):
+        built.index(node, HELPERS[1])
+        return node.children
+
+    return {HELPERS[0]: get_value, HELPERS[1]: get_next_valid_moves}
+
+
+def helpers_with_values(built, values):
+    """The same helpers for a run whose questions are no evidence (the grader sent the tree's values with
+    the case, see ``Session.run``): a value is read here, with nothing asked and nothing logged."""
+    def get_value(node):
+        return values[built.index(node, HELPERS[0])]
 
     def get_next_valid_moves(node):
         built.index(node, HELPERS[1])
