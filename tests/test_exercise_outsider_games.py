@@ -68,3 +68,138 @@ def test_the_declarations_options_turned_the_other_way_are_mistake_families(tmp_
     assert not exercise.load("nim").hooks.extra_turns
     nim_families = exercise.load("nim").hooks.mistakes.families()
     assert not {"assumes-alternation", "depth-counts-turns", "depth-counts-plies"} & set(nim_families)
+
+
+INVERTED_END = '''
+import math
+
+
+def minimax(state, depth, player):
+    if depth == 0 or not game_over(state):
+        return [-1, -1, evaluate(state)]
+    best = [-1, -1, -math.inf if player == 1 else math.inf]
+    for r, c in empty_cells(state):
+        state[r][c] = player
+        score = minimax(state, depth - 1, -player)[2]
+        state[r][c] = 0
+        if (player == 1 and score > best[2]) or (player == -1 and score < best[2]):
+            best = [r, c, score]
+    return best
+'''
+
+NIM_INVERTED_END = '''
+def minimax(state, maximizing):
+    if not game_over(state):
+        return winner(state), None
+    best_value, best_move = None, None
+    for move in moves(state):
+        value = minimax(play(state, move), not maximizing)[0]
+        if best_value is None or (value > best_value if maximizing else value < best_value):
+            best_value, best_move = value, move
+    return best_value, best_move
+'''
+
+MAX_COPIED_FROM_MIN = '''
+import math
+
+
+def max_value(state, depth):
+    if depth == 0 or game_over(state):
+        return evaluate(state)
+    v = math.inf
+    for r, c in empty_cells(state):
+        state[r][c] = 1
+        v = min(v, max_value(state, depth - 1))
+        state[r][c] = 0
+    return v
+
+
+def min_value(state, depth):
+    if depth == 0 or game_over(state):
+        return evaluate(state)
+    v = math.inf
+    for r, c in empty_cells(state):
+        state[r][c] = -1
+        v = min(v, max_value(state, depth - 1))
+        state[r][c] = 0
+    return v
+
+
+def minimax(state, depth, player):
+    if depth == 0 or game_over(state):
+        return [-1, -1, evaluate(state)]
+    best = None
+    for r, c in empty_cells(state):
+        state[r][c] = player
+        v = min_value(state, depth - 1) if player == 1 else max_value(state, depth - 1)
+        state[r][c] = 0
+        if best is None or (v > best[2] if player == 1 else v < best[2]):
+            best = [r, c, v]
+    return best
+'''
+
+
+@pytest.mark.parametrize("exercise_id, source, code", [
+    ("tictactoe", INVERTED_END, "terminal-test-inverted"),
+    ("nim", NIM_INVERTED_END, "terminal-test-inverted"),
+    ("tictactoe", MAX_COPIED_FROM_MIN, "copied-helper"),
+], ids=["tictactoe-inverted-end", "nim-inverted-end", "tictactoe-max-copied-from-min"])
+def test_a_rule_the_student_writes_turned_round_is_a_family(tmp_path, exercise_id, source, code):
+    """Issue 22, point 11: the end-of-game test inverted (true exactly while the game goes on) and a max part
+    copied from the min part (takes the min, calls itself) are named, not no-alternation or sign-flip."""
+    path = tmp_path / "submission.py"
+    path.write_text(source, encoding="utf-8")
+    result = api.check(path, exercise_id)
+    assert result.status == "failed"
+    assert result.mistakes[0].code == code, [(m.code, m.evidence) for m in result.mistakes]
+
+
+def test_a_copied_part_is_a_family_only_where_the_student_places_the_marks():
+    """Where the game plays the moves of the side to move, a copied part chooses as always-max or always-min
+    (families already): the copied-part families are offered only for a game with ``with_mover``."""
+    from grader.judging import exercise
+
+    assert any(f.startswith("copied-helper/") for f in exercise.load("tictactoe").hooks.mistakes.families())
+    nim = exercise.load("nim").hooks.mistakes.families()
+    assert not any(f.startswith("copied-helper/") for f in nim)
+    assert "terminal-test-inverted" in nim
+
+
+GREEDY_COIN = '''
+def best_move(state):
+    coins = state[0]
+    if len(coins) == 1:
+        return "left"
+    return "left" if coins[0] >= coins[-1] else "right"
+'''
+
+SWAPPED_COIN = '''
+import math
+
+
+def value(state):
+    if game_over(state):
+        return final_lead(state)
+    values = [value(play(state, m)) for m in moves(state)]
+    return min(values) if player(state) == "MAX" else max(values)
+
+
+def best_move(state):
+    options = moves(state)
+    pick = min if player(state) == "MAX" else max
+    return pick(options, key=lambda m: value(play(state, m)))
+'''
+
+
+@pytest.mark.parametrize("source, code", [(GREEDY_COIN, "one-ply-search"), (SWAPPED_COIN, "min-max-swapped")],
+                         ids=["greedy", "swapped"])
+def test_a_move_only_answer_is_named_by_the_moves_chosen(tmp_path, source, code):
+    """coin-row returns a move alone: the search families are compared by the moves they choose, and a crash on
+    a finished position (which no check asks) is no evidence of a missing terminal test. Where several wrong
+    searches choose the same moves, the look one move ahead is the account given."""
+    path = tmp_path / "submission.py"
+    path.write_text(source, encoding="utf-8")
+    result = api.check(path, "coin-row")
+    assert result.status == "failed"
+    assert result.mistakes[0].code == code, [(m.code, m.evidence) for m in result.mistakes]
+    assert "missing-terminal-check" not in {m.code for m in result.mistakes}
