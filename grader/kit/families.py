@@ -490,9 +490,11 @@ class TerminalUncheckedFor(_Recursive):
 
     def step(self, searcher, n, depth, below):
         role = searcher.role_of(n)
+        if depth == 0:  # the test of the depth is still there: a finished position at the limit is scored
+            return searcher.leaf_of(n), False
         if searcher.ended(n) and role == self.role:
             return (-math.inf if role == "max" else math.inf), True
-        if searcher.ended(n) or depth == 0:
+        if searcher.ended(n):
             return searcher.leaf_of(n), False
         values, empty = [], False
         for child in searcher.kids(n):
@@ -635,6 +637,11 @@ def _first(values, role):
     return values[0]
 
 
+def _win_value_start(values, role):
+    """The start value is the player's own best outcome, the win (+1 for MAX, -1 for MIN): no move beats it."""
+    return max([1] + values) if role == "max" else min([-1] + values)
+
+
 def _wrong_infinity(values, role):
     """The start value no move can beat (+inf for MAX, -inf for MIN) is kept whatever the moves are worth."""
     return max([math.inf] + values) if role == "max" else min([-math.inf] + values)
@@ -699,6 +706,10 @@ PARAMETERISED = {**_one_role_families(), "depth-off-by-one/deeper": DeeperByOne(
                  "missing-terminal-check/default-0": TerminalDefault(0),
                  "sign-flip/leaves-min": LeavesNegatedFor("min"), "sign-flip/leaves-max": LeavesNegatedFor("max"),
                  "no-alternation/negamax-colour": ColourNotAlternated(),
+                 "bad-initial-bound/win-value": OneRole(
+                     "bad-initial-bound", "both", _win_value_start,
+                     text="The best value so far starts at the win, +1 for MAX and -1 for MIN, instead of an "
+                          "infinity on the losing side, so no move ever beats it and the start value is kept."),
                  "bad-initial-bound/one": OneRole(
                      "bad-initial-bound", "both", _unit_start,
                      text="The best value so far starts at -1 for MAX and +1 for MIN instead of an infinity, so when "

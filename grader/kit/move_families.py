@@ -17,6 +17,8 @@ any game whose student returns a move.
 
 from __future__ import annotations
 
+import math
+
 from grader.vocabulary.findings import Finding, best_per_code, clear_winners, fit_hypothesis, supported_by
 from grader.kit.families import PARAMETERISED, LeavesNegatedFor, NegamaxUnnegated
 from grader.kit.game import from_plain
@@ -79,6 +81,11 @@ def _below(searcher, variant, inherited=None):
     return value
 
 
+def _own_infinity(role):
+    """The start value of a search whose best so far starts at the worst for the player: -inf for MAX, +inf for MIN."""
+    return -math.inf if role == "max" else math.inf
+
+
 def _below_family(searcher, name):
     """The value of a position below the root, searched by the kit's parameterised family ``name``."""
     family = PARAMETERISED[name]
@@ -132,6 +139,12 @@ def _plans(searcher, role):
         "missing-terminal-check": (role, _below(searcher, "missing-terminal-check"), None),
         **{f"missing-terminal-check/{side}": (role, _below_family(searcher, f"missing-terminal-check/{side}"), None)
            for side in ("max", "min")},
+        # the same, the root keeping only a move strictly better than its own start value (that infinity): where
+        # every move is worth it, no move is kept
+        "missing-terminal-check/strict": (role, _below(searcher, "missing-terminal-check"), _own_infinity(role)),
+        **{f"missing-terminal-check/{side}-strict": (
+            role, _below_family(searcher, f"missing-terminal-check/{side}"), _own_infinity(role))
+           for side in ("max", "min")},
         # one player's start value the wrong infinity, one no move can beat: that player's positions keep it
         **{f"bad-initial-bound/infinity-{side}": (role, _below_family(searcher, f"bad-initial-bound/infinity/{side}"),
                                                   None) for side in ("max", "min")},
@@ -148,7 +161,8 @@ FAMILIES = ("min-max-swapped", "min-max-swapped/below-root", "always-max", "alwa
             "sign-flip/leaves-min", "sign-flip/leaves-max", "bad-initial-bound", "bad-initial-bound/root-only",
             "bad-initial-bound/root-only-for-max", "bad-initial-bound/root-only-for-min",
             "bad-initial-bound/root-only-unit", "missing-terminal-check", "missing-terminal-check/max",
-            "missing-terminal-check/min", "bad-initial-bound/infinity-max", "bad-initial-bound/infinity-min",
+            "missing-terminal-check/min", "missing-terminal-check/strict", "missing-terminal-check/max-strict",
+            "missing-terminal-check/min-strict", "bad-initial-bound/infinity-max", "bad-initial-bound/infinity-min",
             "one-ply-search", "two-ply-search")
 # Searches that look a fixed number of moves ahead, shallowest first: where one of them and a full search with a
 # mistake choose the same moves, the shallow search is the simpler account (in a short game whoever takes every
