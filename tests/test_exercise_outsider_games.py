@@ -203,3 +203,66 @@ def test_a_move_only_answer_is_named_by_the_moves_chosen(tmp_path, source, code)
     assert result.status == "failed"
     assert result.mistakes[0].code == code, [(m.code, m.evidence) for m in result.mistakes]
     assert "missing-terminal-check" not in {m.code for m in result.mistakes}
+
+
+WIN_VALUE_START = '''
+def minimax(state, depth):
+    if depth == 0 or game_over(state):
+        return evaluate(state)
+    scores = [minimax(play(state, m), depth - 1) for m in moves(state)]
+    if player(state) == 0:
+        return max([1] + scores)
+    return min([-1] + scores)
+'''
+
+MIN_WITHOUT_END_TEST = '''
+def minimax(state, depth):
+    if player(state) == 0:
+        if game_over(state) or depth == 0:
+            return evaluate(state)
+        return max(minimax(play(state, m), depth - 1) for m in moves(state))
+    if depth == 0:
+        return evaluate(state)
+    return min((minimax(play(state, m), depth - 1) for m in moves(state)), default=float("inf"))
+'''
+
+COIN_MIN_WITHOUT_END_TEST = '''
+def lowest(state):
+    best, kept = 99, None
+    for m in moves(state):
+        v = highest(play(state, m))[0]
+        if v < best:
+            best, kept = v, m
+    return best, kept
+
+
+def highest(state):
+    if game_over(state):
+        return final_lead(state), None
+    best, kept = -99, None
+    for m in moves(state):
+        v = lowest(play(state, m))[0]
+        if v > best:
+            best, kept = v, m
+    return best, kept
+
+
+def best_move(state):
+    return (highest if player(state) == "MAX" else lowest)(state)[1]
+'''
+
+
+@pytest.mark.parametrize("exercise_id, source, code", [
+    ("twin-heaps", WIN_VALUE_START, "bad-initial-bound"),
+    ("twin-heaps", MIN_WITHOUT_END_TEST, "missing-terminal-check"),
+    ("coin-row", COIN_MIN_WITHOUT_END_TEST, "missing-terminal-check"),
+], ids=["start-at-the-win", "min-without-end-test-keeps-depth-test", "coin-row-min-without-end-test"])
+def test_start_values_and_end_tests_of_one_player(tmp_path, exercise_id, source, code):
+    """A best value that starts at the win (no move beats it); a terminal test missing for MIN only, whose depth
+    test still stops the search (a finished position at the limit is scored); in a move-only answer the same,
+    with the root keeping only a move better than its start value (None where every move is worth it)."""
+    path = tmp_path / "submission.py"
+    path.write_text(source, encoding="utf-8")
+    result = api.check(path, exercise_id)
+    assert result.status == "failed"
+    assert result.mistakes[0].code == code, [(m.code, m.evidence) for m in result.mistakes]
