@@ -266,3 +266,19 @@ def test_start_values_and_end_tests_of_one_player(tmp_path, exercise_id, source,
     result = api.check(path, exercise_id)
     assert result.status == "failed"
     assert result.mistakes[0].code == code, [(m.code, m.evidence) for m in result.mistakes]
+
+
+def test_an_inverted_terminal_test_in_the_helpers_part_is_named_as_such(tmp_path):
+    """Issue 22, point 11, on the public mini-isolation parts: a terminal_test true exactly while moves remain
+    was named no-alternation; it is terminal-test-inverted, in the exercise's own words."""
+    from conftest import SUBMISSIONS as samples
+
+    source = (samples / "aima-isolation" / "correct" / "one_file_textbook.py").read_text(encoding="utf-8")
+    inverted = source.replace("return not bool(gameState.get_legal_moves())", "return bool(gameState.get_legal_moves())")
+    assert inverted != source
+    path = tmp_path / "inverted.py"
+    path.write_text(inverted, encoding="utf-8")
+    result = api.check(path, "aima-isolation")
+    assert result.status == "failed"
+    assert result.mistakes[0].code == "terminal-test-inverted", [(m.code, m.evidence) for m in result.mistakes]
+    assert "terminal_test" in result.mistakes[0].explanation
