@@ -252,11 +252,36 @@ def best_move(state):
 '''
 
 
+COIN_SENTINEL_START = '''
+def worth(state):
+    if game_over(state):
+        return final_lead(state)
+    maximising = player(state) == "MAX"
+    best = -10 if maximising else 10
+    for m in moves(state):
+        v = worth(play(state, m))
+        best = max(best, v) if maximising else min(best, v)
+    return best
+
+
+def best_move(state):
+    maximising = player(state) == "MAX"
+    best, chosen = (-10 if maximising else 10), None
+    for m in moves(state):
+        v = worth(play(state, m))
+        if (maximising and v > best) or (not maximising and v < best):
+            best, chosen = v, m
+    return chosen
+'''
+
+
 @pytest.mark.parametrize("exercise_id, source, code", [
     ("twin-heaps", WIN_VALUE_START, "bad-initial-bound"),
+    ("coin-row", COIN_SENTINEL_START, "bad-initial-bound"),
     ("twin-heaps", MIN_WITHOUT_END_TEST, "missing-terminal-check"),
     ("coin-row", COIN_MIN_WITHOUT_END_TEST, "missing-terminal-check"),
-], ids=["start-at-the-win", "min-without-end-test-keeps-depth-test", "coin-row-min-without-end-test"])
+], ids=["start-at-the-win", "coin-row-finite-sentinel", "min-without-end-test-keeps-depth-test",
+        "coin-row-min-without-end-test"])
 def test_start_values_and_end_tests_of_one_player(tmp_path, exercise_id, source, code):
     """A best value that starts at the win (no move beats it); a terminal test missing for MIN only, whose depth
     test still stops the search (a finished position at the limit is scored); in a move-only answer the same,

@@ -642,6 +642,18 @@ def _win_value_start(values, role):
     return max([1] + values) if role == "max" else min([-1] + values)
 
 
+def _sentinel_start(size):
+    """The best value so far starts at a finite sentinel, -size for MAX and +size for MIN (``-10``, ``100``): right
+    while every value is inside it, kept where every move is worse than it for the player to move."""
+    def rule(values, role):
+        return max([-size] + values) if role == "max" else min([size] + values)
+    rule.__name__ = f"sentinel_{size}"
+    return rule
+
+
+SENTINELS = (10, 100)  # the finite starts students write in place of an infinity (1 and 0 have families of their own)
+
+
 def _wrong_infinity(values, role):
     """The start value no move can beat (+inf for MAX, -inf for MIN) is kept whatever the moves are worth."""
     return max([math.inf] + values) if role == "max" else min([-math.inf] + values)
@@ -714,6 +726,11 @@ PARAMETERISED = {**_one_role_families(), "depth-off-by-one/deeper": DeeperByOne(
                      "bad-initial-bound", "both", _unit_start,
                      text="The best value so far starts at -1 for MAX and +1 for MIN instead of an infinity, so when "
                           "every move is worse than that for the player to move, the start value is kept."),
+                 **{f"bad-initial-bound/sentinel-{size}": OneRole(
+                     "bad-initial-bound", "both", _sentinel_start(size),
+                     text=f"The best value so far starts at {-size} for MAX and {size} for MIN instead of an infinity, "
+                          f"so where every move is worse than that for the player to move, the start value is kept.")
+                    for size in SENTINELS},
                  **copied_helpers()}
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 
 from grader.vocabulary.findings import Finding, best_per_code, clear_winners, fit_hypothesis, supported_by
-from grader.kit.families import PARAMETERISED, LeavesNegatedFor, NegamaxUnnegated
+from grader.kit.families import PARAMETERISED, SENTINELS, LeavesNegatedFor, NegamaxUnnegated
 from grader.kit.game import from_plain
 from grader.kit.move_answer import moves_text
 from grader.kit.search import TooBig
@@ -148,6 +148,10 @@ def _plans(searcher, role):
         # one player's start value the wrong infinity, one no move can beat: that player's positions keep it
         **{f"bad-initial-bound/infinity-{side}": (role, _below_family(searcher, f"bad-initial-bound/infinity/{side}"),
                                                   None) for side in ("max", "min")},
+        # a finite sentinel as the start value, below the root and at it (where no move beats it, none is kept)
+        **{f"bad-initial-bound/sentinel-{size}": (
+            role, _below_family(searcher, f"bad-initial-bound/sentinel-{size}"), -size if role == "max" else size)
+           for size in SENTINELS},
         "one-ply-search": (role, lambda child, depth: searcher.scored(child), None),
         "two-ply-search": (role, lambda child, depth: searcher.scored(
             child if game.is_terminal(child) else game.result(child, _by_reply(searcher, child)[0])), None),
@@ -163,6 +167,7 @@ FAMILIES = ("min-max-swapped", "min-max-swapped/below-root", "always-max", "alwa
             "bad-initial-bound/root-only-unit", "missing-terminal-check", "missing-terminal-check/max",
             "missing-terminal-check/min", "missing-terminal-check/strict", "missing-terminal-check/max-strict",
             "missing-terminal-check/min-strict", "bad-initial-bound/infinity-max", "bad-initial-bound/infinity-min",
+            *(f"bad-initial-bound/sentinel-{size}" for size in SENTINELS),
             "one-ply-search", "two-ply-search")
 # Searches that look a fixed number of moves ahead, shallowest first: where one of them and a full search with a
 # mistake choose the same moves, the shallow search is the simpler account (in a short game whoever takes every
