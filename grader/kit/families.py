@@ -158,8 +158,15 @@ class KitMistakes:
             right = [(o, v) for o, v in asked if id(o) not in wrong_ids]
             budget = [RULES_SEARCHES, time.monotonic() + RULES_GUARD_SECONDS]
             asked_once = self._asked(wrong_values, right)
+            families = self.families()
+            later = [f for f in families if getattr(PARAMETERISED.get(f), "only_if_unexplained", False)]
             fits = [fit for fit in (self._fits(family, asked_once, len(wrong_values), budget)
-                                    for family in self.families()) if fit is not None]
+                                    for family in families if family not in later) if fit is not None]
+            if not any(fit.complete and fit.explained for fit in fits):
+                # Rarer accounts (a part copied from another), tried only where no family gives every value: they
+                # cost a check its time for every student otherwise.
+                fits += [fit for fit in (self._fits(family, asked_once, len(wrong_values), budget)
+                                         for family in later) if fit is not None]
             rules_seen = getattr(facts, "supporting", [])
             winners = _moves_break_the_tie(self, facts, clear_winners(fits, supported=supported_by(rules_seen)))
             winners = _one_per_code(winners)

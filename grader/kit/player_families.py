@@ -65,6 +65,7 @@ class CopiedHelper:
 
     code = "copied-helper"
     needs_with_mover = True
+    only_if_unexplained = True  # tried only where no other family gives every value (``KitMistakes.rules``)
 
     def __init__(self, copied: str, root_right: bool, own_marks: bool):
         self.copied, self.root_right, self.own_marks = copied, root_right, own_marks
