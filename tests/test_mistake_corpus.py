@@ -49,17 +49,19 @@ def test_the_split_is_the_corpus_own_rule_and_both_halves_hold_variants(halves):
 
 def test_held_out_half_meets_the_targets(halves):
     tallies = BENCH.measure(BENCH.first_per_code(halves["held_out"], HELD_OUT_PER_CODE), jobs=2)
-    overall = tallies["overall"]
     # Only the rates are shown on failure: which held-out variant missed is not for tuning.
     rates = {name: (t.total, round(t.share("right"), 3), round(t.share("wrong"), 3)) for name, t in tallies.items()}
-    assert overall.total > 0
-    assert overall.share("right") >= RIGHT_TARGET, rates
-    assert overall.share("wrong") <= WRONG_TARGET, rates
-    exercises = {name: t for name, t in tallies.items() if name != "overall"}
-    assert set(exercises) == {exercise for exercise, _, _ in halves["held_out"]}
-    for name, tally in exercises.items():
-        assert tally.share("right") >= EXERCISE_RIGHT, (name, rates)
-        assert tally.share("wrong") <= EXERCISE_WRONG, (name, rates)
+    # Plain numbers only: an assertion on a tally would print its misses (held-out variants by name).
+    shares = {name: (t.share("right"), t.share("wrong")) for name, t in tallies.items()}
+    del tallies
+    assert rates["overall"][0] > 0
+    right, wrong = shares.pop("overall")
+    assert right >= RIGHT_TARGET, rates
+    assert wrong <= WRONG_TARGET, rates
+    assert set(shares) == {exercise for exercise, _, _ in halves["held_out"]}
+    short = {name: rates[name] for name, (right, wrong) in shares.items()
+             if right < EXERCISE_RIGHT or wrong > EXERCISE_WRONG}
+    assert not short, rates
 
 
 def test_the_two_games_declared_from_the_guide_are_in_the_corpus_with_both_halves(halves):
