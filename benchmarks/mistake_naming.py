@@ -11,8 +11,8 @@ mistake is compared with the folder it sits in:
 - none: ``no-known-mistake``, nothing named, or a variant the grader passed or could not grade.
 
 The tuning half's figures are for tuning. The held-out half's are printed separately and clearly
-labelled: they are computed, never used to choose anything. Targets on the held-out half: right
-at least 90 %, wrong at most 3 %.
+labelled: they are computed, never used to choose anything. Targets on the held-out half (issue 22):
+right at least 92 % and wrong at most 2 % overall, and no exercise below 85 % right or above 5 % wrong.
 
     python benchmarks/mistake_naming.py [--jobs N] [--half tuning|held_out|both] [--exercise ID ...] [--per-code N]
                                         [--corpus FOLDER]
@@ -32,12 +32,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "fixtures" / "mistake-corpus"
 NO_KNOWN_MISTAKE = "no-known-mistake"
-RIGHT_TARGET, WRONG_TARGET = 0.90, 0.03
+RIGHT_TARGET, WRONG_TARGET = 0.92, 0.02
+EXERCISE_RIGHT, EXERCISE_WRONG = 0.85, 0.05
 
 
 def halves(corpus: Path = CORPUS) -> dict[str, list[tuple[str, str, Path]]]:
     """The corpus split by its fixed rule (``split.py`` of the corpus folder; a folder of variants not yet
-    in the corpus, such as ``fixtures/mistake-corpus-pending``, is split by the same rule)."""
+    in the corpus is split by the same rule)."""
     spec = importlib.util.spec_from_file_location("_mistake_corpus_split", CORPUS / "split.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -144,7 +145,7 @@ def main() -> int:
     parser.add_argument("--per-code", type=int, default=None,
                         help="at most this many variants per (exercise, code), the first in the split's order")
     parser.add_argument("--corpus", type=Path, default=CORPUS,
-                        help="a folder laid out as the corpus (e.g. fixtures/mistake-corpus-pending)")
+                        help="a folder laid out as the corpus (e.g. a folder of variants written apart, not yet in the corpus)")
     args = parser.parse_args()
     split = halves(args.corpus)
     wanted = ("tuning", "held_out") if args.half == "both" else (args.half,)
@@ -158,11 +159,14 @@ def main() -> int:
             label = f"TUNING half ({took:.0f} s): for tuning the naming"
         else:
             label = (f"HELD-OUT half ({took:.0f} s): measured only, never used to choose anything; "
-                     f"targets right >= {RIGHT_TARGET:.0%}, wrong <= {WRONG_TARGET:.0%}")
+                     f"targets right >= {RIGHT_TARGET:.0%}, wrong <= {WRONG_TARGET:.0%} overall, "
+                     f"every exercise right >= {EXERCISE_RIGHT:.0%}, wrong <= {EXERCISE_WRONG:.0%}")
         print("\n".join(report(label, tallies, show_misses=half == "tuning")))
         if half == "held_out" and tallies["overall"].total:
             overall = tallies["overall"]
-            met = overall.share("right") >= RIGHT_TARGET and overall.share("wrong") <= WRONG_TARGET
+            met = (overall.share("right") >= RIGHT_TARGET and overall.share("wrong") <= WRONG_TARGET
+                   and all(t.share("right") >= EXERCISE_RIGHT and t.share("wrong") <= EXERCISE_WRONG
+                           for name, t in tallies.items() if name != "overall"))
             print(f"  held-out targets {'met' if met else 'NOT met'}")
     return 0
 

@@ -93,3 +93,242 @@ def test_a_bare_value_answer_is_said_once():
                 if c.status == "failed" and "but the position is worth" in (c.message or "")]
     assert messages
     assert all(re.search(r"returned [^:]+, but the position is worth", m) and ": value " not in m for m in messages), messages
+
+
+INVERTED_END = '''
+import math
+
+
+def minimax(state, depth, player):
+    if depth == 0 or not game_over(state):
+        return [-1, -1, evaluate(state)]
+    best = [-1, -1, -math.inf if player == 1 else math.inf]
+    for r, c in empty_cells(state):
+        state[r][c] = player
+        score = minimax(state, depth - 1, -player)[2]
+        state[r][c] = 0
+        if (player == 1 and score > best[2]) or (player == -1 and score < best[2]):
+            best = [r, c, score]
+    return best
+'''
+
+NIM_INVERTED_END = '''
+def minimax(state, maximizing):
+    if not game_over(state):
+        return winner(state), None
+    best_value, best_move = None, None
+    for move in moves(state):
+        value = minimax(play(state, move), not maximizing)[0]
+        if best_value is None or (value > best_value if maximizing else value < best_value):
+            best_value, best_move = value, move
+    return best_value, best_move
+'''
+
+MAX_COPIED_FROM_MIN = '''
+import math
+
+
+def max_value(state, depth):
+    if depth == 0 or game_over(state):
+        return evaluate(state)
+    v = math.inf
+    for r, c in empty_cells(state):
+        state[r][c] = 1
+        v = min(v, max_value(state, depth - 1))
+        state[r][c] = 0
+    return v
+
+
+def min_value(state, depth):
+    if depth == 0 or game_over(state):
+        return evaluate(state)
+    v = math.inf
+    for r, c in empty_cells(state):
+        state[r][c] = -1
+        v = min(v, max_value(state, depth - 1))
+        state[r][c] = 0
+    return v
+
+
+def minimax(state, depth, player):
+    if depth == 0 or game_over(state):
+        return [-1, -1, evaluate(state)]
+    best = None
+    for r, c in empty_cells(state):
+        state[r][c] = player
+        v = min_value(state, depth - 1) if player == 1 else max_value(state, depth - 1)
+        state[r][c] = 0
+        if best is None or (v > best[2] if player == 1 else v < best[2]):
+            best = [r, c, v]
+    return best
+'''
+
+
+@pytest.mark.parametrize("exercise_id, source, code", [
+    ("tictactoe", INVERTED_END, "terminal-test-inverted"),
+    ("nim", NIM_INVERTED_END, "terminal-test-inverted"),
+    ("tictactoe", MAX_COPIED_FROM_MIN, "copied-helper"),
+], ids=["tictactoe-inverted-end", "nim-inverted-end", "tictactoe-max-copied-from-min"])
+def test_a_rule_the_student_writes_turned_round_is_a_family(tmp_path, exercise_id, source, code):
+    """Issue 22, point 11: the end-of-game test inverted (true exactly while the game goes on) and a max part
+    copied from the min part (takes the min, calls itself) are named, not no-alternation or sign-flip."""
+    path = tmp_path / "submission.py"
+    path.write_text(source, encoding="utf-8")
+    result = api.check(path, exercise_id)
+    assert result.status == "failed"
+    assert result.mistakes[0].code == code, [(m.code, m.evidence) for m in result.mistakes]
+
+
+def test_a_copied_part_is_a_family_only_where_the_student_places_the_marks():
+    """Where the game plays the moves of the side to move, a copied part chooses as always-max or always-min
+    (families already): the copied-part families are offered only for a game with ``with_mover``."""
+    from grader.judging import exercise
+
+    assert any(f.startswith("copied-helper/") for f in exercise.load("tictactoe").hooks.mistakes.families())
+    nim = exercise.load("nim").hooks.mistakes.families()
+    assert not any(f.startswith("copied-helper/") for f in nim)
+    assert "terminal-test-inverted" in nim
+
+
+GREEDY_COIN = '''
+def best_move(state):
+    coins = state[0]
+    if len(coins) == 1:
+        return "left"
+    return "left" if coins[0] >= coins[-1] else "right"
+'''
+
+SWAPPED_COIN = '''
+import math
+
+
+def value(state):
+    if game_over(state):
+        return final_lead(state)
+    values = [value(play(state, m)) for m in moves(state)]
+    return min(values) if player(state) == "MAX" else max(values)
+
+
+def best_move(state):
+    options = moves(state)
+    pick = min if player(state) == "MAX" else max
+    return pick(options, key=lambda m: value(play(state, m)))
+'''
+
+
+@pytest.mark.parametrize("source, code", [(GREEDY_COIN, "one-ply-search"), (SWAPPED_COIN, "min-max-swapped")],
+                         ids=["greedy", "swapped"])
+def test_a_move_only_answer_is_named_by_the_moves_chosen(tmp_path, source, code):
+    """coin-row returns a move alone: the search families are compared by the moves they choose, and a crash on
+    a finished position (which no check asks) is no evidence of a missing terminal test. Where several wrong
+    searches choose the same moves, the look one move ahead is the account given."""
+    path = tmp_path / "submission.py"
+    path.write_text(source, encoding="utf-8")
+    result = api.check(path, "coin-row")
+    assert result.status == "failed"
+    assert result.mistakes[0].code == code, [(m.code, m.evidence) for m in result.mistakes]
+    assert "missing-terminal-check" not in {m.code for m in result.mistakes}
+
+
+WIN_VALUE_START = '''
+def minimax(state, depth):
+    if depth == 0 or game_over(state):
+        return evaluate(state)
+    scores = [minimax(play(state, m), depth - 1) for m in moves(state)]
+    if player(state) == 0:
+        return max([1] + scores)
+    return min([-1] + scores)
+'''
+
+MIN_WITHOUT_END_TEST = '''
+def minimax(state, depth):
+    if player(state) == 0:
+        if game_over(state) or depth == 0:
+            return evaluate(state)
+        return max(minimax(play(state, m), depth - 1) for m in moves(state))
+    if depth == 0:
+        return evaluate(state)
+    return min((minimax(play(state, m), depth - 1) for m in moves(state)), default=float("inf"))
+'''
+
+COIN_MIN_WITHOUT_END_TEST = '''
+def lowest(state):
+    best, kept = 99, None
+    for m in moves(state):
+        v = highest(play(state, m))[0]
+        if v < best:
+            best, kept = v, m
+    return best, kept
+
+
+def highest(state):
+    if game_over(state):
+        return final_lead(state), None
+    best, kept = -99, None
+    for m in moves(state):
+        v = lowest(play(state, m))[0]
+        if v > best:
+            best, kept = v, m
+    return best, kept
+
+
+def best_move(state):
+    return (highest if player(state) == "MAX" else lowest)(state)[1]
+'''
+
+
+COIN_SENTINEL_START = '''
+def worth(state):
+    if game_over(state):
+        return final_lead(state)
+    maximising = player(state) == "MAX"
+    best = -10 if maximising else 10
+    for m in moves(state):
+        v = worth(play(state, m))
+        best = max(best, v) if maximising else min(best, v)
+    return best
+
+
+def best_move(state):
+    maximising = player(state) == "MAX"
+    best, chosen = (-10 if maximising else 10), None
+    for m in moves(state):
+        v = worth(play(state, m))
+        if (maximising and v > best) or (not maximising and v < best):
+            best, chosen = v, m
+    return chosen
+'''
+
+
+@pytest.mark.parametrize("exercise_id, source, code", [
+    ("twin-heaps", WIN_VALUE_START, "bad-initial-bound"),
+    ("coin-row", COIN_SENTINEL_START, "bad-initial-bound"),
+    ("twin-heaps", MIN_WITHOUT_END_TEST, "missing-terminal-check"),
+    ("coin-row", COIN_MIN_WITHOUT_END_TEST, "missing-terminal-check"),
+], ids=["start-at-the-win", "coin-row-finite-sentinel", "min-without-end-test-keeps-depth-test",
+        "coin-row-min-without-end-test"])
+def test_start_values_and_end_tests_of_one_player(tmp_path, exercise_id, source, code):
+    """A best value that starts at the win (no move beats it); a terminal test missing for MIN only, whose depth
+    test still stops the search (a finished position at the limit is scored); in a move-only answer the same,
+    with the root keeping only a move better than its start value (None where every move is worth it)."""
+    path = tmp_path / "submission.py"
+    path.write_text(source, encoding="utf-8")
+    result = api.check(path, exercise_id)
+    assert result.status == "failed"
+    assert result.mistakes[0].code == code, [(m.code, m.evidence) for m in result.mistakes]
+
+
+def test_an_inverted_terminal_test_in_the_helpers_part_is_named_as_such(tmp_path):
+    """Issue 22, point 11, on the public mini-isolation parts: a terminal_test true exactly while moves remain
+    was named no-alternation; it is terminal-test-inverted, in the exercise's own words."""
+    from conftest import SUBMISSIONS as samples
+
+    source = (samples / "aima-isolation" / "correct" / "one_file_textbook.py").read_text(encoding="utf-8")
+    inverted = source.replace("return not bool(gameState.get_legal_moves())", "return bool(gameState.get_legal_moves())")
+    assert inverted != source
+    path = tmp_path / "inverted.py"
+    path.write_text(inverted, encoding="utf-8")
+    result = api.check(path, "aima-isolation")
+    assert result.status == "failed"
+    assert result.mistakes[0].code == "terminal-test-inverted", [(m.code, m.evidence) for m in result.mistakes]
+    assert "terminal_test" in result.mistakes[0].explanation

@@ -2,10 +2,12 @@
 
 The corpus (``fixtures/mistake-corpus``) is split by its own fixed rule; the held-out variants are
 read here only to be graded, never to choose anything. Grading runs as ``grade`` does (a warm pool,
-``benchmarks/mistake_naming.py``). To keep the cost near a minute and a half on two busy cores the
-test grades a fixed, named subset: per (exercise, mistake code), the first ``HELD_OUT_PER_CODE`` (one)
-held-out variant and the first ``TUNING_PER_CODE`` (one) tuning variant in the split's own order. The
-benchmark measures the whole corpus.
+``benchmarks/mistake_naming.py``). The held-out half is graded whole (some 280 variants, about a minute
+and a half on two idle cores): the targets of issue 22 are per exercise as well as overall (at least
+92 % right and at most 2 % wrong overall, no exercise below 85 % right or above 5 % wrong), and a
+share of a handful of variants per exercise says nothing at that grain. The tuning half is graded on
+a fixed, named subset: per (exercise, mistake code), the first ``TUNING_PER_CODE`` (one) variant in the
+split's own order. The benchmark measures the whole corpus.
 """
 
 from __future__ import annotations
@@ -17,9 +19,14 @@ import pytest
 
 from conftest import ROOT
 
-HELD_OUT_PER_CODE = 1
+HELD_OUT_PER_CODE = None  # every held-out variant
 TUNING_PER_CODE = 1
-RIGHT_TARGET, WRONG_TARGET = 0.90, 0.03
+# Issue 22's targets are 92 % / 2 % overall and 85 % / 5 % per exercise; measured now (2026-11-26):
+# 91.8 % / 1.8 % overall, coin-row 83.3 % / 8.3 %, aima-isolation 84.2 % / 5.3 %, twin-heaps 84.6 % / 0.
+# Until they are met, the test holds what is measured, so that naming cannot slide back unseen; the
+# issue stays open and says so.
+RIGHT_TARGET, WRONG_TARGET = 0.91, 0.02  # overall, on the held-out half
+EXERCISE_RIGHT, EXERCISE_WRONG = 0.83, 0.09  # every exercise, on the held-out half
 
 
 def _benchmark():
@@ -46,12 +53,32 @@ def test_the_split_is_the_corpus_own_rule_and_both_halves_hold_variants(halves):
 
 def test_held_out_half_meets_the_targets(halves):
     tallies = BENCH.measure(BENCH.first_per_code(halves["held_out"], HELD_OUT_PER_CODE), jobs=2)
-    overall = tallies["overall"]
     # Only the rates are shown on failure: which held-out variant missed is not for tuning.
     rates = {name: (t.total, round(t.share("right"), 3), round(t.share("wrong"), 3)) for name, t in tallies.items()}
-    assert overall.total > 0
-    assert overall.share("right") >= RIGHT_TARGET, rates
-    assert overall.share("wrong") <= WRONG_TARGET, rates
+    # Plain numbers only: an assertion on a tally would print its misses (held-out variants by name).
+    shares = {name: (t.share("right"), t.share("wrong")) for name, t in tallies.items()}
+    del tallies
+    assert rates["overall"][0] > 0
+    right, wrong = shares.pop("overall")
+    assert right >= RIGHT_TARGET, rates
+    assert wrong <= WRONG_TARGET, rates
+    assert set(shares) == {exercise for exercise, _, _ in halves["held_out"]}
+    short = {name: rates[name] for name, (right, wrong) in shares.items()
+             if right < EXERCISE_RIGHT or wrong > EXERCISE_WRONG}
+    assert not short, rates
+
+
+def test_the_two_games_declared_from_the_guide_are_in_the_corpus_with_both_halves(halves):
+    """twin-heaps and coin-row, written apart before their naming was tuned, are part of the measured corpus;
+    the split is by the path below the corpus root, so moving them in changed no variant's half."""
+    for exercise in ("twin-heaps", "coin-row"):
+        for half in ("tuning", "held_out"):
+            assert any(e == exercise for e, _, _ in halves[half]), (exercise, half)
+    counts = {}
+    for half in ("tuning", "held_out"):
+        for exercise, _, _ in halves[half]:
+            counts[exercise] = counts.get(exercise, 0) + 1
+    assert (counts["twin-heaps"], counts["coin-row"]) == (30, 27)
 
 
 def test_tuning_half_figures(halves):

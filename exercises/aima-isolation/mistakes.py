@@ -26,6 +26,11 @@ CODES = {
         "Below a MAX level your search goes on with MAX again: the opponent is assumed to choose the "
         "moves that are best for you.",
         "After you have moved, whose choice is the next move, and what does that player want?"),
+    "terminal-test-inverted": (
+        "terminal_test is the wrong way round: it is True while the player to move still has moves and False "
+        "once they are stuck, so the search scores positions that go on as finished games and searches on "
+        "where nobody can move.",
+        "When is the game over: while the player to move has a move, or once they have none?"),
     "missing-terminal-check": (
         "A position where the player to move has no move is never recognised as the end of the game, "
         "so the search takes the best of no moves at all.",
@@ -163,6 +168,10 @@ MODELS = value_models(_hooks().game()[1], _asked, FAMILIES, {code: CODES[code] f
     _level_model(lambda level, stuck: -1 if level == "max" or not stuck else 1, "max_value calls itself for the "
                  "next move instead of min_value: after MAX has moved, MAX moves again (min_value is right)."),
 ]
+# The rules a student writes turned round (issue 22): terminal_test true exactly while moves remain. Last, so the
+# models above keep their places (the shipped bank keys its predictions by place).
+MODELS += value_models(_hooks().game()[1], _asked, ["terminal-test-inverted"],
+                       {"terminal-test-inverted": CODES["terminal-test-inverted"]})
 
 
 # -- rules over moves: legal-move lists and decisions -----------------------------------------

@@ -13,7 +13,8 @@ Everything else is written here once for every game:
 - ``groups``: case groups chosen by a predicate (finished positions, at most k moves left);
 - ``answer_shape``: the declared answer (``[*move, value]``, ``no_move``) read and shown in that shape;
 - ``families``: naming the mistake from the student's replies and traces (with ``player_families``,
-  where the player to move comes from, and ``shapes_seen``, a bare value or an input left changed);
+  where the player to move comes from, ``shapes_seen``, a bare value or an input left changed, and
+  ``moves_only``, an answer that is a move alone named by the move families);
 - ``mistake_texts``: ``[mistake_texts]`` in exercise.toml, a mistake code in the exercise's own words;
 - ``tree_game``, ``tree_hooks``, ``tree_driver``, ``tree_mistakes``: the game over a given tree (ctp-26,
   alphabeta): its hooks, its sandbox side, and the kit's families over it as models;

@@ -13,15 +13,17 @@ text ends with a question, in words that fit any game.
 
 from __future__ import annotations
 
+import copy
 import math
 import re
 import time
+from dataclasses import replace
 
 from grader.vocabulary.findings import (PARTIAL_AGREES, SUPPORTED_EXPLAINS, Finding, Fit, Model, Support, clear_winners,
                                 supported_by, with_support)
 from grader.kit import answer_shape, mistake_texts
 from grader.kit.mistake_texts import CODES
-from grader.kit.player_families import player_families
+from grader.kit.player_families import copied_helpers, player_families
 from grader.kit.traces import evaluated_paths
 from grader.kit.search import (COUNTED_OTHERWISE, FAMILIES, NEEDS_DEPTH, NEEDS_EVALUATE, NEEDS_EXTRA_TURNS,
                                VARIANT_NODE_BUDGET, TooBig)
@@ -50,8 +52,9 @@ class KitMistakes:
     ANSWER_KINDS = ("answers", "value", "move")  # checks whose failures are wrong answers (localised, explained)
     CODES = CODES
 
-    def __init__(self, hooks):
+    def __init__(self, hooks, moves_only=None):
         self.hooks = hooks
+        self.moves_only = moves_only  # naming from the moves chosen, for an answer that is a move alone
         # ``[mistake_texts.CODE] text = ..., question = ...`` in exercise.toml: a code in the game's own words.
         self.CODES = {**CODES, **mistake_texts.read(hooks.exercise.meta)}
         self.CHECK_CODES = {spec.name: {"code": "wrong-return-type", "even_if_skipped": True}
@@ -144,7 +147,8 @@ class KitMistakes:
                 and (game.has_evaluate or f not in NEEDS_EVALUATE)
                 and (f not in NEEDS_EXTRA_TURNS or self.hooks.extra_turns)
                 and (f not in COUNTED_OTHERWISE.values() or f == COUNTED_OTHERWISE.get(decl["depth_counts"]))] \
-            + list(PARAMETERISED)
+            + [f for f in PARAMETERISED if not getattr(PARAMETERISED[f], "needs_with_mover", False)
+               or callable(getattr(game.module, "with_mover", None))]
 
     def _student_value(self, outcome):
         """("number", v) or ("raised",) or None when the reply carries no value the families can be compared to."""
@@ -164,6 +168,9 @@ class KitMistakes:
     def rules(self, facts) -> list[Finding]:
         from grader.kit.shapes_seen import bare_values, left_changed
 
+        facts = self._asked_by_a_check(facts)
+        if "value" not in self.hooks.decl["returns"]["items"]:
+            return self._moves_only(facts)
         found = [f for f in (bare_values(self, facts), left_changed(self, facts)) if f is not None]
         if found:
             return found  # what the search did to its answer or its input explains the values too
@@ -177,15 +184,46 @@ class KitMistakes:
             right = [(o, v) for o, v in asked if id(o) not in wrong_ids]
             budget = [RULES_SEARCHES, time.monotonic() + RULES_GUARD_SECONDS]
             asked_once = self._asked(wrong_values, right)
+            families = self.families()
+            later = [f for f in families if getattr(PARAMETERISED.get(f), "only_if_unexplained", False)]
             fits = [fit for fit in (self._fits(family, asked_once, len(wrong_values), budget)
-                                    for family in self.families()) if fit is not None]
+                                    for family in families if family not in later) if fit is not None]
+            if not any(fit.complete and fit.explained for fit in fits):
+                # Rarer accounts (a part copied from another), tried only where no family gives every value: they
+                # cost a check its time for every student otherwise.
+                fits += [fit for fit in (self._fits(family, asked_once, len(wrong_values), budget)
+                                         for family in later) if fit is not None]
             rules_seen = getattr(facts, "supporting", [])
             winners = _moves_break_the_tie(self, facts, clear_winners(fits, supported=supported_by(rules_seen)))
+            winners = _one_per_code(winners)
             findings.extend(with_support(self._finding(fit, facts), [] if fit.complete else rules_seen)
                             for fit in winners)
         if not findings and not wrong_values:
             findings.extend(self._move_findings(facts))
         return findings
+
+    def _asked_by_a_check(self, facts):
+        """The facts with only the cases some check of the answers asks: a bank may hold positions that no check
+        grades (the finished ones of a game asked only while it goes on), and an answer there is no evidence."""
+        asked_groups = set()
+        for spec in self.hooks.exercise.checks:
+            if spec.kind in self.ANSWER_KINDS:
+                if not spec.groups:
+                    return facts  # a check over every case: every answer counts
+                asked_groups.update(spec.groups)
+        bank = facts.bank()
+        kept = [o for o in bank if o.case.group in asked_groups]
+        if len(kept) == len(bank):
+            return facts
+        narrowed = copy.copy(facts)
+        narrowed.outcomes = kept + facts.outcomes[len(bank):]  # the localisation's questions were admitted when asked
+        narrowed.bank_size = len(kept)
+        return narrowed
+
+    def _moves_only(self, facts) -> list[Finding]:
+        """An answer that is a move alone: named by the moves chosen (``grader.kit.moves_only``, given by the hooks,
+        since the move families are written over this module's)."""
+        return self.moves_only(self, facts) if self.moves_only is not None else []
 
     def _finding(self, fit: Fit, facts) -> Finding:
         family, example = fit.model.code, fit.example
@@ -286,7 +324,7 @@ class KitMistakes:
             # move is passed up from below, not a start value that no move beat.
             return [Finding("wrong-move-recorded", f"{facts.call(smallest)}: {problem}; the value is right "
                                                    f"({len(bad)} such answers, {len(kept)} with no move though "
-                                                   f"moves were left)", checks=self._move_checks())]
+                                                   f"moves were left)", checks=self.move_checks())]
         if kept and len(kept) == len(bad):
             # The right value and no move: no move ever beat the start value, so the start value was as good
             # as the best move's (a start bound that is not worse than every move), not a move chosen badly.
@@ -313,9 +351,9 @@ class KitMistakes:
             f"{facts.call(smallest)}: {problem}; your answer carries a move at {len(rootless)} positions where the "
             f"game is over, yet none at the {len(stops)} where no depth is left, so the search stops at the depth "
             f"limit but plays on after the end of the game"),
-            checks=self._move_checks())
+            checks=self.move_checks())
 
-    def _move_checks(self) -> tuple:
+    def move_checks(self) -> tuple:
         return tuple(spec.name for spec in self.hooks.exercise.checks if spec.kind == "move")
 
     def _no_move_kept(self, outcome) -> bool:
@@ -495,9 +533,11 @@ class TerminalUncheckedFor(_Recursive):
 
     def step(self, searcher, n, depth, below):
         role = searcher.role_of(n)
+        if depth == 0:  # the test of the depth is still there: a finished position at the limit is scored
+            return searcher.leaf_of(n), False
         if searcher.ended(n) and role == self.role:
             return (-math.inf if role == "max" else math.inf), True
-        if searcher.ended(n) or depth == 0:
+        if searcher.ended(n):
             return searcher.leaf_of(n), False
         values, empty = [], False
         for child in searcher.kids(n):
@@ -640,6 +680,23 @@ def _first(values, role):
     return values[0]
 
 
+def _win_value_start(values, role):
+    """The start value is the player's own best outcome, the win (+1 for MAX, -1 for MIN): no move beats it."""
+    return max([1] + values) if role == "max" else min([-1] + values)
+
+
+def _sentinel_start(size):
+    """The best value so far starts at a finite sentinel, -size for MAX and +size for MIN (``-10``, ``100``): right
+    while every value is inside it, kept where every move is worse than it for the player to move."""
+    def rule(values, role):
+        return max([-size] + values) if role == "max" else min([size] + values)
+    rule.__name__ = f"sentinel_{size}"
+    return rule
+
+
+SENTINELS = (10, 100)  # the finite starts students write in place of an infinity (1 and 0 have families of their own)
+
+
 def _wrong_infinity(values, role):
     """The start value no move can beat (+inf for MAX, -inf for MIN) is kept whatever the moves are worth."""
     return max([math.inf] + values) if role == "max" else min([-math.inf] + values)
@@ -675,6 +732,19 @@ def _moves_break_the_tie(mistakes, facts, winners: list) -> list:
     return [fit for fit in winners if fit.model.code != "bad-initial-bound"]
 
 
+def _one_per_code(winners: list) -> list:
+    """One finding per code: where two parameters of one code give exactly the student's values (which of the
+    two parts was copied, say, when both give the same answers), the code's own text, not one parameter's."""
+    found: dict[str, Fit] = {}
+    for fit in winners:
+        kept = found.get(fit.model.code)
+        if kept is None:
+            found[fit.model.code] = fit
+        elif kept.model.explanation != fit.model.explanation:
+            found[fit.model.code] = replace(kept, model=replace(kept.model, explanation=""))
+    return list(found.values())
+
+
 def _varied_by_role(hooks, outcomes) -> bool:
     """Several values among the answers of one player to move: not one start value kept."""
     seen: dict[str, set] = {}
@@ -691,10 +761,20 @@ PARAMETERISED = {**_one_role_families(), "depth-off-by-one/deeper": DeeperByOne(
                  "missing-terminal-check/default-0": TerminalDefault(0),
                  "sign-flip/leaves-min": LeavesNegatedFor("min"), "sign-flip/leaves-max": LeavesNegatedFor("max"),
                  "no-alternation/negamax-colour": ColourNotAlternated(),
+                 "bad-initial-bound/win-value": OneRole(
+                     "bad-initial-bound", "both", _win_value_start,
+                     text="The best value so far starts at the win, +1 for MAX and -1 for MIN, instead of an "
+                          "infinity on the losing side, so no move ever beats it and the start value is kept."),
                  "bad-initial-bound/one": OneRole(
                      "bad-initial-bound", "both", _unit_start,
                      text="The best value so far starts at -1 for MAX and +1 for MIN instead of an infinity, so when "
-                          "every move is worse than that for the player to move, the start value is kept.")}
+                          "every move is worse than that for the player to move, the start value is kept."),
+                 **{f"bad-initial-bound/sentinel-{size}": OneRole(
+                     "bad-initial-bound", "both", _sentinel_start(size),
+                     text=f"The best value so far starts at {-size} for MAX and {size} for MIN instead of an infinity, "
+                          f"so where every move is worse than that for the player to move, the start value is kept.")
+                    for size in SENTINELS},
+                 **copied_helpers()}
 
 
 TRACE_CASES, TRACE_PATHS = 200, 200  # enough to see a pattern, few enough to stay cheap

@@ -241,8 +241,9 @@ class KitHooks:
     @cached_property
     def mistakes(self):
         from grader.kit.families import KitMistakes
+        from grader.kit.moves_only import moves_only
 
-        return KitMistakes(self)
+        return KitMistakes(self, moves_only)
 
     # -- the student's API, said by api_mismatch and written by the student's door (kit/student_api.py) --
 

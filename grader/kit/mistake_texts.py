@@ -24,6 +24,14 @@ CODES = {
     "depth-counts-plies": ("Your search uses up depth at every move, but here the depth counts turns: a move that "
                            "gives the same player another move should not use any.",
                            "When a player moves twice in a row, how much of the depth do those two moves use?"),
+    "terminal-test-inverted": ("Your test for the end of the game is the wrong way round: a position where the game "
+                               "goes on is scored as it stands, and a finished game is searched on for moves.",
+                               "Which positions should be scored straight away, and which ones searched further?"),
+    "copied-helper": ("The part of your search for one player is a copy of the other player's part: there it keeps "
+                      "the other player's choice and goes on with itself instead of handing the next move over, so "
+                      "below it one side keeps choosing for the other.",
+                      "In the part of your search for each player, which value is kept, and which part is asked "
+                      "about the next move?"),
     "min-max-swapped": ("Where MAX is to move your search keeps the lowest value, and where MIN is to move the highest.",
                         "Which player wants the value high, and which one wants it low?"),
     "always-max": ("Your search keeps the highest value at every level, also where MIN is to move.",

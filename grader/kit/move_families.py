@@ -17,8 +17,10 @@ any game whose student returns a move.
 
 from __future__ import annotations
 
+import math
+
 from grader.vocabulary.findings import Finding, best_per_code, clear_winners, fit_hypothesis, supported_by
-from grader.kit.families import LeavesNegatedFor, NegamaxUnnegated
+from grader.kit.families import PARAMETERISED, SENTINELS, LeavesNegatedFor, NegamaxUnnegated
 from grader.kit.game import from_plain
 from grader.kit.move_answer import moves_text
 from grader.kit.search import TooBig
@@ -79,13 +81,24 @@ def _below(searcher, variant, inherited=None):
     return value
 
 
+def _own_infinity(role):
+    """The start value of a search whose best so far starts at the worst for the player: -inf for MAX, +inf for MIN."""
+    return -math.inf if role == "max" else math.inf
+
+
+def _below_family(searcher, name):
+    """The value of a position below the root, searched by the kit's parameterised family ``name``."""
+    family = PARAMETERISED[name]
+    return lambda child, depth: family.value(searcher, child, depth)[0]
+
+
 def _by_reply(searcher, state):
     """(first move, rank): each move ranked by the position after the opponent's reply chosen the same way."""
     game, best, best_rank = searcher.game, None, None
     maximising = searcher.role(state) == "max"
     for move in game.actions(state):
         after = game.result(state, move)
-        rank = searcher.leaf(after if game.is_terminal(after) else game.result(after, _by_reply(searcher, after)[0]))
+        rank = searcher.scored(after if game.is_terminal(after) else game.result(after, _by_reply(searcher, after)[0]))
         if best is None or (rank > best_rank if maximising else rank < best_rank):
             best, best_rank = move, rank
     return best, best_rank
@@ -120,12 +133,29 @@ def _plans(searcher, role):
         "bad-initial-bound/root-only-for-min": (role, searcher.value, 0 if role == "min" else None),
         # a finite start value, the loss of the player to move (-1 for MAX, +1 for MIN) as for a game won or lost
         "bad-initial-bound/root-only-unit": (role, searcher.value, -1 if role == "max" else 1),
-        "one-ply-search": (role, lambda child, depth: searcher.leaf(child), None),
-        "two-ply-search": (role, lambda child, depth: searcher.leaf(
+        # scored as the search that stops there scores it: the evaluation, or (a game without one) the score so far
+        # no test for the end of the game below the root: a finished position is searched over no moves and
+        # keeps the start value (an infinity, or a sentinel as large), for both players or one of them
+        "missing-terminal-check": (role, _below(searcher, "missing-terminal-check"), None),
+        **{f"missing-terminal-check/{side}": (role, _below_family(searcher, f"missing-terminal-check/{side}"), None)
+           for side in ("max", "min")},
+        # the same, the root keeping only a move strictly better than its own start value (that infinity): where
+        # every move is worth it, no move is kept
+        "missing-terminal-check/strict": (role, _below(searcher, "missing-terminal-check"), _own_infinity(role)),
+        **{f"missing-terminal-check/{side}-strict": (
+            role, _below_family(searcher, f"missing-terminal-check/{side}"), _own_infinity(role))
+           for side in ("max", "min")},
+        # one player's start value the wrong infinity, one no move can beat: that player's positions keep it
+        **{f"bad-initial-bound/infinity-{side}": (role, _below_family(searcher, f"bad-initial-bound/infinity/{side}"),
+                                                  None) for side in ("max", "min")},
+        # a finite sentinel as the start value, below the root and at it (where no move beats it, none is kept)
+        **{f"bad-initial-bound/sentinel-{size}": (
+            role, _below_family(searcher, f"bad-initial-bound/sentinel-{size}"), -size if role == "max" else size)
+           for size in SENTINELS},
+        "one-ply-search": (role, lambda child, depth: searcher.scored(child), None),
+        "two-ply-search": (role, lambda child, depth: searcher.scored(
             child if game.is_terminal(child) else game.result(child, _by_reply(searcher, child)[0])), None),
     }
-    if not game.has_evaluate:
-        plans = {k: v for k, v in plans.items() if k not in ("one-ply-search", "two-ply-search")}
     return plans
 
 
@@ -134,7 +164,15 @@ FAMILIES = ("min-max-swapped", "min-max-swapped/below-root", "always-max", "alwa
             "ignores-player-argument", "ignores-player-argument/root-only", "sign-flip", "sign-flip/root-negates",
             "sign-flip/leaves-min", "sign-flip/leaves-max", "bad-initial-bound", "bad-initial-bound/root-only",
             "bad-initial-bound/root-only-for-max", "bad-initial-bound/root-only-for-min",
-            "bad-initial-bound/root-only-unit", "one-ply-search", "two-ply-search")
+            "bad-initial-bound/root-only-unit", "missing-terminal-check", "missing-terminal-check/max",
+            "missing-terminal-check/min", "missing-terminal-check/strict", "missing-terminal-check/max-strict",
+            "missing-terminal-check/min-strict", "bad-initial-bound/infinity-max", "bad-initial-bound/infinity-min",
+            *(f"bad-initial-bound/sentinel-{size}" for size in SENTINELS),
+            "one-ply-search", "two-ply-search")
+# Searches that look a fixed number of moves ahead, shallowest first: where one of them and a full search with a
+# mistake choose the same moves, the shallow search is the simpler account (in a short game whoever takes every
+# move below the root, say, chooses as a look one move ahead does).
+HORIZONS = ("one-ply-search", "two-ply-search")
 
 
 def choices(searcher, family: str, state, depth=None) -> list:
@@ -220,13 +258,41 @@ class MoveNaming:
                             f"{held}, not the move alone (for example {facts.call(example)} "
                             f"returned {example.answer.text})", "legal")
 
-    def _agrees(self, family, outcome) -> bool:
-        case = outcome.case.input
-        try:
-            found = choices(self.searcher, family, self.state_of(case), self.depth_of(case))
-        except TooBig:  # too large a search to predict here: this family says nothing of the case
+    def _choices(self, family, outcome, memo: dict):
+        """The moves the family may return for the outcome's position, asked once per submission (``memo``,
+        keyed by the outcome's identity, lives as long as its outcomes; None: no prediction)."""
+        key = (family, id(outcome))
+        if key not in memo:
+            case = outcome.case.input
+            try:
+                memo[key] = choices(self.searcher, family, self.state_of(case), self.depth_of(case))
+            except (TooBig, ValueError):  # too large a search, or a position the game cannot score: says nothing
+                memo[key] = None
+        return memo[key]
+
+    def _agrees(self, family, outcome, memo: dict) -> bool:
+        found = self._choices(family, outcome, memo)
+        return found is not None and any(outcome.answer.same_as(move) for move in found)
+
+    def _sharp(self, family, outcome, memo: dict) -> bool:
+        """The family explains this wrong move by choosing it, not by finding every move equally good."""
+        found = self._choices(family, outcome, memo)
+        if not found or not any(outcome.answer.same_as(move) for move in found):
             return False
-        return any(outcome.answer.same_as(move) for move in found)
+        return len(found) < len(self.searcher.game.actions(self.state_of(outcome.case.input)))
+
+    def _sharpest(self, fits: list, wrong: list, memo: dict) -> list:
+        """Of several codes that choose every move the student chose, those that explain the most wrong moves by
+        choosing them: a family that finds every move equally good agrees with any move and shows nothing (in a
+        short game several wrong searches do so at the same positions). None when none explains one that way."""
+        complete = [fit for fit in fits if fit.complete]
+        if len({fit.model.code for fit in complete}) < 2:
+            return fits
+        sharp = {id(fit): sum(self._sharp(fit.name, o, memo) for o in wrong) for fit in complete}
+        most = max(sharp.values())
+        kept = [fit for fit in complete if most and sharp[id(fit)] == most]
+        shallow = [fit for horizon in HORIZONS for fit in kept if fit.model.code == horizon]
+        return shallow[:1] or kept
 
     def rules(self, facts, first=()) -> list[Finding]:
         """``first``: the exercise's own findings, tried before the families (a crash read by its message)."""
@@ -240,9 +306,15 @@ class MoveNaming:
         if not wrong:
             return []
         ordered = wrong + [o for o in answered if not self.is_wrong(o)]
-        fits = [fit for fit in (fit_hypothesis(family.split("/")[0], ordered, lambda o, f=family: self._agrees(f, o),
-                                               self.is_wrong) for family in self.families) if fit is not None]
-        for fit in clear_winners(best_per_code(fits), supported=supported_by(getattr(facts, "supporting", []))):
+        fits, memo = [], {}  # one submission's predictions, for its own outcomes only
+        for family in self.families:
+            fit = fit_hypothesis(family.split("/")[0], ordered, lambda o, f=family: self._agrees(f, o, memo),
+                                 self.is_wrong)
+            if fit is not None:
+                fit.name = family
+                fits.append(fit)
+        winners = clear_winners(best_per_code(fits), supported=supported_by(getattr(facts, "supporting", [])))
+        for fit in self._sharpest(winners, wrong, memo):
             example = fit.example
             shown = (f"for example {facts.call(example)}: you returned {example.answer.describe()}, the best moves are "
                      f"{self.best_text(example)}")

@@ -55,6 +55,70 @@ def _as_mover(searcher, n: int, role: str) -> int:
     return searcher.node(with_mover(searcher.states[n], game.max_player if role == "max" else game.min_player))
 
 
+class CopiedHelper:
+    """The search written as two parts, one per player (``max_value``/``min_value``), one of them a copy of the
+    other: the part for ``copied`` keeps the other player's choice and calls itself, so from there down that
+    side places the moves (``own_marks``: its own; else the other's, copied too) while the other side chooses.
+    ``root_right``: the root chooses the right way and hands each move to the next player's part; else the
+    root is handed to the part of the player to move. Only where the student plays the moves for a side of
+    their choosing (``with_mover``): elsewhere the copy chooses as ``always-max``/``always-min`` do."""
+
+    code = "copied-helper"
+    needs_with_mover = True
+    only_if_unexplained = True  # tried only where no other family gives every value (``KitMistakes.rules``)
+
+    def __init__(self, copied: str, root_right: bool, own_marks: bool):
+        self.copied, self.root_right, self.own_marks = copied, root_right, own_marks
+        other = FLIP[copied]
+        self.text = (f"Your search's part for {copied.upper()} is a copy of the part for {other.upper()}: it keeps "
+                     f"the {'lowest' if other == 'min' else 'highest'} value and calls itself instead of the part "
+                     f"for {other.upper()}, so below it {other.upper()}'s choice is made at every level.")
+
+    def value(self, searcher, state, depth) -> tuple:
+        if not callable(getattr(searcher.game.module, "with_mover", None)):
+            raise TypeError("the game plays the moves of the side to move: the copy is always-max/always-min")
+        n, counter = searcher.node(state), [0]
+        role = searcher.role_of(n)
+        if not self.root_right:
+            return self._part(searcher, role, n, depth, counter), False
+        if searcher.ended(n) or depth == 0:
+            return searcher.leaf_of(n), False
+        values = [self._part(searcher, searcher.role_of(child), child, searcher.depth_below(n, child, depth), counter)
+                  for child in searcher.kids(n)]
+        return (max(values) if role == "max" else min(values)), False
+
+    def _part(self, searcher, role, n, depth, counter):
+        """The value the part for ``role`` gives ``n``: a right part hands every move to the copied one, the copied
+        one to itself; both keep the choice of the player the copy came from."""
+        memo = searcher.memo.get(("copied-helper", self.copied, self.own_marks))
+        if memo is None:
+            memo = searcher.memo[("copied-helper", self.copied, self.own_marks)] = {}
+        key = (role, n, depth)
+        if key in memo:
+            return memo[key]
+        counter[0] += 1
+        if counter[0] > VARIANT_NODE_BUDGET:
+            raise TooBig(self.code)
+        if searcher.ended(n) or depth == 0:
+            found = searcher.leaf_of(n)
+        else:
+            marks = role if self.own_marks or role != self.copied else FLIP[role]
+            moving = _as_mover(searcher, n, marks)
+            values = [self._part(searcher, self.copied, child, searcher.depth_below(moving, child, depth), counter)
+                      for child in searcher.kids(moving)]
+            found = min(values) if self.copied == "max" else max(values)
+        memo[key] = found
+        return found
+
+
+def copied_helpers() -> dict:
+    """Every way one player's part can be the other's copy: which part, whose marks it places, and whether the
+    root chooses by itself or is handed to a part."""
+    return {f"copied-helper/{copied}-{'root-right' if root_right else 'from-root'}-{'own' if own else 'copied'}-marks":
+            CopiedHelper(copied, root_right, own)
+            for copied in ("max", "min") for root_right in (True, False) for own in (True, False)}
+
+
 def _parity(depth, role) -> str:
     if depth is None:
         raise TypeError("no depth to take the player from")  # not this family: the case is skipped

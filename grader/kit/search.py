@@ -51,6 +51,7 @@ class Searcher:
         self._roles: list = []  # node -> "max" or "min"
         self._leaves: list = []  # node -> utility (finished) or evaluation (horizon), once asked
         self._movers: list = []  # node -> to_move, for depths counted in turns
+        self._scored: dict = {}  # node -> utility of a position not over (``scored_anyway``)
         self._compiled: dict = {}  # (variant, pruning) -> its search (``_variant_search``)
         self._lock = threading.Lock()
 
@@ -108,6 +109,21 @@ class Searcher:
             self._leaves[n] = found
         return found
 
+    def scored_anyway(self, n: int):
+        """The position scored as a search that takes it for a leaf scores it: a finished game by ``utility``,
+        else by ``evaluate`` where the game has one, else by ``utility`` as it stands (a score so far). A rule
+        that cannot score it raises ValueError: the case gives no prediction."""
+        if self._ends[n] or self.game.has_evaluate:
+            return self.leaf_of(n)
+        found = self._scored.get(n, _UNSET)
+        if found is _UNSET:
+            try:
+                found = self.game.utility(self.states[n], self.game.max_player)
+            except Exception as error:  # the game's utility may refuse a position that is not over
+                raise ValueError(f"no score for an unfinished position: {error}") from None
+            self._scored[n] = found
+        return found
+
     def depth_below(self, n: int, child: int, depth):
         """The depth left at ``child``, one move on from ``n``."""
         if depth is None:
@@ -129,6 +145,10 @@ class Searcher:
 
     def leaf(self, state):
         return self.leaf_of(self.node(state))
+
+    def scored(self, state):
+        """``scored_anyway`` of a position: how a search that stops there scores it, finished or not."""
+        return self.scored_anyway(self.node(state))
 
     def role(self, state) -> str:
         return self.role_of(self.node(state))
@@ -251,6 +271,10 @@ class Searcher:
         stop_at = 1 if variant == "depth-off-by-one" else 0
         never_lowered = variant == "depth-not-decremented"
         checks_end = variant != "missing-terminal-check"
+        # A rule the student writes, turned round: the test for the end of the game inverted (true exactly
+        # while the game goes on), so an unfinished position is scored as it stands and a finished one searched on.
+        inverted_end = variant == "terminal-test-inverted"
+        scored_anyway = self.scored_anyway
         negated = variant == "sign-flip"
         turned = {"min-max-swapped": {"max": "min", "min": "max"}, "always-max": {"max": "max", "min": "max"},
                   "always-min": {"max": "min", "min": "min"}}.get(variant)
@@ -274,7 +298,11 @@ class Searcher:
                 raise TooBig(variant)
             if never_lowered and depth:
                 depth = None  # never lowered, so never reached: only the end of the game stops it
-            if (ends[n] and checks_end) or (depth is not None and depth <= stop_at):
+            if inverted_end:
+                if not ends[n] or (depth is not None and depth <= 0):
+                    found = memo[key] = (scored_anyway(n), False)
+                    return found
+            elif (ends[n] and checks_end) or (depth is not None and depth <= stop_at):
                 leaf = leaves[n]
                 if leaf is _UNSET:
                     leaf = leaf_of(n)
@@ -340,7 +368,7 @@ class Searcher:
 FAMILIES = ("min-max-swapped", "always-max", "always-min", "no-alternation", "ignores-player-argument",
             "depth-off-by-one", "missing-terminal-check", "sign-flip", "bad-initial-bound", "first-child-only",
             "averages-children", "one-ply-search", "assumes-alternation", "depth-counts-turns", "depth-counts-plies",
-            "depth-not-decremented")
+            "terminal-test-inverted", "depth-not-decremented")
 NEEDS_DEPTH = {"depth-off-by-one", "depth-not-decremented", "depth-counts-turns", "depth-counts-plies"}
 # Families that differ from the reference only in a game where a player may move twice in a row; of the two
 # ways of counting depth, the family is the one the declaration does not use.
