@@ -73,10 +73,20 @@ class _Arena:
     def __getattr__(self, name):
         return getattr(self._exercise, name)
 
+    @property
+    def driver_path(self):
+        """A driver whose child asks for every evaluation: the budget is counted in them, even for an exercise
+        whose grading lets the child evaluate by itself (nothing there rests on them)."""
+        return self._exercise.kit.driver_path(asking=True)
+
     def hook(self, name, default=None):
+        if name == "loading_oracle":
+            from grader.kit.hooks import KitOracle
+
+            return lambda: KitOracle(self._exercise.kit.game)
         if name != "oracle":
             return self._exercise.hook(name, default)
-        make = self._exercise.hook("oracle")
+        make = self._exercise.kit.asking_oracle
 
         def budgeted(case_input):
             oracle = Budgeted(make(case_input), self.budget)
