@@ -226,3 +226,27 @@ def test_anything_but_the_driver_s_questions_is_tampering(multiagent, message):
     oracle = multiagent.hook("oracle")({"tree": tree, "agents": 2, "depth": 1})
     with pytest.raises(ValueError):
         oracle.ask(message)
+
+
+REUSED = MINIMAX + '''
+
+FOUND = {}
+
+
+class MinimaxAgent(MultiAgentSearchAgent):
+    def getAction(self, gameState):
+        FOUND["action"] = _minimax(self, gameState)
+        return FOUND["action"]
+
+
+class AlphaBetaAgent(MultiAgentSearchAgent):
+    def getAction(self, gameState):
+        return FOUND["action"]  # the same tree: MinimaxAgent's action, without a question asked
+'''
+
+
+def test_a_class_that_answered_without_asking_is_judged_on_an_empty_record(tmp_path):
+    result = _check(tmp_path, REUSED)
+    status = _status(result)
+    assert status["alphabeta-action"] == "passed" and status["alphabeta-expanded"] == "failed"
+    assert "never generated" in next(c for c in result.checks if c.name == "alphabeta-expanded").message
