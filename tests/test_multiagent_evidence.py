@@ -175,7 +175,7 @@ def test_an_answer_trimmed_by_the_submission_fails_every_class(tmp_path):
     assert result.error is None and result.score == 0.0
     assert set(_status(result).values()) <= {"failed", "skipped"}
     minimax = next(c for c in result.checks if c.name == "minimax-action")
-    assert "tampered" in minimax.message
+    assert "the submission changed the driver's list" in minimax.message
 
 
 def _outcome(items, classes=None):

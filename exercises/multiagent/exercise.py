@@ -224,8 +224,8 @@ def reference(case_input, module):
 
 
 KINDS = ("answer", "raised", "missing")
-UNREADABLE = ("the grader's driver gave no answer it could read (one item per agent class, as the driver "
-              "sends): the submission tampered with it")
+UNREADABLE = ("the answers did not come back as the grader's driver sends them (one item per agent class): a "
+              "getAction returned something too large to read, or the submission changed the driver's list")
 
 
 def _parts(outcome) -> dict | None:
