@@ -128,21 +128,20 @@ def test_the_child_is_told_only_the_start_state(multiagent):
 def test_the_oracle_answers_logs_per_class_and_refuses_states_it_never_handed_out(multiagent):
     case_input = {"tree": TEXTBOOK, "agents": 2, "depth": 1}
     oracle = multiagent.hook("oracle")(case_input)
-    assert oracle.ask(["s", 0, 0, 0]) == {"error": "no agent is searching"}
-    oracle.tell(["agent", "MinimaxAgent"])
-    number, actions, end = oracle.ask(["s", 0, 0, 1])  # a -> Center -> b2
+    handle, actions, end = oracle.ask(["s", 0, 0, 1])  # MinimaxAgent's start (handle 0): a -> Center -> b2
     assert actions == ["Left", "Right"] and end is None
-    assert "error" in oracle.ask(["s", number + 1, 1, 0])  # b2's child, never handed out
-    child, _, _ = oracle.ask(["s", number, 1, 0])
+    assert "error" in oracle.ask(["s", handle + 1, 1, 0])  # never handed out
+    child, _, _ = oracle.ask(["s", handle, 1, 0])
     assert oracle.ask(["v", child]) == 2
-    assert "error" in oracle.ask(["v", 1])  # b1 was never generated in this search
-    oracle.tell(["agent", "AlphaBetaAgent"])
-    assert "error" in oracle.ask(["v", child])  # another class starts from the start state again
+    b2, c4 = (next(i for i, s in enumerate(preorder(TEXTBOOK)) if s["name"] == n) for n in ("b2", "c4"))
+    assert oracle.ask(["s", 1, 0, 1])[0] not in (handle, child)  # AlphaBetaAgent's start (handle 1): its own handles
+    assert "error" in oracle.ask(["v", child])  # a state of MinimaxAgent's search, whose turn is over
     trace = oracle.trace()["searches"]
-    assert trace["MinimaxAgent"] == {"generated": [number, child], "evaluated": [child], "movers": [[0, 0], [number, 1]]}
-    assert trace["AlphaBetaAgent"]["generated"] == []
+    assert trace["MinimaxAgent"] == {"generated": [b2, c4], "evaluated": [c4], "movers": [[0, 0], [b2, 1]]}
+    assert trace["AlphaBetaAgent"] == {"generated": [b2], "evaluated": [], "movers": [[0, 0]]}
+    assert trace["ExpectimaxAgent"] == {"generated": [], "evaluated": [], "movers": []}  # logged before it asks
     with pytest.raises(ValueError):
-        oracle.tell(["agent", "SomeoneElse"])
+        oracle.tell(["agent", "AlphaBetaAgent"])  # the driver tells nothing: a note is tampering
 
 
 @pytest.fixture(scope="module")

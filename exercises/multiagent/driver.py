@@ -1,13 +1,15 @@
 """Sandbox side of multiagent: the game state the student's agents search, as a proxy.
 
 The child never holds the tree. It knows the start state's legal actions, the number of agents and
-the depth; everything else is a question to the grading process over the session channel:
-``generateSuccessor`` asks for the successor (the grader answers with its number, its legal actions
-and whether it is a win or a lose state, and logs the expansion with the agent index the student
-passed), and the evaluation function asks for a state's value (the grader answers and logs it). The
-grader's log of those questions is the evidence for the expanded-set checks, never anything the
-child says. Before each agent class searches, the driver tells the grader which class it is, so
-each class's expansions are logged apart. Standard library only.
+the depth; everything else is a question to the grader over the session channel:
+``generateSuccessor`` asks for the successor (the grader answers with a handle it issued, the
+state's legal actions and whether it is a win or a lose state, and logs the expansion with the
+agent index the student passed), and the evaluation function asks for a state's value (the grader
+answers and logs it). A state is known to both sides only by a handle the grader issued, and every
+handle belongs to one agent class: the start state of the case's i-th class is handle i, and each
+successor's handle belongs to the class of the state it came from. So the grader knows whose
+search each question is part of from the question itself; the driver tells it nothing (it sends
+no notes), and nothing the child says decides which class a log belongs to. Standard library only.
 """
 
 CLASSES = ("MinimaxAgent", "AlphaBetaAgent", "ExpectimaxAgent")
@@ -24,7 +26,7 @@ def _question(message):
 
 
 class GameState:
-    """A state of the game tree: CS188's GameState methods, over a state the grader knows by number."""
+    """A state of the game tree: CS188's GameState methods, over a state the grader knows by its handle."""
 
     __slots__ = ("_number", "_actions", "_end", "_agents")
 
@@ -100,7 +102,6 @@ def changed(built, before):
 
 def helpers(built, link):
     _ask[0] = link.ask
-    built.link = link
     return {}
 
 
@@ -137,17 +138,17 @@ def _make(agent_class, depth):
 
 
 def call(entry, built):
-    """Each class in turn searches a fresh start state; what each returned (or raised) comes back in order."""
+    """Each class in turn searches its own start state (the i-th class's is the grader's handle i);
+    what each returned (or raised) comes back in order, one item per class."""
     actions, end, agents, depth, classes = built.frozen
     out = []
-    for name in classes:
-        built.link.tell(["agent", name])
+    for start, name in enumerate(classes):
         agent_class = entry.get(name)
         if agent_class is None:
             out.append(["missing", name])
             continue
         try:
-            action = _make(agent_class, depth).getAction(_state(0, actions, end, agents))
+            action = _make(agent_class, depth).getAction(_state(start, actions, end, agents))
         except Exception as exc:  # one class failing is that class's failure; timeouts and exits end the case
             out.append(["raised", _describe(exc)])
         else:

@@ -49,62 +49,77 @@ def _states(tree) -> list:
 
 class AgentsOracle:
     """The grading process's side of one case: it holds the tree, answers the child's questions
-    about it, and logs them per agent class (``["agent", name]`` tells which class searches now).
+    about it, and logs them per agent class.
 
-    Only states this class's search was handed (the start state, and successors it was given)
-    may be asked about; anything else is answered with an error the child raises."""
+    Which class a question belongs to is decided here, never told by the child: the child knows a
+    state only by a handle this oracle issued, and every handle belongs to one class (the i-th
+    class's start state is handle i; a successor's handle belongs to the class of the state it was
+    generated from). Every class of the case has its log from the start, so a class that answered
+    without asking anything is judged on an empty log, never on none. The classes search in order:
+    once a class's start state is asked about, the handles of the classes before it are refused (a
+    state kept from an earlier class's search is not this one's). Anything not handed out is
+    answered with an error the child raises; the child sends no notes, so any note is tampering."""
 
     def __init__(self, case_input):
         self.tree = case_input["tree"]
         self.states = _states(self.tree)
         self.number = {id(s): i for i, s in enumerate(self.states)}
-        self.current = None
-        self.logs: dict[str, dict] = {}
-        self.handed: set[int] = set()
+        self.classes = tuple(case_input.get("classes") or CLASSES)
+        self.logs: dict[str, dict] = {name: {"generated": [], "evaluated": [], "movers": []} for name in self.classes}
+        self.issued: list[tuple[int, int]] = [(cls, 0) for cls in range(len(self.classes))]  # handle -> (class, state)
+        self.handle_of = {pair: handle for handle, pair in enumerate(self.issued)}
+        self.searching = 0  # the latest class whose states were asked about
         self.count = 0
         self.truncated = False
 
     def tell(self, message):
-        if type(message) is not list or len(message) != 2 or message[0] != "agent" or message[1] not in CLASSES:
-            raise ValueError("not a note the multiagent driver sends")
-        self.current = message[1]
-        self.logs[self.current] = {"generated": [], "evaluated": [], "movers": []}
-        self.handed = {0}
+        raise ValueError("the multiagent driver sends no notes")
 
-    def _state(self, number):
-        if type(number) is not int or number not in self.handed:
+    def _state(self, handle) -> tuple[int, int] | None:
+        """(class, state number) of a handle this oracle issued to a class whose search is not over."""
+        if type(handle) is not int or not 0 <= handle < len(self.issued):
             return None
-        return self.states[number]
+        cls, number = self.issued[handle]
+        if cls < self.searching:
+            return None
+        self.searching = cls
+        return cls, number
 
     def ask(self, message):
-        if self.current is None:
-            return {"error": "no agent is searching"}
-        if type(message) is not list or not message:
+        if type(message) is not list or not message or message[0] not in ("v", "s"):
             raise ValueError("not a question of the multiagent driver")
         self.count += 1
         if self.count > TRACE_CAP:
             self.truncated = True
             return {"error": f"more than {TRACE_CAP} questions in one case"}
-        log = self.logs[self.current]
         if message[0] == "v" and len(message) == 2:
-            state = self._state(message[1])
-            if state is None:
+            found = self._state(message[1])
+            if found is None:
                 return {"error": "not a state of this game"}
-            log["evaluated"].append(message[1])
+            cls, number = found
+            self.logs[self.classes[cls]]["evaluated"].append(number)
+            state = self.states[number]
             if state["value"] is None:
                 return {"error": f"the evaluation function has no value for {state['name']}"}
             return state["value"]
         if message[0] == "s" and len(message) == 4:
-            _, number, agent, position = message
-            state = self._state(number)
-            if state is None or type(position) is not int or not 0 <= position < len(state["moves"]) or type(agent) is not int:
+            _, handle, agent, position = message
+            if type(position) is not int or type(agent) is not int:
                 return {"error": "not a state of this game"}
-            child = state["moves"][position][1]
-            found = self.number[id(child)]
-            self.handed.add(found)
-            log["generated"].append(found)
+            found = self._state(handle)
+            if found is None or not 0 <= position < len(self.states[found[1]]["moves"]):
+                return {"error": "not a state of this game"}
+            cls, number = found
+            child = self.states[number]["moves"][position][1]
+            reached = self.number[id(child)]
+            given = self.handle_of.get((cls, reached))
+            if given is None:
+                given = self.handle_of[(cls, reached)] = len(self.issued)
+                self.issued.append((cls, reached))
+            log = self.logs[self.classes[cls]]
+            log["generated"].append(reached)
             log["movers"].append([number, agent])
-            return [found, [a for a, _ in child["moves"]], child["end"]]
+            return [given, [a for a, _ in child["moves"]], child["end"]]
         raise ValueError("not a question of the multiagent driver")
 
     def trace(self) -> dict:
@@ -208,17 +223,32 @@ def reference(case_input, module):
     return module.expected(case_input)
 
 
+KINDS = ("answer", "raised", "missing")
+UNREADABLE = ("the answers did not come back as the grader's driver sends them (one item per agent class): a "
+              "getAction returned something too large to read, or the submission changed the driver's list")
+
+
 def _parts(outcome) -> dict | None:
-    """What each class answered: name -> ("answer", value) | ("raised", text) | ("missing", name)."""
+    """What each class answered: name -> ("answer", value) | ("raised", text) | ("missing", name).
+
+    None unless the answer is exactly what the driver sends, one well-formed item per class of the
+    case in order: a submission that reaches into the driver and drops, adds or reshapes items
+    gets no class judged on what is left (every class fails), never a class judged on nothing."""
     answer = outcome.answer
     if answer is None or answer.kind != "list":
         return None
     classes = outcome.case.input.get("classes") or CLASSES
+    if len(answer.items) != len(classes):
+        return None
     out = {}
     for name, item in zip(classes, answer.items):
-        if item.kind != "list" or len(item.items) != 2 or item.items[0].kind != "str":
+        if item.kind != "list" or len(item.items) != 2 or item.items[0].kind != "str" or item.items[0].value not in KINDS:
             return None
         kind, payload = item.items[0].value, item.items[1]
+        if kind == "missing" and (payload.kind != "str" or payload.value != name):
+            return None
+        if kind == "raised" and payload.kind != "str":
+            return None
         out[name] = (kind, payload)
     return out
 
@@ -249,9 +279,9 @@ def check_action(outcome, spec):
         return problem
     parts = _parts(outcome)
     if parts is None:
-        return "the grader's driver gave no answer it could read"
-    if name not in parts:
-        return None
+        return UNREADABLE
+    if name not in (outcome.case.input.get("classes") or CLASSES):
+        return None  # a case for other classes only
     expected = outcome.expected[name]
     if expected["raised"]:
         return None  # the reference itself cannot search this tree (a state without a value): no verdict
@@ -275,8 +305,8 @@ def names_of(case_input, numbers, limit=8) -> str:
 
 
 def expanded_problem(case_input, expected, log) -> str | None:
-    if log is None:
-        return None
+    if log is None:  # never for a class of the case (the oracle logs each from the start): no evidence, no pass
+        return "the grader has no record of this search's questions"
     mine, want = expanded_of(log), set(expected["expanded"])
     extra, missing = mine - want, want - mine
     if not extra and not missing:
@@ -328,8 +358,10 @@ def check_expanded(outcome, spec):
     if "skipped" in outcome.raw or outcome.raw.get("timed_out") or outcome.raw.get("raised"):
         return None
     parts = _parts(outcome)
-    if parts is None or parts.get(name, ("missing",))[0] != "answer" or outcome.expected[name]["raised"]:
-        return None  # the action check already says what went wrong
+    if parts is None:
+        return UNREADABLE
+    if name not in parts or parts[name][0] != "answer" or outcome.expected[name]["raised"]:
+        return None  # a case for other classes, or the action check already says what went wrong
     if (outcome.raw.get("trace") or {}).get("truncated"):
         return "asked the grader more questions than the tree has states, many times over"
     log = student_log(outcome, name)
