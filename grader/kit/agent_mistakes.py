@@ -1,0 +1,143 @@
+"""Naming an agent's mistake from the record of what it asked (the object route's evidence).
+
+Each code is read from what the grading process saw, never from a guess: the seats the scores
+were asked for, the positions expanded and scored against the references at the asked depth and
+one off, alpha-beta's leaves with and without the bounds passed in, the clock reads around the
+moment it ran out, the depths an iterative deepening began and finished. One code may come from
+the answers alone (``min-max-swapped``: every wrong move is a best move of the swapped search).
+"""
+
+from __future__ import annotations
+
+from grader.vocabulary.findings import Finding
+
+CODES = {
+    "scores-from-active-player": ("Your search scores positions for the player to move there, not for the player "
+                                  "searching.", "Whose view is a leaf's score from, at a MIN level?"),
+    "no-legal-moves-root": ("With no legal move, your search does not answer the no-move value (-1, -1).",
+                            "What does your code return when get_legal_moves() is empty at the root?"),
+    "depth-off-by-one": ("Your search goes one level deeper or shallower than the depth it is given.",
+                         "At which depth does your recursion score a position: 0, or 1?"),
+    "timer-checked-only-at-root": ("Your search checks the clock only at the top, so it runs on after the time is up.",
+                                   "Does every recursive call check time_left() before it does anything?"),
+    "returns-interrupted-depth-move": ("Your iterative deepening returns a move from the depth the clock cut short.",
+                                       "Which depth's move is complete when the time runs out?"),
+    "under-pruning": ("Your alpha-beta scores leaves it could prune.",
+                      "When v reaches beta at a MAX level, do you return at once?"),
+    "over-pruning": ("Your alpha-beta prunes leaves it still needs.",
+                     "Is each bound updated only after the comparison, and passed down unchanged?"),
+    "ignores-passed-bounds": ("Your alpha-beta starts from -inf and +inf whatever bounds it is given.",
+                              "Where do the alpha and beta parameters go when the search begins?"),
+    "min-max-swapped": ("Your search minimises where it should maximise, and back.",
+                        "At the root, whose turn is it, and does that level take the max?"),
+    "wrong-return-type": ("Your method returns something else than the course's answer (a move, a pair of ints).",
+                          "What does the caller unpack from your return value?"),
+}
+
+
+class AgentMistakes:
+    MODELS = ()
+    ANSWER_KINDS = ()  # no localisation: the evidence is the record, read below
+    CODES = CODES
+
+    def __init__(self, hooks):
+        self.hooks = hooks
+
+    def rules(self, facts) -> list[Finding]:
+        return self.behaviour_rules(facts)
+
+    def trace_evidence(self, facts) -> list:
+        return []
+
+    def _failed(self, facts, kind) -> list:
+        names = {s.name for s in self.hooks.exercise.checks if s.kind == kind}
+        return [c for c in facts.checks if c.name in names and c.status == "failed"]
+
+    def _failing(self, facts, kind):
+        """(check, outcomes it fails on) for every failed check of this kind."""
+        found = []
+        for check in self._failed(facts, kind):
+            spec = next(s for s in self.hooks.exercise.checks if s.name == check.name)
+            predicate = getattr(self.hooks, f"check_{kind.replace('-', '_')}")
+            bad = [o for o in facts.outcomes if (not spec.groups or o.case.group in spec.groups)
+                   and predicate(o, spec)]
+            found.append((check, bad))
+        return found
+
+    def behaviour_rules(self, facts) -> list[Finding]:
+        hooks, found, codes = self.hooks, [], set()
+
+        def name(code, evidence, check):
+            if code not in codes:
+                codes.add(code)
+                found.append(Finding(code, evidence, checks=(check.name,)))
+
+        for check, _ in self._failing(facts, "interface"):
+            name("wrong-return-type", check.message, check)
+        for check, _ in self._failing(facts, "no-move"):
+            name("no-legal-moves-root", check.message, check)
+        for check, bad in self._failing(facts, "timeout"):
+            readings = [hooks.timeout_reading(o) for o in bad]
+            if readings and all(r["ran_out"] is not None and (r["noticed"] is None or r["late"] > 4) for r in readings):
+                name("timer-checked-only-at-root", check.message, check)
+        for check, bad in self._failing(facts, "iterative"):
+            if bad and all("the last depth completed" in (hooks.check_iterative(o, None) or "") for o in bad):
+                name("returns-interrupted-depth-move", check.message, check)
+        for kind in ("scored", "expanded"):
+            for check, bad in self._failing(facts, kind):
+                for code in self._search_codes(bad, kind):
+                    name(code, check.message, check)
+        if not codes:
+            for check, bad in self._failing(facts, "move"):
+                wrong = [o for o in bad if not o.raw.get("raised") and not o.raw.get("timed_out")]
+                if wrong and all(self._swapped(o) for o in wrong):
+                    name("min-max-swapped", f"{check.message}; every wrong move is a best move for the opponent", check)
+        return found
+
+    def _swapped(self, outcome) -> bool:
+        move, problem = self.hooks._move_of(outcome.answer, outcome.case.input["task"])
+        return problem is None and move in self.hooks.variant(outcome.case.input, swapped=True)["moves"]
+
+    def _search_codes(self, bad, kind) -> list[str]:
+        hooks = self.hooks
+        votes: list[str | None] = []
+        for outcome in bad:
+            case_input = outcome.case.input
+            if outcome.raw.get("raised") or outcome.raw.get("timed_out") or "skipped" in outcome.raw:
+                continue
+            done, seats = hooks.scored_of(outcome)
+            if kind == "scored" and any(s != case_input["seat"] for s in seats):
+                votes.append("scores-from-active-player")
+                continue
+            task = case_input["task"]
+            alphabeta = task["search"] == "alphabeta" or task["kind"] == "bounds"
+            if kind == "expanded":
+                done = hooks.expanded_of(outcome)
+            depth = case_input["depth"]
+            off = [d for d in (depth - 1, depth + 1) if d >= 0]
+            if alphabeta and kind == "scored":
+                order = hooks.order_of(outcome)
+                wanted = hooks.alphabeta_sets(case_input, order)
+                if task["kind"] == "bounds" and done in hooks.alphabeta_sets(case_input, order, (-float("inf"), float("inf"))):
+                    votes.append("ignores-passed-bounds")
+                elif any(done > w for w in wanted):
+                    full = hooks.variant(case_input)["scored"]
+                    votes.append("under-pruning" if done <= full else None)
+                elif any(done < w for w in wanted):
+                    votes.append("over-pruning")
+                elif any(done == hooks.variant(case_input, d)["scored"] for d in off) or \
+                        any(done in hooks.alphabeta_sets({**case_input, "depth": d}, order) for d in off):
+                    votes.append("depth-off-by-one")
+                else:
+                    votes.append(None)
+                continue
+            key = "scored" if kind == "scored" else "expanded"
+            if any(done == hooks.variant(case_input, d)[key] for d in off):
+                votes.append("depth-off-by-one")
+            else:
+                votes.append(None)
+        named = [v for v in votes if v]
+        if not named:
+            return []
+        top = max(set(named), key=named.count)
+        return [top] if named.count(top) * 2 > len(votes) else []

@@ -1,0 +1,127 @@
+"""The grading process's side of one case of an object-route exercise: positions, scores, the clock.
+
+The child's board object asks here for everything that is evidence (see ``agent_driver``): a
+position expanded, a score or a utility asked, the clock read, a search depth begun and ended, a
+move of a full game. Each question is answered from the case's own root, by path, and recorded in
+order; what the checks read is this record, never what the child says it did.
+
+The clock is virtual: every recorded expansion, score, utility and clock read costs one tick, and
+``time_left()`` answers ``clock - ticks`` (in the course's milliseconds). A search therefore runs out
+of time at the same call on every machine and under any load; the wall-clock limit is a guard only.
+"""
+
+from __future__ import annotations
+
+TRACE_CAP = 30000
+MAX_PATH = 120
+
+
+class AgentOracle:
+    def __init__(self, rules, case_input: dict | None = None, baseline=None):
+        self.rules = rules
+        self.case = case_input or {}
+        self.root = rules.decode(self.case["state"]) if case_input else None
+        self.positions = {(): self.root}
+        self.events: list = []
+        self.truncated = False
+        self.ticks = 0
+        self.clock = float(self.case.get("clock", 1e9))
+        self.move_start = 0
+        self.game = [] if self.case.get("task", {}).get("kind") == "game" else None
+        self.game_state = self.root
+        self.baseline = baseline
+
+    def _log(self, event) -> None:
+        if len(self.events) < TRACE_CAP:
+            self.events.append(event)
+        else:
+            self.truncated = True
+
+    def position(self, where):
+        if self.root is None or type(where) is not list or not all(type(i) is int for i in where):
+            raise ValueError("not a position")
+        if len(where) > MAX_PATH:
+            raise ValueError("a path longer than any game here")
+        path = tuple(where)
+        known = len(path)
+        while path[:known] not in self.positions:
+            known -= 1
+        state = self.positions[path[:known]]
+        for end in range(known + 1, len(path) + 1):
+            moves = self.rules.moves_for(state, self.rules.to_move(state))
+            if not 0 <= path[end - 1] < len(moves):
+                raise ValueError("not a path of this case")
+            state = self.positions[path[:end]] = self.rules.result(state, moves[path[end - 1]])
+        return state
+
+    def _seat(self, seat):
+        if type(seat) is not int or seat not in (0, 1):
+            raise ValueError("not a player")
+        return seat
+
+    def ask(self, message):
+        if type(message) is not list or not message or type(message[0]) is not str:
+            raise ValueError("not a question of the object route")
+        kind = message[0]
+        if kind == "x" and len(message) == 3:
+            path = list(message[1]) + [message[2]] if type(message[1]) is list else None
+            self.position(path)
+            self.ticks += 1
+            self._log(["x", path])
+            return 1
+        if kind in ("e", "u") and len(message) == 3:
+            state, seat = self.position(message[1]), self._seat(message[2])
+            self.ticks += 1
+            self._log([kind, message[1], seat])
+            if kind == "u":
+                return self.rules.utility(state, seat)
+            return self.rules.SCORES[self.case.get("task", {}).get("score") or "improved"](state, seat)
+        if kind == "t" and len(message) == 1:
+            self.ticks += 1
+            left = self.clock - (self.ticks - self.move_start)
+            self._log(["t", left])
+            return left
+        if kind in ("d", "r") and len(message) in (2, 3):
+            self._log(list(message[:3]))
+            return 1
+        if kind == "m" and len(message) == 1 and self.game is not None:
+            self.move_start = self.ticks
+            return 1
+        if kind == "p" and len(message) == 2 and self.game is not None:
+            return self._play(message[1])
+        raise ValueError("not a question of the object route")
+
+    def _play(self, move):
+        state = self.game_state
+        played = []
+        if move is not None:
+            used = self.ticks - self.move_start
+            legal = self.rules.moves_for(state, self.rules.to_move(state))
+            key = tuple(move) if type(move) is list and len(move) == 2 and all(type(v) is int for v in move) else None
+            record = {"move": move, "ticks": used, "late": used > self.clock, "legal": key in legal,
+                      "state": self.rules.encode(state)}
+            self.game.append(record)
+            if key not in legal:
+                return {"illegal": True}
+            state = self.rules.result(state, key)
+            played.append(list(key))
+        mover = self.rules.to_move(state)
+        options = self.rules.moves_for(state, mover)
+        if options:
+            reply = self.baseline(state, mover)
+            state = self.rules.result(state, reply)
+            played.append(list(reply))
+        self.game_state = state
+        return {"played": played}
+
+    def tell(self, message):
+        raise ValueError("the object route tells nothing")
+
+    def trace(self) -> dict:
+        found = {"events": self.events}
+        if self.truncated:
+            found["truncated"] = True
+        if self.game is not None:
+            found["game"] = self.game
+            found["final"] = self.rules.encode(self.game_state)
+        return found
