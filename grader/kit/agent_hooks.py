@@ -192,7 +192,7 @@ class AgentHooks:
                                "expanded": sorted(expanded), "scored": sorted(scored)}
         return self._refs[key]
 
-    def variant(self, case_input, depth=None, swapped=False) -> dict:
+    def variant(self, case_input, depth=None, swapped="") -> dict:
         state = self.state_of(case_input)
         depth = case_input["depth"] if depth is None else depth
         value, moves, expanded, scored = self.searcher(case_input["task"]).minimax(state, depth, case_input["seat"],

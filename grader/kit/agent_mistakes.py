@@ -74,7 +74,9 @@ class AgentMistakes:
 
         for check, _ in self._failing(facts, "interface"):
             name("wrong-return-type", check.message, check)
-        for check, _ in self._failing(facts, "no-move"):
+        for check, bad in self._failing(facts, "no-move"):
+            if "wrong-return-type" in codes and all(self._holds_no_move(o) for o in bad):
+                continue  # the no-move answer is there, inside the wrong shape: one mistake, not two
             name("no-legal-moves-root", check.message, check)
         for check, bad in self._failing(facts, "timeout"):
             readings = [hooks.timeout_reading(o) for o in bad]
@@ -94,9 +96,16 @@ class AgentMistakes:
                     name("min-max-swapped", f"{check.message}; every wrong move is a best move for the opponent", check)
         return found
 
+    def _holds_no_move(self, outcome) -> bool:
+        answer = outcome.answer
+        no_move = list(self.hooks.decl["no_move"])
+        return answer is not None and answer.kind in ("list", "tuple") and any(
+            item.kind in ("list", "tuple") and [i.value for i in item.items] == no_move for item in answer.items)
+
     def _swapped(self, outcome) -> bool:
         move, problem = self.hooks._move_of(outcome.answer, outcome.case.input["task"])
-        return problem is None and move in self.hooks.variant(outcome.case.input, swapped=True)["moves"]
+        return problem is None and any(move in self.hooks.variant(outcome.case.input, swapped=how)["moves"]
+                                       for how in ("below", "all"))
 
     def _search_codes(self, bad, kind) -> list[str]:
         hooks = self.hooks
