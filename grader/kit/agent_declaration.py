@@ -24,8 +24,12 @@ def _task(raw, index: int, decl: dict) -> dict:
     if not isinstance(raw, dict) or not raw.get("group") or raw.get("kind") not in TASK_KINDS:
         raise DeclarationError(f"{where}: needs group = \"...\" and kind = one of {', '.join(TASK_KINDS)}")
     kind = raw["kind"]
+    constants = raw.get("constants", {})  # constructor keywords given as they are (iterative = true, method = "minimax")
+    if not isinstance(constants, dict) or not all(type(v) in (bool, int, float, str) for v in constants.values()):
+        raise DeclarationError(f"{where}: constants = {{keyword = value}}, each value a bool, number or string")
     task = {"group": str(raw["group"]), "kind": kind, "positions": int(raw.get("positions", 4)),
-            "timeout_exception": decl["timeout_exception"], "constructor": decl["constructor"]}
+            "timeout_exception": decl["timeout_exception"], "constructor": decl["constructor"],
+            "constants": dict(constants)}
     if kind == "heuristic":
         if not raw.get("function"):
             raise DeclarationError(f"{where}: a heuristic task names its function = \"custom_score\"")

@@ -208,8 +208,7 @@ def configure(declaration_json, rules_path):
                 kwargs[keyword] = depth if depth is not None else 3
             elif source == "threshold":
                 kwargs[keyword] = task["threshold"]
-            else:
-                kwargs[keyword] = source["value"] if _type(source) is dict else source
+        kwargs.update(task.get("constants") or {})
         return cls(**kwargs)
 
     def arguments(task, board, session, depth):
@@ -234,20 +233,27 @@ def configure(declaration_json, rules_path):
 
     def watch_searches(agent, names, session):
         """Each declared search method of this one agent, wrapped: the grader hears each depth begin and end."""
+        inside = [0]  # a search that calls itself recursively: only the outermost call is one depth
         for name in names:
             method = getattr(agent, name, None)
             if method is None:
                 continue
 
             def wrapped(*args, _method=method, **kwargs):
+                if inside[0]:
+                    return _method(*args, **kwargs)
                 depth = args[1] if len(args) > 1 else kwargs.get("depth")
-                session.link.ask(["d", depth if _type(depth) is int else -1])
+                depth = depth if _type(depth) is int else -1
+                session.link.ask(["d", depth])
+                inside[0] += 1
                 try:
                     found = _method(*args, **kwargs)
                 except BaseException:
-                    session.link.ask(["r", depth if _type(depth) is int else -1, "raised"])
+                    inside[0] -= 1
+                    session.link.ask(["r", depth, "raised"])
                     raise
-                session.link.ask(["r", depth if _type(depth) is int else -1, _plain(found)])
+                inside[0] -= 1
+                session.link.ask(["r", depth, _plain(found)])
                 return found
             setattr(agent, name, wrapped)
 

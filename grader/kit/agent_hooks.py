@@ -445,8 +445,8 @@ class AgentHooks:
         if seen["completed"]:
             last = seen["completed"][-1]
             wanted = seen["results"][last]
-            if task["returns"] == "(value, move)" and type(wanted) is list and len(wanted) == 2:
-                wanted = wanted[1]
+            if type(wanted) is list and len(wanted) == 2 and type(wanted[1]) is list:
+                wanted = wanted[1]  # the search answers (value, move)
             if move != wanted:
                 return (f"returned ({move[0]}, {move[1]}), but the last depth completed ({last}) chose {wanted}: "
                         f"the move of a depth cut short by the clock is not to be trusted")
@@ -497,6 +497,7 @@ class AgentHooks:
             value = {"depth": case_input.get("depth", 3), "score": f"{task.get('score') or 'your'}_score",
                      "threshold": task["threshold"]}[source]
             args.append(f"{keyword}={value}")
+        args += [f"{k}={v!r}" for k, v in task.get("constants", {}).items()]
         player = f"{task['class']}({', '.join(args)})"
         if task["kind"] == "game":
             return f"a full game: {player} as player {case_input['seat'] + 1} against a greedy player"

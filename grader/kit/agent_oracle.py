@@ -14,6 +14,7 @@ from __future__ import annotations
 
 TRACE_CAP = 30000
 MAX_PATH = 120
+CUT_OFF = 100  # recorded calls past the end of the clock after which a search is stopped (its questions refused)
 
 
 class AgentOracle:
@@ -30,6 +31,8 @@ class AgentOracle:
         self.game = [] if self.case.get("task", {}).get("kind") == "game" else None
         self.game_state = self.root
         self.baseline = baseline
+        self.timed = self.case.get("task", {}).get("kind") in ("timeout", "iterative", "game")
+        self.cut_off = False
 
     def _log(self, event) -> None:
         if len(self.events) < TRACE_CAP:
@@ -63,6 +66,9 @@ class AgentOracle:
         if type(message) is not list or not message or type(message[0]) is not str:
             raise ValueError("not a question of the object route")
         kind = message[0]
+        if kind in ("x", "e", "u", "t") and self.timed and self.ticks - self.move_start > self.clock + CUT_OFF:
+            self.cut_off = True
+            return {"error": f"stopped: the clock ran out {CUT_OFF} recorded calls ago and the search went on"}
         if kind == "x" and len(message) == 3:
             path = list(message[1]) + [message[2]] if type(message[1]) is list else None
             self.position(path)
@@ -121,6 +127,8 @@ class AgentOracle:
         found = {"events": self.events}
         if self.truncated:
             found["truncated"] = True
+        if self.cut_off:
+            found["cut_off"] = True
         if self.game is not None:
             found["game"] = self.game
             found["final"] = self.rules.encode(self.game_state)
