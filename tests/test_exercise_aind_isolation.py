@@ -116,7 +116,7 @@ def test_same_verdicts_idle_and_with_both_cores_busy():
     """The clock is virtual (one tick per recorded call): timeouts fall at the same call under any load."""
     from grader.doors import api
 
-    names = ["correct/textbook.py", "buggy/timer_checked_only_at_root.py", "buggy/returns_interrupted_depth_move.py"]
+    names = ["correct/textbook.py", "buggy/timer_checked_only_at_root.py"]
 
     def verdicts():
         found = []

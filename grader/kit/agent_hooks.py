@@ -144,7 +144,7 @@ class AgentHooks:
                     state = self._playout(rng, rng.randint(10, 18))
                     if self._over(state) or len(self.rules.moves_for(state, self.rules.to_move(state))) < 2:
                         continue
-                    entry["clock"] = task["clock"]
+                    entry["clock"] = task["clock"] + 23 * number  # the clock runs out at other points of the search
                 elif kind == "game":
                     state = self._playout(rng, 2)  # both players placed: the game proper begins
                     entry["clock"] = task["clock"]
@@ -247,11 +247,15 @@ class AgentHooks:
 
     def _move_of(self, answer: Answer, task):
         """(move as a list, problem): the move part of an answer in the task's declared shape."""
+        whole = answer
         if task["returns"] == "(value, move)":
             if answer.kind not in ("tuple", "list") or len(answer.items) != 2 or not answer.items[0].is_number:
                 return None, f"returned {answer.describe()}: the answer is a pair (value, move)"
             answer = answer.items[1]
         if answer.kind not in ("tuple", "list") or len(answer.items) != 2 or any(i.kind != "int" for i in answer.items):
+            if whole is not answer:
+                return None, (f"returned {whole.describe()}: the answer is a pair (value, move), the move a pair of "
+                              "ints (row, col)")
             return None, f"returned {answer.describe()}: a move is a pair of ints (row, col)"
         return [i.value for i in answer.items], None
 

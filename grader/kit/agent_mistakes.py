@@ -104,8 +104,15 @@ class AgentMistakes:
 
     def _swapped(self, outcome) -> bool:
         move, problem = self.hooks._move_of(outcome.answer, outcome.case.input["task"])
-        return problem is None and any(move in self.hooks.variant(outcome.case.input, swapped=how)["moves"]
-                                       for how in ("below", "all"))
+        if problem is not None:
+            return False
+        task = outcome.case.input["task"]
+        for how in ("below", "all"):
+            found = self.hooks.variant(outcome.case.input, swapped=how)
+            if move in found["moves"] and (task["returns"] != "(value, move)"
+                                           or outcome.answer.items[0].equals_number(found["value"])):
+                return True
+        return False
 
     def _search_codes(self, bad, kind) -> list[str]:
         hooks = self.hooks
