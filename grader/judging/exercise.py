@@ -114,7 +114,7 @@ class Exercise:
         self.parameters: list[str] = list(meta.get("parameters") or student.get("arguments") or [])
         self.provided_helpers: list[str] = list(meta.get("provided_helpers") or student.get("helpers") or [])
         self.default_feedback: str = meta.get("default_feedback", "full")
-        self.random_examples: int = int(meta.get("random_examples", 200))
+        self.random_examples: int = int(meta.get("random_examples", 0 if "agent" in meta else 200))  # [agent]: its own
         self.limits = load_limits(meta.get("limits", {}))
         self.parts: list[dict] = _parts(meta)
         self.checks = [
@@ -213,6 +213,8 @@ class Exercise:
 
     @property
     def fixtures_path(self) -> Path:
+        if not self.meta.get("fixtures") and "agent" in self.meta:
+            return self.folder  # the object route asks its own seeded positions (kit/agent_hooks.py)
         return self._file("fixtures", "fixtures")
 
     @cached_property

@@ -12,7 +12,7 @@ from grader.kit.errors import DeclarationError
 
 BOARD_OPS = ("legal_moves", "forecast", "apply_move", "copy", "active_player", "inactive_player", "opponent",
              "is_winner", "is_loser", "utility", "location", "move_count", "width", "height", "blank_cells",
-             "to_string")
+             "to_string", "is_legal", "hash")
 CONSTRUCTOR_SOURCES = ("depth", "score", "threshold")
 TASK_KINDS = ("search", "bounds", "timeout", "iterative", "no-moves", "game", "heuristic")
 ARGUMENT_SOURCES = ("game", "depth", "time_left", "legal_moves", "alpha", "beta", "maximizing")
@@ -69,11 +69,17 @@ def read(meta: dict, rules) -> dict:
     for name, op in board.items():
         if op not in BOARD_OPS:
             raise DeclarationError(f"[agent.board] {name} = {op!r}: one of {', '.join(BOARD_OPS)}")
+    for name, op in board.items():
+        needed = {"location": "location", "blank_cells": "blank_cells", "move_count": "move_count"}.get(op)
+        if needed and not callable(getattr(rules, needed, None)):
+            raise DeclarationError(f"[agent.board] {name} = {op!r} needs a function {needed}(state, ...) in "
+                                   f"{agent['rules']}")
     constructor = agent.get("constructor") or {}
     for name, source in constructor.items():
         if source not in CONSTRUCTOR_SOURCES:
             raise DeclarationError(f"[agent.constructor] {name} = {source!r}: one of {', '.join(CONSTRUCTOR_SOURCES)}")
-    for name in ("to_move", "moves_for", "result", "encode", "decode", "utility", "SCORES", "WIDTH", "HEIGHT"):
+    for name in ("start_positions", "to_move", "moves_for", "result", "encode", "decode", "utility", "SCORES",
+                 "WIDTH", "HEIGHT", "cells", "render"):
         if not hasattr(rules, name):
             raise DeclarationError(f"the rules module {agent['rules']} defines no {name}")
     decl = {"rules": str(agent["rules"]), "board": {str(k): str(v) for k, v in board.items()},

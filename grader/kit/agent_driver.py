@@ -145,11 +145,18 @@ def configure(declaration_json, rules_path):
         def to_string(self):
             return rules.render(self._state)
 
+        def is_legal(self, move):
+            key = tuple(move) if _type(move) in (list, tuple) else move
+            return key in rules.moves_for(self._state, rules.to_move(self._state))
+
+        def hash_of(self):
+            return hash(self._state)
+
         ops = {"legal_moves": legal_moves, "forecast": forecast, "apply_move": apply_move, "copy": copy,
                "active_player": active_player, "inactive_player": inactive_player, "opponent": opponent,
                "is_winner": is_winner, "is_loser": is_loser, "utility": utility, "location": location,
                "move_count": move_count, "width": width, "height": height, "blank_cells": blank_cells,
-               "to_string": to_string}
+               "to_string": to_string, "is_legal": is_legal, "hash": hash_of}
         for name, op in board_names.items():
             function = ops[op]
             namespace[name] = property(function) if op in _OPS_PROPERTIES else function

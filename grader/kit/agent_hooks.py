@@ -32,7 +32,7 @@ from grader.kit.generated import cached_file
 from grader.vocabulary.answers import Answer
 
 DRIVER = Path(__file__).with_name("agent_driver.py")
-SLACK = 4  # recorded calls a search may make after the clock ran out before it reads the clock again
+SLACK = 20  # recorded calls a search may make after the clock ran out before it reads the clock again
 GROUP_WORDS = {}
 
 
@@ -112,6 +112,7 @@ class AgentHooks:
 
     def fixture_cases(self, folder: Path) -> list[dict]:
         cases = []
+        n = int(self.rules.WIDTH) * int(self.rules.HEIGHT)  # how long random play runs scales with the board
         for task in self.decl["tasks"]:
             rng = random.Random(f"{self.exercise.id}:{task['group']}")
             made = []
@@ -125,23 +126,23 @@ class AgentHooks:
                 depth = depths[number % len(depths)]
                 entry = {"task": task}
                 if kind in ("search", "bounds"):
-                    state = self._playout(rng, rng.randint(12, 26))
+                    state = self._playout(rng, rng.randint(max(2, n // 4), max(2, n * 53 // 100)))
                     if self._over(state) or self._search_size(state, depth) > 600:
                         continue
                     entry["depth"] = depth
                     if kind == "bounds":
                         entry["bounds"] = task["bounds"] or [-2.0, 2.0]
                 elif kind == "no-moves":
-                    state = self._playout(rng, 60)
+                    state = self._playout(rng, n + 11)
                     entry["depth"] = depth
                 elif kind == "timeout":
-                    state = self._playout(rng, rng.randint(4, 10))
+                    state = self._playout(rng, rng.randint(max(2, n // 12), max(2, n // 5)))
                     if self._over(state):
                         continue
                     entry["depth"] = max(depths)
                     entry["clock"] = task["clock"]
                 elif kind == "iterative":
-                    state = self._playout(rng, rng.randint(10, 18))
+                    state = self._playout(rng, rng.randint(max(2, n // 5), max(2, n * 37 // 100)))
                     if self._over(state) or len(self.rules.moves_for(state, self.rules.to_move(state))) < 2:
                         continue
                     entry["clock"] = task["clock"] + 23 * number  # the clock runs out at other points of the search
@@ -151,7 +152,7 @@ class AgentHooks:
                     entry["depth"] = depths[0] if depths[0] is not None else 3
                     entry["seat"] = number % 2
                 else:  # heuristic: unfinished positions and finished ones
-                    state = self._playout(rng, 60 if number % 3 == 2 else rng.randint(2, 30))
+                    state = self._playout(rng, n + 11 if number % 3 == 2 else rng.randint(2, max(2, n * 3 // 5)))
                 if kind != "game":
                     entry["seat"] = self.rules.to_move(state)
                 entry["state"] = self.rules.encode(state)
@@ -199,12 +200,12 @@ class AgentHooks:
                                                                                    swapped)
         return {"value": value, "moves": [list(m) for m in moves], "expanded": set(expanded), "scored": set(scored)}
 
-    def alphabeta_sets(self, case_input, order, bounds=None) -> list[set]:
+    def alphabeta_sets(self, case_input, order, bounds=None, fresh: str = "") -> list[set]:
         state = self.state_of(case_input)
         alpha, beta = bounds or case_input.get("bounds") or (-INF, INF)
         search = self.searcher(case_input["task"])
-        return [set(search.alphabeta(state, case_input["depth"], case_input["seat"], order, alpha, beta, equal)[1])
-                for equal in (True, False)]
+        return [set(search.alphabeta(state, case_input["depth"], case_input["seat"], order, alpha, beta, equal,
+                                     fresh)[1]) for equal in (True, False)]
 
     # -- the record --------------------------------------------------------------------------------
 
@@ -212,17 +213,31 @@ class AgentHooks:
     def events(outcome) -> list:
         return (outcome.raw.get("trace") or {}).get("events") or []
 
-    def scored_of(self, outcome) -> tuple[set, list]:
-        """(paths scored, seats asked): score-function calls, and ``utility`` asked on a finished position."""
+    def scored_of(self, outcome, depth=None) -> tuple[set, list]:
+        """(leaves scored, seats asked): score-function calls, and ``utility`` asked on a finished position.
+
+        A score asked of an unfinished position above the depth limit is a look ahead to order the
+        moves (a search never ends there), so it is no leaf; its seat still counts."""
         state = self.state_of(outcome.case.input)
-        scored, seats = set(), []
+        depth = outcome.case.input.get("depth") if depth is None else depth
+        scored, seats, looks, times = set(), [], set(), {}
         for event in self.events(outcome):
-            if event[0] == "e":
-                scored.add(path_of(event))
-                seats.append(event[2])
-            elif event[0] == "u" and self._over(self._at(state, path_of(event))):
-                scored.add(path_of(event))
-                seats.append(event[2])
+            if event[0] not in ("e", "u"):
+                continue
+            path = path_of(event)
+            over = self._over(self._at(state, path))
+            if event[0] == "u" and not over:
+                continue
+            seats.append(event[2])
+            if depth is None or len(path) >= depth:
+                scored.add(path)
+            elif over:
+                times[path] = times.get(path, 0) + 1
+            else:
+                looks.add(path[:-1])  # this parent's children were scored to order them
+        # A finished child of a parent whose children were scored to order them counts as a leaf only when
+        # the search came back to score it again; anywhere else, once is a leaf.
+        scored |= {p for p, n in times.items() if p[:-1] not in looks or n > 1}
         return scored, seats
 
     def _at(self, state, path):
@@ -233,14 +248,24 @@ class AgentHooks:
     def expanded_of(self, outcome) -> set:
         return {path_of(e) for e in self.events(outcome) if e[0] == "x"}
 
-    def order_of(self, outcome) -> dict:
+    def order_of(self, outcome, depth=None) -> dict:
+        """The student's own order of the children of each position: the order in which the search
+        first went into each (an expansion below it, or its score as a leaf). Children forecast all at
+        once, or scored only to sort them, are not yet gone into."""
+        state = self.state_of(outcome.case.input)
+        depth = outcome.case.input.get("depth") if depth is None else depth
         order: dict = {}
         for event in self.events(outcome):
-            if event[0] == "x" and event[1]:
-                path = path_of(event)
-                children = order.setdefault(path[:-1], [])
-                if path[-1] not in children:
-                    children.append(path[-1])
+            if event[0] not in ("x", "e", "u"):
+                continue
+            path = path_of(event)
+            inside = len(path) - 1
+            if event[0] != "x" and (depth is None or len(path) >= depth or self._over(self._at(state, path))):
+                inside = len(path)
+            for k in range(1, inside + 1):
+                children = order.setdefault(path[:k - 1], [])
+                if path[k - 1] not in children:
+                    children.append(path[k - 1])
         return order
 
     # -- reading an answer -------------------------------------------------------------------------

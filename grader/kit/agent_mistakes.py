@@ -80,15 +80,16 @@ class AgentMistakes:
             name("no-legal-moves-root", check.message, check)
         for check, bad in self._failing(facts, "timeout"):
             readings = [hooks.timeout_reading(o) for o in bad]
-            if readings and all(r["ran_out"] is not None and (r["noticed"] is None or r["late"] > 4) for r in readings):
+            if readings and all(r["ran_out"] is not None and (r["noticed"] is None or r["late"] > 20) for r in readings):
                 name("timer-checked-only-at-root", check.message, check)
         for check, bad in self._failing(facts, "iterative"):
             if bad and all("the last depth completed" in (hooks.check_iterative(o, None) or "") for o in bad):
                 name("returns-interrupted-depth-move", check.message, check)
-        for kind in ("scored", "expanded"):
-            for check, bad in self._failing(facts, kind):
-                for code in self._search_codes(bad, kind):
-                    name(code, check.message, check)
+        for kind in ("scored", "expanded"):  # every failing case of the kind votes once, whichever check it fails
+            failing = self._failing(facts, kind)
+            bad = list({id(o): o for _, cases in failing for o in cases}.values())
+            for code in self._search_codes(bad, kind) if failing else ():
+                name(code, "; ".join(c.message for c, _ in failing), failing[0][0])
         if not codes:
             for check, bad in self._failing(facts, "move"):
                 wrong = [o for o in bad if not o.raw.get("raised") and not o.raw.get("timed_out")]
@@ -114,6 +115,16 @@ class AgentMistakes:
                 return True
         return False
 
+    def _at_depth(self, outcome, depth, alphabeta=False, kind="scored") -> bool:
+        """Whether the record is a correct search's at ``depth`` instead of the depth asked."""
+        hooks, case_input = self.hooks, outcome.case.input
+        if kind == "expanded":
+            return hooks.expanded_of(outcome) == hooks.variant(case_input, depth)["expanded"]
+        done = hooks.scored_of(outcome, depth)[0]
+        if alphabeta:
+            return done in hooks.alphabeta_sets({**case_input, "depth": depth}, hooks.order_of(outcome, depth))
+        return done == hooks.variant(case_input, depth)["scored"]
+
     def _search_codes(self, bad, kind) -> list[str]:
         hooks = self.hooks
         votes: list[str | None] = []
@@ -134,21 +145,25 @@ class AgentMistakes:
             if alphabeta and kind == "scored":
                 order = hooks.order_of(outcome)
                 wanted = hooks.alphabeta_sets(case_input, order)
+                closest = min(wanted, key=lambda w: len(w ^ done))
+                wrong_move = task["kind"] == "search" and hooks.verify(case_input, outcome.expected, outcome.answer)
                 if task["kind"] == "bounds" and done in hooks.alphabeta_sets(case_input, order, (-float("inf"), float("inf"))):
                     votes.append("ignores-passed-bounds")
-                elif any(done > w for w in wanted):
-                    full = hooks.variant(case_input)["scored"]
-                    votes.append("under-pruning" if done <= full else None)
-                elif any(done < w for w in wanted):
-                    votes.append("over-pruning")
-                elif any(done == hooks.variant(case_input, d)["scored"] for d in off) or \
-                        any(done in hooks.alphabeta_sets({**case_input, "depth": d}, order) for d in off):
+                elif any(self._at_depth(outcome, d, alphabeta=True) for d in off):
                     votes.append("depth-off-by-one")
+                elif done != hooks.variant(case_input)["scored"] and any(
+                        done in hooks.alphabeta_sets(case_input, order, fresh=how) for how in ("below-root", "all")):
+                    votes.append("ignores-passed-bounds")  # (pruning nothing at all is under-pruning)
+                elif any(done > w for w in wanted) and not wrong_move:
+                    votes.append("under-pruning")
+                elif any(done < w for w in wanted) or wrong_move:
+                    votes.append("over-pruning")  # pruning a leaf that was needed may change the move; too few never does
+                elif len(done) != len(closest):
+                    votes.append("under-pruning" if len(done) > len(closest) else "over-pruning")
                 else:
                     votes.append(None)
                 continue
-            key = "scored" if kind == "scored" else "expanded"
-            if any(done == hooks.variant(case_input, d)[key] for d in off):
+            if any(self._at_depth(outcome, d, kind=kind) for d in off):
                 votes.append("depth-off-by-one")
             else:
                 votes.append(None)

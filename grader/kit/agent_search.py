@@ -49,10 +49,13 @@ class AgentSearch:
         best = pick(v for v, _ in root_values)
         return best, [m for v, m in root_values if v == best], expanded, scored
 
-    def alphabeta(self, state, depth: int, seat: int, order: dict, alpha=-INF, beta=INF, equal_prunes=True):
+    def alphabeta(self, state, depth: int, seat: int, order: dict, alpha=-INF, beta=INF, equal_prunes=True,
+                  fresh: str = ""):
         """(value, scored paths in order) of alpha-beta with children in ``order[path]`` first (the
         student's own order), then the rest in the rules' order. ``equal_prunes``: cut when a bound is
-        reached (``v >= beta``) rather than only when it is passed."""
+        reached (``v >= beta``) rather than only when it is passed. ``fresh`` (a mistake, for naming):
+        children are searched with the window (-inf, inf) instead of the bounds, below the root
+        (``"below-root"``) or everywhere (``"all"``)."""
         scored = []
 
         def cut(v, bound, maximizing):
@@ -71,7 +74,8 @@ class AgentSearch:
             maximizing = self.rules.to_move(s) == seat
             v = -INF if maximizing else INF
             for i in indices:
-                child_value = search(kids[i][2], d - 1, path + (i,), a, b)
+                wide = fresh == "all" or (fresh == "below-root" and path)
+                child_value = search(kids[i][2], d - 1, path + (i,), -INF if wide else a, INF if wide else b)
                 if maximizing:
                     v = max(v, child_value)
                     if cut(v, b, True):
