@@ -64,9 +64,20 @@ def configure(declaration_json, rules_path):
     class Session:
         """One case: the link to the grader and the two players, seat by seat."""
 
-        def __init__(self, link, players):
+        def __init__(self, link, players, timed=True, clock=1e9):
             self.link = link
             self.players = players
+            self.timed = timed  # a case whose clock can run out asks at every tick; any other only tells
+            self.clock = clock
+            self.ticks = 0
+
+        def note(self, message):
+            """An expansion or a clock read where no clock can run out: recorded, one way (no round trip)."""
+            self.ticks += 1
+            if self.timed:
+                return self.ask(message)
+            self.link.tell(message)
+            return self.clock - self.ticks if message[0] == "t" else 1
 
         def seat(self, player):
             for seat, known in enumerate(self.players):
@@ -75,6 +86,8 @@ def configure(declaration_json, rules_path):
             raise ValueError(f"{player!r} is not a player of this game")
 
         def ask(self, message):
+            if message[0] in ("e", "u"):
+                self.ticks += 1
             answer = self.link.ask(message)
             if _type(answer) is dict and "error" in answer:
                 raise ValueError(str(answer["error"])[:300])
@@ -93,7 +106,7 @@ def configure(declaration_json, rules_path):
             if key not in moves:
                 raise ValueError(f"{move!r} is not a legal move here (legal: {moves!r})")
             index = moves.index(key)
-            self._session.ask(["x", self._path, index])
+            self._session.note(["x", self._path, index])
             return rules.result(self._state, key), self._path + [index]
 
         def forecast(self, move):
@@ -197,7 +210,7 @@ def configure(declaration_json, rules_path):
 
     def clock_of(session):
         def time_left():
-            return session.ask(["t"])
+            return session.note(["t"])
         return time_left
 
     def score_of(session):
@@ -270,7 +283,7 @@ def configure(declaration_json, rules_path):
         seat = built.case.get("seat", 0)
         opponent = Opponent()
         players = [None, None]
-        session = Session(built.link, players)
+        session = Session(built.link, players, kind in ("timeout", "iterative", "game"))
         if kind == "heuristic":
             players[seat], players[1 - seat] = Opponent(), opponent
             board = built.board

@@ -127,7 +127,7 @@ class AgentHooks:
                 entry = {"task": task}
                 if kind in ("search", "bounds"):
                     state = self._playout(rng, rng.randint(max(2, n // 4), max(2, n * 53 // 100)))
-                    if self._over(state) or self._search_size(state, depth) > 600:
+                    if self._over(state) or self._search_size(state, depth) > 300:
                         continue
                     entry["depth"] = depth
                     if kind == "bounds":
@@ -145,7 +145,7 @@ class AgentHooks:
                     state = self._playout(rng, rng.randint(max(2, n // 5), max(2, n * 37 // 100)))
                     if self._over(state) or len(self.rules.moves_for(state, self.rules.to_move(state))) < 2:
                         continue
-                    entry["clock"] = task["clock"] + 23 * number  # the clock runs out at other points of the search
+                    entry["clock"] = task["clock"] + 13 * number  # the clock runs out at other points of the search
                 elif kind == "game":
                     state = self._playout(rng, 2)  # both players placed: the game proper begins
                     entry["clock"] = task["clock"]
@@ -213,31 +213,40 @@ class AgentHooks:
     def events(outcome) -> list:
         return (outcome.raw.get("trace") or {}).get("events") or []
 
+    def _looks(self, outcome, depth):
+        """(finished?, by path, the parents whose children were scored to sort them): a child above the depth
+        limit scored while unfinished, or any child scored twice (once to sort, once when searched)."""
+        state = self.state_of(outcome.case.input)
+        over, counts, looks = {}, {}, set()
+        for event in self.events(outcome):
+            if event[0] in ("e", "u"):
+                path = path_of(event)
+                if path not in over:
+                    over[path] = self._over(self._at(state, path))
+                counts[path] = counts.get(path, 0) + 1
+                if event[0] == "e" and depth is not None and len(path) < depth and (not over[path] or counts[path] > 1):
+                    looks.add(path[:-1])
+        return over, looks
+
     def scored_of(self, outcome, depth=None) -> tuple[set, list]:
         """(leaves scored, seats asked): score-function calls, and ``utility`` asked on a finished position.
 
-        A score asked of an unfinished position above the depth limit is a look ahead to order the
-        moves (a search never ends there), so it is no leaf; its seat still counts."""
-        state = self.state_of(outcome.case.input)
+        A score asked above the depth limit of an unfinished position is a look ahead to sort the moves
+        (a search never ends there), so it is no leaf; a finished child of a parent whose children were
+        sorted is a leaf only when the search came back to score it again. Every seat asked counts."""
         depth = outcome.case.input.get("depth") if depth is None else depth
-        scored, seats, looks, times = set(), [], set(), {}
+        over, looks = self._looks(outcome, depth)
+        scored, seats, seen = set(), [], {}
         for event in self.events(outcome):
             if event[0] not in ("e", "u"):
                 continue
             path = path_of(event)
-            over = self._over(self._at(state, path))
-            if event[0] == "u" and not over:
+            if event[0] == "u" and not over[path]:
                 continue
             seats.append(event[2])
-            if depth is None or len(path) >= depth:
+            seen[path] = seen.get(path, 0) + 1
+            if depth is None or len(path) >= depth or (over[path] and (path[:-1] not in looks or seen[path] > 1)):
                 scored.add(path)
-            elif over:
-                times[path] = times.get(path, 0) + 1
-            else:
-                looks.add(path[:-1])  # this parent's children were scored to order them
-        # A finished child of a parent whose children were scored to order them counts as a leaf only when
-        # the search came back to score it again; anywhere else, once is a leaf.
-        scored |= {p for p, n in times.items() if p[:-1] not in looks or n > 1}
         return scored, seats
 
     def _at(self, state, path):
@@ -252,16 +261,18 @@ class AgentHooks:
         """The student's own order of the children of each position: the order in which the search
         first went into each (an expansion below it, or its score as a leaf). Children forecast all at
         once, or scored only to sort them, are not yet gone into."""
-        state = self.state_of(outcome.case.input)
         depth = outcome.case.input.get("depth") if depth is None else depth
         order: dict = {}
-        for event in self.events(outcome):
-            if event[0] not in ("x", "e", "u"):
-                continue
+        events = [e for e in self.events(outcome) if e[0] in ("x", "e", "u")]
+        over, looks = self._looks(outcome, depth)
+        seen: dict = {}
+        for event in events:
             path = path_of(event)
             inside = len(path) - 1
-            if event[0] != "x" and (depth is None or len(path) >= depth or self._over(self._at(state, path))):
-                inside = len(path)
+            if event[0] != "x":
+                seen[path] = seen.get(path, 0) + 1
+                leaf = depth is None or len(path) >= depth or (over[path] and (path[:-1] not in looks or seen[path] > 1))
+                inside = len(path) if leaf else inside
             for k in range(1, inside + 1):
                 children = order.setdefault(path[:k - 1], [])
                 if path[k - 1] not in children:

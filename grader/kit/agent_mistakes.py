@@ -155,11 +155,9 @@ class AgentMistakes:
                         done in hooks.alphabeta_sets(case_input, order, fresh=how) for how in ("below-root", "all")):
                     votes.append("ignores-passed-bounds")  # (pruning nothing at all is under-pruning)
                 elif any(done > w for w in wanted) and not wrong_move:
-                    votes.append("under-pruning")
-                elif any(done < w for w in wanted) or wrong_move:
-                    votes.append("over-pruning")  # pruning a leaf that was needed may change the move; too few never does
-                elif len(done) != len(closest):
-                    votes.append("under-pruning" if len(done) > len(closest) else "over-pruning")
+                    votes.append("under-pruning")  # looser bounds visit a superset of the leaves, and keep the move
+                elif done != closest:
+                    votes.append("over-pruning")  # a leaf alpha-beta needs was cut (the move may go wrong with it)
                 else:
                     votes.append(None)
                 continue

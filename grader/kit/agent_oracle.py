@@ -121,7 +121,13 @@ class AgentOracle:
         return {"played": played}
 
     def tell(self, message):
-        raise ValueError("the object route tells nothing")
+        """Where no clock can run out, expansions and clock reads come one way (no round trip to wait for)."""
+        if self.timed or self.root is None or type(message) is not list or not message:
+            raise ValueError("not a note of the object route")
+        if message[0] == "x" or message == ["t"]:
+            self.ask(message)
+            return
+        raise ValueError("not a note of the object route")
 
     def trace(self) -> dict:
         found = {"events": self.events}
