@@ -79,6 +79,9 @@ def test_the_student_is_handed_a_board_object_with_the_course_s_names(exercise):
         def ask(self, message):
             return oracle.ask(message)
 
+        def tell(self, message):
+            oracle.tell(message)
+
     built = driver["build"](case["input"])
     driver["helpers"](built, Link())
     seen = {}

@@ -11,12 +11,15 @@ answers and records it (``grader.kit.agent_oracle``):
 - ``["e", path, seat]`` and ``["u", path, seat]``: the score function and ``utility`` asked;
 - ``["t"]``: the clock read; the grader counts recorded calls and answers the time left (a
   virtual clock: a timeout happens at the same call on every machine, under any load);
-- ``["d", depth]`` / ``["r", depth, move]``: a search method begun and its result (iterative deepening);
-- ``["m"]`` / ``["p", move]``: a move of a full game begun and played (the grader referees it and
-  answers the baseline's reply).
+- ``["p", move]``: a move of a full game played (the grader referees it, answers the baseline's reply
+  and starts the clock of the next move itself).
 A path is the list of move indices from the case's root; the child never holds a value it did not ask for.
+Nothing else is said: where a search's depths begin and end is read by the grader from the record.
+A case's session closes when its call returns: a thread the call left running is refused from then on
+(its question never reaches the grader, so it cannot land in the next case's record).
 """
 
+import _thread
 import importlib.util
 import json
 
@@ -70,13 +73,26 @@ def configure(declaration_json, rules_path):
             self.timed = timed  # a case whose clock can run out asks at every tick; any other only tells
             self.clock = clock
             self.ticks = 0
+            self.lock = _thread.allocate_lock()  # a question in flight is answered before the session closes
+            self.closed = False
+
+        def close(self):
+            with self.lock:
+                self.closed = True
+
+        def _send(self, how, message):
+            with self.lock:
+                if self.closed:
+                    raise RuntimeError("this call of the grader's has ended: a thread left running after it is "
+                                       "answered no more")
+                return how(message)
 
         def note(self, message):
             """An expansion or a clock read where no clock can run out: recorded, one way (no round trip)."""
             self.ticks += 1
             if self.timed:
                 return self.ask(message)
-            self.link.tell(message)
+            self._send(self.link.tell, message)
             return self.clock - self.ticks if message[0] == "t" else 1
 
         def seat(self, player):
@@ -88,7 +104,7 @@ def configure(declaration_json, rules_path):
         def ask(self, message):
             if message[0] in ("e", "u"):
                 self.ticks += 1
-            answer = self.link.ask(message)
+            answer = self._send(self.link.ask, message)
             if _type(answer) is dict and "error" in answer:
                 raise ValueError(str(answer["error"])[:300])
             return answer
@@ -251,39 +267,20 @@ def configure(declaration_json, rules_path):
     _legal_name = next((name for name, op in board_names.items() if op == "legal_moves"), None)
     built_bounds = [(-float("inf"), float("inf"))]
 
-    def watch_searches(agent, names, session):
-        """Each declared search method of this one agent, wrapped: the grader hears each depth begin and end."""
-        inside = [0]  # a search that calls itself recursively: only the outermost call is one depth
-        for name in names:
-            method = getattr(agent, name, None)
-            if method is None:
-                continue
-
-            def wrapped(*args, _method=method, **kwargs):
-                if inside[0]:
-                    return _method(*args, **kwargs)
-                depth = args[1] if len(args) > 1 else kwargs.get("depth")
-                depth = depth if _type(depth) is int else -1
-                session.link.ask(["d", depth])
-                inside[0] += 1
-                try:
-                    found = _method(*args, **kwargs)
-                except BaseException:
-                    inside[0] -= 1
-                    session.link.ask(["r", depth, "raised"])
-                    raise
-                inside[0] -= 1
-                session.link.ask(["r", depth, _plain(found)])
-                return found
-            setattr(agent, name, wrapped)
-
     def call(namespace, built):
+        kind = built.case["task"]["kind"]
+        session = Session(built.link, [None, None], kind in ("timeout", "iterative", "game"))
+        try:
+            return run(namespace, built, session)
+        finally:
+            session.close()  # a thread the call left running asks no more (see the module's docstring)
+
+    def run(namespace, built, session):
         task = built.case["task"]
         kind = task["kind"]
         seat = built.case.get("seat", 0)
         opponent = Opponent()
-        players = [None, None]
-        session = Session(built.link, players, kind in ("timeout", "iterative", "game"))
+        players = session.players
         if kind == "heuristic":
             players[seat], players[1 - seat] = Opponent(), opponent
             board = built.board
@@ -302,8 +299,6 @@ def configure(declaration_json, rules_path):
                 return play(agent, task, session, built, seat)
             board = built.board
             board._session = session
-            if kind == "iterative":
-                watch_searches(agent, task.get("watch", []), session)
             method = getattr(agent, task["method"])
             return method(*arguments(task, board, session, built.case.get("depth")))
         except BaseException as exc:
@@ -319,7 +314,6 @@ def configure(declaration_json, rules_path):
             if not moves:
                 return {"game": "over"}
             if mover == seat:
-                session.ask(["m"])
                 board = Board(state, list(path), session)
                 move = agent.get_move(*arguments(task, board, session, None))
                 answer = session.ask(["p", _plain(move)])

@@ -182,6 +182,11 @@ class AgentHooks:
         return AgentSearch(self.rules, task.get("score"))
 
     def reference(self, case_input, module=None) -> dict:
+        """The public hook (the judge's; ``grade``'s workers wrap it with a memo of their own)."""
+        return self._reference(case_input)
+
+    def _reference(self, case_input) -> dict:
+        """The reference search of a case; what the checks use inside, whatever wraps the public hook."""
         task = case_input["task"]
         if task["kind"] not in ("search", "no-moves"):
             return {"kind": task["kind"]}
@@ -347,11 +352,10 @@ class AgentHooks:
 
     def check_interface(self, outcome, spec):
         answer, problem = self._answer(outcome)
-        if problem or self._timeout_answer(answer):
-            return None  # judged by the other checks
-        kind = outcome.case.input["task"]["kind"]
-        if kind == "no-moves":
-            return None
+        if problem:
+            return f"{problem}: no answer to read"  # a search that raised or never answered shows no interface
+        if self._timeout_answer(answer):
+            return f"raised {self.decl['timeout_exception']} although the clock had plenty of time left: no move to read"
         return self._move_of(answer, outcome.case.input["task"])[1]
 
     def check_move(self, outcome, spec):
@@ -373,8 +377,15 @@ class AgentHooks:
         return "; ".join(words)
 
     def _traced(self, outcome):
-        if "skipped" in outcome.raw or outcome.raw.get("timed_out") or outcome.raw.get("raised"):
-            return "judged by the answer checks"
+        """Why the record of a search case shows no whole search, if it does not: a search that raised, timed
+        out or never answered stopped somewhere (nothing to compare, so no points), and one that asked past
+        the record's cap was cut off."""
+        answer, problem = self._answer(outcome)
+        if problem:
+            return f"{problem}, so the search never finished: nothing to compare"
+        if self._timeout_answer(answer):
+            return (f"raised {self.decl['timeout_exception']} although the clock had plenty of time left, so the "
+                    "search never finished: nothing to compare")
         if (outcome.raw.get("trace") or {}).get("truncated"):
             return "asked far too many questions (the record was cut off)"
         return None
@@ -382,9 +393,9 @@ class AgentHooks:
     def check_expanded(self, outcome, spec):
         problem = self._traced(outcome)
         if problem:
-            return None if problem.startswith("judged") else problem
+            return problem
         done = self.expanded_of(outcome)
-        wanted = {tuple(p) for p in self.reference(outcome.case.input)["expanded"]}
+        wanted = {tuple(p) for p in self._reference(outcome.case.input)["expanded"]}
         if done == wanted:
             return None
         return self._sets_text(outcome.case.input, done, wanted, "expanded", "minimax")
@@ -392,7 +403,7 @@ class AgentHooks:
     def check_scored(self, outcome, spec):
         problem = self._traced(outcome)
         if problem:
-            return None if problem.startswith("judged") else problem
+            return problem
         case_input = outcome.case.input
         done, seats = self.scored_of(outcome)
         seat = case_input["seat"]
@@ -407,7 +418,7 @@ class AgentHooks:
                 return None
             wanted = min(options, key=lambda s: len(s ^ done))
             return self._sets_text(case_input, done, wanted, "scored", "alpha-beta (in your move order)")
-        wanted = {tuple(p) for p in self.reference(case_input)["scored"]}
+        wanted = {tuple(p) for p in self._reference(case_input)["scored"]}
         if done == wanted:
             return None
         return self._sets_text(case_input, done, wanted, "scored", "minimax")
@@ -429,21 +440,50 @@ class AgentHooks:
                 noticed = ticks
             elif ran_out is not None and event[0] != "t":
                 before_notice += 1
-        return {"ran_out": ran_out, "noticed": noticed, "late": before_notice, "after": after_notice, "limit": limit}
+        return {"ran_out": ran_out, "noticed": noticed, "late": before_notice, "after": after_notice, "limit": limit,
+                "ticks": ticks}
+
+    def _whole_search(self, outcome) -> bool:
+        """Whether the record is a whole, correct search of the case's depth (one that fits in the clock).
+
+        Minimax: every position of the depth-limited tree expanded (cheap to rule out: a tree with more
+        positions than the record holds is not whole). Alpha-beta: every root child gone into, then the
+        exact leaves alpha-beta scores in the student's own order."""
+        case_input = outcome.case.input
+        state, depth = self.state_of(case_input), case_input["depth"]
+        done = self.expanded_of(outcome)
+        if case_input["task"]["search"] == "alphabeta":
+            roots = len(self.rules.moves_for(state, self.rules.to_move(state)))
+            if {p[0] for p in done if p} != set(range(roots)):
+                return False
+            return self.scored_of(outcome)[0] in self.alphabeta_sets(case_input, self.order_of(outcome))
+        if self._search_size(state, depth) - 1 != len(done):
+            return False
+        return done == {tuple(p) for p in self.variant(case_input)["expanded"]}
 
     def check_timeout(self, outcome, spec):
+        """A timeout case counts where a correct search is larger than the clock: a search that ended before
+        the clock ran out passes only when its record is a whole correct search (then the case could not
+        test the clock), never for raising, answering nothing, or stopping early."""
         name = self.decl["timeout_exception"]
-        if "skipped" in outcome.raw:
-            return str(outcome.raw["skipped"])
         seen = self.timeout_reading(outcome)
         if seen["ran_out"] is None:
-            return None  # the search ended before the clock ran out: nothing to judge
+            answer, problem = self._answer(outcome)
+            if problem:
+                return f"{problem} before the clock ran out"
+            if self._timeout_answer(answer):
+                return f"raised {name} after {seen['ticks']} recorded calls, before the clock ran out"
+            if (outcome.raw.get("trace") or {}).get("truncated") or not self._whole_search(outcome):
+                return (f"the search ended after {seen['ticks']} recorded calls, before the clock ran out, without "
+                        f"searching depth {outcome.case.input['depth']} whole: search until the time is up, then "
+                        f"raise {name}")
+            return None  # a whole correct search that fits in the clock: nothing to judge
         if seen["noticed"] is None:
             return (f"the clock ran out after {seen['ran_out']} recorded calls, but the search never read it again and "
                     f"went on for {seen['late']} more (check time_left() in every call of the search, not only at the root)")
         if seen["late"] > SLACK:
             return (f"the clock ran out after {seen['ran_out']} recorded calls, but the search went on for "
-                    f"{seen['late']} more before it read the clock")
+                    f"{seen['late']} more before it read the clock (at most {SLACK} are allowed)")
         if seen["after"]:
             return f"read that the time was up, then still asked {seen['after']} more positions or scores"
         answer, problem = self._answer(outcome)
@@ -453,44 +493,150 @@ class AgentHooks:
             return f"returned {answer.describe()} once the time was up: raise {name} instead"
         return None
 
-    def iterative_reading(self, outcome) -> dict:
-        begun, results = [], {}
+    def deepening_passes(self, outcome) -> list[dict]:
+        """The searches from the root one after another, read from the record alone (nothing the child says).
+
+        A search goes into each root child once (an expansion below it, or its score); going back into one
+        begins the next search. A search that first forecasts and scores every root child to sort them, then
+        forecasts them again, shows as a "look" (root children only) before its body: a look is merged into
+        the deeper search that follows it. Each pass: its first and last tick, its depth (the longest path
+        it expanded) and its events."""
+        segments, entered, tick = [], set(), 0
         for event in self.events(outcome):
-            if event[0] == "d":
-                begun.append(event[1])
-            elif event[0] == "r":
-                results[event[1]] = event[2] if len(event) > 2 else None
-        completed = [d for d in begun if d in results and results[d] != "raised"]
-        return {"begun": begun, "completed": completed, "results": results}
+            if event[0] not in ("x", "e", "u", "t"):
+                continue
+            tick += 1
+            if event[0] == "t":
+                continue
+            path = path_of(event)
+            if not segments or (event[0] == "x" and len(path) == 1 and path[0] in entered):
+                segments.append({"start": tick, "end": tick, "depth": 0, "events": []})
+                entered = set()
+            segment = segments[-1]
+            segment["events"].append(event)
+            segment["end"] = tick
+            if event[0] == "x":
+                segment["depth"] = max(segment["depth"], len(path))
+            if path and (len(path) > 1 or event[0] != "x"):
+                entered.add(path[0])
+        passes: list[dict] = []
+        for i, segment in enumerate(segments):
+            following = segments[i + 1] if i + 1 < len(segments) else None
+            if passes and segment["depth"] <= 1 and following is not None and following["depth"] >= 2:
+                following.update(start=segment["start"], events=segment["events"] + following["events"])
+                continue  # a look, merged into the search it sorted the moves for
+            if len(passes) == 1 and segment["depth"] <= 1 and passes[0]["depth"] <= 1 and not passes[0].get("sorted"):
+                passes[0].update(end=segment["end"], events=passes[0]["events"] + segment["events"], sorted=True)
+                continue  # depth 1 sorted by a look, then searched: one pass
+            passes.append(segment)
+        return passes
+
+    def iterative_reading(self, outcome) -> dict:
+        """The depths searched in turn, where the clock ran out and was read, and which depths are whole."""
+        passes = self.deepening_passes(outcome)
+        seen = self.timeout_reading(outcome)
+        depths = [p["depth"] for p in passes]
+        return {"passes": passes, "depths": depths, "ran_out": seen["ran_out"], "noticed": seen["noticed"],
+                "after": seen["after"], "ticks": seen["ticks"]}
 
     def check_iterative(self, outcome, spec):
+        """Iterative deepening judged from the record: searches of depth 1, 2, 3, ... from the root, each no
+        deeper than its depth and each whole one reaching it, the last one begun cut off by the clock (or
+        the game solved), and the returned move a best move of the last depth completed."""
         answer, problem = self._answer(outcome)
         if problem:
             return problem
+        name = self.decl["timeout_exception"]
         if self._timeout_answer(answer):
-            return f"get_move let {self.decl['timeout_exception']} out: catch it and return the best move found"
+            return f"get_move let {name} out: catch it and return the best move found"
         seen = self.iterative_reading(outcome)
-        begun = seen["begun"]
-        task = outcome.case.input["task"]
-        watched = " or ".join(task["watch"]) or "the search"
-        if not begun:
-            return f"get_move never called {watched}"
-        if begun != list(range(1, len(begun) + 1)):
-            return f"searched the depths {begun[:8]}, where iterative deepening searches 1, 2, 3, ... in turn"
-        if len(begun) < 2:
-            return f"searched depth 1 only, though the clock had time for more (iterate until it runs out)"
+        passes = seen["passes"]
+        if not passes:
+            return "get_move searched no position (it never called forecast_move)"
+        depths = seen["depths"]
+        # The last pass may be cut before it reached its depth; every earlier one is whole.
+        wanted = list(range(1, len(depths) + 1))
+        if depths[:-1] != wanted[:-1] or depths[-1] > wanted[-1]:
+            if len(depths) >= 2 and depths[-1] == 1 and depths[:-1] == wanted[:len(depths) - 1]:
+                pass  # the next depth's look, cut by the clock
+            else:
+                return (f"searched the depths {depths[:8]} in turn (read from the positions it expanded), where "
+                        "iterative deepening searches 1, 2, 3, ... from the root")
+        state = self.state_of(case_input := outcome.case.input)
+        last = passes[-1]
+        if seen["ran_out"] is None:
+            if self._solved(case_input, len(depths)):
+                completed = [len(depths)]
+            else:
+                return (f"stopped after depth {len(depths)} with time left on the clock (it ran out after none of "
+                        f"its {seen['ticks']} recorded calls): iterate until time_left() says the time is up")
+        else:
+            if seen["noticed"] is None:
+                return (f"the clock ran out during depth {len(depths)}, but get_move never read it again: iterate "
+                        "until time_left() says the time is up")
+            if seen["noticed"] < last["start"]:
+                return "read that the time was up, then began another depth"
+            if seen["noticed"] > last["end"] + 3:
+                return (f"read the clock {seen['noticed'] - last['end']} times after its last search without "
+                        "searching: the clock is to run out during a search")
+            # Read before the last pass's last event: that pass was cut. Read after it: cut just before its
+            # next expansion, or whole with the next depth cut before its first one (either is honest).
+            k = len(depths)
+            completed = [k - 1] if seen["noticed"] < last["end"] else [k - 1, k]
         move, problem = self._move_of(answer, {"returns": "move"})
         if problem:
             return problem
-        if seen["completed"]:
-            last = seen["completed"][-1]
-            wanted = seen["results"][last]
-            if type(wanted) is list and len(wanted) == 2 and type(wanted[1]) is list:
-                wanted = wanted[1]  # the search answers (value, move)
-            if move != wanted:
-                return (f"returned ({move[0]}, {move[1]}), but the last depth completed ({last}) chose {wanted}: "
-                        f"the move of a depth cut short by the clock is not to be trusted")
+        best = []
+        for depth in completed:
+            best += self.pass_choice(case_input, passes[depth - 1], depth) if depth >= 1 else \
+                [list(m) for m in self.rules.moves_for(state, self.rules.to_move(state))]
+        if move not in best:
+            shown = " or ".join(f"({m[0]}, {m[1]})" for m in best[:4]) or "no move"
+            return (f"returned ({move[0]}, {move[1]}), but the last depth completed ({completed[-1]}) chose "
+                    f"{shown}: the move of a depth cut short by the clock is not to be trusted")
         return None
+
+    def pass_choice(self, case_input, one_pass: dict, depth: int) -> list:
+        """The moves a search of ``depth`` chose, read from its record: the values the grading process
+        answered for the leaves it scored (for the seats it asked), taken up the positions it expanded,
+        MAX where the searching player moves, MIN elsewhere. A correct search's choice, and a search's
+        own choice even where its leaves are scored from the wrong view (that is another check's mistake)."""
+        root = self.state_of(case_input)
+        score = self.rules.SCORES[case_input["task"].get("score") or "improved"]
+        me = self.rules.to_move(root)
+        leaves, children = {}, {}
+        for event in one_pass["events"]:
+            path = path_of(event)
+            if event[0] == "x":
+                children.setdefault(path[:-1], [])
+                if path not in children[path[:-1]]:
+                    children[path[:-1]].append(path)
+            elif event[0] in ("e", "u"):
+                at = self._at(root, path)
+                if len(path) >= depth or self._over(at):
+                    leaves[path] = self.rules.utility(at, event[2]) if event[0] == "u" else score(at, event[2])
+
+        def value(path):
+            if path in leaves and (len(path) >= depth or path not in children):
+                return leaves[path]
+            found = [v for v in (value(c) for c in children.get(path, [])) if v is not None]
+            if not found:
+                return None
+            return max(found) if self.rules.to_move(self._at(root, path)) == me else min(found)
+
+        moves = self.rules.moves_for(root, me)
+        values = {c[0]: value(c) for c in children.get((), [])}
+        values = {i: v for i, v in values.items() if v is not None}
+        if not values:
+            return []
+        top = max(values.values())
+        return [list(moves[i]) for i, v in values.items() if v == top]
+
+    def _solved(self, case_input, depth) -> bool:
+        """Whether a search of ``depth`` already ends every line in a finished game (deeper changes nothing)."""
+        state = self.state_of(case_input)
+        found = self.variant(case_input, depth)
+        return all(self._over(self._at(state, p)) for p in found["scored"])
 
     def check_game(self, outcome, spec):
         trace = outcome.raw.get("trace") or {}
@@ -560,7 +706,7 @@ class AgentHooks:
         return self.rules.render(self.state_of(case_input))
 
     def picture_svg(self, case_input) -> str:
-        expected = self.reference(case_input)
+        expected = self._reference(case_input)
         return agent_pictures.svg(self.rules, self.state_of(case_input), {"best": expected.get("moves") or []})
 
     def drawing(self, case_input) -> dict:

@@ -72,8 +72,9 @@ class AgentMistakes:
                 codes.add(code)
                 found.append(Finding(code, evidence, checks=(check.name,)))
 
-        for check, _ in self._failing(facts, "interface"):
-            name("wrong-return-type", check.message, check)
+        for check, bad in self._failing(facts, "interface"):
+            if any(self._wrong_shape(o) for o in bad):  # a search that raised shows no shape, right or wrong
+                name("wrong-return-type", check.message, check)
         for check, bad in self._failing(facts, "no-move"):
             if "wrong-return-type" in codes and all(self._holds_no_move(o) for o in bad):
                 continue  # the no-move answer is there, inside the wrong shape: one mistake, not two
@@ -96,6 +97,12 @@ class AgentMistakes:
                 if wrong and all(self._swapped(o) for o in wrong):
                     name("min-max-swapped", f"{check.message}; every wrong move is a best move for the opponent", check)
         return found
+
+    def _wrong_shape(self, outcome) -> bool:
+        answer = outcome.answer
+        if outcome.did_not_answer(0.0) or answer is None or self.hooks._timeout_answer(answer):
+            return False
+        return self.hooks._move_of(answer, outcome.case.input["task"])[1] is not None
 
     def _holds_no_move(self, outcome) -> bool:
         answer = outcome.answer

@@ -1,13 +1,14 @@
 """The grading process's side of one case of an object-route exercise: positions, scores, the clock.
 
 The child's board object asks here for everything that is evidence (see ``agent_driver``): a
-position expanded, a score or a utility asked, the clock read, a search depth begun and ended, a
-move of a full game. Each question is answered from the case's own root, by path, and recorded in
+position expanded, a score or a utility asked, the clock read, a move of a full game. Each question is answered from the case's own root, by path, and recorded in
 order; what the checks read is this record, never what the child says it did.
 
 The clock is virtual: every recorded expansion, score, utility and clock read costs one tick, and
 ``time_left()`` answers ``clock - ticks`` (in the course's milliseconds). A search therefore runs out
 of time at the same call on every machine and under any load; the wall-clock limit is a guard only.
+Each move of a full game has its own clock, started by the grading process when it hands the position
+over (the case's start, then each answer to the previous move): the child never starts or resets it.
 """
 
 from __future__ import annotations
@@ -87,24 +88,26 @@ class AgentOracle:
             left = self.clock - (self.ticks - self.move_start)
             self._log(["t", left])
             return left
-        if kind in ("d", "r") and len(message) in (2, 3):
-            self._log(list(message[:3]))
-            return 1
-        if kind == "m" and len(message) == 1 and self.game is not None:
-            self.move_start = self.ticks
-            return 1
         if kind == "p" and len(message) == 2 and self.game is not None:
             return self._play(message[1])
         raise ValueError("not a question of the object route")
 
     def _play(self, move):
+        """A move of the full game: the agent's (checked, timed), then the baseline's reply; the next move's
+        clock starts here, when the grader hands the position back. Only the grader starts a move's clock:
+        nothing the child says resets it. ``None`` asks the baseline to move first, on its own turn only."""
         state = self.game_state
+        seat = self.case.get("seat", 0)
+        mover = self.rules.to_move(state)
+        if (move is None) != (mover != seat):
+            raise ValueError("not a move of this game")  # the agent moves on its turn only, the baseline on its own
         played = []
         if move is not None:
             used = self.ticks - self.move_start
-            legal = self.rules.moves_for(state, self.rules.to_move(state))
+            legal = self.rules.moves_for(state, mover)
             key = tuple(move) if type(move) is list and len(move) == 2 and all(type(v) is int for v in move) else None
-            record = {"move": move, "ticks": used, "late": used > self.clock, "legal": key in legal,
+            shown = list(key) if key is not None else (move[:60] if type(move) is str else repr(move)[:60])
+            record = {"move": shown, "ticks": used, "late": used > self.clock, "legal": key in legal,
                       "state": self.rules.encode(state)}
             self.game.append(record)
             if key not in legal:
@@ -118,6 +121,7 @@ class AgentOracle:
             state = self.rules.result(state, reply)
             played.append(list(reply))
         self.game_state = state
+        self.move_start = self.ticks  # the agent's next move: its clock starts as the grader answers
         return {"played": played}
 
     def tell(self, message):
