@@ -53,6 +53,12 @@ class Board:
     def move_is_legal(self, move):
         return 0 <= move[0] < self.height and 0 <= move[1] < self.width and tuple(move) not in self._blocked
 
+    def hash(self):
+        """An int, equal for equal positions (cells blocked, both players' cells, who is to move), as the
+        course's: for transposition tables."""
+        where = (self._where[id(self._player_1)], self._where[id(self._player_2)])
+        return hash((tuple(sorted(self._blocked)), where, self._active_player is self._player_1))
+
     def get_blank_spaces(self):
         return [(r, c) for c in range(self.width) for r in range(self.height) if (r, c) not in self._blocked]
 
