@@ -283,7 +283,7 @@ def configure(declaration_json, rules_path):
         seat = built.case.get("seat", 0)
         opponent = Opponent()
         players = [None, None]
-        session = Session(built.link, players, kind in ("timeout", "iterative", "game"))
+        session = Session(built.link, players, "clock" in built.case)
         if kind == "heuristic":
             players[seat], players[1 - seat] = Opponent(), opponent
             board = built.board

@@ -135,6 +135,8 @@ class AgentHooks:
                 elif kind == "no-moves":
                     state = self._playout(rng, n + 11)
                     entry["depth"] = depth
+                    if "time_left" in task["arguments"]:  # get_move: a clock that runs out, should it search on
+                        entry["clock"] = task["clock"]
                 elif kind == "timeout":
                     state = self._playout(rng, rng.randint(max(2, n // 12), max(2, n // 5)))
                     if self._over(state):
@@ -384,7 +386,7 @@ class AgentHooks:
         if problem:
             return None if problem.startswith("judged") else problem
         done = self.expanded_of(outcome)
-        wanted = {tuple(p) for p in self.reference(outcome.case.input)["expanded"]}
+        wanted = {tuple(p) for p in self.reference(outcome.case.input, None)["expanded"]}
         if done == wanted:
             return None
         return self._sets_text(outcome.case.input, done, wanted, "expanded", "minimax")
@@ -407,7 +409,7 @@ class AgentHooks:
                 return None
             wanted = min(options, key=lambda s: len(s ^ done))
             return self._sets_text(case_input, done, wanted, "scored", "alpha-beta (in your move order)")
-        wanted = {tuple(p) for p in self.reference(case_input)["scored"]}
+        wanted = {tuple(p) for p in self.reference(case_input, None)["scored"]}
         if done == wanted:
             return None
         return self._sets_text(case_input, done, wanted, "scored", "minimax")
@@ -454,14 +456,26 @@ class AgentHooks:
         return None
 
     def iterative_reading(self, outcome) -> dict:
-        begun, results = [], {}
+        """The iterations of a deepening search, read from the record: an iteration begins where a move
+        of the root is expanded again; its depth is the longest path it expanded. The last one is cut
+        short when the clock was read as run out after it began."""
+        threshold = float(outcome.case.input["task"]["threshold"])
+        iterations: list[dict] = []
         for event in self.events(outcome):
-            if event[0] == "d":
-                begun.append(event[1])
-            elif event[0] == "r":
-                results[event[1]] = event[2] if len(event) > 2 else None
-        completed = [d for d in begun if d in results and results[d] != "raised"]
-        return {"begun": begun, "completed": completed, "results": results}
+            if event[0] == "x":
+                path = path_of(event)
+                if len(path) == 1 and (not iterations or path in iterations[-1]["roots"]):
+                    iterations.append({"roots": set(), "depth": 0, "cut": False})
+                if not iterations:
+                    iterations.append({"roots": set(), "depth": 0, "cut": False})
+                if len(path) == 1:
+                    iterations[-1]["roots"].add(path)
+                iterations[-1]["depth"] = max(iterations[-1]["depth"], len(path))
+            elif event[0] == "t" and event[1] < threshold and iterations:
+                iterations[-1]["cut"] = True
+        depths = [i["depth"] for i in iterations]
+        completed = [i["depth"] for i in iterations if not i["cut"]]
+        return {"depths": depths, "completed": completed}
 
     def check_iterative(self, outcome, spec):
         answer, problem = self._answer(outcome)
@@ -469,27 +483,30 @@ class AgentHooks:
             return problem
         if self._timeout_answer(answer):
             return f"get_move let {self.decl['timeout_exception']} out: catch it and return the best move found"
-        seen = self.iterative_reading(outcome)
-        begun = seen["begun"]
-        task = outcome.case.input["task"]
-        watched = " or ".join(task["watch"]) or "the search"
-        if not begun:
-            return f"get_move never called {watched}"
-        if begun != list(range(1, len(begun) + 1)):
-            return f"searched the depths {begun[:8]}, where iterative deepening searches 1, 2, 3, ... in turn"
-        if len(begun) < 2:
-            return f"searched depth 1 only, though the clock had time for more (iterate until it runs out)"
         move, problem = self._move_of(answer, {"returns": "move"})
         if problem:
             return problem
-        if seen["completed"]:
-            last = seen["completed"][-1]
-            wanted = seen["results"][last]
-            if type(wanted) is list and len(wanted) == 2 and type(wanted[1]) is list:
-                wanted = wanted[1]  # the search answers (value, move)
-            if move != wanted:
-                return (f"returned ({move[0]}, {move[1]}), but the last depth completed ({last}) chose {wanted}: "
-                        f"the move of a depth cut short by the clock is not to be trusted")
+        seen = self.iterative_reading(outcome)
+        depths, done = seen["depths"], seen["completed"]
+        if not depths:
+            return "get_move searched nothing (no position was expanded)"
+        # 1, 2, 3, ... in turn (the same depth again only where the game ends sooner), the cut one last
+        steps = [b - a for a, b in zip(done, done[1:])]
+        cut = depths[len(done):]
+        if (done and done[0] != 1) or any(step not in (0, 1) for step in steps) or len(cut) > 1 or (
+                cut and cut[0] > (done[-1] if done else 0) + 1):
+            return f"searched to the depths {depths[:8]} in turn, where iterative deepening searches 1, 2, 3, ..."
+        if len(depths) < 2:
+            return "searched depth 1 only, though the clock had time for more (iterate until it runs out)"
+        if not seen["completed"]:
+            return None
+        last = seen["completed"][-1]
+        case_input = outcome.case.input
+        best = self.searcher(case_input["task"]).minimax(self.state_of(case_input), last, case_input["seat"])[1]
+        if tuple(move) not in best:
+            shown = " or ".join(f"({m[0]}, {m[1]})" for m in best[:4])
+            return (f"returned ({move[0]}, {move[1]}), but the last depth completed ({last}) chose {shown}: "
+                    f"the move of a depth cut short by the clock is not to be trusted")
         return None
 
     def check_game(self, outcome, spec):
@@ -560,7 +577,7 @@ class AgentHooks:
         return self.rules.render(self.state_of(case_input))
 
     def picture_svg(self, case_input) -> str:
-        expected = self.reference(case_input)
+        expected = self.reference(case_input, None)
         return agent_pictures.svg(self.rules, self.state_of(case_input), {"best": expected.get("moves") or []})
 
     def drawing(self, case_input) -> dict:
