@@ -475,6 +475,16 @@ class AgentHooks:
                 iterations[-1]["cut"] = True
         depths = [i["depth"] for i in iterations]
         completed = [i["depth"] for i in iterations if not i["cut"]]
+        # A get_move that calls the search method once per depth: the depths it asked for, and which ended
+        # (the record's own reading above serves a get_move that runs the root loop itself).
+        begun, ended = [], {}
+        for event in self.events(outcome):
+            if event[0] == "d":
+                begun.append(event[1])
+            elif event[0] == "r" and len(event) > 2:
+                ended[event[1]] = event[2] != "raised"
+        if begun and begun == list(range(1, len(begun) + 1)):
+            return {"depths": begun, "completed": [d for d in begun if ended.get(d)]}
         return {"depths": depths, "completed": completed}
 
     def check_iterative(self, outcome, spec):
