@@ -150,7 +150,8 @@ def test_grade_grades_an_aind_class(tmp_path):
     data = json.loads((tmp_path / "out" / "results.json").read_text(encoding="utf-8"))
     by_name = {name: next(s for s in data["submissions"] if f"/{name}" in s["submission"] or s["submission"] == name)
                for name in ("alice", "mallory", "bob")}
-    assert by_name["alice"]["status"] == "passed" and by_name["alice"]["score"] == 22.5, by_name["alice"].get("error")
+    alice = by_name["alice"]
+    assert alice["status"] == "passed" and alice["score"] == alice["max_score"] > 0, alice.get("error")
     assert by_name["mallory"]["status"] == "error" and "tampered" in by_name["mallory"]["error"]
     honest = api.check(REVIEWED / "aind_lazy_honest.py", "aind-isolation")
     assert (by_name["bob"]["status"], by_name["bob"]["score"]) == (honest.status, honest.score)
@@ -160,7 +161,7 @@ def test_grade_grades_an_aind_class(tmp_path):
 
 def test_a_thread_left_running_is_no_tampering(checked):
     pondering = checked("aind_ponder_thread.py")  # searches again once get_move has returned
-    assert (pondering.error, pondering.status, pondering.score) == (None, "passed", 22.5), pondering.error
+    assert (pondering.error, pondering.status, pondering.score) == (None, "passed", pondering.max_score), pondering.error
     sloppy = checked("aind_stray_thread.py")  # deepens on a thread it never joins
     assert sloppy.error is None, sloppy.error
     status = _status(sloppy)  # its get_move answers after 20 ms of wall clock: only that check may go either way

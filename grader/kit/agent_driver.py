@@ -268,8 +268,7 @@ def configure(declaration_json, rules_path):
     built_bounds = [(-float("inf"), float("inf"))]
 
     def call(namespace, built):
-        kind = built.case["task"]["kind"]
-        session = Session(built.link, [None, None], kind in ("timeout", "iterative", "game"))
+        session = Session(built.link, [None, None], "clock" in built.case)
         try:
             return run(namespace, built, session)
         finally:

@@ -135,6 +135,8 @@ class AgentHooks:
                 elif kind == "no-moves":
                     state = self._playout(rng, n + 11)
                     entry["depth"] = depth
+                    if "time_left" in task["arguments"]:  # get_move: a clock that runs out, should it search on
+                        entry["clock"] = task["clock"]
                 elif kind == "timeout":
                     state = self._playout(rng, rng.randint(max(2, n // 12), max(2, n // 5)))
                     if self._over(state):

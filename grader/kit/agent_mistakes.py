@@ -83,7 +83,8 @@ class AgentMistakes:
             readings = [hooks.timeout_reading(o) for o in bad]
             if readings and all(r["ran_out"] is not None and (r["noticed"] is None or r["late"] > 20) for r in readings):
                 name("timer-checked-only-at-root", check.message, check)
-        for check, bad in self._failing(facts, "iterative"):
+        searches_right = not any(self._failed(facts, kind) for kind in ("move", "scored", "expanded", "timeout"))
+        for check, bad in self._failing(facts, "iterative") if searches_right else ():  # else the search explains it
             if bad and all("the last depth completed" in (hooks.check_iterative(o, None) or "") for o in bad):
                 name("returns-interrupted-depth-move", check.message, check)
         for kind in ("scored", "expanded"):  # every failing case of the kind votes once, whichever check it fails
@@ -107,7 +108,9 @@ class AgentMistakes:
     def _holds_no_move(self, outcome) -> bool:
         answer = outcome.answer
         no_move = list(self.hooks.decl["no_move"])
-        return answer is not None and answer.kind in ("list", "tuple") and any(
+        if answer is None or answer.kind not in ("list", "tuple"):
+            return False
+        return [i.value for i in answer.items] == no_move or any(
             item.kind in ("list", "tuple") and [i.value for i in item.items] == no_move for item in answer.items)
 
     def _swapped(self, outcome) -> bool:
@@ -115,7 +118,7 @@ class AgentMistakes:
         if problem is not None:
             return False
         task = outcome.case.input["task"]
-        for how in ("below", "all"):
+        for how in ("below", "all", "min"):
             found = self.hooks.variant(outcome.case.input, swapped=how)
             if move in found["moves"] and (task["returns"] != "(value, move)"
                                            or outcome.answer.items[0].equals_number(found["value"])):

@@ -32,7 +32,7 @@ class AgentOracle:
         self.game = [] if self.case.get("task", {}).get("kind") == "game" else None
         self.game_state = self.root
         self.baseline = baseline
-        self.timed = self.case.get("task", {}).get("kind") in ("timeout", "iterative", "game")
+        self.timed = "clock" in self.case  # a clock that can run out: every tick is a question
         self.cut_off = False
 
     def _log(self, event) -> None:

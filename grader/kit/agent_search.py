@@ -22,7 +22,7 @@ class AgentSearch:
     def minimax(self, state, depth: int, seat: int, swapped: str = ""):
         """(value, best moves, expanded paths, scored paths) of a depth-limited minimax from ``seat``'s view.
         ``swapped``: MIN where MAX belongs and back below the root (``"below"``) or everywhere (``"all"``),
-        a mistake, for naming."""
+        or MIN at every level (``"min"``, the player to move never changing): mistakes, for naming."""
         expanded, scored = set(), set()
 
         def value(s, d, path):
@@ -34,7 +34,7 @@ class AgentSearch:
             for i, _, child in kids:
                 expanded.add(path + (i,))
                 values.append(value(child, d - 1, path + (i,)))
-            maximizing = (self.rules.to_move(s) == seat) != bool(swapped)
+            maximizing = False if swapped == "min" else (self.rules.to_move(s) == seat) != bool(swapped)
             return max(values) if maximizing else min(values)
 
         kids = self.children(state) if depth > 0 else []
@@ -45,7 +45,7 @@ class AgentSearch:
         for i, move, child in kids:
             expanded.add((i,))
             root_values.append((value(child, depth - 1, (i,)), move))
-        pick = min if swapped == "all" else max
+        pick = min if swapped in ("all", "min") else max
         best = pick(v for v, _ in root_values)
         return best, [m for v, m in root_values if v == best], expanded, scored
 
