@@ -524,9 +524,11 @@ class AgentHooks:
         passes: list[dict] = []
         for i, segment in enumerate(segments):
             following = segments[i + 1] if i + 1 < len(segments) else None
-            if passes and segment["depth"] <= 1 and following is not None and following["depth"] >= 2:
-                following.update(start=segment["start"], events=segment["events"] + following["events"])
-                continue  # a look, merged into the search it sorted the moves for
+            if passes and segment["depth"] <= 1 and following is not None and (
+                    following["depth"] >= 2 or i + 2 == len(segments)):
+                following.update(start=segment["start"], events=segment["events"] + following["events"],
+                                 depth=max(following["depth"], 1))
+                continue  # a look, merged into the search it sorted the moves for (the last one maybe cut early)
             if len(passes) == 1 and segment["depth"] <= 1 and passes[0]["depth"] <= 1 and not passes[0].get("sorted"):
                 passes[0].update(end=segment["end"], events=passes[0]["events"] + segment["events"], sorted=True)
                 continue  # depth 1 sorted by a look, then searched: one pass
@@ -590,19 +592,24 @@ class AgentHooks:
             return problem
         best = []
         for depth in completed:
-            best += self.pass_choice(case_input, passes[depth - 1], depth) if depth >= 1 else \
-                [list(m) for m in self.rules.moves_for(state, self.rules.to_move(state))]
+            if depth < 1:
+                best += [list(m) for m in self.rules.moves_for(state, self.rules.to_move(state))]
+                continue
+            moves, whole = self.pass_choice(case_input, passes[depth - 1], depth)
+            if whole or depth != len(depths) or len(completed) == 1:
+                best += moves  # the last pass, read after its last event, counts only if it valued every root move
         if move not in best:
             shown = " or ".join(f"({m[0]}, {m[1]})" for m in best[:4]) or "no move"
             return (f"returned ({move[0]}, {move[1]}), but the last depth completed ({completed[-1]}) chose "
                     f"{shown}: the move of a depth cut short by the clock is not to be trusted")
         return None
 
-    def pass_choice(self, case_input, one_pass: dict, depth: int) -> list:
+    def pass_choice(self, case_input, one_pass: dict, depth: int) -> tuple[list, bool]:
         """The moves a search of ``depth`` chose, read from its record: the values the grading process
         answered for the leaves it scored (for the seats it asked), taken up the positions it expanded,
         MAX where the searching player moves, MIN elsewhere. A correct search's choice, and a search's
-        own choice even where its leaves are scored from the wrong view (that is another check's mistake)."""
+        own choice even where its leaves are scored from the wrong view (that is another check's mistake).
+        Also whether it valued every move of the root (a search the clock cut short did not)."""
         root = self.state_of(case_input)
         score = self.rules.SCORES[case_input["task"].get("score") or "improved"]
         me = self.rules.to_move(root)
@@ -630,9 +637,9 @@ class AgentHooks:
         values = {c[0]: value(c) for c in children.get((), [])}
         values = {i: v for i, v in values.items() if v is not None}
         if not values:
-            return []
+            return [], False
         top = max(values.values())
-        return [list(moves[i]) for i, v in values.items() if v == top]
+        return [list(moves[i]) for i, v in values.items() if v == top], len(values) == len(moves)
 
     def _solved(self, case_input, depth) -> bool:
         """Whether a search of ``depth`` already ends every line in a finished game (deeper changes nothing)."""
