@@ -14,6 +14,10 @@ alpha-beta following the student's own expansion order, pruning on a reached or 
 ``iterative`` (depths 1, 2, 3, ... until the clock runs out; the move of the last completed depth),
 ``no-move`` (the no-legal-moves answer), ``game`` (a full game against a baseline with no illegal move,
 error or timeout) and ``heuristic`` (floats, from the given player's view, the board left alone).
+
+Every check reads only what the grading process answered (the oracle's record) and plain answers:
+a search that raised or never answered earns nothing on the checks of its record; the depths of an
+iterative deepening are read from the positions it expanded, never from anything the child says.
 """
 
 from __future__ import annotations
