@@ -69,13 +69,14 @@ def test_the_student_is_handed_a_board_object_with_the_course_s_names(exercise):
     import json
 
     from grader.kit import agent_driver
+    from grader.kit.agent_oracle import AgentOracle
 
     hooks = exercise.hooks
     driver = agent_driver.configure(json.dumps(hooks.decl), str(hooks.rules_path))
     case = next(c for c in hooks.fixture_cases(exercise.fixtures_path) if c["group"] == "minimax")
     oracle = hooks.oracle(case["input"])
 
-    class Link:
+    class Link:  # the harness's link, straight to the oracle: a question waits for its answer, a note does not
         def ask(self, message):
             return oracle.ask(message)
 
@@ -106,7 +107,9 @@ def test_the_student_is_handed_a_board_object_with_the_course_s_names(exercise):
     assert answer == seen["moves"][0] and seen["me"] and seen["opponent"] and seen["child_to_move"]
     assert seen["count"] == 1 and type(seen["score"]) is float
     kinds = [e[0] for e in oracle.trace()["events"]]
-    assert kinds == ["x", "e", "t"]  # the expansion, the score and the clock read: asked, and recorded, in order
+    assert kinds == ["x", "e", "t"]  # the expansion, the score and the clock read: recorded, in order
+    with pytest.raises(ValueError):  # where a clock can run out, nothing may come one way
+        AgentOracle(hooks.rules, {**case["input"], "clock": 60}).tell(["x", [], 0])
     assert importlib.util.find_spec("grader.kit.agent_driver") is not None
 
 
@@ -166,3 +169,46 @@ def test_an_unknown_board_operation_is_one_line(tmp_path):
                                           .replace('forecast_move = "forecast"', 'forecast_move = "predict"'))
     with pytest.raises(exercises.ExerciseError, match=r"forecast_move = 'predict': one of"):
         exercises.load("aind-copy", [tmp_path]).hooks
+
+
+def test_a_game_is_judged_on_the_grader_s_own_board(tmp_path):
+    """A player that makes the child's copy of the rules say the game is over gets nothing for the game."""
+    from grader.doors import api
+
+    text = (SAMPLES / "correct/textbook.py").read_text(encoding="utf-8")
+    liar = tmp_path / "liar.py"
+    liar.write_text(text + (
+        "\n\n_honest = MinimaxPlayer.get_move\n\n\n"
+        "def _claim(self, game, time_left):\n"
+        "    move = _honest(self, game, time_left)\n"
+        "    for cell in type(game).get_legal_moves.__closure__:\n"
+        "        rules = cell.cell_contents\n"
+        "        if hasattr(rules, 'moves_for'):\n"
+        "            rules.moves_for = lambda state, seat: []\n"
+        "    return move\n\n\nMinimaxPlayer.get_move = _claim\n"), encoding="utf-8")
+    result = api.check(liar, "aind-isolation")
+    plays = next((c for c in result.checks if c.name == "minimax-plays"), None)
+    # Either the seal sees the driver's rules changed (the whole submission zeroed) or the game is judged
+    # on the grader's own board, which is still being played.
+    assert (plays is None and "tampered" in (result.error or "") and result.score == 0) or plays.status == "failed", (
+        result.error, plays)
+
+
+def test_a_game_the_grader_s_board_has_not_finished_fails(exercise):
+    """The game check reads the grader's own board: the child saying "over" is not enough."""
+    from grader.judging.bank import Case
+    from grader.judging.checks import Outcome
+    from grader.sandbox.harness import encode_answer
+
+    hooks = exercise.hooks
+    raw_case = next(c for c in hooks.fixture_cases(exercise.fixtures_path) if c["group"] == "minimax-game")
+    case = Case(**raw_case)
+    spec = next(s for s in exercise.checks if s.kind == "game")
+    unfinished = {"answer": encode_answer({"game": "over"}), "trace": {"events": [], "game": [],
+                                                                       "final": raw_case["input"]["state"]}}
+    assert "left unfinished" in hooks.check_game(Outcome(case, unfinished, {"kind": "game"}), spec)
+    state = hooks.state_of(raw_case["input"])
+    while hooks.rules.moves_for(state, hooks.rules.to_move(state)):
+        state = hooks.rules.result(state, hooks.rules.moves_for(state, hooks.rules.to_move(state))[0])
+    finished = {**unfinished, "trace": {**unfinished["trace"], "final": hooks.rules.encode(state)}}
+    assert hooks.check_game(Outcome(case, finished, {"kind": "game"}), spec) is None

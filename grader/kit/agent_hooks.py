@@ -665,6 +665,9 @@ class AgentHooks:
         answer = outcome.answer
         if not (answer.kind == "dict" and [(k, i.value) for k, i in answer.items] == [("game", "over")]):
             return f"the game did not end normally ({answer.describe()})"
+        final = trace.get("final")
+        if final is None or not self._over(self.rules.decode(final)):  # the grader's own game, not the child's word
+            return "the game was left unfinished (the grader's board still has moves to play)"
         return None
 
     def check_heuristic(self, outcome, spec):
