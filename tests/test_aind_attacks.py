@@ -228,3 +228,9 @@ def test_the_statement_states_the_clock_s_slack(exercise):
 
     text = (ROOT / "exercises" / exercise / "statement.md").read_text(encoding="utf-8")
     assert f"at most {SLACK} more" in text
+
+
+def test_a_search_reading_the_clock_only_where_it_expands_is_within_the_slack(checked):
+    result = checked("aind_clock_interior.py")
+    assert (result.error, result.status, result.score) == (None, "passed", result.max_score), \
+        [(c.name, c.message) for c in result.checks if c.status != "passed"]
