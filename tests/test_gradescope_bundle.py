@@ -21,6 +21,8 @@ from grader.export import gradescope
 
 ROOT = Path(__file__).resolve().parent.parent
 SUBMISSIONS = ROOT / "fixtures/submissions/ctp-26"
+# What Gradescope's image has: no PYTHONPATH of a checkout (a worktree's would shadow the bundled wheel).
+OUTSIDE = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
 
 
 def grader(*args, cwd=None) -> subprocess.CompletedProcess:
@@ -37,6 +39,10 @@ def bundle(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory, bundle):
+    return install(tmp_path_factory, bundle)
+
+
+def install(tmp_path_factory, bundle: Path) -> Path:
     """An autograder root after setup.sh: the bundle in source/, the grader in its own venv.
 
     setup.sh runs for real (minus apt-get). So that it needs no package index here, the venv
@@ -68,13 +74,13 @@ def installed(tmp_path_factory, bundle):
                 (deps / entry.name).symlink_to(entry)
     venv_site.mkdir(parents=True, exist_ok=True)
     (venv_site / "zz_outer_site.pth").write_text(f"{deps}\n", encoding="utf-8")
-    env = {**os.environ, "AUTOGRADER_ROOT": str(root), "MINIMAX_GRADER_SKIP_APT": "1",
+    env = {**OUTSIDE, "AUTOGRADER_ROOT": str(root), "MINIMAX_GRADER_SKIP_APT": "1",
            "MINIMAX_GRADER_SETUP_PYTHON": sys.executable}
     setup = subprocess.run(["bash", str(source / "setup.sh")], env=env, capture_output=True, text=True, timeout=600,
                            cwd=source)
     assert setup.returncode == 0, setup.stdout + setup.stderr
     where = subprocess.run([str(venv / "bin/python"), "-c", "import grader; print(grader.__file__)"],
-                           capture_output=True, text=True, check=True, cwd=root).stdout.strip()
+                           capture_output=True, text=True, check=True, cwd=root, env=OUTSIDE).stdout.strip()
     assert Path(where).is_relative_to(venv), f"the venv imports the grader from {where}, not from the bundled wheel"
     return root
 
@@ -86,7 +92,7 @@ def run_autograder(root: Path, submission: Path, **extra_env) -> dict:
             old.unlink()
     folder.mkdir(exist_ok=True)
     (folder / "solution.py").write_bytes(submission.read_bytes())
-    env = {**os.environ, "AUTOGRADER_ROOT": str(root), **extra_env}
+    env = {**OUTSIDE, "AUTOGRADER_ROOT": str(root), **extra_env}
     run = subprocess.run(["bash", str(root / "source/run_autograder")], env=env, capture_output=True, text=True,
                          timeout=300, cwd=root)
     assert run.returncode == 0, run.stdout + run.stderr
@@ -169,3 +175,22 @@ def test_an_unknown_exercise_is_refused_at_build_time(tmp_path):
     run = grader("gradescope-bundle", "--exercise", "no-such-exercise", "--out", str(tmp_path / "x.zip"))
     assert run.returncode == 2
     assert not (tmp_path / "x.zip").exists()
+
+
+@pytest.fixture(scope="module")
+def aind_installed(tmp_path_factory) -> Path:
+    """The same for aind-isolation: an agent class over a board object, graded through the object route."""
+    out = tmp_path_factory.mktemp("aind-bundle") / "autograder.zip"
+    run = grader("gradescope-bundle", "--exercise", "aind-isolation", "--out", str(out))
+    assert run.returncode == 0, run.stderr
+    return install(tmp_path_factory, out)
+
+
+def test_run_autograder_grades_an_isolation_agent(aind_installed):
+    samples = ROOT / "fixtures/submissions/aind-isolation"
+    buggy = run_autograder(aind_installed, samples / "buggy/timer_checked_only_at_root.py")
+    failed = [t["name"] for t in buggy["tests"] if t["status"] == "failed"]
+    assert "minimax-timeout" in failed and "alphabeta-timeout" in failed, buggy
+    assert 0 < buggy["score"] < 23.0
+    correct = run_autograder(aind_installed, samples / "correct/ordered_negamax.py")  # imports isolation, sample_players
+    assert correct["score"] == 23.0 and all(t["status"] == "passed" for t in correct["tests"]), correct

@@ -150,8 +150,8 @@ def test_a_bad_declaration_is_one_line_naming_the_exercise(folder, tmp_path):
         exercise.load("sticks", [broken]).hooks
 
 
-def test_the_grader_lists_ten_exercises():
+def test_the_grader_lists_twelve_exercises():
     done = subprocess.run([sys.executable, "-m", "grader", "exercises"], capture_output=True, text=True, timeout=120)
     ids = {line.split()[0] for line in done.stdout.splitlines()}
     assert ids == {"ctp-26", "aima-isolation", "tictactoe", "best-move", "alphabeta", "nim", "connect-four",
-                   "twin-heaps", "coin-row", "multiagent"}
+                   "twin-heaps", "coin-row", "multiagent", "aind-isolation", "aind-isolation-custom-player"}

@@ -14,8 +14,8 @@ import pytest
 from grader.judging import bank, shipped_banks
 from grader.judging import exercise as exercises
 
-BUILT_IN = ["aima-isolation", "alphabeta", "best-move", "coin-row", "connect-four", "ctp-26", "multiagent", "nim",
-            "tictactoe", "twin-heaps"]
+BUILT_IN = ["aima-isolation", "aind-isolation", "aind-isolation-custom-player", "alphabeta", "best-move", "coin-row",
+            "connect-four", "ctp-26", "multiagent", "nim", "tictactoe", "twin-heaps"]
 
 
 def test_every_built_in_exercise_ships_its_bank():

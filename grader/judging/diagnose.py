@@ -80,6 +80,9 @@ _loaded: dict[str, Any] = {}
 
 def mistakes_of(exercise):
     """The exercise's mistakes module, or None; loaded once per exercise folder."""
+    agent = getattr(exercise, "agent", None)
+    if agent is not None:  # the kit's object route names agents' mistakes from its record
+        return agent.mistakes
     kit = getattr(exercise, "kit", None)
     if kit is not None:  # a declared exercise: the kit's mistake families, written once for every game
         return kit.mistakes

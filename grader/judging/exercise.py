@@ -114,7 +114,7 @@ class Exercise:
         self.parameters: list[str] = list(meta.get("parameters") or student.get("arguments") or [])
         self.provided_helpers: list[str] = list(meta.get("provided_helpers") or student.get("helpers") or [])
         self.default_feedback: str = meta.get("default_feedback", "full")
-        self.random_examples: int = int(meta.get("random_examples", 200))
+        self.random_examples: int = int(meta.get("random_examples", 0 if "agent" in meta else 200))  # [agent]: its own
         self.limits = load_limits(meta.get("limits", {}))
         self.parts: list[dict] = _parts(meta)
         self.checks = [
@@ -165,8 +165,24 @@ class Exercise:
         except (DeclarationError, GameError) as exc:
             raise ExerciseError(f"{self.id}: {exc}") from None
 
+    @cached_property
+    def agent(self):
+        """The kit's object-route hooks when exercise.toml declares an ``[agent]`` (else None): see grader/kit/agent_hooks.py."""
+        if "agent" not in self.meta:
+            return None
+        from grader.kit.agent_hooks import AgentHooks
+        from grader.kit.declaration import DeclarationError
+        from grader.kit.game import GameError
+
+        try:
+            return AgentHooks(self)
+        except (DeclarationError, GameError) as exc:
+            raise ExerciseError(f"{self.id}: {exc}") from None
+
     @property
     def driver_path(self) -> Path:
+        if self.agent is not None:
+            return self.agent.driver_path()
         if self.kit is not None:
             return self.kit.driver_path()
         made = self.hook("driver_path") if not self.meta.get("driver") else None  # hooks that write their driver
@@ -184,7 +200,9 @@ class Exercise:
     def driver_files(self) -> list[Path]:
         """Other sandbox-side files the driver loads (``driver_files``): the sandbox must let it read them."""
         kit = self.kit.driver_files() if self.kit is not None else []
-        made = self.hook("driver_files") if self.kit is None and not self.meta.get("driver") else None
+        kit += self.agent.driver_files() if self.agent is not None else []
+        made = (self.hook("driver_files") if self.kit is None and self.agent is None and not self.meta.get("driver")
+                else None)
         kit += made(self) if made else []
         return kit + [(self.folder / name).resolve() for name in self.meta.get("driver_files", [])]
 
@@ -195,18 +213,22 @@ class Exercise:
 
     @property
     def fixtures_path(self) -> Path:
+        if not self.meta.get("fixtures") and "agent" in self.meta:
+            return self.folder  # the object route asks its own seeded positions (kit/agent_hooks.py)
         return self._file("fixtures", "fixtures")
 
     @cached_property
     def hooks(self) -> ModuleType:
+        if self.agent is not None:
+            return self.agent
         if self.kit is not None:
             return self.kit
         return _load_module(self._file("hooks"), f"_minimax_grader_hooks_{self.id.replace('-', '_')}")
 
     @cached_property
     def reference(self) -> ModuleType:
-        if self.kit is not None:
-            return None  # the kit's searcher is the reference (see KitHooks.reference)
+        if self.kit is not None or self.agent is not None:
+            return None  # the kit's searcher is the reference (see KitHooks.reference, AgentHooks.reference)
         return _load_module(self._file("reference", "reference"), f"_minimax_grader_reference_{self.id.replace('-', '_')}")
 
     def hook(self, name: str, default=None):
@@ -222,7 +244,10 @@ class Exercise:
             files.append(self._file("reference", "reference"))
         # Files of a sibling exercise this one borrows (its driver's imports, its hooks' imports).
         files += self.driver_files + [(self.folder / name).resolve() for name in self.meta.get("shared_files", [])]
-        if self.kit is None and self.hook("fingerprint_files"):  # grader-side code the hooks import (kit/tree_hooks.py)
+        if self.agent is not None:  # the object route's grader-side code decides the verdicts
+            files += [Path(__file__).parents[1] / "kit" / name for name in (
+                "agent_hooks.py", "agent_search.py", "agent_oracle.py", "agent_declaration.py", "agent_mistakes.py")]
+        if self.kit is None and self.agent is None and self.hook("fingerprint_files"):  # grader-side code the hooks import (kit/tree_hooks.py)
             files += self.hook("fingerprint_files")(self)
         for path in files:
             if path.is_file() and "__pycache__" not in path.parts:

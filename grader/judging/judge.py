@@ -99,6 +99,24 @@ def _grade_in_session(session: Session, exercise, bank: Bank, result: Submission
     except SandboxFailure as failure:
         result.error = failure.reason
         return
+    try:
+        _judge_replies(session, exercise, bank, result, shrink, diagnose, first_raw, files)
+    except Exception as exc:  # noqa: BLE001 - whatever a reply makes a check trip on is this submission's, not the run's
+        _unjudgeable(result, exc)
+
+
+def _unjudgeable(result: SubmissionResult, exc: Exception) -> None:
+    """A reply the checks could not read (an exception while judging it): this submission's one-line error,
+    never a traceback, never a failure of the whole run (``grade`` would stop on it at every re-run)."""
+    result.checks, result.mistakes = [], []
+    result.status, result.score = "error", 0.0
+    said = " ".join(str(exc).split())
+    result.error = f"the grader could not judge the replies of this submission ({type(exc).__name__}: {said})"[:300]
+
+
+def _judge_replies(session: Session, exercise, bank: Bank, result: SubmissionResult, shrink: bool, diagnose: bool,
+                   first_raw: list, files=()) -> None:
+    from grader.judging import api_mismatch
 
     # Asking again costs a second pass over every fixed case: only when the rubric has a check for it. It
     # judges the answers alone, so its helpers' questions are no evidence: where the exercise can, the child

@@ -27,7 +27,12 @@ Everything else is written here once for every game:
 - ``student_api``: what the student is handed, for API-mismatch lines and ``show --starter``'s stand-ins;
 - ``hooks``: the grader-side hook object that ``grader.judging.exercise`` hands to the judge;
 - ``driver``: the sandbox-side generic driver (standard library only, never imports ``grader``);
-- ``scaffold``: ``minimax-grader new-exercise``.
+- ``scaffold``: ``minimax-grader new-exercise``;
+- the object route (``[agent]`` in exercise.toml: a board object under the course's method names, agent
+  classes, a recorded score function, a virtual clock): ``agent_declaration`` (the table read),
+  ``agent_driver`` (the sandbox side, standard library only), ``agent_oracle`` (what the grading process
+  answers and records), ``agent_search`` (the references), ``agent_hooks`` (the check kinds),
+  ``agent_mistakes`` (mistakes named from the record) and ``agent_pictures`` (boards, positions as moves).
 
 The kit speaks the judge's vocabulary (``grader.vocabulary``: ``answers``, the decoded answer, and
 ``findings``, what a mistake model, a finding and a fit are), never the judge itself; of the grading

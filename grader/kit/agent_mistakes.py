@@ -1,0 +1,182 @@
+"""Naming an agent's mistake from the record of what it asked (the object route's evidence).
+
+Each code is read from what the grading process saw, never from a guess: the seats the scores
+were asked for, the positions expanded and scored against the references at the asked depth and
+one off, alpha-beta's leaves with and without the bounds passed in, the clock reads around the
+moment it ran out, the depths an iterative deepening began and finished. One code may come from
+the answers alone (``min-max-swapped``: every wrong move is a best move of the swapped search).
+"""
+
+from __future__ import annotations
+
+from grader.vocabulary.findings import Finding
+
+CODES = {
+    "scores-from-active-player": ("Your search scores positions for the player to move there, not for the player "
+                                  "searching.", "Whose view is a leaf's score from, at a MIN level?"),
+    "no-legal-moves-root": ("With no legal move, your search does not answer the no-move value (-1, -1).",
+                            "What does your code return when get_legal_moves() is empty at the root?"),
+    "depth-off-by-one": ("Your search goes one level deeper or shallower than the depth it is given.",
+                         "At which depth does your recursion score a position: 0, or 1?"),
+    "timer-checked-only-at-root": ("Your search checks the clock only at the top, so it runs on after the time is up.",
+                                   "Does every recursive call check time_left() before it does anything?"),
+    "returns-interrupted-depth-move": ("Your iterative deepening returns a move from the depth the clock cut short.",
+                                       "Which depth's move is complete when the time runs out?"),
+    "under-pruning": ("Your alpha-beta scores leaves it could prune.",
+                      "When v reaches beta at a MAX level, do you return at once?"),
+    "over-pruning": ("Your alpha-beta prunes leaves it still needs.",
+                     "Is each bound updated only after the comparison, and passed down unchanged?"),
+    "ignores-passed-bounds": ("Your alpha-beta starts from -inf and +inf whatever bounds it is given.",
+                              "Where do the alpha and beta parameters go when the search begins?"),
+    "min-max-swapped": ("Your search minimises where it should maximise, and back.",
+                        "At the root, whose turn is it, and does that level take the max?"),
+    "wrong-return-type": ("Your method returns something else than the course's answer (a move, a pair of ints).",
+                          "What does the caller unpack from your return value?"),
+}
+
+
+class AgentMistakes:
+    MODELS = ()
+    ANSWER_KINDS = ()  # no localisation: the evidence is the record, read below
+    CODES = CODES
+
+    def __init__(self, hooks):
+        self.hooks = hooks
+
+    def rules(self, facts) -> list[Finding]:
+        return self.behaviour_rules(facts)
+
+    def trace_evidence(self, facts) -> list:
+        return []
+
+    def _failed(self, facts, kind) -> list:
+        names = {s.name for s in self.hooks.exercise.checks if s.kind == kind}
+        return [c for c in facts.checks if c.name in names and c.status == "failed"]
+
+    def _failing(self, facts, kind):
+        """(check, outcomes it fails on) for every failed check of this kind."""
+        found = []
+        for check in self._failed(facts, kind):
+            spec = next(s for s in self.hooks.exercise.checks if s.name == check.name)
+            predicate = getattr(self.hooks, f"check_{kind.replace('-', '_')}")
+            bad = [o for o in facts.outcomes if (not spec.groups or o.case.group in spec.groups)
+                   and predicate(o, spec)]
+            found.append((check, bad))
+        return found
+
+    def behaviour_rules(self, facts) -> list[Finding]:
+        hooks, found, codes = self.hooks, [], set()
+
+        def name(code, evidence, check):
+            if code not in codes:
+                codes.add(code)
+                found.append(Finding(code, evidence, checks=(check.name,)))
+
+        for check, bad in self._failing(facts, "interface"):
+            if any(self._wrong_shape(o) for o in bad):  # a search that raised shows no shape, right or wrong
+                name("wrong-return-type", check.message, check)
+        for check, bad in self._failing(facts, "no-move"):
+            if "wrong-return-type" in codes and all(self._holds_no_move(o) for o in bad):
+                continue  # the no-move answer is there, inside the wrong shape: one mistake, not two
+            name("no-legal-moves-root", check.message, check)
+        for check, bad in self._failing(facts, "timeout"):
+            readings = [hooks.timeout_reading(o) for o in bad]
+            if readings and all(r["ran_out"] is not None and (r["noticed"] is None or r["late"] > 20) for r in readings):
+                name("timer-checked-only-at-root", check.message, check)
+        searches_right = not any(self._failed(facts, kind) for kind in ("move", "scored", "expanded", "timeout"))
+        for check, bad in self._failing(facts, "iterative") if searches_right else ():  # else the search explains it
+            if bad and all("the last depth completed" in (hooks.check_iterative(o, None) or "") for o in bad):
+                name("returns-interrupted-depth-move", check.message, check)
+        for kind in ("scored", "expanded"):  # every failing case of the kind votes once, whichever check it fails
+            failing = self._failing(facts, kind)
+            bad = list({id(o): o for _, cases in failing for o in cases}.values())
+            for code in self._search_codes(bad, kind) if failing else ():
+                name(code, "; ".join(c.message for c, _ in failing), failing[0][0])
+        if not codes:
+            for check, bad in self._failing(facts, "move"):
+                wrong = [o for o in bad if not o.raw.get("raised") and not o.raw.get("timed_out")]
+                if wrong and all(self._swapped(o) for o in wrong):
+                    name("min-max-swapped", f"{check.message}; every wrong move is a best move for the opponent", check)
+        return found
+
+    def _wrong_shape(self, outcome) -> bool:
+        answer = outcome.answer
+        if outcome.did_not_answer(0.0) or answer is None or self.hooks._timeout_answer(answer):
+            return False
+        return self.hooks._move_of(answer, outcome.case.input["task"])[1] is not None
+
+    def _holds_no_move(self, outcome) -> bool:
+        answer = outcome.answer
+        no_move = list(self.hooks.decl["no_move"])
+        if answer is None or answer.kind not in ("list", "tuple"):
+            return False
+        return [i.value for i in answer.items] == no_move or any(
+            item.kind in ("list", "tuple") and [i.value for i in item.items] == no_move for item in answer.items)
+
+    def _swapped(self, outcome) -> bool:
+        move, problem = self.hooks._move_of(outcome.answer, outcome.case.input["task"])
+        if problem is not None:
+            return False
+        task = outcome.case.input["task"]
+        for how in ("below", "all", "min"):
+            found = self.hooks.variant(outcome.case.input, swapped=how)
+            if move in found["moves"] and (task["returns"] != "(value, move)"
+                                           or outcome.answer.items[0].equals_number(found["value"])):
+                return True
+        return False
+
+    def _at_depth(self, outcome, depth, alphabeta=False, kind="scored") -> bool:
+        """Whether the record is a correct search's at ``depth`` instead of the depth asked."""
+        hooks, case_input = self.hooks, outcome.case.input
+        if kind == "expanded":
+            return hooks.expanded_of(outcome) == hooks.variant(case_input, depth)["expanded"]
+        done = hooks.scored_of(outcome, depth)[0]
+        if alphabeta:
+            return done in hooks.alphabeta_sets({**case_input, "depth": depth}, hooks.order_of(outcome, depth))
+        return done == hooks.variant(case_input, depth)["scored"]
+
+    def _search_codes(self, bad, kind) -> list[str]:
+        hooks = self.hooks
+        votes: list[str | None] = []
+        for outcome in bad:
+            case_input = outcome.case.input
+            if outcome.raw.get("raised") or outcome.raw.get("timed_out") or "skipped" in outcome.raw:
+                continue
+            done, seats = hooks.scored_of(outcome)
+            if kind == "scored" and any(s != case_input["seat"] for s in seats):
+                votes.append("scores-from-active-player")
+                continue
+            task = case_input["task"]
+            alphabeta = task["search"] == "alphabeta" or task["kind"] == "bounds"
+            if kind == "expanded":
+                done = hooks.expanded_of(outcome)
+            depth = case_input["depth"]
+            off = [d for d in (depth - 1, depth + 1) if d >= 0]
+            if alphabeta and kind == "scored":
+                order = hooks.order_of(outcome)
+                wanted = hooks.alphabeta_sets(case_input, order)
+                closest = min(wanted, key=lambda w: len(w ^ done))
+                wrong_move = task["kind"] == "search" and hooks.verify(case_input, outcome.expected, outcome.answer)
+                if task["kind"] == "bounds" and done in hooks.alphabeta_sets(case_input, order, (-float("inf"), float("inf"))):
+                    votes.append("ignores-passed-bounds")
+                elif any(self._at_depth(outcome, d, alphabeta=True) for d in off):
+                    votes.append("depth-off-by-one")
+                elif done != hooks.variant(case_input)["scored"] and any(
+                        done in hooks.alphabeta_sets(case_input, order, fresh=how) for how in ("below-root", "all")):
+                    votes.append("ignores-passed-bounds")  # (pruning nothing at all is under-pruning)
+                elif any(done > w for w in wanted) and not wrong_move:
+                    votes.append("under-pruning")  # looser bounds visit a superset of the leaves, and keep the move
+                elif done != closest:
+                    votes.append("over-pruning")  # a leaf alpha-beta needs was cut (the move may go wrong with it)
+                else:
+                    votes.append(None)
+                continue
+            if any(self._at_depth(outcome, d, kind=kind) for d in off):
+                votes.append("depth-off-by-one")
+            else:
+                votes.append(None)
+        named = [v for v in votes if v]
+        if not named:
+            return []
+        top = max(set(named), key=named.count)
+        return [top] if named.count(top) * 2 > len(votes) else []

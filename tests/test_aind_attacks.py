@@ -1,0 +1,236 @@
+"""The red team's holes in the object route (aind-isolation), each held shut: the attack scores no
+more than its honest twin, the evidence is only what the grading process answered, and nothing a
+submission sends crashes the grader (fixtures/submissions/reviewed/README.md, the aind rows)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT, SUBMISSIONS
+from grader.doors import api
+
+REVIEWED = SUBMISSIONS / "reviewed"
+RECORD_CHECKS = ("minimax-interface", "minimax-expanded", "minimax-scored", "minimax-timeout", "alphabeta-interface",
+                 "alphabeta-scored", "alphabeta-bounds", "alphabeta-timeout")
+
+
+def _status(result) -> dict:
+    return {c.name: c.status for c in result.checks}
+
+
+@pytest.fixture(scope="module")
+def checked():
+    done: dict = {}
+
+    def check(name, exercise="aind-isolation"):
+        if (name, exercise) not in done:
+            path = name if "/" in str(name) else REVIEWED / name
+            done[name, exercise] = api.check(path, exercise)
+        return done[name, exercise]
+
+    return check
+
+
+# -- H1: a search that raised or never answered earns nothing on the checks that read its record --------------
+
+def test_a_search_that_raises_earns_nothing_on_the_record_checks(checked):
+    lazy, twin = checked("aind_lazy.py"), checked("aind_lazy_honest.py")
+    assert lazy.error is None and twin.error is None, (lazy.error, twin.error)
+    failed = {name for name, status in _status(lazy).items() if status == "failed"}
+    assert set(RECORD_CHECKS) <= failed, _status(lazy)
+    assert "raised RuntimeError" in next(c.message for c in lazy.checks if c.name == "minimax-expanded")
+    assert lazy.score <= twin.score, (lazy.score, twin.score)
+    # the twin answers a pair of ints without searching: the shape check honestly passes, the record ones do not
+    assert _status(twin)["minimax-interface"] == "passed" and _status(twin)["minimax-expanded"] == "failed"
+    assert _status(twin)["minimax-timeout"] == "failed"  # it ended before the clock ran out, having searched nothing
+    assert "wrong-return-type" not in [m.code for m in lazy.mistakes]
+
+
+@pytest.mark.parametrize("exercise", ["aind-isolation", "aind-isolation-custom-player"])
+def test_the_unmodified_starter_scores_nothing(checked, exercise):
+    result = checked(ROOT / "exercises" / exercise / "starter.py", exercise)
+    assert result.error is None and result.score == 0.0, [(c.name, c.status, c.message) for c in result.checks
+                                                           if c.status == "passed"]
+
+
+# -- H2: iterative deepening read from the record --------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["aind_lazy.py", "aind_deepening_faked.py"])
+def test_faked_deepening_fails_iterative_deepening(checked, name):
+    result = checked(name)
+    assert _status(result)["iterative-deepening"] == "failed", result.error
+    assert _status(checked("aind_lazy_honest.py"))["iterative-deepening"] == "failed"
+
+
+def test_the_passes_are_read_from_the_expansions(checked):
+    from grader.judging import exercise as exercises
+    from grader.judging.checks import Outcome
+
+    hooks = exercises.load("aind-isolation").hooks
+    case = next(c for c in hooks.fixture_cases(None) if c["group"] == "iterative")
+
+    class Case:
+        input = case["input"]
+
+    def outcome(events):
+        return Outcome(Case, {"trace": {"events": events}})
+
+    depth1 = [["x", [i]] for i in range(2)] + [["e", [i], 0] for i in range(2)]
+    depth2 = [["x", [0]], ["x", [0, 0]], ["e", [0, 0], 0], ["x", [1]], ["x", [1, 0]], ["e", [1, 0], 0]]
+    assert [p["depth"] for p in hooks.deepening_passes(outcome(depth1 + depth2 + depth1))] == [1, 2, 1]
+    # a look (every root child forecast and scored to sort them) before a deeper search is part of it
+    assert [p["depth"] for p in hooks.deepening_passes(outcome(depth1 + depth1 + depth2))] == [1, 2]
+    notes = [["d", 1], ["r", 1, [0, 0]], ["d", 2], ["r", 2, [0, 0]]]
+    assert hooks.deepening_passes(outcome(notes)) == []  # nothing said is a search
+
+
+# -- H3: only the grader starts a move's clock ---------------------------------------------------------------
+
+def test_the_child_cannot_start_a_move_s_clock(checked):
+    reset, honest = checked("aind_clock_reset.py"), checked("aind_clock_honest.py")
+    assert reset.score <= honest.score and reset.status == "error" and "tampered" in reset.error, reset.error
+    plays = next(c for c in honest.checks if c.name == "alphabeta-plays")
+    assert plays.status == "failed" and ("past the clock" in plays.message or "clock ran out" in plays.message)
+
+
+def test_the_game_clock_starts_when_the_grader_answers_the_previous_move():
+    from grader.judging import exercise as exercises
+
+    hooks = exercises.load("aind-isolation").hooks
+    case = next(c for c in hooks.fixture_cases(None) if c["group"] == "alphabeta-game" and c["input"]["seat"] == 0)
+    oracle = hooks.oracle(case["input"])
+    for forged in (["m"], ["d", 1], ["r", 1, [0, 0]], ["p", None]):  # p None: the baseline moves on its own turn only
+        with pytest.raises(ValueError):
+            oracle.ask(forged)
+    clock = oracle.clock
+    assert [oracle.ask(["t"]) for _ in range(3)] == [clock - 1, clock - 2, clock - 3]
+    move = hooks.rules.moves_for(hooks.rules.decode(case["input"]["state"]), 0)[0]
+    assert "played" in oracle.ask(["p", list(move)])
+    assert oracle.game[0]["ticks"] == 3 and oracle.ask(["t"]) == clock - 1
+    with pytest.raises(ValueError):
+        oracle.ask(["p", None])
+
+
+# -- H5: nothing a submission sends crashes the grader ---------------------------------------------------------
+
+def test_forged_notes_are_tampering_never_a_traceback(checked):
+    result = checked("aind_crash.py")
+    assert result.status == "error" and result.score == 0.0 and "tampered" in result.error, result.error
+    assert "\n" not in result.error and "Traceback" not in result.error
+
+
+def test_an_exception_while_judging_is_that_submission_s_one_line_error(monkeypatch):
+    from grader.kit import agent_hooks
+
+    def trips(self, outcome, spec):
+        raise TypeError("unhashable type: 'list'\n(as a reply could make a check trip)")
+
+    monkeypatch.setattr(agent_hooks.AgentHooks, "check_iterative", trips)
+    result = api.check(SUBMISSIONS / "aind-isolation" / "correct" / "textbook.py", "aind-isolation")
+    assert (result.status, result.score) == ("error", 0.0)
+    assert "could not judge" in result.error and "TypeError" in result.error and "\n" not in result.error
+
+
+# -- H6: `grade` works for an object-route exercise --------------------------------------------------------------
+
+def test_grade_grades_an_aind_class(tmp_path):
+    klass = tmp_path / "class"
+    for name, source in (("alice", SUBMISSIONS / "aind-isolation" / "correct" / "textbook.py"),
+                         ("mallory", REVIEWED / "aind_crash.py"), ("bob", REVIEWED / "aind_lazy_honest.py")):
+        (klass / name).mkdir(parents=True)
+        (klass / name / "game_agent.py").write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "grader", "grade", str(klass), "-e", "aind-isolation", "--out",
+                           str(tmp_path / "out"), "-j", "1"], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "Traceback" not in done.stderr
+    data = json.loads((tmp_path / "out" / "results.json").read_text(encoding="utf-8"))
+    by_name = {name: next(s for s in data["submissions"] if f"/{name}" in s["submission"] or s["submission"] == name)
+               for name in ("alice", "mallory", "bob")}
+    alice = by_name["alice"]
+    assert alice["status"] == "passed" and alice["score"] == alice["max_score"] > 0, alice.get("error")
+    assert by_name["mallory"]["status"] == "error" and "tampered" in by_name["mallory"]["error"]
+    honest = api.check(REVIEWED / "aind_lazy_honest.py", "aind-isolation")
+    assert (by_name["bob"]["status"], by_name["bob"]["score"]) == (honest.status, honest.score)
+
+
+# -- H8: a thread left running after the call is no tampering ----------------------------------------------------
+
+def test_a_thread_left_running_is_no_tampering(checked):
+    pondering = checked("aind_ponder_thread.py")  # searches again once get_move has returned
+    assert (pondering.error, pondering.status, pondering.score) == (None, "passed", pondering.max_score), pondering.error
+    sloppy = checked("aind_stray_thread.py")  # deepens on a thread it never joins
+    assert sloppy.error is None, sloppy.error
+    status = _status(sloppy)  # its get_move answers after 20 ms of wall clock: only that check may go either way
+    assert all(s == "passed" for name, s in status.items() if name != "iterative-deepening"), status
+
+
+# -- Lows: the board's hash(); the clock's slack said in the statement ---------------------------------------------
+
+def test_the_board_hash_is_the_course_s():
+    from grader.judging import exercise as exercises
+    from grader.kit import agent_driver
+
+    hooks = exercises.load("aind-isolation").hooks
+    driver = agent_driver.configure(json.dumps(hooks.decl), str(hooks.rules_path))
+    case = next(c for c in hooks.fixture_cases(None) if c["group"] == "alphabeta")
+    oracle = hooks.oracle(case["input"])
+
+    class Link:
+        def ask(self, message):
+            return oracle.ask(message)
+
+        def tell(self, message):
+            oracle.tell(message)
+
+    built = driver["build"](case["input"])
+    driver["helpers"](built, Link())
+    seen = {}
+
+    class Probe:
+        def __init__(self, search_depth, score_fn, timeout):
+            pass
+
+        def alphabeta(self, game, depth, alpha=None, beta=None):
+            a, b = game.get_legal_moves()[:2]
+            one = game.forecast_move(a)
+            two = game.forecast_move(b)
+            # the same cells reached in another order: the same position, the same hash
+            there = [m for m in one.get_legal_moves() if m not in (a, b)][0]
+            seen["same"] = one.forecast_move(there).hash() == game.copy().forecast_move(a).forecast_move(there).hash()
+            seen["other"] = one.hash() != two.hash() and game.hash() != one.hash()
+            seen["int"] = type(game.hash()) is int
+            return a
+
+    driver["call"]({"AlphaBetaPlayer": Probe}, built)
+    assert seen == {"same": True, "other": True, "int": True}
+
+    import importlib.util
+
+    for exercise in ("aind-isolation", "aind-isolation-custom-player"):
+        spec = importlib.util.spec_from_file_location("_course_isolation", ROOT / "exercises" / exercise / "course" /
+                                                      "isolation.py")
+        course = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(course)
+        p1, p2 = object(), object()
+        board = course.Board(p1, p2)
+        first = board.forecast_move((0, 0)).forecast_move((6, 6)).forecast_move((2, 1))
+        again = board.forecast_move((0, 0)).forecast_move((6, 6)).forecast_move((2, 1))
+        assert type(first.hash()) is int and first.hash() == again.hash() != board.hash()
+
+
+@pytest.mark.parametrize("exercise", ["aind-isolation", "aind-isolation-custom-player"])
+def test_the_statement_states_the_clock_s_slack(exercise):
+    from grader.kit.agent_hooks import SLACK
+
+    text = (ROOT / "exercises" / exercise / "statement.md").read_text(encoding="utf-8")
+    assert f"at most {SLACK} more" in text
+
+
+def test_a_search_reading_the_clock_only_where_it_expands_is_within_the_slack(checked):
+    result = checked("aind_clock_interior.py")
+    assert (result.error, result.status, result.score) == (None, "passed", result.max_score), \
+        [(c.name, c.message) for c in result.checks if c.status != "passed"]
