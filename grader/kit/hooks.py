@@ -243,8 +243,9 @@ class KitHooks:
         """The grader's side of a case's evaluations whether or not grading needs them (see ``driver_path``)."""
         return KitOracle(self.game, shared=self._oracle_memory.get(case_input, lambda: ({(): self.state_of(case_input)}, {})))
 
-    def loading_oracle(self) -> KitOracle | None:
-        return KitOracle(self.game) if self.evaluations_are_evidence else None
+    def loading_oracle(self, asking: bool | None = None) -> KitOracle | None:
+        asking = self.evaluations_are_evidence if asking is None else asking
+        return KitOracle(self.game) if asking else None
 
     @cached_property
     def mistakes(self):

@@ -81,9 +81,7 @@ class _Arena:
 
     def hook(self, name, default=None):
         if name == "loading_oracle":
-            from grader.kit.hooks import KitOracle
-
-            return lambda: KitOracle(self._exercise.kit.game)
+            return lambda: self._exercise.kit.loading_oracle(asking=True)
         if name != "oracle":
             return self._exercise.hook(name, default)
         make = self._exercise.kit.asking_oracle
