@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import time
+from pathlib import Path
 
 from grader.version import __version__
 from grader.judging import checks as kinds
@@ -102,7 +103,26 @@ def _grade_in_session(session: Session, exercise, bank: Bank, result: Submission
     try:
         _judge_replies(session, exercise, bank, result, shrink, diagnose, first_raw, files)
     except Exception as exc:  # noqa: BLE001 - whatever a reply makes a check trip on is this submission's, not the run's
+        if _in_exercise_code(exercise, exc):
+            raise  # the exercise's own reference or rules failed: the grader's failure, never stored, tried again
         _unjudgeable(result, exc)
+
+
+def _in_exercise_code(exercise, exc: BaseException) -> bool:
+    """Whether the exception came out of the exercise's own code (its reference, hooks or game rules: files in
+    its folder or its reference module), which fails the same way for every submission: that is the grader's
+    failure (``grade`` stores nothing and exits 3), not one student's error."""
+    import traceback
+
+    own = [str(exercise.folder.resolve())]
+    try:
+        reference = exercise.reference
+        if reference is not None and getattr(reference, "__file__", None):
+            own.append(str(Path(reference.__file__).resolve()))
+    except Exception:  # noqa: BLE001 - a reference that cannot even load is the exercise's failure too
+        return True
+    frames = traceback.extract_tb(exc.__traceback__)
+    return any(str(Path(frame.filename).resolve()).startswith(tuple(own)) for frame in frames)
 
 
 def _unjudgeable(result: SubmissionResult, exc: Exception) -> None:
