@@ -47,7 +47,7 @@ def grid_svg(frame: dict) -> str:
             if mark and mark != "#":
                 parts.append(f'<circle cx="{x + GRID // 2}" cy="{y + GRID // 2}" r="{GRID // 2 - 4}" '
                              f'fill="{PLAYERS.get(mark, "#2f6f9f")}"/><text x="{x + GRID // 2}" y="{y + GRID // 2 + 4}" '
-                             f'text-anchor="middle" fill="{"#fff" if mark == "1" else "#000"}">{escape(mark)}</text>')
+                             f'text-anchor="middle" style="fill: {"#fff" if mark == "1" else "#000"}">{escape(mark)}</text>')
     moved = frame.get("moved")
     if (isinstance(moved, list) and len(moved) == 2 and all(type(v) is int for v in moved)
             and 0 <= moved[0] < len(rows) and 0 <= moved[1] < width):
