@@ -20,6 +20,12 @@ A baseline is ``random``, ``greedy`` (the best evaluation one move on), ``minima
 ``alphabeta:D`` (the kit's reference at depth D; the same moves, alpha-beta scoring fewer
 positions; without ``:D`` to the end of the game), or ``file:PATH`` (an instructor's agent, written like a student's, relative to the
 exercise folder; it runs sandboxed like any student's). Every mistake is one line.
+
+An object-route exercise (``[agent]``: an agent class over a board object) plays the same way; its table
+may also say which agent plays (``class``, ``method``, ``arguments``, ``score_function``, ``constants``;
+by default those of its full-game task), its ``budget`` is the virtual clock's calls per move, and
+``greedy``, ``minimax:D`` and ``alphabeta:D`` take ``@SCORE``, a score function of the game's rules
+(``greedy@open``, ``alphabeta:3@improved``). What it asks of the exercise is ``arena_of``'s.
 """
 
 from __future__ import annotations
