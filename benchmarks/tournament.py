@@ -16,11 +16,13 @@ It then projects a class of 200 against 4 baselines at 20 games a pairing (16,00
 measured rates: locally, and on 10 machines like this one through Dask (10 x the per-machine Dask
 rate: the driver only writes records, measured below as its share of one core).
 
-    python benchmarks/tournament.py [--exercise connect-four] [--agents DIR] [--size 8] [--games 4]
+    python benchmarks/tournament.py [--exercise ID ...] [--agents DIR] [--size 8] [--games 4]
                                     [--jobs N] [--dask]
 
-``--exercise aind-isolation`` once that exercise declares a [tournament] table and ships agents in
-fixtures/tournament/aind-isolation/ (``--agents`` names another folder). Exit status 0: it reports,
+By default both aind-isolation (the object route: an agent class, its budget a virtual clock) and
+connect-four (the function route: its budget the positions scored) are measured, one after the
+other; ``--exercise ID`` (repeatable) chooses. The correct agent is the folder's correct.py, else
+the exercise's pinned correct sample (fixtures/submissions/ID/correct/). Exit status 0: it reports,
 it does not judge.
 """
 
@@ -61,16 +63,16 @@ def in_process(exercise_id: str, agent: Path, games: int, per_game: bool = False
                 spent[name] += time.perf_counter() - began
         return wrapper
 
-    agents.Sandboxed._open = timed("start", agents.Sandboxed._open)
-    agents.Sandboxed.close = timed("stop", agents.Sandboxed.close)
-    original_choose = agents.Sandboxed.choose
+    originals = (agents.Sandboxed._open, agents.Sandboxed.close, agents.Sandboxed.choose)
+    agents.Sandboxed._open = timed("start", originals[0])
+    agents.Sandboxed.close = timed("stop", originals[1])
 
     def choose(self, state):
         if self.session is None:
             self._open()  # counted as start
         began = time.perf_counter()
         try:
-            return original_choose(self, state)
+            return originals[2](self, state)
         finally:
             spent["moves"] += time.perf_counter() - began
 
@@ -79,21 +81,33 @@ def in_process(exercise_id: str, agent: Path, games: int, per_game: bool = False
     specs.update({b["id"]: b for b in declared.baselines})
     played = moves = 0
     began = time.perf_counter()
-    for baseline in declared.baselines:
-        series = schedule.games([("agent", baseline["id"])], games)
-        for part in ([[game] for game in series] if per_game else [series]):  # a process per game, or per series
-            for record in referee.play_series(part, specs, exercise, declared, launcher, 1):
-                played += 1
-                moves += len(record["moves"])
+    try:
+        for baseline in declared.baselines:
+            series = schedule.games([("agent", baseline["id"])], games)
+            for part in ([[game] for game in series] if per_game else [series]):  # a process per game, or per series
+                for record in referee.play_series(part, specs, exercise, declared, launcher, 1):
+                    played += 1
+                    moves += len(record["moves"])
+    finally:  # measured once: the next exercise's run wraps the originals again
+        agents.Sandboxed._open, agents.Sandboxed.close, agents.Sandboxed.choose = originals
     total = time.perf_counter() - began
     sandbox = spent["start"] + spent["moves"] + spent["stop"]
     return {"games": played, "moves": moves, "seconds": total, "sandbox": sandbox, "start": spent["start"] + spent["stop"],
             "launcher": launcher.name, "baselines": len(declared.baselines)}
 
 
-def make_class(folder: Path, agents_dir: Path, size: int) -> list[Path]:
-    """SIZE distinct agents: the fixture agents that play (correct, weak) copied, each with its own comment."""
-    sources = [p for p in sorted(agents_dir.glob("*.py")) if p.stem in ("correct", "weak")] or sorted(agents_dir.glob("*.py"))
+def correct_agent(exercise_id: str, agents_dir: Path) -> Path | None:
+    """The folder's correct.py, else the exercise's pinned correct sample (fixtures/submissions/ID/correct/)."""
+    found = agents_dir / "correct.py"
+    if found.is_file():
+        return found
+    pinned = sorted((ROOT / "fixtures" / "submissions" / exercise_id / "correct").glob("*.py"))
+    return pinned[0] if pinned else None
+
+
+def make_class(folder: Path, agents_dir: Path, size: int, correct: Path) -> list[Path]:
+    """SIZE distinct agents: a correct one and the folder's weak one alternating, each with its own comment."""
+    sources = [correct] + [p for p in sorted(agents_dir.glob("*.py")) if p.stem == "weak"]
     folder.mkdir(parents=True)
     for number in range(size):
         source = sources[number % len(sources)]
@@ -132,40 +146,48 @@ def hours(games: float, rate: float) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--exercise", default="connect-four")
+    parser.add_argument("--exercise", action="append", default=None,
+                        help="an exercise with a [tournament] table (repeatable; default aind-isolation and connect-four)")
     parser.add_argument("--agents", type=Path, default=None, help="folder of agents (default fixtures/tournament/EXERCISE)")
     parser.add_argument("--size", type=int, default=8, help="agents in the class run")
     parser.add_argument("--games", type=int, default=4, help="games per pairing (even)")
     parser.add_argument("--jobs", type=int, default=None)
     parser.add_argument("--dask", action="store_true", help="also play the class on a Dask LocalCluster")
     args = parser.parse_args()
-    agents_dir = args.agents or ROOT / "fixtures" / "tournament" / args.exercise
-    correct = agents_dir / "correct.py"
-    if not correct.is_file():
-        print(f"no agents for {args.exercise}: {correct} is missing (give --agents DIR with a correct.py)")
-        return 0
+    for exercise_id in args.exercise or ["aind-isolation", "connect-four"]:
+        measure(exercise_id, args)
+    return 0
+
+
+def measure(exercise_id: str, args) -> None:
+    agents_dir = args.agents or ROOT / "fixtures" / "tournament" / exercise_id
+    correct = correct_agent(exercise_id, agents_dir)
+    if correct is None:
+        print(f"no agents for {exercise_id}: no correct.py in {agents_dir} and no pinned correct sample")
+        return
     from grader.judging import exercise as exercises
     from grader.tournament import declaration
 
     try:
-        declaration.read(exercises.load(args.exercise))
+        declared = declaration.read(exercises.load(exercise_id))
     except (declaration.TournamentError, exercises.ExerciseError) as exc:
-        print(f"{args.exercise}: {exc}")
-        return 0
+        print(f"{exercise_id}: {exc}")
+        return
 
-    one = in_process(args.exercise, correct, args.games)
-    print(f"{args.exercise}, sandbox {one['launcher']}: one core, {one['games']} games ({one['moves']} moves) "
-          f"against {one['baselines']} baselines in {one['seconds']:.2f} s = {one['games'] / one['seconds']:.1f} games/s")
+    one = in_process(exercise_id, correct, args.games)
+    print(f"{exercise_id} (budget {declared.budget} {declared.unit} a move), sandbox {one['launcher']}: one core, "
+          f"{one['games']} games ({one['moves']} moves) against {one['baselines']} baselines in {one['seconds']:.2f} s "
+          f"= {one['games'] / one['seconds']:.1f} games/s")
     print(f"  sandbox's share of the time: {one['sandbox'] / one['seconds']:.0%} "
           f"(of which starting and stopping the agent's process {one['start'] / one['seconds']:.0%}, "
-          f"one per agent per series; the rest is each move's round trip and the agent's own search)")
-    fresh = in_process(args.exercise, correct, args.games, per_game=True)
+          f"one per agent per series; the rest is each move's round trips and the agent's own search)")
+    fresh = in_process(exercise_id, correct, args.games, per_game=True)
     print(f"  with a process per agent per game instead of per series: {fresh['games'] / fresh['seconds']:.1f} games/s, "
           f"starting and stopping {fresh['start'] / fresh['seconds']:.0%} of the time")
     with tempfile.TemporaryDirectory(prefix="tournament-bench-") as tmp:
         tmp = Path(tmp)
-        make_class(tmp / "class", agents_dir, args.size)
-        local = whole_class(args.exercise, tmp / "class", tmp / "local", args.games, args.jobs)
+        make_class(tmp / "class", agents_dir, args.size, correct)
+        local = whole_class(exercise_id, tmp / "class", tmp / "local", args.games, args.jobs)
         rate = local["games"] / local["seconds"]
         print(f"  class of {args.size} x {one['baselines']} baselines x {args.games} games, local pool: "
               f"{local['games']} games in {local['seconds']:.1f} s = {rate:.1f} games/s "
@@ -176,23 +198,22 @@ def main() -> int:
 
             executor = DaskExecutor(jobs=args.jobs or os.cpu_count())
             executor.connect()  # the cluster started before the clock: a real cluster is already up
-            on_dask = whole_class(args.exercise, tmp / "class", tmp / "dask", args.games, None, executor=executor)
+            on_dask = whole_class(exercise_id, tmp / "class", tmp / "dask", args.games, None, executor=executor)
             dask_rate = on_dask["games"] / on_dask["seconds"]
             print(f"  the same on a Dask LocalCluster of this machine: {on_dask['games']} games in "
                   f"{on_dask['seconds']:.1f} s = {dask_rate:.1f} games/s")
         shutil.rmtree(tmp, ignore_errors=True)
     total = CLASS * BASELINES * GAMES_PER_PAIRING
-    print(f"projection: a class of {CLASS} against {BASELINES} baselines at {GAMES_PER_PAIRING} games a pairing "
+    print(f"  projection: a class of {CLASS} against {BASELINES} baselines at {GAMES_PER_PAIRING} games a pairing "
           f"= {total} games")
-    print(f"  on this machine (local pool, {rate:.1f} games/s): {hours(total, rate)}")
+    print(f"    on this machine (local pool, {rate:.1f} games/s): {hours(total, rate)}")
     per_machine = dask_rate or rate
     driver_share = local["driver"] / max(local["games"], 1)  # driver CPU seconds per game
     ceiling = 1 / driver_share if driver_share > 0 else float("inf")
     cluster = min(MACHINES * per_machine, ceiling)
-    print(f"  on {MACHINES} machines like this one through Dask ({'measured Dask' if dask_rate else 'local-pool'} rate "
+    print(f"    on {MACHINES} machines like this one through Dask ({'measured Dask' if dask_rate else 'local-pool'} rate "
           f"{per_machine:.1f} games/s a machine, x {MACHINES}; the driver's {driver_share * 1000:.1f} ms CPU a game "
           f"caps it at {ceiling:.0f} games/s): {hours(total, cluster)}")
-    return 0
 
 
 if __name__ == "__main__":

@@ -230,7 +230,7 @@ def write_outputs(out: Path, records: list[dict], exercise, declared, students: 
     _write(out / "grades.csv", csv_export.render([(e["student"], e["result"]) for e in entries]))
     pages = tournament_pages.render_all(board, records, exercise=exercise.id, title=exercise.title, seed=seed,
                                         declared={"depth": declared.depth, "budget": declared.budget,
-                                                  "move_guard": declared.move_guard,
+                                                  "move_guard": declared.move_guard, "unit": declared.unit,
                                                   "opening_moves": declared.opening_moves},
                                         pictures=_pictures(exercise, records))
     for relative, text in pages.items():
@@ -241,16 +241,25 @@ def write_outputs(out: Path, records: list[dict], exercise, declared, students: 
 
 
 def _pictures(exercise, records: list[dict]):
-    """A function drawing each position of a game as text rows (the game's ``render``), for the replay pages."""
-    rules = exercise.kit.game
+    """A function drawing each position of a game, for the replay pages: the grid of marks where the game
+    draws cells (``cells``, the object route's), with the cell just moved to, else its text rows (``render``)."""
+    from grader.tournament.agents import rules_of
 
-    def draw(record: dict) -> list[str]:
+    rules = rules_of(exercise)
+    grid = getattr(rules, "cells", None)
+
+    def frame(state, move=None):
+        if grid is not None:
+            return {"cells": grid(state), "moved": move}
+        return rules.render(state) or json.dumps(rules.encode(state))
+
+    def draw(record: dict) -> list:
         state = rules.decode(record["start"])
-        frames = [rules.render(state) or json.dumps(rules.encode(state))]
+        frames = [frame(state)]
         for move in [*record["opening_moves"], *(m["move"] for m in record["moves"] if m.get("move") is not None)]:
             action = next(a for a in rules.actions(state) if rules.move_data(a) == move)
             state = rules.result(state, action)
-            frames.append(rules.render(state) or json.dumps(rules.encode(state)))
+            frames.append(frame(state, move))
         return frames
 
     return draw

@@ -81,6 +81,12 @@ class AgentHooks:
     def loading_oracle(self) -> AgentOracle:
         return AgentOracle(self.rules)
 
+    def arena(self, table: dict):
+        """What a class tournament asks of this exercise (``[tournament]``: see ``agent_arena``)."""
+        from grader.kit.agent_arena import AgentArena
+
+        return AgentArena(self, table)
+
     @cached_property
     def mistakes(self):
         from grader.kit.agent_mistakes import AgentMistakes

@@ -17,6 +17,8 @@ from html import escape
 from grader.report import new_environment
 
 CELL = 26
+GRID = 30
+PLAYERS = {"1": "#1f3b73", "2": "#f0a030"}
 DISCS = {"X": "#c8312b", "O": "#e8b90c", "x": "#c8312b", "o": "#e8b90c"}
 
 
@@ -25,8 +27,40 @@ def page_name(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]", "_", name)[:120] or "_"
 
 
-def board_svg(lines: list[str] | str) -> str:
-    """A position drawn from its text rendering: one cell per character, X and O as discs."""
+def grid_svg(frame: dict) -> str:
+    """A position drawn from its cells (``{"cells": rows of marks, "moved": [row, col] or None}``): a square per
+    cell, "#" a used cell, any other mark a player's disc ("1", "2" in two colours), the last move outlined.
+    The replay page's script draws the same from the same data."""
+    rows = frame["cells"]
+    width = len(rows[0]) if rows else 0
+    w, h = width * GRID + 28, len(rows) * GRID + 28
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" class="board" width="{w}" height="{h}" role="img" '
+             f'aria-label="the board">']
+    for c in range(width):
+        parts.append(f'<text x="{24 + c * GRID + GRID // 2}" y="14" text-anchor="middle">{c}</text>')
+    for r, row in enumerate(rows):
+        parts.append(f'<text x="12" y="{24 + r * GRID + GRID // 2 + 4}" text-anchor="middle">{r}</text>')
+        for c, mark in enumerate(row):
+            x, y = 24 + c * GRID, 20 + r * GRID
+            fill = "#bbbbbb" if mark == "#" else "#e4e4e4" if mark else "#fff"
+            parts.append(f'<rect x="{x}" y="{y}" width="{GRID}" height="{GRID}" fill="{fill}" stroke="#555"/>')
+            if mark and mark != "#":
+                parts.append(f'<circle cx="{x + GRID // 2}" cy="{y + GRID // 2}" r="{GRID // 2 - 4}" '
+                             f'fill="{PLAYERS.get(mark, "#2f6f9f")}"/><text x="{x + GRID // 2}" y="{y + GRID // 2 + 4}" '
+                             f'text-anchor="middle" style="fill: {"#fff" if mark == "1" else "#000"}">{escape(mark)}</text>')
+    moved = frame.get("moved")
+    if (isinstance(moved, list) and len(moved) == 2 and all(type(v) is int for v in moved)
+            and 0 <= moved[0] < len(rows) and 0 <= moved[1] < width):
+        parts.append(f'<rect x="{24 + moved[1] * GRID + 2}" y="{20 + moved[0] * GRID + 2}" width="{GRID - 4}" '
+                     f'height="{GRID - 4}" fill="none" stroke="#c0392b" stroke-width="3"/>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def board_svg(lines: list[str] | str | dict) -> str:
+    """A position drawn from its text rendering: one cell per character, X and O as discs (or from its cells)."""
+    if isinstance(lines, dict):
+        return grid_svg(lines)
     rows = lines.splitlines() if isinstance(lines, str) else list(lines)
     width = max((len(r) for r in rows), default=1)
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" class="board" width="{width * CELL // 2 + 8}" '
@@ -105,6 +139,6 @@ def render_all(board: dict, records: list[dict], *, exercise: str, title: str, s
     for record in records:
         frames = pictures(record)
         pages[f"replays/{page_name(record['id'])}.html"] = env.get_template("tournament_replay.html.j2").render(
-            g=record, frames_json=json.dumps([f.splitlines() for f in frames]).replace("</", "<\\/"), last=board_svg(frames[-1]),
+            g=record, frames_json=json.dumps([f if isinstance(f, dict) else f.splitlines() for f in frames]).replace("</", "<\\/"), last=board_svg(frames[-1]),
             opening=len(record["opening_moves"]), baselines=board["baselines"], **common)
     return pages

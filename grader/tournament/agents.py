@@ -61,14 +61,29 @@ class Budgeted:
         return {"asked": self.asked}
 
 
-class _Arena:
-    """The exercise as a tournament's session sees it: its own limits, and each move's oracle budgeted."""
+def rules_of(exercise, declaration=None):
+    """The game a tournament's referee plays: the kit's game, or the object route's rules under the same names."""
+    if exercise.kit is not None:
+        return exercise.kit.game
+    from grader.tournament.declaration import arena_of
 
-    def __init__(self, exercise, limits, budget: int):
+    return arena_of(exercise).game
+
+
+class _Arena:
+    """The exercise as a tournament's session sees it: its own limits, and each move's oracle budgeted.
+
+    For an object-route exercise (``declaration.route == "object"``) the driver and the oracles are the
+    exercise's own (``AgentHooks.arena``): the budget is its virtual clock, every tick a question counted."""
+
+    def __init__(self, exercise, limits, budget: int, declaration=None):
+        from grader.tournament.declaration import arena_of
+
         self._exercise = exercise
         self.limits = limits
         self.budget = budget
-        self.oracles: list[Budgeted] = []
+        self.oracles: list = []
+        self.face = arena_of(exercise) if declaration is not None and declaration.route == "object" else None
 
     def __getattr__(self, name):
         return getattr(self._exercise, name)
@@ -77,9 +92,21 @@ class _Arena:
     def driver_path(self):
         """A driver whose child asks for every evaluation: the budget is counted in them, even for an exercise
         whose grading lets the child evaluate by itself (nothing there rests on them)."""
+        if self.face is not None:
+            return self.face.driver_path()
         return self._exercise.kit.driver_path(asking=True)
 
     def hook(self, name, default=None):
+        if self.face is not None and name in ("loading_oracle", "oracle"):
+            if name == "loading_oracle":
+                return self.face.loading_oracle
+
+            def counted(case_input):
+                oracle = self.face.oracle(case_input, self.budget)
+                self.oracles.append(oracle)
+                return oracle
+
+            return counted
         if name == "loading_oracle":
             return lambda: self._exercise.kit.loading_oracle(asking=True)
         if name != "oracle":
@@ -121,9 +148,10 @@ class Sandboxed:
         self.path = path
         self.exercise = exercise
         self.kit = exercise.kit
+        self.game = rules_of(exercise)
         self.declaration = declaration
         self.launcher = launcher
-        self.arena = _Arena(exercise, limits_for(exercise, declaration, games), declaration.budget)
+        self.arena = _Arena(exercise, limits_for(exercise, declaration, games), declaration.budget, declaration)
         self.session: Session | None = None
         self.dead: str | None = None
         self.moves = 0
@@ -149,9 +177,12 @@ class Sandboxed:
         if self.dead:
             return Choice(failure=self.dead)
         self.moves += 1
-        case_input = {"state": self.kit.game.encode(state)}
-        if self.declaration.depth is not None:
-            case_input["depth"] = self.declaration.depth
+        if self.arena.face is not None:
+            case_input = self.arena.face.case(state, self.declaration.depth, self.declaration.budget)
+        else:
+            case_input = {"state": self.game.encode(state)}
+            if self.declaration.depth is not None:
+                case_input["depth"] = self.declaration.depth
         before = len(self.arena.oracles)
         try:
             raw = self.session.run([{"id": f"move-{self.moves}", "input": case_input}])[0]
@@ -170,18 +201,21 @@ class Sandboxed:
         if raw.get("answer") is None:
             return Choice(used=used, failure="gave no answer")
         answer = Answer.decode(raw["answer"])
+        if self.arena.face is not None:
+            move, problem = self.arena.face.move(answer, state)
+            return Choice(used=used, failure=problem[:200]) if problem else Choice(move=move, used=used)
         parts, problem = self.kit.parts(answer)
         if problem:
             return Choice(used=used, failure=problem[:200])
         move = parts["move"]
-        for action in self.kit.game.actions(state):
-            if same_move(move, self.kit.game.move_data(action)):
+        for action in self.game.actions(state):
+            if same_move(move, self.game.move_data(action)):
                 return Choice(move=action, used=used)
         return Choice(used=used, failure=f"illegal move {move.text[:60]}")
 
     def _over(self, used: int) -> str | None:
         if used > self.declaration.budget:
-            return f"over budget (scored more than {self.declaration.budget} positions in one move)"
+            return f"over budget (more than {self.declaration.budget} {self.declaration.unit} in one move)"
         return None
 
     def restart(self) -> None:
@@ -200,10 +234,18 @@ class Baseline:
     def __init__(self, spec: dict, exercise, game_id: str, seed):
         self.spec = spec
         self.kit = exercise.kit
-        self.game = exercise.kit.game
+        self.game = rules_of(exercise)
         self.rng = seeded(seed, game_id, spec["id"])
+        self.face = None
+        if self.kit is None:
+            from grader.tournament.declaration import arena_of
+
+            self.face = arena_of(exercise)
 
     def choose(self, state) -> Choice:
+        if self.face is not None:  # the object route's baselines: over its rules and its named scores
+            move, used = self.face.baseline(self.spec, state, self.rng)
+            return Choice(move=move, used=used)
         actions = self.game.actions(state)
         kind = self.spec["kind"]
         if kind == "random":

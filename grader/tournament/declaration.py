@@ -20,16 +20,24 @@ A baseline is ``random``, ``greedy`` (the best evaluation one move on), ``minima
 ``alphabeta:D`` (the kit's reference at depth D; the same moves, alpha-beta scoring fewer
 positions; without ``:D`` to the end of the game), or ``file:PATH`` (an instructor's agent, written like a student's, relative to the
 exercise folder; it runs sandboxed like any student's). Every mistake is one line.
+
+An object-route exercise (``[agent]``: an agent class over a board object) plays the same way; its table
+may also say which agent plays (``class``, ``method``, ``arguments``, ``score_function``, ``constants``;
+by default those of its full-game task), its ``budget`` is the virtual clock's calls per move, and
+``greedy``, ``minimax:D`` and ``alphabeta:D`` take ``@SCORE``, a score function of the game's rules
+(``greedy@open``, ``alphabeta:3@improved``). What it asks of the exercise is ``arena_of``'s.
 """
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-BASELINE = re.compile(r"^(random|greedy|(minimax|alphabeta)(?::([1-9][0-9]?))?|file:(.+))$")
+BASELINE = re.compile(r"^(random|greedy|(minimax|alphabeta)(?::([1-9][0-9]?))?|file:(.+))(?:@([A-Za-z_][A-Za-z0-9_]*))?$")
+PLAYER_KEYS = ("class", "method", "arguments", "score_function", "constants")  # the object route's agent
 
 
 class TournamentError(Exception):
@@ -59,20 +67,39 @@ class Declaration:
     baselines: tuple[dict, ...]
     thresholds: tuple[Threshold, ...] = field(default=())
     max_plies: int = 400
+    route: str = "function"    # "object": an [agent] exercise, the budget a virtual clock (see agents.Clocked)
+    player: str = ""           # the object route's agent, as declared (JSON, sorted keys)
+
+    @property
+    def unit(self) -> str:
+        """What the budget counts, as a page says it."""
+        return "calls on the clock" if self.route == "object" else "positions scored"
 
     def baseline(self, name: str) -> dict:
         return next(b for b in self.baselines if b["id"] == name)
 
 
-def _baseline(text, folder: Path) -> dict:
+def _baseline(text, folder: Path, scores: list[str] | None) -> dict:
+    """One baseline. ``scores``: the score functions an object-route game names (``greedy@open``,
+    ``alphabeta:3@improved``); None for a function-route game, whose one evaluation every baseline uses."""
     found = BASELINE.match(str(text)) if type(text) is str else None
-    if not found:
-        raise TournamentError(f"baseline {text!r}: say random, greedy, minimax[:D], alphabeta[:D] or file:PATH")
+    if not found or (found.group(4) or found.group(1) == "random") and found.group(5):
+        raise TournamentError(f"baseline {text!r}: say random, greedy, minimax[:D], alphabeta[:D] or file:PATH"
+                              + (", the searches and greedy with @SCORE" if scores else ""))
+    score = found.group(5)
+    if score is not None and scores is None:
+        raise TournamentError(f"baseline {text!r}: this game has one evaluation, so no @SCORE")
+    if score is not None and score not in scores:
+        raise TournamentError(f"baseline {text!r}: no score {score!r} in the game's rules ({', '.join(scores)})")
+    named = f"-{score}" if score else ""
     if found.group(1) in ("random", "greedy"):
-        return {"id": found.group(1), "kind": found.group(1)}
+        return {"id": found.group(1) + named, "kind": found.group(1), **({"score": score} if score else {})}
     if found.group(2):  # without a depth: to the end of the game
         depth = int(found.group(3)) if found.group(3) else None
-        return {"id": f"{found.group(2)}-{depth or 'end'}", "kind": found.group(2), "depth": depth}
+        if depth is None and scores is not None:
+            raise TournamentError(f"baseline {text!r}: give the depth ({found.group(2)}:3), the game is long")
+        return {"id": f"{found.group(2)}-{depth or 'end'}{named}", "kind": found.group(2), "depth": depth,
+                **({"score": score} if score else {})}
     path = (folder / found.group(4)).resolve()
     if not path.is_file():
         raise TournamentError(f"baseline {text!r}: no file {path}")
@@ -89,22 +116,31 @@ def _number(table: dict, key: str, default, kind, low, high):
 def read(exercise) -> Declaration:
     """The exercise's tournament, or ``TournamentError`` saying why it has none."""
     table = exercise.meta.get("tournament")
-    if exercise.kit is None or "returns" not in exercise.kit.decl:
-        raise TournamentError(f"{exercise.id}: only a game exercise whose student returns a move can play tournaments")
-    if "move" not in exercise.kit.decl["returns"]["items"]:
-        raise TournamentError(f"{exercise.id}: the student's function returns no move, so it cannot play")
-    if not isinstance(table, dict):
-        raise TournamentError(f"{exercise.id} declares no [tournament] table in its exercise.toml")
+    arena, scores, player = None, None, ""
+    if exercise.kit is None and getattr(exercise, "agent", None) is not None:  # the object route: an agent class
+        if not isinstance(table, dict):
+            raise TournamentError(f"{exercise.id} declares no [tournament] table in its exercise.toml")
+        arena = arena_of(exercise)
+        scores = arena.scores()
+        player = json.dumps(arena.task, sort_keys=True)
+    else:
+        if exercise.kit is None or "returns" not in exercise.kit.decl:
+            raise TournamentError(f"{exercise.id}: only a game exercise whose student returns a move can play tournaments")
+        if "move" not in exercise.kit.decl["returns"]["items"]:
+            raise TournamentError(f"{exercise.id}: the student's function returns no move, so it cannot play")
+        if not isinstance(table, dict):
+            raise TournamentError(f"{exercise.id} declares no [tournament] table in its exercise.toml")
     known = {"depth", "budget", "move_guard", "opening_moves", "games", "baselines", "thresholds", "max_plies"}
+    known |= set(PLAYER_KEYS) if arena is not None else set()
     unknown = sorted(set(table) - known)
     if unknown:
         raise TournamentError(f"[tournament] of {exercise.id}: unknown key(s) {', '.join(unknown)}")
-    takes_depth = "depth" in exercise.kit.decl["arguments"].values()
+    takes_depth = arena is not None or "depth" in exercise.kit.decl["arguments"].values()
     depth = _number(table, "depth", 3, int, 1, 50) if takes_depth else None
     raw = table.get("baselines", ["random"])
     if not isinstance(raw, list) or not raw:
         raise TournamentError(f"[tournament] baselines: a list such as [\"random\", \"alphabeta:2\"]")
-    baselines = tuple(_baseline(b, exercise.folder) for b in raw)
+    baselines = tuple(_baseline(b, exercise.folder, scores) for b in raw)
     names = [b["id"] for b in baselines]
     if len(set(names)) != len(names):
         raise TournamentError(f"[tournament] baselines: a name twice ({', '.join(names)})")
@@ -123,4 +159,19 @@ def read(exercise) -> Declaration:
     return Declaration(exercise=exercise.id, depth=depth, budget=_number(table, "budget", 1000, int, 1, 10_000_000),
                        move_guard=guard, opening_moves=_number(table, "opening_moves", 2, int, 0, 50), games=games,
                        baselines=baselines, thresholds=tuple(thresholds),
-                       max_plies=_number(table, "max_plies", 400, int, 1, 100_000))
+                       max_plies=_number(table, "max_plies", 400, int, 1, 100_000),
+                       route="object" if arena is not None else "function", player=player)
+
+
+def arena_of(exercise):
+    """The object route's view of ``exercise`` for a tournament (``AgentHooks.arena``), made once per exercise."""
+    found = _ARENAS.get(id(exercise))
+    if found is None or found[0] is not exercise:
+        try:
+            found = _ARENAS[id(exercise)] = (exercise, exercise.agent.arena(exercise.meta.get("tournament") or {}))
+        except Exception as exc:  # noqa: BLE001 - the kit's DeclarationError (this layer may not import it)
+            raise TournamentError(f"[tournament] of {exercise.id}: {str(exc).splitlines()[0]}") from None
+    return found[1]
+
+
+_ARENAS: dict[int, tuple] = {}

@@ -13,7 +13,7 @@ record holds no time and nothing of the machine: the same series, the same recor
 from __future__ import annotations
 
 from grader.tournament import schedule
-from grader.tournament.agents import Baseline, Sandboxed
+from grader.tournament.agents import Baseline, Sandboxed, rules_of
 
 
 def make_player(spec: dict, exercise, declaration, launcher, game_id: str, seed, games: int = 1):
@@ -35,7 +35,7 @@ def play_series(games: list[dict], agents: dict[str, dict], exercise, declaratio
 
 def play(game: dict, agents: dict[str, dict], sandboxed: dict, exercise, declaration, seed) -> dict:
     """The record of ``game``; ``sandboxed``: the series' sandboxed players by id (kept between games)."""
-    rules = exercise.kit.game
+    rules = rules_of(exercise)
     start, opened = schedule.opening(rules, seed, game["opening"], declaration.opening_moves)
     state = start
     for action in opened:
