@@ -45,6 +45,12 @@ class Finding:
     checks: tuple[str, ...] = ()
 
 
+# Exceptions that say the code does not fit what it is given (a name or an attribute it does not have, a part left
+# unwritten), never what a wrong search does with the game: a hypothesis's crash (``max()`` of no moves) is not one.
+INTERFACE_ERRORS = ("AttributeError", "NameError", "UnboundLocalError", "ImportError", "ModuleNotFoundError",
+                    "NotImplementedError")
+
+
 def same_number(a, b) -> bool:
     """Two numbers alike as the diagnosis compares them: close, infinities equal only to themselves, NaN to nothing."""
     if isinstance(a, float) and math.isnan(a) or isinstance(b, float) and math.isnan(b):
