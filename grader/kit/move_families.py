@@ -155,6 +155,11 @@ def _plans(searcher, role):
         **{f"bad-initial-bound/sentinel-{size}": (
             role, _below_family(searcher, f"bad-initial-bound/sentinel-{size}"), -size if role == "max" else size)
            for size in SENTINELS},
+        # the same start values below the root only, the root's own loop keeping its best move right ("no move
+        # yet" as its start)
+        "bad-initial-bound/below-root": (role, _below(searcher, "bad-initial-bound"), None),
+        **{f"bad-initial-bound/sentinel-{size}/below-root": (
+            role, _below_family(searcher, f"bad-initial-bound/sentinel-{size}"), None) for size in SENTINELS},
         "one-ply-search": (role, lambda child, depth: searcher.scored(child), None),
         "two-ply-search": (role, lambda child, depth: searcher.scored(
             child if game.is_terminal(child) else game.result(child, _by_reply(searcher, child)[0])), None),
@@ -170,7 +175,8 @@ FAMILIES = ("min-max-swapped", "min-max-swapped/below-root", "always-max", "alwa
             "bad-initial-bound/root-only-unit", "missing-terminal-check", "missing-terminal-check/max",
             "missing-terminal-check/min", "missing-terminal-check/strict", "missing-terminal-check/max-strict",
             "missing-terminal-check/min-strict", "bad-initial-bound/infinity-max", "bad-initial-bound/infinity-min",
-            *(f"bad-initial-bound/sentinel-{size}" for size in SENTINELS),
+            *(f"bad-initial-bound/sentinel-{size}" for size in SENTINELS), "bad-initial-bound/below-root",
+            *(f"bad-initial-bound/sentinel-{size}/below-root" for size in SENTINELS),
             "one-ply-search", "two-ply-search")
 # Searches that look a fixed number of moves ahead, shallowest first: where one of them and a full search with a
 # mistake choose the same moves, the shallow search is the simpler account (in a short game whoever takes every
