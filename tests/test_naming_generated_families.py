@@ -72,3 +72,34 @@ def test_a_crash_on_an_attribute_the_state_lacks_is_not_a_search_that_met_a_fini
     assert changed.count(by_parity) == 2
     named = codes(tmp_path, changed, "aima-isolation")
     assert "missing-terminal-check" not in named, named
+
+
+CTP_SEARCH = '''
+import math
+
+
+def search(node, depth, a_turn):
+    moves = get_next_valid_moves(node)
+    if not moves:
+        return get_value(node)
+    if depth == 0:
+        return HORIZON
+    values = [search(child, depth - 1, not a_turn) for child in moves]
+    return max(values) if a_turn else min(values)
+
+
+def minimax(node, max_depth, player_a_moves):
+    return ANSWER
+'''
+
+
+def test_a_whole_number_made_anywhere_is_truncates_values_and_a_horizon_at_a_start_value_is_not_evaluated(tmp_path):
+    """ctp-26's families are generated over the ways and places a value is made whole (int, floor, ceil, round;
+    the leaves, each kept value, the answer) and over the start values a horizon may be given (0, the worst or
+    the best for the player to move, an infinity), not listed one sample at a time."""
+    rounded = CTP_SEARCH.replace("HORIZON", "get_value(node)").replace(
+        "ANSWER", "math.ceil(search(node, max_depth, player_a_moves))")
+    assert codes(tmp_path, rounded, "ctp-26")[0] == "truncates-values"
+    hopeful = CTP_SEARCH.replace("HORIZON", "math.inf if a_turn else -math.inf").replace(
+        "ANSWER", "search(node, max_depth, player_a_moves)")
+    assert codes(tmp_path, hopeful, "ctp-26")[0] == "horizon-not-evaluated"
