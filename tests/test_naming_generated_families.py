@@ -103,3 +103,21 @@ def test_a_whole_number_made_anywhere_is_truncates_values_and_a_horizon_at_a_sta
     hopeful = CTP_SEARCH.replace("HORIZON", "math.inf if a_turn else -math.inf").replace(
         "ANSWER", "search(node, max_depth, player_a_moves)")
     assert codes(tmp_path, hopeful, "ctp-26")[0] == "horizon-not-evaluated"
+
+
+def test_full_moves_counted_from_whoever_starts_are_depth_counts_full_moves(tmp_path):
+    """A round that ends after the reply to the player who moved first at the root (not after player B's move)."""
+    rounds = '''
+def search(node, rounds_left, a_turn, started_with_a):
+    children = get_next_valid_moves(node)
+    if rounds_left == 0 or not children:
+        return get_value(node)
+    reply = a_turn != started_with_a
+    values = [search(child, rounds_left - (1 if reply else 0), not a_turn, started_with_a) for child in children]
+    return max(values) if a_turn else min(values)
+
+
+def minimax(node, max_depth, player_a_moves):
+    return search(node, max_depth, player_a_moves, player_a_moves)
+'''
+    assert codes(tmp_path, rounds, "ctp-26")[0] == "depth-counts-full-moves"

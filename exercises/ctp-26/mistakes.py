@@ -106,6 +106,17 @@ MODELS += [_own("truncates-values", _WHOLE_AT[where](convert), f"truncates-value
 
 
 
+def _depth_after_mover(first: bool):
+    """Depth used up only by the moves of the player who moved first at the root (``first``) or of the other one:
+    a round counted from whoever starts, not from player A."""
+    return lambda node, depth, a: _reference(node, depth, a, lambda mover, d: d - 1 if (mover == a) == first else d)
+
+
+# Full moves counted from the player who starts: the round ends after the starter's move, or after the reply.
+MODELS += [_own("depth-counts-full-moves", _depth_after_mover(first), f"depth-counts-full-moves/after-the-{who}")
+           for first, who in ((True, "starter"), (False, "reply"))]
+
+
 def _horizon(worth):
     """The right search, except that a node at the depth limit that has moves is worth ``worth(player_a_moves)``
     instead of its evaluation."""
