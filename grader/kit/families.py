@@ -192,8 +192,11 @@ class KitMistakes:
                                     for family in families if family not in later) if fit is not None]
             # A start value is any number a student writes (-999, 10**6, ...): the families for the ones the wrong
             # answers themselves show, not only for a list of usual ones.
+            made_here = start_value_families(wrong_values, asked)
             fits += [fit for fit in (self._fits(family, asked_once, len(wrong_values), budget)
-                                     for family in start_value_families(wrong_values, asked).values()) if fit is not None]
+                                     for family in made_here.values()) if fit is not None]
+            for family in made_here.values():  # one submission's numbers: not kept in the game's memo for the next
+                self.hooks.searcher.memo.pop(family.memo_key(), None)
             if not any(fit.complete and fit.explained for fit in fits):
                 # Rarer accounts (a part copied from another), tried only where no family gives every value: they
                 # cost a check its time for every student otherwise.
