@@ -172,6 +172,10 @@ MODELS = value_models(_hooks().game()[1], _asked, FAMILIES, {code: CODES[code] f
 # models above keep their places (the shipped bank keys its predictions by place).
 MODELS += value_models(_hooks().game()[1], _asked, ["terminal-test-inverted"],
                        {"terminal-test-inverted": CODES["terminal-test-inverted"]})
+# One part with no test for the end of the game, its best of no moves defaulting to 0 (``max(..., default=0)``).
+MODELS += value_models(_hooks().game()[1], _asked, ["missing-terminal-check/default-0-max",
+                                                    "missing-terminal-check/default-0-min"],
+                       {"missing-terminal-check": CODES["missing-terminal-check"]})
 
 
 # -- rules over moves: legal-move lists and decisions -----------------------------------------

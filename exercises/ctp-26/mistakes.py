@@ -92,6 +92,51 @@ MODELS = [
          "truncates-values/floor"),
 ]
 
+# Values made whole numbers, every way of doing it (int, floor, ceil, round) at every place (the leaves, each value
+# kept, the answer only): the three above keep their places (the shipped bank keys its predictions by place).
+_WHOLE = {"int": int, "floor": math.floor, "ceil": math.ceil, "round": round}
+_WHOLE_AT = {
+    "leaves": lambda convert: lambda node, depth, a: _reference(node, depth, a, leaf=lambda n: convert(n["value"])),
+    "kept-values": _combined_with,
+    "answer": lambda convert: lambda node, depth, a: convert(_reference(node, depth, a)),
+}
+MODELS += [_own("truncates-values", _WHOLE_AT[where](convert), f"truncates-values/{how}-{where}")
+           for how, convert in _WHOLE.items() for where in _WHOLE_AT
+           if (how, where) not in {("int", "leaves"), ("int", "kept-values"), ("floor", "leaves")}]
+
+
+
+def _depth_after_mover(first: bool):
+    """Depth used up only by the moves of the player who moved first at the root (``first``) or of the other one:
+    a round counted from whoever starts, not from player A."""
+    return lambda node, depth, a: _reference(node, depth, a, lambda mover, d: d - 1 if (mover == a) == first else d)
+
+
+# Full moves counted from the player who starts: the round ends after the starter's move, or after the reply.
+MODELS += [_own("depth-counts-full-moves", _depth_after_mover(first), f"depth-counts-full-moves/after-the-{who}")
+           for first, who in ((True, "starter"), (False, "reply"))]
+
+
+def _horizon(worth):
+    """The right search, except that a node at the depth limit that has moves is worth ``worth(player_a_moves)``
+    instead of its evaluation."""
+    def solve(node, depth, a):
+        if not node["children"]:
+            return node["value"]
+        if depth == 0:
+            return worth(a)
+        values = [solve(child, depth - 1, not a) for child in node["children"]]
+        return max(values) if a else min(values)
+
+    return solve
+
+
+# A horizon node given a start value instead of its evaluation: each value a search starts from (0 is above).
+MODELS += [_own("horizon-not-evaluated", _horizon(worth), f"horizon-not-evaluated/{name}") for name, worth in (
+    ("worst-for-the-mover", lambda a: -math.inf if a else math.inf),
+    ("best-for-the-mover", lambda a: math.inf if a else -math.inf),
+    ("minus-infinity", lambda a: -math.inf), ("plus-infinity", lambda a: math.inf))]
+
 # The one check whose failure is a mistake the core does not name by the check's kind.
 CHECK_CODES = {"evaluation-discipline": "evaluates-internal-nodes"}
 

@@ -40,7 +40,7 @@ from grader.judging.predictions import model_keys
 from grader.judging.predictions import predict as _predict
 from grader.judging.result import Mistake
 # The vocabulary the diagnosis speaks, kept importable from here (exercises' mistakes.py use it so).
-from grader.vocabulary.findings import (CLEAR_LEAD, LOCAL_RULES, NO_KNOWN_MISTAKE, PARTIAL_AGREES,  # noqa: F401
+from grader.vocabulary.findings import (CLEAR_LEAD, INTERFACE_ERRORS, LOCAL_RULES, MIN_EXPLAINED, NO_KNOWN_MISTAKE, PARTIAL_AGREES,  # noqa: F401
                                         PARTIAL_CONTRADICTS, PARTIAL_EXPLAINS, SUPPORTED_EXPLAINS, Finding,
                                         Fit, Model, Support, best_per_code, clear_winners, fit_hypothesis,
                                         local_text, support_of_rule, supported_by, with_support)
@@ -247,6 +247,8 @@ def _agrees(prediction, reply) -> bool:
         return False
     if reply[0] == "number":
         return _same_number(prediction[1], reply[1])
+    if reply[0] == "raised":
+        return not str(reply[1]).startswith(INTERFACE_ERRORS)
     return True
 
 
@@ -620,7 +622,7 @@ def diagnose(exercise, outcomes, checks, again_raw=(), session=None, budget: flo
     if wrong and module is not None:
         fits = model_fits(getattr(module, "MODELS", ()), facts)
         seen_codes = set()
-        for fit in (f for f in fits if f.complete):
+        for fit in (f for f in fits if f.complete and f.evidence >= MIN_EXPLAINED):
             if fit.model.code not in seen_codes:
                 seen_codes.add(fit.model.code)
                 findings.append(_model_finding(fit, facts, failing_names, drawn))

@@ -19,7 +19,7 @@ import re
 import time
 from dataclasses import replace
 
-from grader.vocabulary.findings import (PARTIAL_AGREES, SUPPORTED_EXPLAINS, Finding, Fit, Model, Support, clear_winners,
+from grader.vocabulary.findings import (INTERFACE_ERRORS, PARTIAL_AGREES, SUPPORTED_EXPLAINS, Finding, Fit, Model, Support, clear_winners,
                                 supported_by, with_support)
 from grader.kit import answer_shape, mistake_texts
 from grader.kit.mistake_texts import CODES
@@ -151,12 +151,14 @@ class KitMistakes:
                or callable(getattr(game.module, "with_mover", None))]
 
     def _student_value(self, outcome):
-        """("number", v) or ("raised",) or None when the reply carries no value the families can be compared to."""
+        """("number", v) or ("raised", interface) or None when the reply carries no value the families can be
+        compared to; ``interface``: the crash says the code does not fit what it was given (a missing attribute,
+        say), which no family's search explains."""
         raw = outcome.raw
         if "skipped" in raw or raw.get("timed_out"):
             return None
         if raw.get("raised"):
-            return ("raised",)
+            return ("raised", str(raw["raised"]).startswith(INTERFACE_ERRORS))
         answer = outcome.answer
         if answer is None:
             return None
@@ -188,6 +190,13 @@ class KitMistakes:
             later = [f for f in families if getattr(PARAMETERISED.get(f), "only_if_unexplained", False)]
             fits = [fit for fit in (self._fits(family, asked_once, len(wrong_values), budget)
                                     for family in families if family not in later) if fit is not None]
+            # A start value is any number a student writes (-999, 10**6, ...): the families for the ones the wrong
+            # answers themselves show, not only for a list of usual ones.
+            made_here = start_value_families(wrong_values, asked)
+            fits += [fit for fit in (self._fits(family, asked_once, len(wrong_values), budget)
+                                     for family in made_here.values()) if fit is not None]
+            for family in made_here.values():  # one submission's numbers: not kept in the game's memo for the next
+                self.hooks.searcher.memo.pop(family.memo_key(), None)
             if not any(fit.complete and fit.explained for fit in fits):
                 # Rarer accounts (a part copied from another), tried only where no family gives every value: they
                 # cost a check its time for every student otherwise.
@@ -261,6 +270,10 @@ class KitMistakes:
         predicted: set = set()
         decl = self.hooks.decl
         predict = predictor(self.hooks.searcher, family, decl["search"] == "alphabeta", decl["alpha"], decl["beta"])
+        if not isinstance(family, str):  # a family made for this submission (``start_value_families``)
+            family, known = family.name, {family.name: family}
+        else:
+            known = PARAMETERISED
         deadline, left = budget[1], budget[0]
         try:
             for outcome, reply, state, depth, is_wrong in asked:
@@ -284,7 +297,7 @@ class KitMistakes:
                 if len(predicted) < 2:
                     predicted.add(value)
                 if reply[0] == "raised":
-                    agrees = empty
+                    agrees = empty and not reply[1]
                 else:
                     reply_value = reply[1]
                     agrees = reply_value == value or _same(reply_value, value)
@@ -302,8 +315,8 @@ class KitMistakes:
             budget[0] = left
         if not explained or len(predicted) < 2:
             return None  # one value whatever the position: a constant answer says nothing of how it was searched
-        code = PARAMETERISED[family].code if family in PARAMETERISED else family
-        return Fit(Model(code, None, PARAMETERISED[family].text if family in PARAMETERISED else ""),
+        code = known[family].code if family in known else family
+        return Fit(Model(code, None, known[family].text if family in known else ""),
                    compared, explained, example, agreed, wrong_count, missed, contradicted)
 
     def _move_findings(self, facts) -> list[Finding]:
@@ -574,6 +587,26 @@ class TerminalDefault(_Recursive):
         return max(values) if searcher.role_of(n) == "max" else min(values)
 
 
+class TerminalDefaultFor(TerminalDefault):
+    """``TerminalDefault`` where ``role`` is to move only: one of the two parts (the maximising one, say) takes the
+    best of its moves with a default for none and no test for the end of the game; the other part is right."""
+
+    def __init__(self, role: str, default):
+        super().__init__(default)
+        self.role = role
+        self.text = (f"Where {role.upper()} is to move your search does not test whether the game is over: a position "
+                     f"there with no move gets {default!r}, the default of the best of no moves, instead of the "
+                     f"finished game's score (where {'MIN' if role == 'max' else 'MAX'} is to move the test is there).")
+
+    def memo_key(self) -> tuple:
+        return ("terminal-default", self.default, self.role)
+
+    def step(self, searcher, n, depth, below):
+        if searcher.role_of(n) != self.role and (depth == 0 or searcher.ended(n)):
+            return searcher.leaf_of(n)
+        return super().step(searcher, n, depth, below)
+
+
 class NegamaxUnnegated(_Recursive):
     """A negamax whose children's values are never negated: each position is scored from the side to move
     (``colour * score``), every level keeps the maximum, and the root's answer is turned back to MAX's side."""
@@ -649,8 +682,8 @@ class _ColourKept(LeavesNegatedFor):
 def predictor(searcher, family: str, pruning: bool = False, alpha=-math.inf, beta=math.inf):
     """``predict(state, depth) -> (value, touched a node without moves)`` for ``family``, chosen once: a search
     family (``Searcher.variant_value``, simulated inside alpha-beta with ``pruning``) or one with a parameter."""
-    if family in PARAMETERISED:
-        found = PARAMETERISED[family]
+    if not isinstance(family, str) or family in PARAMETERISED:
+        found = family if not isinstance(family, str) else PARAMETERISED[family]
         return lambda state, depth: found.value(searcher, state, depth)
     variant_value = searcher.variant_value
     return lambda state, depth: variant_value(family, state, depth, pruning, alpha, beta)
@@ -700,6 +733,56 @@ SENTINELS = (10, 100)  # the finite starts students write in place of an infinit
 def _wrong_infinity(values, role):
     """The start value no move can beat (+inf for MAX, -inf for MIN) is kept whatever the moves are worth."""
     return max([math.inf] + values) if role == "max" else min([-math.inf] + values)
+
+
+class StartAt(OneRole):
+    """The right search, except that the best value so far starts at ``starts[role]`` instead of an infinity, where
+    ``role`` is to move (a start value missing from ``starts``: that player's is right). A number no move can
+    beat (the wrong side's sentinel) is kept, one every move beats changes nothing, and one inside the values
+    is kept where every move is worse for that player."""
+
+    def __init__(self, starts: dict):
+        self.starts = dict(starts)
+        self.name = "bad-initial-bound/start-" + "-".join(f"{role}{value!r}" for role, value in sorted(self.starts.items()))
+        roles = " and ".join(f"{value!r} for {role.upper()}" for role, value in sorted(self.starts.items()))
+        super().__init__("bad-initial-bound", "both", self._rule, text=(
+            f"The best value so far starts at {roles} instead of an infinity on the losing side, so where no move "
+            f"is better than that start value for the player to move, the start value is what comes back."))
+
+    def _rule(self, values, role):
+        if role not in self.starts:
+            return max(values) if role == "max" else min(values)
+        start = self.starts[role]
+        return max([start] + values) if role == "max" else min([start] + values)
+
+    def memo_key(self) -> tuple:
+        return ("start-at", tuple(sorted(self.starts.items())))
+
+
+START_VALUES_TRIED = 2  # the commonest numbers among the wrong answers that no position is worth
+START_VALUE_SEEN = 2    # how often such a number must come back to be tried as a start value
+
+
+def start_value_families(wrong_values, asked) -> dict[str, StartAt]:
+    """Start-value families for the numbers the student's wrong answers keep returning that no position asked
+    is worth (larger than every right value): such a number is a start value kept, for one player or both. Each
+    is tried for MAX, for MIN, and as a pair of sentinels (-n for MAX, +n for MIN)."""
+    right = [o.expected["value"] for o, _ in asked if type(o.expected.get("value")) in (int, float)]
+    if not right:
+        return {}
+    largest = max(abs(v) for v in right if not math.isinf(v)) if any(not math.isinf(v) for v in right) else 0
+    counts: dict = {}
+    for _, reply in wrong_values:
+        if reply[0] == "number" and type(reply[1]) in (int, float) and not math.isinf(reply[1]) \
+                and abs(reply[1]) > largest:
+            counts[reply[1]] = counts.get(reply[1], 0) + 1
+    seen = sorted((n for n, c in counts.items() if c >= START_VALUE_SEEN), key=lambda n: (-counts[n], n))
+    found: dict[str, StartAt] = {}
+    for number in seen[:START_VALUES_TRIED]:
+        for starts in ({"max": number}, {"min": number}, {"max": -abs(number), "min": abs(number)}):
+            family = StartAt(starts)
+            found[family.name] = family
+    return found
 
 
 def _one_role_families() -> dict[str, OneRole]:
@@ -759,6 +842,7 @@ PARAMETERISED = {**_one_role_families(), "depth-off-by-one/deeper": DeeperByOne(
                  "missing-terminal-check/max": TerminalUncheckedFor("max"),
                  "missing-terminal-check/min": TerminalUncheckedFor("min"),
                  "missing-terminal-check/default-0": TerminalDefault(0),
+                 **{f"missing-terminal-check/default-0-{role}": TerminalDefaultFor(role, 0) for role in ("max", "min")},
                  "sign-flip/leaves-min": LeavesNegatedFor("min"), "sign-flip/leaves-max": LeavesNegatedFor("max"),
                  "no-alternation/negamax-colour": ColourNotAlternated(),
                  "bad-initial-bound/win-value": OneRole(

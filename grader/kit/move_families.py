@@ -123,6 +123,9 @@ def _plans(searcher, role):
         "ignores-player-argument/root-only": ("max", searcher.value, None),
         "sign-flip": ("max", lambda child, depth: unnegated.of_state(searcher, child, depth), None),
         "sign-flip/root-negates": ("max", lambda child, depth: -unnegated.of_state(searcher, child, depth), None),
+        # every move valued right, but the root keeps the one best for the opponent: a negamax whose root takes
+        # its children's values, from the opponent's side, without turning them round
+        "sign-flip/root-only": (SWAP[role], searcher.value, None),
         # a negamax whose end positions are scored from MAX's side whoever is to move there: the sign is wrong
         # where MIN is to move (or, the other way round, where MAX is)
         **{f"sign-flip/leaves-{side}": (role, lambda child, depth, side=side: LeavesNegatedFor(side).value(
@@ -152,6 +155,11 @@ def _plans(searcher, role):
         **{f"bad-initial-bound/sentinel-{size}": (
             role, _below_family(searcher, f"bad-initial-bound/sentinel-{size}"), -size if role == "max" else size)
            for size in SENTINELS},
+        # the same start values below the root only, the root's own loop keeping its best move right ("no move
+        # yet" as its start)
+        "bad-initial-bound/below-root": (role, _below(searcher, "bad-initial-bound"), None),
+        **{f"bad-initial-bound/sentinel-{size}/below-root": (
+            role, _below_family(searcher, f"bad-initial-bound/sentinel-{size}"), None) for size in SENTINELS},
         "one-ply-search": (role, lambda child, depth: searcher.scored(child), None),
         "two-ply-search": (role, lambda child, depth: searcher.scored(
             child if game.is_terminal(child) else game.result(child, _by_reply(searcher, child)[0])), None),
@@ -162,12 +170,13 @@ def _plans(searcher, role):
 FAMILIES = ("min-max-swapped", "min-max-swapped/below-root", "always-max", "always-min", "no-alternation",
             "no-alternation/negamax-colour", "always-max/below-root", "always-min/below-root",
             "ignores-player-argument", "ignores-player-argument/root-only", "sign-flip", "sign-flip/root-negates",
-            "sign-flip/leaves-min", "sign-flip/leaves-max", "bad-initial-bound", "bad-initial-bound/root-only",
+            "sign-flip/root-only", "sign-flip/leaves-min", "sign-flip/leaves-max", "bad-initial-bound", "bad-initial-bound/root-only",
             "bad-initial-bound/root-only-for-max", "bad-initial-bound/root-only-for-min",
             "bad-initial-bound/root-only-unit", "missing-terminal-check", "missing-terminal-check/max",
             "missing-terminal-check/min", "missing-terminal-check/strict", "missing-terminal-check/max-strict",
             "missing-terminal-check/min-strict", "bad-initial-bound/infinity-max", "bad-initial-bound/infinity-min",
-            *(f"bad-initial-bound/sentinel-{size}" for size in SENTINELS),
+            *(f"bad-initial-bound/sentinel-{size}" for size in SENTINELS), "bad-initial-bound/below-root",
+            *(f"bad-initial-bound/sentinel-{size}/below-root" for size in SENTINELS),
             "one-ply-search", "two-ply-search")
 # Searches that look a fixed number of moves ahead, shallowest first: where one of them and a full search with a
 # mistake choose the same moves, the shallow search is the simpler account (in a short game whoever takes every
@@ -301,15 +310,16 @@ class MoveNaming:
                              self._texts(facts, replies)) if f is not None]
         if found:
             return found
-        answered = sorted((o for o in replies if facts.reply(o)[0] != "raised"), key=facts.size)
+        answered = sorted(_once_each(o for o in replies if facts.reply(o)[0] != "raised"), key=facts.size)
         wrong = [o for o in answered if self.is_wrong(o)]
         if not wrong:
             return []
         ordered = wrong + [o for o in answered if not self.is_wrong(o)]
         fits, memo = [], {}  # one submission's predictions, for its own outcomes only
         for family in self.families:
+            # A wrong move explained only by a tie (the family finds every move as good) is no evidence for it.
             fit = fit_hypothesis(family.split("/")[0], ordered, lambda o, f=family: self._agrees(f, o, memo),
-                                 self.is_wrong)
+                                 self.is_wrong, sharp=lambda o, f=family: self._sharp(f, o, memo))
             if fit is not None:
                 fit.name = family
                 fits.append(fit)
@@ -338,3 +348,15 @@ class MoveNaming:
                 f"{facts.call(example)}: you returned {example.answer.describe()}, the best moves are "
                 f"{self.best_text(example)})"), "moves")]
         return []
+
+
+def _once_each(outcomes) -> list:
+    """Each position asked counted once: a hand-made counterexample is asked again as the root of the localisation,
+    and the same wrong move twice is one piece of evidence, not two."""
+    seen, kept = set(), []
+    for outcome in outcomes:
+        key = repr(outcome.case.input)
+        if key not in seen:
+            seen.add(key)
+            kept.append(outcome)
+    return kept

@@ -45,6 +45,12 @@ class Finding:
     checks: tuple[str, ...] = ()
 
 
+# Exceptions that say the code does not fit what it is given (a name or an attribute it does not have, a part left
+# unwritten), never what a wrong search does with the game: a hypothesis's crash (``max()`` of no moves) is not one.
+INTERFACE_ERRORS = ("AttributeError", "NameError", "UnboundLocalError", "ImportError", "ModuleNotFoundError",
+                    "NotImplementedError")
+
+
 def same_number(a, b) -> bool:
     """Two numbers alike as the diagnosis compares them: close, infinities equal only to themselves, NaN to nothing."""
     if isinstance(a, float) and math.isnan(a) or isinstance(b, float) and math.isnan(b):
@@ -64,6 +70,10 @@ PARTIAL_AGREES = 0.9     # share of all compared replies it must agree with
 PARTIAL_CONTRADICTS = 0.05  # most it may be wrong where the student is right, against the wrong answers it gives
 SUPPORTED_EXPLAINS = 0.6  # share of the wrong answers enough when the first wrong node or the traces point to it too
 CLEAR_LEAD = 0.15        # how far ahead (in share of wrong answers explained) of the runner-up code
+# The fewest wrong answers a hypothesis must give exactly to be named, even when it fits every case: where the
+# student is right the mistake and the reference mostly agree, so only the wrong answers it reproduces tell
+# anything. One or two (a bank where the mistake shows on 2 positions of 82) fit several wrong searches alike.
+MIN_EXPLAINED = 3
 
 
 @dataclass
@@ -79,6 +89,12 @@ class Fit:
     wrong: int = 0
     missed: Any = None  # a case where the model and the student disagree
     contradicted: int = 0  # right answers of the student's that the model gets wrong: evidence against it
+    sharp: int | None = None  # wrong answers it gives by choosing them, not by finding every answer as good (None: all)
+
+    @property
+    def evidence(self) -> int:
+        """How many wrong answers it reproduces in a way that tells it from other hypotheses."""
+        return self.explained if self.sharp is None else self.sharp
 
     @property
     def complete(self) -> bool:
@@ -107,17 +123,20 @@ class Fit:
 
 def clear_winners(fits: list, code_of=lambda fit: fit.model.code, supported=lambda code: False) -> list:
     """The complete fits, every one (equally good hypotheses are all shown); else the one strong
-    partial fit that is clearly ahead of the runner-up of another code; else nothing.
+    partial fit that is clearly ahead of the runner-up of another code; else nothing. Either way only a
+    fit that reproduces at least ``MIN_EXPLAINED`` wrong answers: fewer is too thin to name anything.
 
     ``supported(code)``: whether the local rule at the first wrong node points to that code. Between
     two close partial fits, the one it supports (and the other not) is named; otherwise neither.
     Works on anything with ``complete``, ``strength`` and ``strong()``: the kit's families use it too.
     """
-    complete = [f for f in fits if f.complete and f.explained]
+    if not any(f.evidence >= MIN_EXPLAINED for f in fits):
+        return []  # too few wrong answers reproduced to tell one mistake from another: naming one would be a guess
+    complete = [f for f in fits if f.complete and f.evidence >= MIN_EXPLAINED]
     if complete:
         return complete
     ranked = sorted((f for f in fits if f.explained), key=lambda f: f.strength, reverse=True)
-    if not ranked or not ranked[0].strong(supported(code_of(ranked[0]))):
+    if not ranked or ranked[0].evidence < MIN_EXPLAINED or not ranked[0].strong(supported(code_of(ranked[0]))):
         return []
     best = ranked[0]
     rival = next((f for f in ranked[1:] if code_of(f) != code_of(best)), None)
@@ -128,9 +147,14 @@ def clear_winners(fits: list, code_of=lambda fit: fit.model.code, supported=lamb
     return [best]
 
 
-def fit_hypothesis(code: str, outcomes, agrees, is_wrong, explanation: str = "") -> Fit | None:
+def fit_hypothesis(code: str, outcomes, agrees, is_wrong, explanation: str = "", sharp=None) -> Fit | None:
     """How far one hypothesis explains ``outcomes`` (wrong ones best first): ``agrees(outcome)`` says
     whether it predicts the student's reply, ``is_wrong(outcome)`` whether that reply is wrong.
+
+    ``sharp(outcome)``: whether agreeing on that wrong reply tells the hypothesis from others (a search that
+    finds every move equally good agrees with any move: it explains the wrong move no better than any other
+    search would). Counted apart (``Fit.sharp``): the bar of ``MIN_EXPLAINED`` is on those. Default: every
+    agreement on a wrong reply counts.
 
     For the exercises that match mistakes by rules of their own (moves, rules of a game): the same
     counting as the models', so ``clear_winners`` ranks them alike. None when it explains nothing
@@ -140,7 +164,7 @@ def fit_hypothesis(code: str, outcomes, agrees, is_wrong, explanation: str = "")
     wrong = sum(1 for o in outcomes if is_wrong(o))
     misses_allowed = min(wrong - math.ceil(SUPPORTED_EXPLAINS * wrong),
                          len(outcomes) - math.ceil(PARTIAL_AGREES * len(outcomes)))
-    compared = agreed = explained = contradicted = 0
+    compared = agreed = explained = contradicted = sharply = 0
     example = missed = None
     for outcome in outcomes:
         compared += 1
@@ -154,16 +178,23 @@ def fit_hypothesis(code: str, outcomes, agrees, is_wrong, explanation: str = "")
         if is_wrong(outcome):
             explained += 1
             example = example or outcome
+            sharply += sharp is not None and sharp(outcome)
     if not explained:
         return None
-    return Fit(Model(code, None, explanation), compared, explained, example, agreed, wrong, missed, contradicted)
+    return Fit(Model(code, None, explanation), compared, explained, example, agreed, wrong, missed, contradicted,
+               sharply if sharp is not None else None)
 
 
 def best_per_code(fits: list[Fit]) -> list[Fit]:
-    """One fit per mistake code, its strongest model: two models of one code are one hypothesis."""
+    """One fit per mistake code, its strongest model: two models of one code are one hypothesis. A model with
+    enough evidence to be named (``MIN_EXPLAINED``) comes before one without, however many answers the latter
+    agrees with by finding every answer as good; then the strongest, then the one with the most evidence."""
+    def rank(fit):
+        return fit.evidence >= MIN_EXPLAINED, fit.strength, fit.evidence
+
     best: dict[str, Fit] = {}
     for fit in fits:
-        if fit.model.code not in best or fit.strength > best[fit.model.code].strength:
+        if fit.model.code not in best or rank(fit) > rank(best[fit.model.code]):
             best[fit.model.code] = fit
     return list(best.values())
 
