@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 
-from grader.vocabulary.findings import Finding, best_per_code, clear_winners, fit_hypothesis, supported_by
+from grader.vocabulary.findings import MIN_EXPLAINED, Finding, best_per_code, clear_winners, fit_hypothesis, supported_by
 from grader.kit.families import PARAMETERISED, SENTINELS, LeavesNegatedFor, NegamaxUnnegated
 from grader.kit.game import from_plain
 from grader.kit.move_answer import moves_text
@@ -160,6 +160,15 @@ def _plans(searcher, role):
         "bad-initial-bound/below-root": (role, _below(searcher, "bad-initial-bound"), None),
         **{f"bad-initial-bound/sentinel-{size}/below-root": (
             role, _below_family(searcher, f"bad-initial-bound/sentinel-{size}"), None) for size in SENTINELS},
+        # one player's part starting at 0 below the root, the other's right, the root's own loop right (the parts a
+        # student writes are a max part and a min part: a mistake in one of them)
+        **{f"bad-initial-bound/zero-{side}/below-root": (role, _below_family(searcher, f"bad-initial-bound/{side}"),
+                                                          None) for side in ("max", "min")},
+        # no end-of-game test below the root, a search over no moves worth 0 (``max(..., default=0)``), for both
+        # players' parts or one of them
+        "missing-terminal-check/default-0": (role, _below_family(searcher, "missing-terminal-check/default-0"), None),
+        **{f"missing-terminal-check/default-0-{side}": (
+            role, _below_family(searcher, f"missing-terminal-check/default-0-{side}"), None) for side in ("max", "min")},
         "one-ply-search": (role, lambda child, depth: searcher.scored(child), None),
         "two-ply-search": (role, lambda child, depth: searcher.scored(
             child if game.is_terminal(child) else game.result(child, _by_reply(searcher, child)[0])), None),
@@ -177,7 +186,9 @@ FAMILIES = ("min-max-swapped", "min-max-swapped/below-root", "always-max", "alwa
             "missing-terminal-check/min-strict", "bad-initial-bound/infinity-max", "bad-initial-bound/infinity-min",
             *(f"bad-initial-bound/sentinel-{size}" for size in SENTINELS), "bad-initial-bound/below-root",
             *(f"bad-initial-bound/sentinel-{size}/below-root" for size in SENTINELS),
-            "one-ply-search", "two-ply-search")
+            "bad-initial-bound/zero-max/below-root", "bad-initial-bound/zero-min/below-root",
+            "missing-terminal-check/default-0", "missing-terminal-check/default-0-max",
+            "missing-terminal-check/default-0-min", "one-ply-search", "two-ply-search")
 # Searches that look a fixed number of moves ahead, shallowest first: where one of them and a full search with a
 # mistake choose the same moves, the shallow search is the simpler account (in a short game whoever takes every
 # move below the root, say, chooses as a look one move ahead does).
@@ -303,6 +314,45 @@ class MoveNaming:
         shallow = [fit for horizon in HORIZONS for fit in kept if fit.model.code == horizon]
         return shallow[:1] or kept
 
+    def _tie_broken(self, family, outcome, memo: dict, order: str):
+        """The one move the family returns when it breaks a tie as the student's code does: the first of the tied
+        moves in the game's order (``max(moves, key=...)``, a loop keeping only a strictly better move) or the last
+        (a loop keeping a move as good). None: no prediction."""
+        found = self._choices(family, outcome, memo)
+        if not found:
+            return None
+        return found[0] if order == "first" else found[-1]
+
+    def _shows_order(self, ordered: list, order: str) -> bool:
+        """The student does not simply return the first (or last) move: at ``MIN_EXPLAINED`` positions or more
+        with several moves the answer is another one. Only then does a family that agrees with every answer
+        when ties are broken that way tell anything (any search finding every move as good would otherwise)."""
+        others = 0
+        for outcome in ordered:
+            moves = self.searcher.game.actions(self.state_of(outcome.case.input))
+            if len(moves) > 1 and not outcome.answer.same_as(moves[0] if order == "first" else moves[-1]):
+                others += 1
+        return others >= MIN_EXPLAINED
+
+    def _by_tie_break(self, ordered: list, memo: dict) -> list:
+        """Where no family is named because its wrong moves are found only among tied moves: the families that
+        choose exactly the student's move at every position asked, ties broken the first or the last way, each
+        such wrong move counted as evidence. Named only when one code alone does so (with ``MIN_EXPLAINED``
+        wrong moves reproduced) and the student is seen choosing otherwise than always the first (last) move."""
+        named = []
+        for order in ("first", "last"):
+            if not self._shows_order(ordered, order):
+                continue
+            for family in self.families:
+                fit = fit_hypothesis(family.split("/")[0], ordered, lambda o, f=family: (
+                    self._agrees(f, o, memo) and outcome_is(o, self._tie_broken(f, o, memo, order))), self.is_wrong)
+                if fit is not None and fit.complete and fit.evidence >= MIN_EXPLAINED:
+                    fit.name = family
+                    named.append(fit)
+        if len({fit.model.code for fit in named}) != 1:
+            return []  # none, or several codes as good: naming one would be a guess
+        return [max(named, key=lambda fit: fit.explained)]
+
     def rules(self, facts, first=()) -> list[Finding]:
         """``first``: the exercise's own findings, tried before the families (a crash read by its message)."""
         replies = [o for o in facts.outcomes if o.answer is not None and facts.reply(o) is not None]
@@ -324,6 +374,8 @@ class MoveNaming:
                 fit.name = family
                 fits.append(fit)
         winners = clear_winners(best_per_code(fits), supported=supported_by(getattr(facts, "supporting", [])))
+        if not winners:
+            winners = self._by_tie_break(ordered, memo)
         for fit in self._sharpest(winners, wrong, memo):
             example = fit.example
             shown = (f"for example {facts.call(example)}: you returned {example.answer.describe()}, the best moves are "
@@ -348,6 +400,11 @@ class MoveNaming:
                 f"{facts.call(example)}: you returned {example.answer.describe()}, the best moves are "
                 f"{self.best_text(example)})"), "moves")]
         return []
+
+
+def outcome_is(outcome, move) -> bool:
+    """Whether the student's answer is ``move`` (None: the family keeps no move, and the student returned None)."""
+    return outcome.answer.same_as(move)
 
 
 def _once_each(outcomes) -> list:
