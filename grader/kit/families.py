@@ -759,29 +759,58 @@ class StartAt(OneRole):
         return ("start-at", tuple(sorted(self.starts.items())))
 
 
+class TerminalStart(TerminalDefault):
+    """No test for the end of the game, and the best value so far starting at ``starts[role]`` (a sentinel such as
+    -999 or 2): a finished position is searched over no moves and keeps its player's start value. The numbers
+    are the ones the wrong answers show (``start_value_families``), as for ``StartAt``."""
+
+    def __init__(self, starts: dict):
+        super().__init__(None)
+        self.starts = dict(starts)
+        self.name = "missing-terminal-check/start-" + "-".join(f"{role}{value!r}" for role, value in sorted(self.starts.items()))
+        roles = " and ".join(f"{value!r} for {role.upper()}" for role, value in sorted(self.starts.items()))
+        self.text = (f"Your search does not test whether the game is over: a finished position is searched over no "
+                     f"moves and keeps the start value of the best so far ({roles}) instead of the game's score.")
+
+    def memo_key(self) -> tuple:
+        return ("terminal-start", tuple(sorted(self.starts.items())))
+
+    def step(self, searcher, n, depth, below):
+        if depth == 0:
+            return searcher.leaf_of(n)
+        if not searcher.kids(n):
+            return self.starts.get(searcher.role_of(n), searcher.leaf_of(n))
+        values = [below(child, searcher.depth_below(n, child, depth)) for child in searcher.kids(n)]
+        return max(values) if searcher.role_of(n) == "max" else min(values)
+
+
 START_VALUES_TRIED = 2  # the commonest numbers among the wrong answers that no position is worth
 START_VALUE_SEEN = 2    # how often such a number must come back to be tried as a start value
 
 
-def start_value_families(wrong_values, asked) -> dict[str, StartAt]:
+def start_value_families(wrong_values, asked) -> dict:
     """Start-value families for the numbers the student's wrong answers keep returning that no position asked
-    is worth (larger than every right value): such a number is a start value kept, for one player or both. Each
-    is tried for MAX, for MIN, and as a pair of sentinels (-n for MAX, +n for MIN)."""
+    is worth (larger than every right value, or inside them, -0.5 say, but the value of no position asked): such
+    a number is a start value kept, for one player or both. Each is tried for MAX, for MIN, and as a pair of
+    sentinels (-n for MAX, +n for MIN); the pair also with no test for the end of the game (``TerminalStart``:
+    the finished positions keep it, the search's other positions are right)."""
     right = [o.expected["value"] for o, _ in asked if type(o.expected.get("value")) in (int, float)]
     if not right:
         return {}
-    largest = max(abs(v) for v in right if not math.isinf(v)) if any(not math.isinf(v) for v in right) else 0
+    worth = set(right)
     counts: dict = {}
     for _, reply in wrong_values:
         if reply[0] == "number" and type(reply[1]) in (int, float) and not math.isinf(reply[1]) \
-                and abs(reply[1]) > largest:
+                and reply[1] not in worth and not math.isnan(reply[1]):
             counts[reply[1]] = counts.get(reply[1], 0) + 1
     seen = sorted((n for n, c in counts.items() if c >= START_VALUE_SEEN), key=lambda n: (-counts[n], n))
-    found: dict[str, StartAt] = {}
+    found: dict = {}
     for number in seen[:START_VALUES_TRIED]:
         for starts in ({"max": number}, {"min": number}, {"max": -abs(number), "min": abs(number)}):
             family = StartAt(starts)
             found[family.name] = family
+        terminal = TerminalStart({"max": -abs(number), "min": abs(number)})
+        found[terminal.name] = terminal
     return found
 
 
@@ -798,6 +827,10 @@ def _one_role_families() -> dict[str, OneRole]:
         for role, other in (("max", "min"), ("min", "max")):
             found[f"{code}/{role}"] = OneRole(code.split("/")[0], role, rule, text=(
                 f"Where {role.upper()} is to move your search {what} (where {other.upper()} is to move it is right)."))
+    # both parts starting at the wrong infinity (each part's start copied from the other's)
+    found["bad-initial-bound/infinity/both"] = OneRole("bad-initial-bound", "both", _wrong_infinity, text=(
+        "Your search starts its best value at the wrong infinity for both players (+inf for MAX, -inf for MIN), one "
+        "that no move can beat, so every position searched keeps it."))
     return found
 
 
