@@ -14,7 +14,7 @@ from pathlib import Path
 from grader.judging.diagnose import Finding, Model
 from grader.kit.answer_shapes import as_move, lazy_collection, moves_of_a_set, sorted_moves
 from grader.kit.game import load_module
-from grader.kit.rule_fits import named, shown_answer
+from grader.kit.rule_fits import named, shown_answer, wrapped_best
 from grader.kit.value_models import value_models
 
 CODES = {
@@ -73,6 +73,10 @@ CODES = {
         "get_legal_moves must return a list of (x, y) tuples; yours returns another kind of collection "
         "or moves of another type.",
         "What type does the mini-project's test ask get_legal_moves to return, and what is a move?"),
+    "wrong-return-type/decision": (
+        "minimax_decision must return the move itself, an (x, y) tuple; yours returns a best move inside a list "
+        "(or together with its value).",
+        "What does the caller of minimax_decision do with the answer?"),
 }
 
 CHECK_CODES = {
@@ -176,6 +180,9 @@ MODELS += value_models(_hooks().game()[1], _asked, ["terminal-test-inverted"],
 MODELS += value_models(_hooks().game()[1], _asked, ["missing-terminal-check/default-0-max",
                                                     "missing-terminal-check/default-0-min"],
                        {"missing-terminal-check": CODES["missing-terminal-check"]})
+# A negamax written as both helpers: each returns the value for the player to move, so min_value's comes back with
+# the sign turned round (max_value is right).
+MODELS += value_models(_hooks().game()[1], _asked, ["sign-flip/not-turned-back"], {"sign-flip": CODES["sign-flip"]})
 
 
 # -- rules over moves: legal-move lists and decisions -----------------------------------------
@@ -225,7 +232,9 @@ def rules(facts):
     rules_right = not any(facts.is_wrong(o) for o in facts.outcomes
                           if o.case.input.get("kind") in ("rules", "forecast"))
     lost = ("suboptimal-move", lambda o: as_move(o.answer) in _legal(o.case.input["moves"])) if rules_right else None
-    found += named(facts, DECISION_HYPOTHESES, _asks("decision"), as_move, CODES, "best-decision", otherwise=lost)
+    found += wrapped_best(facts, _asks("decision"), {"wrong-return-type": CODES["wrong-return-type/decision"]},
+                           "best-decision") or named(
+        facts, DECISION_HYPOTHESES, _asks("decision"), as_move, CODES, "best-decision", otherwise=lost)
     # The no-mutation answers are the driver's report: a wrong one is the mutation itself. A crash is
     # not (forecasting along rules the submission's own get_legal_moves rejects is the rules' part).
     changed = [o for o in facts.outcomes if o.case.input.get("kind") == "forecast" and facts.is_wrong(o)

@@ -18,6 +18,16 @@ def as_move(answer, width: int = 2) -> tuple | None:
     return None
 
 
+def wrapped_move(answer, width: int = 2) -> tuple | None:
+    """The move inside an answer that holds one where a move alone was due: a list or tuple of one move, or a
+    pair of a move and a number (its value). None for anything else (a move itself included)."""
+    if answer is None or answer.kind not in ("list", "tuple") or len(answer.items) not in (1, 2):
+        return None
+    if len(answer.items) == 2 and not answer.items[1].is_number:
+        return None
+    return as_move(answer.items[0], width)
+
+
 def as_moves(answer, width: int = 2) -> list | None:
     if answer is None or answer.kind not in ("list", "tuple"):
         return None

@@ -164,11 +164,6 @@ def _plans(searcher, role):
         # student writes are a max part and a min part: a mistake in one of them)
         **{f"bad-initial-bound/zero-{side}/below-root": (role, _below_family(searcher, f"bad-initial-bound/{side}"),
                                                           None) for side in ("max", "min")},
-        # no end-of-game test below the root, a search over no moves worth 0 (``max(..., default=0)``), for both
-        # players' parts or one of them
-        "missing-terminal-check/default-0": (role, _below_family(searcher, "missing-terminal-check/default-0"), None),
-        **{f"missing-terminal-check/default-0-{side}": (
-            role, _below_family(searcher, f"missing-terminal-check/default-0-{side}"), None) for side in ("max", "min")},
         "one-ply-search": (role, lambda child, depth: searcher.scored(child), None),
         "two-ply-search": (role, lambda child, depth: searcher.scored(
             child if game.is_terminal(child) else game.result(child, _by_reply(searcher, child)[0])), None),
@@ -187,8 +182,7 @@ FAMILIES = ("min-max-swapped", "min-max-swapped/below-root", "always-max", "alwa
             *(f"bad-initial-bound/sentinel-{size}" for size in SENTINELS), "bad-initial-bound/below-root",
             *(f"bad-initial-bound/sentinel-{size}/below-root" for size in SENTINELS),
             "bad-initial-bound/zero-max/below-root", "bad-initial-bound/zero-min/below-root",
-            "missing-terminal-check/default-0", "missing-terminal-check/default-0-max",
-            "missing-terminal-check/default-0-min", "one-ply-search", "two-ply-search")
+            "one-ply-search", "two-ply-search")
 # Searches that look a fixed number of moves ahead, shallowest first: where one of them and a full search with a
 # mistake choose the same moves, the shallow search is the simpler account (in a short game whoever takes every
 # move below the root, say, chooses as a look one move ahead does).

@@ -8,7 +8,8 @@ is clearly ahead; a code may have several hypotheses (``code/parameter``), the b
 
 from __future__ import annotations
 
-from grader.vocabulary.findings import Finding, best_per_code, clear_winners, fit_hypothesis
+from grader.kit.answer_shapes import wrapped_move
+from grader.vocabulary.findings import MIN_EXPLAINED, Finding, best_per_code, clear_winners, fit_hypothesis
 
 
 def named(facts, hypotheses: dict, asks, read, words: dict, check: str, noun: str = "positions",
@@ -56,3 +57,19 @@ def _finding(facts, fit, words: dict, check: str, noun: str) -> Finding:
 def shown_answer(outcome) -> str:
     answer = outcome.answer
     return f"returned {answer.text}" if answer is not None else "gave no answer"
+
+
+def wrapped_best(facts, asks, words: dict, check: str, noun: str = "positions", width: int = 2) -> list[Finding]:
+    """Every wrong answer a best move held inside a list, or together with its value (``wrapped_move``), where the
+    move alone was due: ``wrong-return-type``, when at least ``MIN_EXPLAINED`` answers show it. The outcome's
+    expected answer is the list of best moves."""
+    wrong = [o for o in facts.outcomes if asks(o.case.input) and facts.is_wrong(o)
+             and facts.reply(o) is not None and facts.reply(o)[0] != "raised"]
+    held = [o for o in wrong if wrapped_move(o.answer, width) is not None
+            and wrapped_move(o.answer, width) in [tuple(m) for m in o.expected or []]]
+    if not wrong or len(held) < len(wrong) or len(held) < MIN_EXPLAINED:
+        return []
+    example = min(held, key=facts.size)
+    return [Finding("wrong-return-type", f"on {len(held)} {noun} your answer held a best move, but inside "
+                    f"{example.answer.describe()} instead of the move alone (for example {facts.call(example)}: "
+                    f"{shown_answer(example)})", *words["wrong-return-type"], (check,))]
