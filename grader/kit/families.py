@@ -52,9 +52,11 @@ class KitMistakes:
     ANSWER_KINDS = ("answers", "value", "move")  # checks whose failures are wrong answers (localised, explained)
     CODES = CODES
 
-    def __init__(self, hooks, moves_only=None):
+    def __init__(self, hooks, moves_only=None, told_apart=None):
         self.hooks = hooks
         self.moves_only = moves_only  # naming from the moves chosen, for an answer that is a move alone
+        # families that give the same values told apart by the moves, for a (value, move) answer
+        self.told_apart = told_apart
         # ``[mistake_texts.CODE] text = ..., question = ...`` in exercise.toml: a code in the game's own words.
         self.CODES = {**CODES, **mistake_texts.read(hooks.exercise.meta)}
         self.CHECK_CODES = {spec.name: {"code": "wrong-return-type", "even_if_skipped": True}
@@ -204,6 +206,8 @@ class KitMistakes:
                                          for family in later) if fit is not None]
             rules_seen = getattr(facts, "supporting", [])
             winners = _moves_break_the_tie(self, facts, clear_winners(fits, supported=supported_by(rules_seen)))
+            if self.told_apart is not None:
+                winners = self.told_apart(self, facts, winners)
             winners = _one_per_code(winners)
             findings.extend(with_support(self._finding(fit, facts), [] if fit.complete else rules_seen)
                             for fit in winners)
@@ -316,8 +320,10 @@ class KitMistakes:
         if not explained or len(predicted) < 2:
             return None  # one value whatever the position: a constant answer says nothing of how it was searched
         code = known[family].code if family in known else family
-        return Fit(Model(code, None, known[family].text if family in known else ""),
-                   compared, explained, example, agreed, wrong_count, missed, contradicted)
+        fit = Fit(Model(code, None, known[family].text if family in known else ""),
+                  compared, explained, example, agreed, wrong_count, missed, contradicted)
+        fit.name = family  # which family of the code (its moves may be asked: ``told_apart``)
+        return fit
 
     def _move_findings(self, facts) -> list[Finding]:
         bad = [o for o in facts.outcomes if o.answer is not None and self._student_value(o) is not None

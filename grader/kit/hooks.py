@@ -246,9 +246,9 @@ class KitHooks:
     @cached_property
     def mistakes(self):
         from grader.kit.families import KitMistakes
-        from grader.kit.moves_only import moves_only
+        from grader.kit.moves_only import moves_only, told_apart_by_moves
 
-        return KitMistakes(self, moves_only)
+        return KitMistakes(self, moves_only, told_apart_by_moves)
 
     # -- the student's API, said by api_mismatch and written by the student's door (kit/student_api.py) --
 
