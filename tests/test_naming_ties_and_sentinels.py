@@ -175,3 +175,27 @@ def test_a_negamax_written_as_both_helpers_is_a_sign_flip(tmp_path):
 def test_a_decision_returned_with_its_value_is_a_wrong_return_type(tmp_path):
     named = codes(tmp_path, DECISION_IN_A_TUPLE, "aima-isolation", "minimax.py")
     assert named[0] == "wrong-return-type", named
+
+
+# nim: minimax(state, maximizing) -> (value, move), values +1 / -1 from MAX's side. The helper valuing the moves
+# swaps the players; the root chooses right. In a game won or lost, a search whose players never alternate gives
+# the same values, but not the same moves.
+NIM_SWAPPED_BELOW_ROOT = '''
+def value_of(state, maximizing):
+    if game_over(state):
+        return winner(state)
+    found = [value_of(play(state, m), not maximizing) for m in moves(state)]
+    return min(found) if maximizing else max(found)
+
+
+def minimax(state, maximizing):
+    if game_over(state):
+        return winner(state), None
+    choose = max if maximizing else min
+    move = choose(moves(state), key=lambda m: value_of(play(state, m), not maximizing))
+    return value_of(play(state, move), not maximizing), move
+'''
+
+
+def test_families_giving_the_same_values_are_told_apart_by_the_moves(tmp_path):
+    assert codes(tmp_path, NIM_SWAPPED_BELOW_ROOT, "nim")[0] == "min-max-swapped"
