@@ -315,6 +315,7 @@ class Session:
         # evidence run and the grader answered, handed back to it in a later run of the case (see run)
         self._answered: dict[int, tuple] = {}
         self._stderr_file = None
+        self._pinned = None  # the CPUs this thread may use when not serving a child (launch.pin_to_this_cpu)
 
     def _stage(self, submission) -> staging.Staged:
         """Copy the submission into the scratch folder: the child never sees the original."""
@@ -359,6 +360,8 @@ class Session:
         if getattr(self.launcher, "landlock", 0):
             request["landlock"] = landlock.rules(view.readonly, view.scratch_dirs)
         extra = {"view": view} if getattr(self.launcher, "wants_view", False) else {}
+        # Grader and child on one CPU while they talk: each question is a wake-up on either side (see launch).
+        self._pinned = self._pinned or launch.pin_to_this_cpu()
         self.process = self.launcher.start(argv, cwd=str(self.scratch / "work"), env=env, stderr=self._stderr_file,
                                            **extra)
         self.reader = _reader_for(self.process.stdout)
@@ -506,6 +509,8 @@ class Session:
             self._stderr_file.close()
             self._stderr_file = None
             self.output = self._read_output()
+        launch.unpin(self._pinned)
+        self._pinned = None
         staging.unlock(self.scratch)
         shutil.rmtree(self.scratch, ignore_errors=True)
 
