@@ -65,3 +65,32 @@ def test_the_child_runs_on_the_grading_threads_cpu_until_the_session_closes(ctp2
     assert len(during) == 1 and during <= before  # one CPU, one it was allowed before
     assert _child_cpus(result) == during
     assert after == before
+
+
+def test_a_session_closed_by_another_thread_gives_the_opener_its_cpus_back(ctp26, tmp_path):
+    import threading
+
+    exercise, bank = ctp26
+    source = tmp_path / "tells.py"
+    source.write_text(TELLS_ITS_CPUS, encoding="utf-8")
+    opened, closed, seen = threading.Event(), threading.Event(), {}
+    session = Session(load(str(source)), exercise, launch.choose())
+
+    def opener():
+        seen["before"] = os.sched_getaffinity(0)
+        assert session.open()["ok"]
+        seen["during"] = os.sched_getaffinity(0)
+        opened.set()
+        closed.wait(60)
+        seen["after"] = os.sched_getaffinity(0)
+
+    thread = threading.Thread(target=opener)
+    thread.start()
+    assert opened.wait(60)
+    closer_before = os.sched_getaffinity(0)
+    session.close()
+    closed.set()
+    thread.join(60)
+    assert len(seen["during"]) == 1
+    assert seen["after"] == seen["before"]
+    assert os.sched_getaffinity(0) == closer_before  # the closing thread's own CPUs are not touched

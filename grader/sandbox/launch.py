@@ -22,6 +22,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 
 # What a launcher is lives in launcher.py (bwrap.py builds on it too); it is part of this seam's names.
 from grader.sandbox.launcher import NEST_FLAG, NPROC, Launcher, View, python_argv  # noqa: F401
@@ -142,9 +143,10 @@ def refuse_unconfined(launcher: Launcher, allowed: bool = False) -> str | None:
 
 # -- one CPU for a session's two processes ------------------------------------------------------------
 
-def pin_to_this_cpu() -> frozenset | None:
-    """Bind the calling thread to the CPU it runs on now (Linux); returns the CPUs it may use before, to
-    hand back to ``unpin``, or None where nothing was done (another platform, one CPU, a refusal).
+def pin_to_this_cpu() -> tuple | None:
+    """Bind the calling thread to the CPU it runs on now (Linux); returns what ``unpin`` needs to give it
+    back its CPUs (the thread and the CPUs it could use), or None where nothing was done (another
+    platform, one CPU, a refusal).
 
     A session is a conversation: every question the child asks wakes the grading process and every
     answer wakes the child, thousands of times per submission. Where the two run on different CPUs
@@ -161,19 +163,20 @@ def pin_to_this_cpu() -> frozenset | None:
         cpu = current_cpu()
         if len(allowed) < 2 or cpu not in allowed:
             return None
-        setter(0, {cpu})
+        thread = threading.get_native_id()
+        setter(thread, {cpu})
     except OSError:
         return None
-    return allowed
+    return thread, allowed
 
 
-def unpin(allowed: frozenset | None) -> None:
-    """The calling thread's CPUs as they were before ``pin_to_this_cpu``."""
-    if allowed is not None:
+def unpin(pinned: tuple | None) -> None:
+    """The CPUs of the thread ``pin_to_this_cpu`` bound, as they were (whichever thread closes the session)."""
+    if pinned is not None:
         try:
-            os.sched_setaffinity(0, allowed)
+            os.sched_setaffinity(*pinned)
         except OSError:
-            pass
+            pass  # that thread is gone
 
 
 def current_cpu() -> int | None:

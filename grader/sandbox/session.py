@@ -315,7 +315,7 @@ class Session:
         # evidence run and the grader answered, handed back to it in a later run of the case (see run)
         self._answered: dict[int, tuple] = {}
         self._stderr_file = None
-        self._pinned = None  # the CPUs this thread may use when not serving a child (launch.pin_to_this_cpu)
+        self._pinned = None  # the opening thread and its CPUs while it serves a child (launch.pin_to_this_cpu)
 
     def _stage(self, submission) -> staging.Staged:
         """Copy the submission into the scratch folder: the child never sees the original."""
