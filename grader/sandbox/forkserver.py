@@ -178,13 +178,17 @@ class ForkServer:
 
     # -- children ------------------------------------------------------------------------
 
-    def fork(self, fds: list[int], env: dict, cwd: str) -> int:
+    def fork(self, fds: list[int], env: dict, cwd: str, cpu: int | None = None) -> int:
+        """A child on ``fds``; ``cpu``: the one CPU it is to run on (the grading thread's, launch.pin_to_this_cpu)."""
         if self.dead:
             raise ZygoteError("the fork server is gone")
         with self.lock:
             self.tokens += 1
             token = self.tokens
-            self._send({"op": "fork", "token": token, "env": env, "cwd": cwd}, fds)
+            message = {"op": "fork", "token": token, "env": env, "cwd": cwd}
+            if cpu is not None:
+                message["cpu"] = cpu
+            self._send(message, fds)
         reply = self._wait(lambda: self.forked.pop(token, None), READY_TIMEOUT)
         if reply is None or not reply.get("pid"):
             detail = (reply or {}).get("error") or ("it is gone" if self.dead else "it did not answer")
@@ -259,6 +263,16 @@ class ForkedChild:
         self.server.kill(self.pid)
 
 
+def _bound_cpu() -> int | None:
+    """The one CPU the calling thread is bound to (a session serving its child, launch.pin_to_this_cpu), or None:
+    a forked child does not inherit the grading thread's binding, the fork server's is its own."""
+    try:
+        allowed = os.sched_getaffinity(0)
+    except (AttributeError, OSError):
+        return None
+    return next(iter(allowed)) if len(allowed) == 1 else None
+
+
 @dataclass
 class ZygoteLauncher(launch.Launcher):
     """A launcher whose children are forked by a warm zygote; isolation as the launcher it wraps."""
@@ -310,7 +324,7 @@ class ZygoteLauncher(launch.Launcher):
         req_r, req_w = os.pipe()
         res_r, res_w = os.pipe()
         try:
-            pid = self.server.fork([req_r, res_w, out_fd, stderr.fileno()], env, cwd)
+            pid = self.server.fork([req_r, res_w, out_fd, stderr.fileno()], env, cwd, _bound_cpu())
         except ZygoteError:
             for fd in (req_w, res_r):
                 os.close(fd)

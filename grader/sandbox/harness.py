@@ -117,6 +117,7 @@ class Channel:
         self.buffer = b""
         self.asked = 0
         self.pending = []  # a request read by a thread waiting for its answer, for receive() to return
+        self.told = b""  # notes not written yet: they go out with the next frame (see tell)
         self.lock = _thread.allocate_lock()  # one question at a time, whatever thread asks
 
     def _read_exact(self, count):
@@ -155,22 +156,43 @@ class Channel:
                     return seq, _json_loads(payload.decode("utf-8"))
                 # an answer whose question was cut short (the call was interrupted): nobody waits for it
 
-    def _write(self, kind, seq, message):
+    def _frame_bytes(self, kind, seq, message):
         # bytes: a question a driver wrote as JSON itself (tree_driver: ``["v", 12]``, the commonest); the
         # grader parses every question defensively either way
         payload = message if _type(message) is bytes else _json_encode(message).encode("utf-8")
-        data = b"%s %s %d %d\n%s" % (kind, self.nonce.encode("ascii"), seq, _len(payload), payload)
+        return b"%s %s %d %d\n%s" % (kind, self.nonce.encode("ascii"), seq, _len(payload), payload)
+
+    def _write(self, kind, seq, message):
+        """One frame, after the notes told since the last write (the caller holds the lock)."""
+        data = self._frame_bytes(kind, seq, message)
+        if self.told:
+            data, self.told = self.told + data, b""
         while data:
             written = _os_write(self.res_fd, data)
             data = data[written:]
 
     def send(self, seq, message):
-        self._write(MAGIC, seq, message)
+        with self.lock:  # the notes told so far go first; a thread left asking holds it only until answered
+            self._write(MAGIC, seq, message)
 
-    def tell(self, message):
-        """Tell the grader what a helper was asked to do; nothing comes back."""
+    def tell(self, message, now=False):
+        """Tell the grader something (a case begins, a helper was asked to do something); nothing comes back.
+
+        Kept until the next frame this channel writes (a question, a reply), then written with it in one
+        system call: the grader reads the frames in the order they were told either way, every question
+        after the note of the case it belongs to, and is not woken for a note it has nothing to answer to.
+        ``now``: a note that must be out before anything else runs (``student code starts``: student code
+        could write on the descriptor itself, and a frame of its own must come after the note)."""
         with self.lock:
-            self._write(NOTE, 0, message)
+            self.told += self._frame_bytes(NOTE, 0, message)
+            if now or _len(self.told) > 65536:  # or a flood of notes: out now, as they would have gone one by one
+                self._write_told()
+
+    def _write_told(self):
+        data, self.told = self.told, b""
+        while data:
+            written = _os_write(self.res_fd, data)
+            data = data[written:]
 
     def ask(self, message):
         """Ask the grader (a helper's value); returns its answer. The grader logs the question."""
@@ -388,6 +410,27 @@ class Link:
                 self.runner.leave_question()
 
 
+class Answered:
+    """A link for a case run again where no evidence is kept (the grader's ``Session.run(evidence=False)``):
+    the questions this case asked in an evidence run are answered here with the grader's answers then, as
+    the bytes went over the channel; any other question is asked as ever. A case of an evidence run never
+    gets one: there every question goes to the grader and is logged."""
+
+    def __init__(self, link, answered):
+        self.link = link
+        self.known = {q.encode("utf-8"): a.encode("utf-8") for q, a in answered}
+
+    def ask(self, message):
+        question = message if _type(message) is bytes else _json_encode(message).encode("utf-8")
+        known = self.known.get(question)
+        if known is not None:
+            return _answer_value(known)
+        return self.link.ask(question)
+
+    def tell(self, message):
+        self.link.tell(message)
+
+
 class Harness:
     def __init__(self, channel):
         self.channel = channel
@@ -413,7 +456,7 @@ class Harness:
             problem = describe_exception(exc, ())
         if problem:  # e.g. the grader counted on Landlock: no student code runs unconfined
             return {"ok": False, "grader_fault": f"the sandbox could not be set up: {problem}"[:400]}
-        self.channel.tell(["student code starts"])  # from here on a grader fault can only be forged
+        self.channel.tell(["student code starts"], now=True)  # from here on a grader fault can only be forged
         self.start_threads()
         self.seal = _seal.Seal.__new__(_seal.Seal)  # in place first: the seal covers its own identity too
         self.make_seal(self.seal)
@@ -461,7 +504,7 @@ class Harness:
             namespaces=[globals(), json, json.encoder, json.decoder, _seal, _runner, _scratch],
             lenient=[driver, *_own_modules_of(driver)],
             objects=[self, self.channel, self.watchdog, self.runner, self.link],
-            classes=[*type(self).__mro__[:-1], Channel, Watchdog, Link, _seal.Seal, _runner.Runner,
+            classes=[*type(self).__mro__[:-1], Channel, Watchdog, Link, Answered, _seal.Seal, _runner.Runner,
                      json.JSONEncoder, json.JSONDecoder, *driver_classes],
             plumbing=library_classes,
         )
@@ -544,8 +587,11 @@ class Harness:
     def run_case(self, case):
         built, before = self.prepare(case)
         values = case.get("values")
+        answered = case.get("answered")
         if values is not None and _type(values) is _list and hasattr(self.driver, "helpers_with_values"):
             helpers = self.driver.helpers_with_values(built, values)  # a run the grader keeps no evidence of
+        elif answered is not None and _type(answered) is _list:  # a run the grader keeps no evidence of either
+            helpers = self.driver.helpers(built, Answered(self.link, answered))
         else:
             helpers = self.driver.helpers(built, self.link)
         evidence = _seal.call_evidence(helpers.values(), before, self.before_texts)  # kept in this frame only

@@ -22,6 +22,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 
 # What a launcher is lives in launcher.py (bwrap.py builds on it too); it is part of this seam's names.
 from grader.sandbox.launcher import NEST_FLAG, NPROC, Launcher, View, python_argv  # noqa: F401
@@ -138,3 +139,50 @@ def refuse_unconfined(launcher: Launcher, allowed: bool = False) -> str | None:
     return (f"refusing to grade: the '{launcher.name}' sandbox cannot keep one submission from writing or deleting "
             "another's files, the output folder or the gradebook here (no bubblewrap, no Landlock, not root); "
             f"install bubblewrap, use Linux 5.13+, or pass --unconfined-ok (or set {UNCONFINED_ENV}=1) to accept it")
+
+
+# -- one CPU for a session's two processes ------------------------------------------------------------
+
+def pin_to_this_cpu() -> tuple | None:
+    """Bind the calling thread to the CPU it runs on now (Linux); returns what ``unpin`` needs to give it
+    back its CPUs (the thread and the CPUs it could use), or None where nothing was done (another
+    platform, one CPU, a refusal).
+
+    A session is a conversation: every question the child asks wakes the grading process and every
+    answer wakes the child, thousands of times per submission. Where the two run on different CPUs
+    each wake-up crosses CPUs (an interrupt to the other one, dear on a virtual machine); on one
+    CPU the woken process simply runs next. The child inherits the binding when it is started
+    (a fork server's child is bound by the server, ``ZygoteLauncher``); ``Session.close`` undoes it,
+    so a grading thread serves its next submission wherever the scheduler puts it then.
+    """
+    setter = getattr(os, "sched_setaffinity", None)
+    if setter is None:
+        return None
+    try:
+        allowed = frozenset(os.sched_getaffinity(0))
+        cpu = current_cpu()
+        if len(allowed) < 2 or cpu not in allowed:
+            return None
+        thread = threading.get_native_id()
+        setter(thread, {cpu})
+    except OSError:
+        return None
+    return thread, allowed
+
+
+def unpin(pinned: tuple | None) -> None:
+    """The CPUs of the thread ``pin_to_this_cpu`` bound, as they were (whichever thread closes the session)."""
+    if pinned is not None:
+        try:
+            os.sched_setaffinity(*pinned)
+        except OSError:
+            pass  # that thread is gone
+
+
+def current_cpu() -> int | None:
+    """The CPU the calling thread runs on (Linux: /proc's ``processor`` field), None where unknown."""
+    try:
+        with open("/proc/thread-self/stat", "rb") as handle:
+            return int(handle.read().rsplit(b")", 1)[1].split()[36])
+    except (OSError, ValueError, IndexError):
+        return None

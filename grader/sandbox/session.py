@@ -89,20 +89,37 @@ def _answer_bytes(answer) -> bytes:
     return json.dumps(answer).encode("utf-8")
 
 
-class _Batch:
-    """One run request's cases, in order, and the oracle of each case begun so far."""
+REPLAY_CAP = 5_000  # answers kept per case for a later run of it (see Session.run): a search that asks more asks again
 
-    def __init__(self, cases: list[dict], oracle_for):
+
+class _Batch:
+    """One run request's cases, in order, and the oracle of each case begun so far.
+
+    ``answers``: where the run is evidence, each case's questions and the grader's answers, as the bytes
+    that went over the channel, for an oracle that answers the same question the same way (``replayable``):
+    a later run of the same case hands them to the child (``Session.run``), which asked them already."""
+
+    def __init__(self, cases: list[dict], oracle_for, record: bool = False):
         self.cases = cases
         self.oracle_for = oracle_for
         self.oracles: list = []
+        self.answers: list | None = [] if record else None
 
     def begin(self, number) -> bool:
         """The harness starts case ``number``: only the next one is right."""
         if type(number) is not int or number != len(self.oracles) or number >= len(self.cases):
             return False
-        self.oracles.append(self.oracle_for(self.cases[number]))
+        oracle = self.oracle_for(self.cases[number])
+        self.oracles.append(oracle)
+        if self.answers is not None:
+            self.answers.append({} if getattr(oracle, "replayable", False) else None)
         return True
+
+    def remember(self, question: bytes, answer: bytes) -> None:
+        """The running case's question and its answer, where kept (see ``answers``)."""
+        kept = self.answers[-1] if self.answers else None
+        if kept is not None and len(kept) < REPLAY_CAP:
+            kept[question] = answer
 
     def current(self):
         """The oracle of the case running now; None before any case began (a thread an earlier call left
@@ -294,7 +311,11 @@ class Session:
         self.violation: str | None = None  # tampering anywhere disqualifies the whole submission
         self.fields: dict = {}
         self.batch: _Batch | None = None  # the running request's cases and the log of their questions
+        # Per case input (the very object, kept here so its id is not reused): what the child asked in an
+        # evidence run and the grader answered, handed back to it in a later run of the case (see run)
+        self._answered: dict[int, tuple] = {}
         self._stderr_file = None
+        self._pinned = None  # the opening thread and its CPUs while it serves a child (launch.pin_to_this_cpu)
 
     def _stage(self, submission) -> staging.Staged:
         """Copy the submission into the scratch folder: the child never sees the original."""
@@ -339,6 +360,8 @@ class Session:
         if getattr(self.launcher, "landlock", 0):
             request["landlock"] = landlock.rules(view.readonly, view.scratch_dirs)
         extra = {"view": view} if getattr(self.launcher, "wants_view", False) else {}
+        # Grader and child on one CPU while they talk: each question is a wake-up on either side (see launch).
+        self._pinned = self._pinned or launch.pin_to_this_cpu()
         self.process = self.launcher.start(argv, cwd=str(self.scratch / "work"), env=env, stderr=self._stderr_file,
                                            **extra)
         self.reader = _reader_for(self.process.stdout)
@@ -413,8 +436,10 @@ class Session:
             self.batch = _Quiet(None)  # this exercise's helpers ask nothing
             sent = [self._for_child(c) for c in cases]
         else:
-            self.batch = _Batch(cases, lambda case: make(case["input"]) if "input" in case else None)
+            self.batch = _Batch(cases, lambda case: make(case["input"]) if "input" in case else None, record=evidence)
             sent = [self._for_child(c) for c in cases]
+            if not evidence:
+                sent = [self._with_answers(case, shown) for case, shown in zip(cases, sent)]
         if isinstance(self.batch, _Quiet):
             request["notes"] = False  # nothing is told to a case: the harness says no case boundaries
         request["cases"] = sent
@@ -433,7 +458,20 @@ class Session:
         for result, oracle in zip(results, batch.oracles):
             if oracle is not None and oracle is not _UNLOGGED:
                 result["trace"] = oracle.trace()
+        for case, kept in zip(cases, getattr(batch, "answers", None) or ()):
+            if kept and "input" in case:
+                self._answered[id(case["input"])] = (case["input"], kept)
         return results
+
+    def _with_answers(self, case: dict, shown: dict) -> dict:
+        """The case as sent in a run whose questions are no evidence (``evidence=False``), with what the child
+        asked in an evidence run of the very same case and the grader answered: the child answers those
+        questions itself, asking nothing it asked before; anything else it asks, and is answered, as ever.
+        Nothing here is a value the child has not asked for, and no evidence rests on this run."""
+        found = self._answered.get(id(case.get("input")))
+        if found is None or found[0] is not case["input"]:
+            return shown
+        return {**shown, "answered": [[q.decode("utf-8"), a.decode("utf-8")] for q, a in found[1].items()]}
 
     def _oracle_for(self, case: dict):
         """The grader's side of the case's helpers (None for an exercise whose helpers keep no evidence)."""
@@ -471,6 +509,8 @@ class Session:
             self._stderr_file.close()
             self._stderr_file = None
             self.output = self._read_output()
+        launch.unpin(self._pinned)
+        self._pinned = None
         staging.unlock(self.scratch)
         shutil.rmtree(self.scratch, ignore_errors=True)
 
@@ -523,7 +563,7 @@ class Session:
                     message = replies.loads_question(payload)
                 except replies.Refused:
                     self._fail(TAMPERED)
-                self._serve(kind, number, message)
+                self._serve(kind, number, message, payload)
                 continue
             with reader.changed:
                 frame = self._parse(reader.buffer, seq)
@@ -548,7 +588,7 @@ class Session:
                 self._fail(self._timeout_reason(timeout))
             reader.wait(min(remaining, 0.25), seen)
 
-    def _serve(self, kind: bytes, number: int, message) -> None:
+    def _serve(self, kind: bytes, number: int, message, question: bytes | None = None) -> None:
         """A note or a question from the harness or the running case's helpers, logged and answered at once."""
         batch = self.batch
         if batch is None:
@@ -569,6 +609,8 @@ class Session:
         except (LookupError, TypeError, ValueError, AttributeError):
             self._fail(TAMPERED)  # not a question the grader's helpers ask
         payload = _answer_bytes(answer)
+        if question is not None and getattr(batch, "answers", None):
+            batch.remember(question, payload)
         try:
             written = _write_all(self.process.stdin.fileno(), self._answer_head + b"%d %d\n%s" % (number, len(payload), payload),
                                  self.started + self.limits.submission_timeout)

@@ -295,6 +295,12 @@ class Zygote:
 
     def become_child(self, fds, message):
         os.setsid()  # stays undumpable, as the harness makes itself from its first line
+        cpu = message.get("cpu")
+        if type(cpu) is int and hasattr(os, "sched_setaffinity"):
+            try:  # the grading thread's CPU: every question wakes one of the two (grader.sandbox.launch)
+                os.sched_setaffinity(0, {cpu})
+            except OSError:
+                pass
         signal.set_wakeup_fd(-1)
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         self.sock.detach()  # the socket object must not close a number reused below
