@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, Callable
 
+from grader.judging import asked_again
 from grader.judging.bank import Case
 from grader.judging.checks import Outcome, right_number, tagged_number
 from grader.judging.predictions import model_keys
@@ -117,6 +118,7 @@ class Facts:
         self._replies: dict[int, tuple | None] = {}
         self._wrong: dict[int, bool] = {}
         self.bank_size: int | None = None  # set once questions beyond the bank are appended
+        self.evaluations_asked = None  # run(inputs) -> the grader's evaluation logs, where a second run can show them
         self.model_keys: dict[int, str] = {}  # id(model) -> its column in a shipped predictions table
         self.published_answers = {o.expected for o in self.outcomes
                                   if o.case.group == "published" and type(o.expected) in (int, float)}
@@ -606,6 +608,8 @@ def diagnose(exercise, outcomes, checks, again_raw=(), session=None, budget: flo
     facts.bank_size = len(bank)
     facts.outcomes.extend(extra)
     facts.supporting = [support_of_rule(rule) for _, _, _, rule in seen.values() if rule is not None]
+    # Asked only by a naming left ambiguous by the answers: a few failing cases run again, evaluations logged.
+    facts.evaluations_asked = asked_again.evaluation_runner(exercise, session, deadline)
     if module is not None and wrong_before_localising(facts):
         facts.supporting += list(getattr(module, "trace_evidence", lambda f: [])(facts))
     local_rules = facts.supporting

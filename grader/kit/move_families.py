@@ -21,6 +21,7 @@ import math
 
 from grader.vocabulary.findings import MIN_EXPLAINED, Finding, best_per_code, clear_winners, fit_hypothesis, supported_by
 from grader.kit.families import PARAMETERISED, SENTINELS, LeavesNegatedFor, NegamaxUnnegated
+from grader.kit import evaluation_traces
 from grader.kit.game import from_plain
 from grader.kit.move_answer import moves_text
 from grader.kit.search import TooBig
@@ -187,6 +188,7 @@ FAMILIES = ("min-max-swapped", "min-max-swapped/below-root", "always-max", "alwa
 # mistake choose the same moves, the shallow search is the simpler account (in a short game whoever takes every
 # move below the root, say, chooses as a look one move ahead does).
 HORIZONS = ("one-ply-search", "two-ply-search")
+CASES_TRACED = 4  # failing positions run again with every evaluation logged, when the moves leave a tie
 
 
 def choices(searcher, family: str, state, depth=None) -> list:
@@ -347,6 +349,43 @@ class MoveNaming:
             return []  # none, or several codes as good: naming one would be a guess
         return [max(named, key=lambda fit: fit.explained)]
 
+    def _by_evaluations(self, fits: list, wrong: list, facts) -> list:
+        """Where the moves name no code alone (several as good, or one agreeing only where it finds every move as
+        good): the families told apart by which positions they evaluate (``grader.kit.evaluation_traces``) against
+        the grader's log of a few failing cases run again with every evaluation asked (``facts.evaluations_asked``,
+        set by the diagnosis only where that log is not kept already). A family that chooses every move the
+        student chose is named when the traces agree with it and refute every family of another code that
+        explains any of the moves; otherwise nothing changes (and nothing is run when no family chooses them all)."""
+        ask = getattr(facts, "evaluations_asked", None)
+        if ask is None or not any(fit.complete and fit.explained for fit in fits):
+            return []
+        if len({fit.model.code for fit in fits}) < 2:
+            return []  # nothing to tell apart
+        asked = wrong[:CASES_TRACED]
+        traces = ask([o.case.input for o in asked])
+        game = self.searcher.game
+        cases, seen = [], []
+        for outcome, trace in zip(asked, traces):
+            state, depth = self.state_of(outcome.case.input), self.depth_of(outcome.case.input)
+            cases.append((state, depth))
+            seen.append(evaluation_traces.student(game, state, trace) if trace is not None else None)
+        memo: dict = {}
+
+        def predict(name, state, depth):
+            key = (name, game.ident(state), depth)
+            if key not in memo:
+                memo[key] = evaluation_traces.predicted(
+                    self.searcher, lambda searcher, s, d: choices(searcher, name, s, d), state, depth)
+            return memo[key]
+
+        kept = evaluation_traces.told_apart(fits, cases, seen, predict)
+        named = [fit for fit in kept if fit.complete and fit.explained]
+        if len({fit.model.code for fit in kept}) != 1 or not named or len(kept) == len(fits):
+            return []
+        for fit in named:
+            fit.evaluations = True  # the evidence says so (``rules``)
+        return [max(named, key=lambda fit: fit.explained)]
+
     def rules(self, facts, first=()) -> list[Finding]:
         """``first``: the exercise's own findings, tried before the families (a crash read by its message)."""
         replies = [o for o in facts.outcomes if o.answer is not None and facts.reply(o) is not None]
@@ -370,6 +409,8 @@ class MoveNaming:
         winners = clear_winners(best_per_code(fits), supported=supported_by(getattr(facts, "supporting", [])))
         if not winners:
             winners = self._by_tie_break(ordered, memo)
+        if not winners or len({fit.model.code for fit in winners}) > 1:
+            winners = self._by_evaluations(fits, wrong, facts) or winners
         for fit in self._sharpest(winners, wrong, memo):
             example = fit.example
             shown = (f"for example {facts.call(example)}: you returned {example.answer.describe()}, the best moves are "
@@ -381,6 +422,9 @@ class MoveNaming:
                 evidence = (f"this mistake chooses your move on {fit.agreed} of the {fit.compared} games it was "
                             f"compared on and {fit.explained} of your {fit.wrong} moves that are not best ({shown}); "
                             f"it differs at {facts.call(fit.missed)}")
+            if getattr(fit, "evaluations", False):
+                evidence += ("; run again with every evaluation logged, your code evaluated exactly the positions this "
+                             "mistake evaluates, which no other mistake that chooses your moves does")
             found.append(self.finding(fit.model.code, evidence, "moves"))
         if found or fits:
             # A wrong search that chooses most of the moves, but not clearly ahead of another or not strong:

@@ -290,6 +290,7 @@ class Session:
     def __init__(self, submission, exercise, launcher: launch.Launcher | None = None, *, module_name: str = "solution"):
         """``submission``: a Submission (all its files are staged) or the path of one file."""
         self.exercise = exercise
+        self.submission = submission  # kept: the diagnosis may run it again in a session of its own
         self.limits = exercise.limits
         self.launcher = launcher or launch.choose()
         self.nonce = secrets.token_hex(8)
