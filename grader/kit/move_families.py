@@ -152,6 +152,9 @@ def _plans(searcher, role):
         # one player's start value the wrong infinity, one no move can beat: that player's positions keep it
         **{f"bad-initial-bound/infinity-{side}": (role, _below_family(searcher, f"bad-initial-bound/infinity/{side}"),
                                                   None) for side in ("max", "min")},
+        # both players' start values the wrong infinity: every position below the root with moves keeps its
+        # mover's, so the root's moves tie as a search with no end-of-game test ties them (the evaluations differ)
+        "bad-initial-bound/infinity-both": (role, _below_family(searcher, "bad-initial-bound/infinity/both"), None),
         # a finite sentinel as the start value, below the root and at it (where no move beats it, none is kept)
         **{f"bad-initial-bound/sentinel-{size}": (
             role, _below_family(searcher, f"bad-initial-bound/sentinel-{size}"), -size if role == "max" else size)
@@ -180,6 +183,7 @@ FAMILIES = ("min-max-swapped", "min-max-swapped/below-root", "always-max", "alwa
             "bad-initial-bound/root-only-unit", "missing-terminal-check", "missing-terminal-check/max",
             "missing-terminal-check/min", "missing-terminal-check/strict", "missing-terminal-check/max-strict",
             "missing-terminal-check/min-strict", "bad-initial-bound/infinity-max", "bad-initial-bound/infinity-min",
+            "bad-initial-bound/infinity-both",
             *(f"bad-initial-bound/sentinel-{size}" for size in SENTINELS), "bad-initial-bound/below-root",
             *(f"bad-initial-bound/sentinel-{size}/below-root" for size in SENTINELS),
             "bad-initial-bound/zero-max/below-root", "bad-initial-bound/zero-min/below-root",
@@ -409,7 +413,8 @@ class MoveNaming:
         winners = clear_winners(best_per_code(fits), supported=supported_by(getattr(facts, "supporting", [])))
         if not winners:
             winners = self._by_tie_break(ordered, memo)
-        if not winners or len({fit.model.code for fit in winners}) > 1:
+        resolved = self._sharpest(winners, wrong, memo)
+        if not resolved or len({fit.model.code for fit in resolved}) > 1:
             winners = self._by_evaluations(fits, wrong, facts) or winners
         for fit in self._sharpest(winners, wrong, memo):
             example = fit.example
