@@ -13,6 +13,7 @@ never pays for it. The log is what the grader was asked, never what the child sa
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 CASES_ASKED = 4  # failing cases run again: a handful tells the families apart, or nothing will
 
@@ -50,6 +51,48 @@ def available(exercise, session) -> bool:
             and not kit.evaluations_are_evidence)
 
 
+def searches(files) -> bool:
+    """Whether the submission's source (read with ``ast``, never run) has a function that calls itself, directly or
+    through others: a recursive search. A log with no evaluation in it says "this search evaluates nothing" only
+    of code that searches; code that returns the first move, or scores positions itself, asks nothing either."""
+    import ast
+
+    calls: dict[str, set] = {}
+    for path in files:
+        try:
+            tree = ast.parse(Path(path).read_bytes())
+        except (OSError, SyntaxError, ValueError):
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                called = calls.setdefault(node.name, set())
+                for inner in ast.walk(node):
+                    if isinstance(inner, ast.Call):
+                        target = inner.func
+                        name = target.id if isinstance(target, ast.Name) else (
+                            target.attr if isinstance(target, ast.Attribute) else None)
+                        if name is not None:
+                            called.add(name)
+    for start in calls:
+        seen, todo = set(), list(calls[start])
+        while todo:
+            name = todo.pop()
+            if name == start:
+                return True
+            if name in calls and name not in seen:
+                seen.add(name)
+                todo.extend(calls[name])
+    return False
+
+
+def _files(submission) -> list:
+    if isinstance(submission, (str, Path)):
+        return [Path(submission)]
+    files = list(getattr(submission, "files", None) or [])
+    path = getattr(submission, "path", None)
+    return files or ([Path(path)] if path is not None and Path(path).suffix == ".py" else [])
+
+
 def evaluation_runner(exercise, session, deadline: float):
     """``run(inputs) -> [trace or None, ...]`` (None for every input when it could not run), or None when no second
     run is possible. The session is opened on the first call, used once, and closed."""
@@ -79,4 +122,5 @@ def evaluation_runner(exercise, session, deadline: float):
         return [raw.get("trace") if isinstance(raw, dict) and "skipped" not in raw and not raw.get("raised")
                 and not raw.get("timed_out") else None for raw in raws]
 
+    run.searches = searches(_files(session.submission))
     return run

@@ -382,6 +382,8 @@ class MoveNaming:
                     self.searcher, lambda searcher, s, d: choices(searcher, name, s, d), state, depth)
             return memo[key]
 
+        if not any(seen) and not getattr(ask, "searches", False):
+            return []  # no evaluation asked, by code with no search in it: that tells no family from another
         kept = evaluation_traces.told_apart(fits, cases, seen, predict)
         named = [fit for fit in kept if fit.complete and fit.explained]
         if len({fit.model.code for fit in kept}) != 1 or not named or len(kept) == len(fits):
