@@ -156,3 +156,14 @@ def test_a_recursive_search_is_read_from_the_source_never_run(tmp_path):
     (tmp_path / "b.py").write_text(FIRST_MOVE)
     assert asked_again.searches([tmp_path / "a.py"]) is True
     assert asked_again.searches([tmp_path / "b.py"]) is False
+
+
+def test_the_second_session_is_bounded_by_the_diagnosis_budget():
+    """A slow search costs the second run at most what is left of the diagnosis, never another submission's time."""
+    from grader.judging import exercise as exercises
+
+    coin_row = exercises.load("coin-row")
+    asking = asked_again._Asking(coin_row, 1.0)
+    assert asking.limits.submission_timeout <= coin_row.limits.load_timeout + 1.0
+    assert asking.limits.submission_timeout < coin_row.limits.submission_timeout
+    assert asking.driver_path != coin_row.driver_path  # the asking driver: every evaluation goes to the grader

@@ -21,9 +21,14 @@ CASES_ASKED = 4  # failing cases run again: a handful tells the families apart, 
 class _Asking:
     """The exercise as the second session sees it: the kit's asking driver and an oracle logging every case."""
 
-    def __init__(self, exercise):
+    def __init__(self, exercise, seconds: float):
+        import dataclasses
+
         self._exercise = exercise
-        self.limits = exercise.limits
+        # The diagnosis's own budget, not a whole submission's: a slow search gives no trace, never a long wait.
+        limits = exercise.limits
+        self.limits = dataclasses.replace(limits, submission_timeout=min(limits.submission_timeout,
+                                                                         limits.load_timeout + seconds))
 
     def __getattr__(self, name):
         return getattr(self._exercise, name)
@@ -107,7 +112,7 @@ def evaluation_runner(exercise, session, deadline: float):
         inputs = list(inputs)[:CASES_ASKED]
         if not inputs or time.monotonic() + 0.5 > deadline:
             return [None] * len(inputs)
-        second = Session(session.submission, _Asking(exercise), launch.choose())
+        second = Session(session.submission, _Asking(exercise, deadline - time.monotonic()), launch.choose())
         try:
             second.open()
             cases = [Case(id=f"asked-again-{i}", group="asked-again", input=case_input).to_request()
