@@ -250,8 +250,8 @@ class Watchdog:
                 if self.armed is armed:  # still the same call: it has run too long
                     if self.interrupt is None:
                         _thread.interrupt_main()
-                    elif self.interrupt() is None:
-                        continue  # the call is asking the grader: interrupt it once the answer is in
+                    else:  # at once, or, while the call is asking the grader, once the answer is in
+                        self.interrupt()
                     self.armed = None
                     self.fired = True
 

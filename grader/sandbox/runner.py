@@ -65,6 +65,10 @@ class Runner:
         self.box = [None, None, IDLE]
         self.raiser = _async_raiser()
         self.ident = None
+        # An interrupt due while the call was asking the grader: raised on the runner thread itself
+        # as soon as the answer is in (``leave_question``), so a call that spends its time asking
+        # times out like any other, and no question is cut from its answer.
+        self.due = False
         if self.raiser is None:
             return
         self.go = _thread.allocate_lock()
@@ -90,6 +94,7 @@ class Runner:
             return function(*args)
         box = self.box
         box[0] = (function, args)
+        self.due = False
         self.go.release()
         self.done.acquire()
         ok, value = box[1]
@@ -101,13 +106,16 @@ class Runner:
     def interrupt(self):
         """The watchdog's move (it holds ``self.lock``): interrupt the running call, if one is running.
 
-        None while the call is asking the grader a question (the watchdog tries again a tick later):
-        an interrupt there would cut a question from its answer."""
+        While the call is asking the grader a question an interrupt would cut the question from its
+        answer, so it is made due instead: ``leave_question`` raises it once the answer is in. (Waiting
+        for a tick to land between two questions let a call that does little but ask run on far past
+        its limit.)"""
         if self.ident is not None and self.box[2] == RUNNING:
             self.raiser(self.ident, KeyboardInterrupt)
             return True
         if self.ident is not None and self.box[2] == ASKING:
-            return None
+            self.due = True
+            return True
         return False
 
     def enter_question(self):
@@ -122,8 +130,12 @@ class Runner:
 
     def leave_question(self):
         with self.lock:
-            if self.box[2] == ASKING:
-                self.box[2] = RUNNING
+            if self.box[2] != ASKING:
+                return
+            self.box[2] = RUNNING
+            due, self.due = self.due, False
+        if due:
+            raise KeyboardInterrupt
 
 
 def hide_other_threads(sys_module):

@@ -65,7 +65,7 @@ _SCALARS = (int, float, bool, str, bytes, type(None))
 
 # Attributes the harness itself reassigns while serving (the channel's buffer, the watchdog's
 # alarm, what loading the submission finds): their keys are sealed, not their values.
-VOLATILE = frozenset({"buffer", "asked", "told", "armed", "fired", "tick", "module", "modules", "entry", "submission_files"})
+VOLATILE = frozenset({"buffer", "asked", "told", "armed", "fired", "tick", "due", "module", "modules", "entry", "submission_files"})
 
 
 # What decides how an instance's attributes are read and written: a class that gains or swaps one
