@@ -399,3 +399,21 @@ def test_forgers_graded_with_a_class_never_beat_their_twins(sandbox, user, exerc
         forged, twin = scores[path.stem], scores["honest_" + path.stem]
         assert twin[1] is None and twin[0] < 10, (name, twin)
         assert forged[0] <= twin[0], (name, forged, twin)
+
+
+@pytest.mark.parametrize("forger", ["timeout_fired_cleared.py", "timeout_watchdog_disarmed.py"])
+def test_clearing_the_watchdog_on_the_heap_does_not_undo_a_timeout(forger, monkeypatch):
+    """The watchdog's flags are on the child's heap, where gc finds them: a submission that clears them
+    (or disarms the watchdog) must still be timed out, as its honest twin is, and earn no more. Whether
+    a call ran too long is decided from a start time kept in the harness's own frame."""
+    monkeypatch.setenv("MINIMAX_GRADER_CALL_TIMEOUT", "0.02")
+    exercise = exercises.load("ctp-26")
+    public = banks.build(exercise)
+    bank = banks.Bank(public.exercise_id, public.seed, 0, public.group("published") + public.group("fixtures"))
+    fixtures = Path(__file__).with_name("fixtures")
+    launcher = launch.choose("posix")
+    honest = judge.grade(submissions.load(fixtures / "timeout_honest_slow.py"), exercise, bank, launcher)
+    forged = judge.grade(submissions.load(fixtures / forger), exercise, bank, launcher)
+    assert any("timed out" in (c.message or "") for c in honest.checks), honest.checks
+    assert any("timed out" in (c.message or "") for c in forged.checks), [c.message for c in forged.checks]
+    assert forged.score <= honest.score, (forged.score, honest.score)

@@ -26,6 +26,7 @@ another), and one student's submission (named after the archive) otherwise.
 from __future__ import annotations
 
 import ast
+from grader import python_source
 import hashlib
 import os
 import re
@@ -333,7 +334,7 @@ def _alternatives(units: list[list[Path]], modules: set[str]) -> bool:
         names: set[str] = set()
         for path in files:
             try:
-                tree = ast.parse(path.read_bytes())
+                tree = python_source.parse(path.read_bytes())
             except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
                 continue
             for node in tree.body:

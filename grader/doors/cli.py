@@ -7,6 +7,7 @@ not be graded), 2 a usage error (bad option, unknown exercise).
 from __future__ import annotations
 
 import ast
+from grader import python_source
 import os
 import shlex
 import sys
@@ -42,7 +43,7 @@ def guess_exercise(path: Path, extra_dirs: list[Path]) -> str:
     used: set[str] = set()
     for entry in files:
         try:
-            tree = ast.parse(entry.read_bytes())
+            tree = python_source.parse(entry.read_bytes())
             for node in ast.walk(tree):
                 if isinstance(node, ast.Name):
                     used.add(node.id)

@@ -21,6 +21,7 @@ answers the same hooks from its declaration (``grader/kit/student_api.py``), plu
 from __future__ import annotations
 
 import ast
+from grader import python_source
 import builtins
 import json
 import re
@@ -81,7 +82,7 @@ def _trees(files) -> list[ast.AST]:
     trees = []
     for path in files or ():
         try:
-            trees.append(ast.parse(Path(path).read_bytes()))
+            trees.append(python_source.parse(Path(path).read_bytes()))
         except (OSError, SyntaxError, ValueError, RecursionError):
             pass
     return trees

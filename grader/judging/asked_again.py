@@ -61,11 +61,12 @@ def searches(files) -> bool:
     through others: a recursive search. A log with no evaluation in it says "this search evaluates nothing" only
     of code that searches; code that returns the first move, or scores positions itself, asks nothing either."""
     import ast
+    from grader import python_source
 
     calls: dict[str, set] = {}
     for path in files:
         try:
-            tree = ast.parse(Path(path).read_bytes())
+            tree = python_source.parse(Path(path).read_bytes())
         except (OSError, SyntaxError, ValueError):
             continue
         for node in ast.walk(tree):

@@ -11,6 +11,7 @@ courtesy for a clear message; the sandbox would find it too).
 from __future__ import annotations
 
 import ast
+from grader import python_source
 import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -108,7 +109,7 @@ def _source_problem(name: str, data: bytes, allow_empty: bool = False) -> str | 
     except UnicodeDecodeError as exc:
         return f"{name} is not valid UTF-8 (byte {exc.start}); save it as UTF-8"
     try:
-        ast.parse(text, filename=name)
+        python_source.parse(text, filename=name)
     except SyntaxError as exc:
         return f"syntax error in {name}, line {exc.lineno}: {exc.msg}"
     except (RecursionError, MemoryError, ValueError):
@@ -122,7 +123,7 @@ def definition_line(path: str | Path | None, name: str | None) -> int | None:
     if not path or not name:
         return None
     try:
-        tree = ast.parse(Path(path).read_bytes())
+        tree = python_source.parse(Path(path).read_bytes())
     except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
         return None
     for node in ast.walk(tree):

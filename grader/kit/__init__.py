@@ -38,5 +38,5 @@ The kit speaks the judge's vocabulary (``grader.vocabulary``: ``answers``, the d
 ``findings``, what a mistake model, a finding and a fit are), never the judge itself; of the grading
 layers only ``grader.judging.exercise`` imports the kit (the doors use ``scaffold`` and ``student_api``).
 
-May import: grader.vocabulary, grader.paths
+May import: grader.vocabulary, grader.paths, grader.python_source
 """

@@ -216,10 +216,11 @@ def declared_stub(starter: str, decl: dict) -> str:
     """The starter with the declared function's ``def`` line as the declaration says now (read with ``ast``):
     a stub written before ``[student]`` was edited keeps its body, under the current name and parameters."""
     import ast
+    from grader import python_source
 
     wanted = f"def {decl['function']}({', '.join(decl['arguments'])}):"
     try:
-        tree = ast.parse(starter)
+        tree = python_source.parse(starter)
     except SyntaxError:
         return starter
     functions = [node for node in tree.body if isinstance(node, ast.FunctionDef)]

@@ -597,18 +597,21 @@ class Harness:
         evidence = _seal.call_evidence(helpers.values(), before, self.before_texts)  # kept in this frame only
         self.module.__dict__.update(helpers)
         result = {"id": case["id"]}
+        # Whether the call ran too long is decided here, from a start time kept in this frame: the
+        # watchdog's own flags live on the heap, where student code can find them (gc) and clear them.
+        started = _perf_counter()
         self.watchdog.arm(self.call_timeout)
         try:
             answer = self.runner.call(self.driver.call, (self.entry, built))
         except BaseException as exc:  # SystemExit and KeyboardInterrupt from the student too
             _restore_builtins()
-            if self.watchdog.disarm():
+            if self.watchdog.disarm() or _perf_counter() - started > self.call_timeout:
                 result["timed_out"] = True
             else:
                 result["raised"] = describe_exception(exc, self.submission_files)
         else:
             _restore_builtins()
-            if self.watchdog.disarm():
+            if self.watchdog.disarm() or _perf_counter() - started > self.call_timeout:
                 result["timed_out"] = True
             else:
                 result["answer"] = encode_answer(answer)

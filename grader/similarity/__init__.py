@@ -9,7 +9,7 @@ only the standard library and, in ``sources``, the exercise and submission recor
 The public entry is :func:`find_near_duplicates` (plain texts in, plain clusters out);
 :func:`grader.similarity.sources.for_class` is the batch's one call.
 
-May import: grader.judging, grader.paths
+May import: grader.judging, grader.paths, grader.python_source
 """
 
 from grader.similarity.clusters import Settings, find_near_duplicates

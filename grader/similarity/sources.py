@@ -16,6 +16,7 @@ so its tokens never match a student's: the folder holds the same shape in the st
 from __future__ import annotations
 
 import ast
+from grader import python_source
 import re
 from pathlib import Path
 
@@ -105,7 +106,7 @@ def vocabulary(exercise) -> set[str]:
     starter = _optional(lambda: exercise.starter_path)
     for text in [_read(starter)] if starter is not None and starter.is_file() else []:
         try:
-            tree = ast.parse(text)
+            tree = python_source.parse(text)
         except SyntaxError:
             continue
         for node in ast.walk(tree):
