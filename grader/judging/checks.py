@@ -248,6 +248,18 @@ def where_words(exercise, groups) -> str:
 SANDBOX_EVIDENCE_KINDS = frozenset({"unchanged", "state-unchanged", "board-restored", "restored"})
 
 
+# Check kinds whose predicate reads the answer and what the child observed, never the grading
+# process's log of questions: a run made only to judge them keeps no evidence (``Session.run(evidence=
+# False)``), and the child may be handed what its helpers would answer instead of asking each time.
+ANSWER_ONLY_KINDS = frozenset({"answers", "numeric", "unchanged"})
+
+
+def reads_evidence(spec) -> bool:
+    """Whether a check's predicate reads the log of questions (a trace, evaluations): any kind not known
+    to read answers alone does, an exercise's own kinds included."""
+    return spec.kind not in ANSWER_ONLY_KINDS
+
+
 def rests_on_sandbox_records(spec) -> bool:
     """Whether a check's evidence comes from the child (``sandbox_evidence`` in exercise.toml overrides)."""
     declared = spec.params.get("sandbox_evidence")

@@ -254,6 +254,11 @@ def _shrink_counterexample(session: Session, exercise, bank: Bank, check: CheckR
 
     size = exercise.hook("size", lambda case_input: 0)
     broken: list[str] = []
+    # A check that judges answers alone is shrunk in runs that keep no evidence: where the exercise can,
+    # the child is handed a candidate's values and asks nothing (a tree's hundred-odd round trips per
+    # round, the most of a failing check's time). The scores rest on the first pass, long done by now.
+    spec = next((s for s in exercise.checks if s.name == check.name), None)
+    evidence = spec is None or kinds.reads_evidence(spec)
     candidates_of = exercise.hook("shrink_candidates")
     failures = _generated(failures)  # shrinking starts from generated cases only
     if candidates_of is not None:
@@ -264,12 +269,13 @@ def _shrink_counterexample(session: Session, exercise, bank: Bank, check: CheckR
             return [c for c in candidates_of(case_input) if kinds.admitted(exercise, c, (group,))]
 
         outcome, problem = shrink.greedy(start, problem, admitted_candidates,
-                                         shrink.make_batch_runner(session, exercise, broken, group), predicate, budget)
+                                         shrink.make_batch_runner(session, exercise, broken, group, evidence),
+                                         predicate, budget)
     else:
         strategy_of = exercise.hook("strategy")
         if strategy_of is None or not any(o.case.group == "random" for o, _ in failures):
             return None
-        found = shrink.with_hypothesis(strategy_of(), bank.seed, bank.examples, shrink.make_judge(session, exercise, broken),
+        found = shrink.with_hypothesis(strategy_of(), bank.seed, bank.examples, shrink.make_judge(session, exercise, broken, evidence),
                                        predicate, budget)
         if found is None:
             return None

@@ -136,9 +136,9 @@ def make_batch_runner(session, exercise, failures: list, group: str = "random", 
     return run_batch
 
 
-def make_judge(session, exercise, failures: list) -> Callable[[dict], Outcome | None]:
+def make_judge(session, exercise, failures: list, evidence: bool = True) -> Callable[[dict], Outcome | None]:
     """One input at a time, for hypothesis."""
-    run_batch = make_batch_runner(session, exercise, failures)
+    run_batch = make_batch_runner(session, exercise, failures, evidence=evidence)
 
     def judge(case_input):
         outcomes = run_batch([case_input])
