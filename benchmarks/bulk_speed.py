@@ -173,7 +173,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=200, help="submissions in the class (half buggy)")
     parser.add_argument("--sample", type=int, default=10, help="submissions put through the pytest loop")
-    parser.add_argument("--jobs", type=int, default=None, help="grade --jobs (default: one per core, plus one)")
+    parser.add_argument("--jobs", type=int, default=None, help="grade --jobs (default: one per CPU)")
     parser.add_argument("--examples", type=int, default=200, help="hypothesis examples per pytest run")
     parser.add_argument("--verify", type=int, default=0, help="compare N verdicts with `check` each alone")
     parser.add_argument("--keep", action="store_true", help="keep the class and outputs (the path is printed)")

@@ -2,9 +2,9 @@
 
 In one run, on one class (SIZE distinct submissions, half buggy, fixed seed):
 
-  * the local pool (``grade``'s default executor, one worker per core plus one), and with two
+  * the local pool (``grade``'s default executor, one worker per CPU), and with two
     workers (as many as the scheduler's cluster below);
-  * Dask on a ``LocalCluster`` (one single-threaded worker process per core plus one, started by
+  * Dask on a ``LocalCluster`` (one single-threaded worker process per CPU, started by
     the executor: its start is part of the time, as it is for an instructor);
   * Dask on a ``dask scheduler`` with two ``dask worker`` processes (``--nthreads 1``) on
     loopback, started beforehand (a cluster is already running when one grades on it).

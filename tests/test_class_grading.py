@@ -305,3 +305,16 @@ def test_the_progress_bar_ends_at_the_announced_total(monkeypatch):
                              counts={"passed": 1, "failed": 2, "error": 1}))
     shown = terminal.getvalue()
     assert "grading 4 submissions" in shown and "4/4" in shown and "done in" in shown and ": 4 submissions" in shown
+
+
+def test_the_default_is_one_worker_per_cpu_the_grader_may_use(monkeypatch):
+    """A worker and its child share one CPU while they talk: a spare worker would only take turns with
+    another pair. The CPUs counted are the ones this process may run on (taskset, a container)."""
+    from grader.bulk import executor
+
+    monkeypatch.setattr(executor.os, "sched_getaffinity", lambda pid: {0, 3, 5}, raising=False)
+    monkeypatch.setattr(executor.os, "cpu_count", lambda: 8)
+    assert executor.default_jobs() == 3
+    assert executor.LocalPool().jobs == 3
+    monkeypatch.delattr(executor.os, "sched_getaffinity", raising=False)  # macOS, Windows
+    assert executor.default_jobs() == 8

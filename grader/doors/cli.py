@@ -280,7 +280,7 @@ def init_ci(exercise_id, submission, install, folder, force):
 @click.option("--exercise", "-e", "exercise_id", required=True, help="Exercise id (see `minimax-grader exercises`).")
 @click.option("--out", "-o", "out", required=True, type=click.Path(file_okay=False, path_type=Path),
               help="Output folder: gradebook, results.json, grades.csv, reports/, summary.html.")
-@click.option("--jobs", "-j", type=click.IntRange(1, 256), default=None, help="Parallel workers (default: one per core, plus one).")
+@click.option("--jobs", "-j", type=click.IntRange(1, 256), default=None, help="Parallel workers (default: one per CPU).")
 @click.option("--seed", type=SEED, default=None,
               help="The instructor's seed (default: the one in the gradebook, else a fresh secret one).")
 @click.option("--sandbox", type=click.Choice(["auto", "bwrap", "posix", "spawn"]), default=None, help="Force a sandbox kind.")
@@ -352,7 +352,7 @@ def grade(paths, exercise_id, out, jobs, seed, sandbox, exercises_dir, examples,
 @click.option("--seed", type=SEED, default=None,
               help="The openings' seed (default: the one in the gradebook, else a fresh one); same seed, same games.")
 @click.option("--round-robin", is_flag=True, default=False, help="Also play every pair of students' agents.")
-@click.option("--jobs", "-j", type=click.IntRange(1, 256), default=None, help="Parallel workers (default: one per core, plus one).")
+@click.option("--jobs", "-j", type=click.IntRange(1, 256), default=None, help="Parallel workers (default: one per CPU).")
 @click.option("--sandbox", type=click.Choice(["auto", "bwrap", "posix", "spawn"]), default=None, help="Force a sandbox kind.")
 @EXERCISES_DIR
 @click.option("--lms", "lms", multiple=True, type=click.Choice(["canvas", "moodle"]),
