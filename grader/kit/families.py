@@ -26,7 +26,7 @@ from grader.kit.mistake_texts import CODES
 from grader.kit.player_families import copied_helpers, player_families
 from grader.kit.traces import evaluated_paths
 from grader.kit.search import (COUNTED_OTHERWISE, FAMILIES, NEEDS_DEPTH, NEEDS_EVALUATE, NEEDS_EXTRA_TURNS,
-                               VARIANT_NODE_BUDGET, TooBig)
+                               VARIANT_NODE_BUDGET, TooBig, fresh_counter, node_cap)
 
 # How much predicting the families may do for one submission, counted in searches, not seconds, so the
 # named mistake never depends on how busy the machine is (a tic-tac-toe submission needs about 12,000;
@@ -43,6 +43,9 @@ START_NOT_BEATEN = ("The best value so far starts at a value that a move can onl
 
 # Cases on which one family's search may be too large (TooBig) before the family is given up for the game.
 TOO_BIG_CASES = 2
+# The positions one case's search may enter while every family is first fitted (see ``KitMistakes.rules``).
+PROBE_NODES = 1_000
+_COSTLY = object()  # a probed family whose search was larger than PROBE_NODES on some case
 
 
 class KitMistakes:
@@ -190,8 +193,17 @@ class KitMistakes:
             asked_once = self._asked(wrong_values, right)
             families = self.families()
             later = [f for f in families if getattr(PARAMETERISED.get(f), "only_if_unexplained", False)]
-            fits = [fit for fit in (self._fits(family, asked_once, len(wrong_values), budget)
-                                    for family in families if family not in later) if fit is not None]
+            # Every family is first fitted with a small search per case; one that needs more (a depth never
+            # lowered on a big game: thousands of positions a case) waits with the rarer accounts below, and
+            # is fitted in full only if no family gives every value. Its full search cost a connect-four check
+            # most of its time, for a family that hardly ever fits where a cheaper one already fits in full.
+            fitted = {}
+            with node_cap(PROBE_NODES):
+                for family in families:
+                    if family not in later:
+                        fitted[family] = self._fits(family, asked_once, len(wrong_values), budget, probe=True)
+            costly = [family for family, fit in fitted.items() if fit is _COSTLY]
+            fits = [fit for fit in fitted.values() if fit is not None and fit is not _COSTLY]
             # A start value is any number a student writes (-999, 10**6, ...): the families for the ones the wrong
             # answers themselves show, not only for a list of usual ones.
             made_here = start_value_families(wrong_values, asked)
@@ -201,7 +213,11 @@ class KitMistakes:
                 self.hooks.searcher.memo.pop(family.memo_key(), None)
             if not any(fit.complete and fit.explained for fit in fits):
                 # Rarer accounts (a part copied from another), tried only where no family gives every value: they
-                # cost a check its time for every student otherwise.
+                # cost a check its time for every student otherwise. The costly families go in full, in their place.
+                for family in costly:
+                    fitted[family] = self._fits(family, asked_once, len(wrong_values), budget)
+                fits = ([fit for fit in fitted.values() if fit is not None]
+                        + [fit for fit in fits if fit.name not in fitted])
                 fits += [fit for fit in (self._fits(family, asked_once, len(wrong_values), budget)
                                          for family in later) if fit is not None]
             rules_seen = getattr(facts, "supporting", [])
@@ -264,8 +280,9 @@ class KitMistakes:
         return [(outcome, reply, state_of(outcome.case.input), outcome.case.input.get("depth"), is_wrong)
                 for pairs, is_wrong in ((wrong, True), (right, False)) for outcome, reply in pairs]
 
-    def _fits(self, family, asked, wrong_count, budget) -> Fit | None:
-        """The family's agreement with the student's values; None when it cannot be strong or cannot be predicted."""
+    def _fits(self, family, asked, wrong_count, budget, probe: bool = False) -> Fit | None:
+        """The family's agreement with the student's values; None when it cannot be strong or cannot be predicted.
+        ``probe`` (inside ``node_cap``): ``_COSTLY`` as soon as one case's search is larger than the cap."""
         total = len(asked)
         misses_allowed = min(wrong_count - math.ceil(SUPPORTED_EXPLAINS * wrong_count),
                              total - math.ceil(PARTIAL_AGREES * total))
@@ -287,6 +304,8 @@ class KitMistakes:
                 try:
                     value, empty = predict(state, depth)
                 except TooBig:
+                    if probe:
+                        return _COSTLY
                     # Too large a search to predict here (a deep hand-made position): this case says nothing of
                     # the family, the others still do. A family too large on several cases (a depth never lowered
                     # on a big game) is too large for this game: given up at once, not searched to the budget on
@@ -477,7 +496,7 @@ class OneRole(_Recursive):
         if self.negate_root:
             value = searcher.value(state, depth)
             return (-value if searcher.role(state) == "min" else value), False
-        return self._search(searcher, searcher.node(state), depth, [0]), False
+        return self._search(searcher, searcher.node(state), depth, fresh_counter()), False
 
     def memo_key(self) -> tuple:
         return ("one-role", self.code, self.role, id(self.rule))
@@ -545,7 +564,7 @@ class TerminalUncheckedFor(_Recursive):
                      f"is to move the test is there).")
 
     def value(self, searcher, state, depth) -> tuple:
-        return self._search(searcher, searcher.node(state), depth, [0])
+        return self._search(searcher, searcher.node(state), depth, fresh_counter())
 
     def memo_key(self) -> tuple:
         return ("terminal-unchecked", self.role)
@@ -579,7 +598,7 @@ class TerminalDefault(_Recursive):
                      f"the best of no moves falls back on {default!r} instead of the finished game's score.")
 
     def value(self, searcher, state, depth) -> tuple:
-        return self._search(searcher, searcher.node(state), depth, [0]), False
+        return self._search(searcher, searcher.node(state), depth, fresh_counter()), False
 
     def memo_key(self) -> tuple:
         return ("terminal-default", self.default)
@@ -627,7 +646,7 @@ class NegamaxUnnegated(_Recursive):
 
     def of_state(self, searcher, state, depth):
         """The unturned negamax score of ``state``, from the side to move there."""
-        return self._search(searcher, searcher.node(state), depth, [0])
+        return self._search(searcher, searcher.node(state), depth, fresh_counter())
 
     def memo_key(self) -> tuple:
         return ("negamax-unnegated",)
@@ -650,7 +669,7 @@ class LeavesNegatedFor(_Recursive):
                      f"for that player only), so the search prefers what is bad for MAX there.")
 
     def value(self, searcher, state, depth) -> tuple:
-        return self._search(searcher, searcher.node(state), depth, [0]), False
+        return self._search(searcher, searcher.node(state), depth, fresh_counter()), False
 
     def memo_key(self) -> tuple:
         return ("leaves-negated", self.role)

@@ -10,7 +10,7 @@ another player to move) lets the family play those very moves; without it only t
 
 from __future__ import annotations
 
-from grader.kit.search import VARIANT_NODE_BUDGET, TooBig
+from grader.kit.search import VARIANT_NODE_BUDGET, TooBig, fresh_counter
 
 FLIP = {"max": "min", "min": "max"}
 
@@ -22,7 +22,7 @@ class PlayerFrom:
 
     def value(self, searcher, state, depth) -> tuple:
         n = searcher.node(state)
-        return self._search(searcher, n, depth, self.root(depth, searcher.role_of(n)), [0]), False
+        return self._search(searcher, n, depth, self.root(depth, searcher.role_of(n)), fresh_counter()), False
 
     def _search(self, searcher, n, depth, role, counter):
         memo = searcher.memo.get(("player-from", self.alternates))  # shared below the root
@@ -77,7 +77,7 @@ class CopiedHelper:
     def value(self, searcher, state, depth) -> tuple:
         if not callable(getattr(searcher.game.module, "with_mover", None)):
             raise TypeError("the game plays the moves of the side to move: the copy is always-max/always-min")
-        n, counter = searcher.node(state), [0]
+        n, counter = searcher.node(state), fresh_counter()
         role = searcher.role_of(n)
         if not self.root_right:
             return self._part(searcher, role, n, depth, counter), False

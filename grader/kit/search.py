@@ -25,6 +25,32 @@ class TooBig(Exception):
     """A variant search would take too long (e.g. a depth never decremented on a large game)."""
 
 
+# The nodes one variant search may enter now: ``VARIANT_NODE_BUDGET``, or fewer while the diagnosis
+# probes which families are cheap (``node_cap``). Every variant search starts its count from
+# ``fresh_counter()``, so the one comparison with the budget in its loop stays as it is.
+_CAP = [VARIANT_NODE_BUDGET]
+
+
+def fresh_counter() -> list:
+    """A variant search's node count, started so that it passes ``VARIANT_NODE_BUDGET`` after the cap."""
+    return [VARIANT_NODE_BUDGET - _CAP[0]]
+
+
+class node_cap:
+    """``with node_cap(n):`` every variant search begun inside enters at most ``n`` nodes."""
+
+    def __init__(self, nodes: int):
+        self.nodes = min(nodes, VARIANT_NODE_BUDGET)
+
+    def __enter__(self):
+        self.kept, _CAP[0] = _CAP[0], self.nodes
+        return self
+
+    def __exit__(self, *exc):
+        _CAP[0] = self.kept
+        return False
+
+
 _UNSET = object()
 
 
@@ -247,11 +273,11 @@ class Searcher:
         """``variant_value`` of the position numbered ``n``."""
         start = ("max" if variant == "ignores-player-argument"
                  else self.role_of(n) if variant in ("no-alternation", "assumes-alternation") else None)
-        return self._variant_search(variant, pruning)(n, depth, start, True, [0], alpha, beta)
+        return self._variant_search(variant, pruning)(n, depth, start, True, fresh_counter(), alpha, beta)
 
     def variant_below(self, variant: str, state, depth, inherited) -> tuple:
         """``variant_value`` for a position below the root whose mover the search took from above."""
-        return self._variant_search(variant, False)(self.node(state), depth, inherited, False, [0], -INF, INF)
+        return self._variant_search(variant, False)(self.node(state), depth, inherited, False, fresh_counter(), -INF, INF)
 
     def _variant_search(self, variant: str, pruning: bool):
         """The search with the mistake ``variant`` (with or without pruning), written out once per searcher.
