@@ -56,3 +56,26 @@ def test_a_note_told_now_is_out_at_once(channel):
     found.tell(["student code starts"], now=True)
     assert readable(from_child)
     assert os.read(from_child, 65536) == b'MMGN 0123abcd 0 23\n["student code starts"]'
+
+
+@pytest.mark.parametrize("answer, value", [(b"17", 17), (b"-2.5", -2.5), (b"null", None), (b'{"error": "x"}', {"error": "x"})])
+def test_an_answer_is_read_whole_and_what_follows_it_is_kept(channel, answer, value):
+    """The answer read the quick way (the next frame, whole, in one read), whatever its value (``null`` too),
+    and the request that came in the same read left for ``receive``."""
+    found, _, to_child = channel
+    os.write(to_child, b"MMGA 0123abcd 1 %d\n%s" % (len(answer), answer) + b'MMG1 0123abcd 7 13\n{"op": "run"}')
+    assert found.ask(b'["v", 2]') == value
+    assert found.receive() == (7, {"op": "run"})
+
+
+def test_an_answer_cut_across_two_reads_or_behind_a_request_is_still_found(channel):
+    found, _, to_child = channel
+    os.write(to_child, b'MMG1 0123abcd 8 13\n{"op": "run"}MMGA 0123abcd 1 4\n12')  # a request first, the answer cut
+    os.set_blocking(to_child, False)
+    import threading
+
+    later = threading.Timer(0.05, lambda: os.write(to_child, b".5"))
+    later.start()
+    assert found.ask(b'["v", 2]') == 12.5
+    later.join()
+    assert found.receive() == (8, {"op": "run"})  # the request read while waiting for the answer

@@ -100,6 +100,9 @@ def _answer_value(payload):
     return _json_loads(payload.decode("utf-8"))
 
 
+_NOT_HERE = object()
+
+
 class Channel:
     """Framed messages: ``<kind> <nonce> <seq> <length>\\n<json>``.
 
@@ -119,6 +122,16 @@ class Channel:
         self.pending = []  # a request read by a thread waiting for its answer, for receive() to return
         self.told = b""  # notes not written yet: they go out with the next frame (see tell)
         self.lock = _thread.allocate_lock()  # one question at a time, whatever thread asks
+
+    @property
+    def nonce(self):
+        return self._nonce
+
+    @nonce.setter
+    def nonce(self, text):
+        """The session's nonce, kept as the bytes every frame carries (encoded once, not per frame)."""
+        self._nonce = text
+        self.nonce_bytes = text.encode("ascii")
 
     def _read_exact(self, count):
         while _len(self.buffer) < count:
@@ -160,16 +173,39 @@ class Channel:
         # bytes: a question a driver wrote as JSON itself (tree_driver: ``["v", 12]``, the commonest); the
         # grader parses every question defensively either way
         payload = message if _type(message) is bytes else _json_encode(message).encode("utf-8")
-        return b"%s %s %d %d\n%s" % (kind, self.nonce.encode("ascii"), seq, _len(payload), payload)
+        return b"%s %s %d %d\n%s" % (kind, self.nonce_bytes, seq, _len(payload), payload)
+
+    def _answer_to(self, number):
+        """The answer to question ``number`` when it is the next frame, whole, in what one read brings (the
+        common case: the grader answers at once, one small frame); None for anything else, which ``_frame``
+        then reads the general way (``_NOT_HERE``: nothing was taken from the buffer). A question is asked
+        thousands of times per submission: this is the part of its round trip that is the child's."""
+        buffer = self.buffer
+        if not buffer:
+            buffer = self.buffer = _os_read(self.req_fd, 65536)
+            if not buffer:
+                _os_exit(3)
+        head = b"MMGA %s %d " % (self.nonce_bytes, number)
+        if not buffer.startswith(head):
+            return _NOT_HERE
+        newline = buffer.find(b"\n", _len(head), _len(head) + 8)
+        if newline < 0:
+            return _NOT_HERE
+        end = newline + 1 + _int(buffer[_len(head):newline])
+        if _len(buffer) < end:
+            return _NOT_HERE
+        self.buffer = buffer[end:]
+        return _answer_value(buffer[newline + 1:end])
 
     def _write(self, kind, seq, message):
         """One frame, after the notes told since the last write (the caller holds the lock)."""
         data = self._frame_bytes(kind, seq, message)
         if self.told:
             data, self.told = self.told + data, b""
-        while data:
-            written = _os_write(self.res_fd, data)
+        written = _os_write(self.res_fd, data)
+        while written < _len(data):
             data = data[written:]
+            written = _os_write(self.res_fd, data)
 
     def send(self, seq, message):
         with self.lock:  # the notes told so far go first; a thread left asking holds it only until answered
@@ -200,6 +236,9 @@ class Channel:
             self.asked += 1
             number = self.asked
             self._write(QUESTION, number, message)
+            value = self._answer_to(number)
+            if value is not _NOT_HERE:
+                return value
             while True:
                 kind, seq, payload = self._frame()
                 if kind == ANSWER and seq == number:
@@ -601,20 +640,18 @@ class Harness:
         # watchdog's own flags live on the heap, where student code can find them (gc) and clear them.
         started = _perf_counter()
         self.watchdog.arm(self.call_timeout)
+        raised = answer = None
         try:
             answer = self.runner.call(self.driver.call, (self.entry, built))
         except BaseException as exc:  # SystemExit and KeyboardInterrupt from the student too
-            _restore_builtins()
-            if self.watchdog.disarm() or _perf_counter() - started > self.call_timeout:
-                result["timed_out"] = True
-            else:
-                result["raised"] = describe_exception(exc, self.submission_files)
+            raised = exc
+        _restore_builtins()
+        if self.watchdog.disarm() or _perf_counter() - started > self.call_timeout:
+            result["timed_out"] = True
+        elif raised is not None:
+            result["raised"] = describe_exception(raised, self.submission_files)
         else:
-            _restore_builtins()
-            if self.watchdog.disarm() or _perf_counter() - started > self.call_timeout:
-                result["timed_out"] = True
-            else:
-                result["answer"] = encode_answer(answer)
+            result["answer"] = encode_answer(answer)
         # Absent fields mean their defaults (no answer, nothing raised, no timeout, unchanged):
         # the reply stays small. What the helpers were asked is not here: the grader logged it.
         if _seal.call_broken(evidence, before):

@@ -612,9 +612,16 @@ class Session:
         payload = _answer_bytes(answer)
         if question is not None and getattr(batch, "answers", None):
             batch.remember(question, payload)
+        frame = self._answer_head + b"%d %d\n%s" % (number, len(payload), payload)
         try:
-            written = _write_all(self.process.stdin.fileno(), self._answer_head + b"%d %d\n%s" % (number, len(payload), payload),
-                                 self.started + self.limits.submission_timeout)
+            fd = self.process.stdin.fileno()
+            try:
+                sent = os.write(fd, frame)
+            except BlockingIOError:  # the pipe is full: a child that asks and never reads its answers
+                sent = 0
+            if sent == len(frame):  # the common case, all at once: no deadline to work out
+                return
+            written = _write_all(fd, frame[sent:], self.started + self.limits.submission_timeout)
         except (BrokenPipeError, OSError):
             self._fail(self._death_reason())
         if not written:  # questions asked and their answers never read, until the submission's time ran out
