@@ -40,3 +40,21 @@ def test_forging_through_the_kit_modules_earns_nothing(tmp_path, sandbox, name, 
     forged = api.check(FOLDER / name, exercise, sandbox=sandbox)
     assert forged.score <= honest.score, (forged.score, forged.error)
     assert forged.error is None or HARNESS_TAMPERED in forged.error, forged.error
+
+
+def test_an_evaluation_by_path_is_asked_in_the_text_the_quick_reader_expects(monkeypatch):
+    """The kit's driver writes an evaluation of a position it handed out by hand, as json.dumps would:
+    every one of them is read by the grading process's quick reader, none falls to the general parser."""
+    from grader.sandbox import replies
+
+    slow = []
+    general = replies.loads_message
+
+    def recording(payload):
+        slow.append(payload)
+        return general(payload)
+
+    monkeypatch.setattr(replies, "loads_message", recording)
+    result = api.check(SUBMISSIONS / "connect-four" / "correct" / "last_equal_column.py", "connect-four")
+    assert result.status == "passed"
+    assert not [p for p in slow if p.startswith(b'["e"')], slow[:3]

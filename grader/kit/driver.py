@@ -219,9 +219,18 @@ def configure(declaration_json, game_path):
                     return local.value(op, registry, state, side)
             else:
                 ask = link.ask
+                paths = registry.paths
+                head = b'["e", "%s", [' % op.encode("ascii")
 
                 def evaluation(state, side):
-                    value = ask(["e", op, registry.where(state, encode), side])
+                    # A state the kit handed out is asked by its path, written as json.dumps writes it (the
+                    # grader's quick reader expects exactly that text): thousands of questions per submission.
+                    path = paths.get(_id(state))
+                    if path is not None and _type(side) is int:
+                        question = head + b", ".join([b"%d" % step for step in path]) + b"], %d]" % side
+                    else:
+                        question = ["e", op, registry.where(state, encode), side]
+                    value = ask(question)
                     if _type(value) is dict:  # the game's own function raised on this state
                         raise ValueError(str(value.get("error", "this state cannot be evaluated"))[:300])
                     return value
