@@ -55,3 +55,64 @@ def test_a_check_on_the_questions_asked_is_shrunk_on_evidence(questions_while_sh
     discipline = next(c for c in result.checks if c.name == "evaluation-discipline")
     assert discipline.status == "failed"
     assert True in questions_while_shrinking["runs"] and questions_while_shrinking["questions"] > 0
+
+
+# Wrong on random trees (a value above 15 read as 15: no hand-made tree has one) and cutting off on a value
+# equal to the bound: random-trees is shrunk first, without evidence; no-over-pruning, which reads the
+# grading process's log, must never take that shrunk tree (no log at all) as its counterexample.
+CAPPED_AND_PRUNES_ON_EQUALITY = '''
+import math
+
+
+def alphabeta(node, max_depth, alpha, beta, player_a_moves):
+    moves = get_next_valid_moves(node)
+    if max_depth == 0 or not moves:
+        return min(get_value(node), 15)
+    if player_a_moves:
+        value = -math.inf
+        for move in moves:
+            value = max(value, alphabeta(move, max_depth - 1, alpha, beta, False))
+            alpha = max(alpha, value)
+            if alpha >= beta:
+                break
+        return value
+    value = math.inf
+    for move in moves:
+        value = min(value, alphabeta(move, max_depth - 1, alpha, beta, True))
+        beta = min(beta, value)
+        if alpha >= beta:
+            break
+    return value
+'''
+
+
+def test_a_tree_shrunk_without_evidence_is_no_counterexample_of_a_check_on_the_log(tmp_path):
+    from grader.judging import checks, submissions
+    from grader.judging import exercise as exercises
+    from grader.judging.checks import Outcome
+    from grader.judging.bank import Case
+    from grader.sandbox import launch
+
+    path = tmp_path / "capped_and_prunes_on_equality.py"
+    path.write_text(CAPPED_AND_PRUNES_ON_EQUALITY)
+    result = api.check(path, "alphabeta")
+    random_trees = next(c for c in result.checks if c.name == "random-trees")
+    over = next(c for c in result.checks if c.name == "no-over-pruning")
+    assert random_trees.status == "failed" and random_trees.counterexample.shrunk
+    assert over.status == "failed"
+    shown = over.counterexample
+    # The tree shown must fail the check on what the grading process logs when the student's code runs on it:
+    # a tree whose run kept no log reads "never evaluated" every leaf, whatever the student evaluated.
+    alphabeta = exercises.load("alphabeta")
+    spec = next(s for s in alphabeta.checks if s.name == "no-over-pruning")
+    session = sessions.Session(submissions.load(path), alphabeta, launch.choose())
+    try:
+        assert session.open().get("ok")
+        raw = session.run([{"id": "again", "input": shown.input}])[0]
+    finally:
+        session.close()
+    assert raw["trace"]["evaluated"], "the student's code evaluated nothing on the tree shown"
+    outcome = Outcome(Case(id="again", group="random", input=shown.input), raw,
+                      alphabeta.hook("reference")(shown.input, alphabeta.reference))
+    assert checks.predicate_for(spec, alphabeta)(outcome), (
+        f"no-over-pruning shows a tree it does not fail on: {shown.call}, {shown.note}")

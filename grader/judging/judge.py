@@ -186,13 +186,16 @@ def _judge_replies(session: Session, exercise, bank: Bank, result: SubmissionRes
             shrink_targets.append((check, predicate, failures))
 
     shrink_deadline = time.monotonic() + SHRINK_BUDGET
-    shrunk: list = []  # smallest failing outcomes found so far: one tree often breaks several checks
+    # Smallest failing outcomes found so far (one tree often breaks several checks), each with whether its run
+    # kept evidence: one shrunk without (a check on answers alone) has no log of questions, and a check that
+    # reads the log would read "nothing asked" there, whatever the student asked.
+    shrunk: list = []
     for check, predicate, failures in shrink_targets if shrink else ():
         if not _generated(failures):
             continue  # a published or hand-made case that fails is shown as itself
         family = _family(failures[0][0].case.input)  # never show a tree for a check about boards
         groups = check_groups(exercise, check)
-        reused = next(((o, p) for o in shrunk if _family(o.case.input) == family
+        reused = next(((o, p) for o in _reusable(exercise, check, shrunk) if _family(o.case.input) == family
                        and kinds.admitted(exercise, o.case.input, groups) and (p := predicate(o))), None)
         if reused is not None:
             _adopt(exercise, check, *reused)
@@ -202,14 +205,15 @@ def _judge_replies(session: Session, exercise, bank: Bank, result: SubmissionRes
             break
         found = _shrink_counterexample(session, exercise, bank, check, predicate, failures, budget=budget)
         if found is not None:
-            shrunk.append(found[0])
+            shrunk.append((found[0], _reads_evidence(exercise, check)))
     # A hand-made check none of whose failing cases was even run (the session gave up on them after timeouts)
     # has nothing of its own to show: a generated case that fails it the same way says what went wrong.
     for check, predicate, failures in shrink_targets if shrink else ():
         if _generated(failures) or not all("skipped" in o.raw for o, _ in failures):
             continue
         family = _family(failures[0][0].case.input)
-        reused = next(((o, p) for o in shrunk if _family(o.case.input) == family and (p := predicate(o))), None)
+        reused = next(((o, p) for o in _reusable(exercise, check, shrunk)
+                       if _family(o.case.input) == family and (p := predicate(o))), None)
         if reused is not None:
             _adopt(exercise, check, *reused)
 
@@ -257,8 +261,7 @@ def _shrink_counterexample(session: Session, exercise, bank: Bank, check: CheckR
     # A check that judges answers alone is shrunk in runs that keep no evidence: where the exercise can,
     # the child is handed a candidate's values and asks nothing (a tree's hundred-odd round trips per
     # round, the most of a failing check's time). The scores rest on the first pass, long done by now.
-    spec = next((s for s in exercise.checks if s.name == check.name), None)
-    evidence = spec is None or kinds.reads_evidence(spec)
+    evidence = _reads_evidence(exercise, check)
     candidates_of = exercise.hook("shrink_candidates")
     failures = _generated(failures)  # shrinking starts from generated cases only
     if candidates_of is not None:
@@ -281,6 +284,18 @@ def _shrink_counterexample(session: Session, exercise, bank: Bank, check: CheckR
             return None
         outcome, problem = found
     return (outcome, problem) if _adopt(exercise, check, outcome, problem) else None
+
+
+def _reads_evidence(exercise, check: CheckResult) -> bool:
+    """Whether the check reads the log of questions, so that its shrinking runs keep evidence."""
+    spec = next((s for s in exercise.checks if s.name == check.name), None)
+    return spec is None or kinds.reads_evidence(spec)
+
+
+def _reusable(exercise, check: CheckResult, shrunk: list) -> list:
+    """The shrunk outcomes the check may show: for a check on the log, only those whose run kept one."""
+    needs_log = _reads_evidence(exercise, check)
+    return [outcome for outcome, logged in shrunk if logged or not needs_log]
 
 
 def _generated(failures: list) -> list:
