@@ -27,27 +27,30 @@ class TooBig(Exception):
 
 # The nodes one variant search may enter now: ``VARIANT_NODE_BUDGET``, or fewer while the diagnosis
 # probes which families are cheap (``node_cap``). Every variant search starts its count from
-# ``fresh_counter()``, so the one comparison with the budget in its loop stays as it is.
-_CAP = [VARIANT_NODE_BUDGET]
+# ``fresh_counter()``, so the one comparison with the budget in its loop stays as it is. Kept per thread:
+# a Dask worker's threads name the mistakes of several submissions at once in one process, and one's probe
+# must neither cap another's full search nor, when two probes overlap, leave the lower cap behind.
+_CAP = threading.local()
 
 
 def fresh_counter() -> list:
     """A variant search's node count, started so that it passes ``VARIANT_NODE_BUDGET`` after the cap."""
-    return [VARIANT_NODE_BUDGET - _CAP[0]]
+    return [VARIANT_NODE_BUDGET - getattr(_CAP, "nodes", VARIANT_NODE_BUDGET)]
 
 
 class node_cap:
-    """``with node_cap(n):`` every variant search begun inside enters at most ``n`` nodes."""
+    """``with node_cap(n):`` every variant search begun inside, on this thread, enters at most ``n`` nodes."""
 
     def __init__(self, nodes: int):
         self.nodes = min(nodes, VARIANT_NODE_BUDGET)
 
     def __enter__(self):
-        self.kept, _CAP[0] = _CAP[0], self.nodes
+        self.kept = getattr(_CAP, "nodes", VARIANT_NODE_BUDGET)
+        _CAP.nodes = self.nodes
         return self
 
     def __exit__(self, *exc):
-        _CAP[0] = self.kept
+        _CAP.nodes = self.kept
         return False
 
 
