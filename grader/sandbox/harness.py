@@ -177,8 +177,8 @@ class Channel:
 
     def _answer_to(self, number):
         """The answer to question ``number`` when it is the next frame, whole, in what one read brings (the
-        common case: the grader answers at once, one small frame); None for anything else, which ``_frame``
-        then reads the general way (``_NOT_HERE``: nothing was taken from the buffer). A question is asked
+        common case: the grader answers at once, one small frame); ``_NOT_HERE`` for anything else, which ``_frame``
+        then reads the general way (nothing was taken from the buffer). A question is asked
         thousands of times per submission: this is the part of its round trip that is the child's."""
         buffer = self.buffer
         if not buffer:
