@@ -60,30 +60,9 @@ def test_a_check_on_the_questions_asked_is_shrunk_on_evidence(questions_while_sh
 # Wrong on random trees (a value above 15 read as 15: no hand-made tree has one) and cutting off on a value
 # equal to the bound: random-trees is shrunk first, without evidence; no-over-pruning, which reads the
 # grading process's log, must never take that shrunk tree (no log at all) as its counterexample.
-CAPPED_AND_PRUNES_ON_EQUALITY = '''
-import math
-
-
-def alphabeta(node, max_depth, alpha, beta, player_a_moves):
-    moves = get_next_valid_moves(node)
-    if max_depth == 0 or not moves:
-        return min(get_value(node), 15)
-    if player_a_moves:
-        value = -math.inf
-        for move in moves:
-            value = max(value, alphabeta(move, max_depth - 1, alpha, beta, False))
-            alpha = max(alpha, value)
-            if alpha >= beta:
-                break
-        return value
-    value = math.inf
-    for move in moves:
-        value = min(value, alphabeta(move, max_depth - 1, alpha, beta, True))
-        beta = min(beta, value)
-        if alpha >= beta:
-            break
-    return value
-'''
+PRUNES_ON_EQUALITY = SUBMISSIONS / "alphabeta" / "buggy" / "prunes_on_equality.py"
+CAPPED_AND_PRUNES_ON_EQUALITY = PRUNES_ON_EQUALITY.read_text().replace(
+    "        return get_value(node)\n", "        return min(get_value(node), 15)\n")
 
 
 def test_a_tree_shrunk_without_evidence_is_no_counterexample_of_a_check_on_the_log(tmp_path):
@@ -93,6 +72,7 @@ def test_a_tree_shrunk_without_evidence_is_no_counterexample_of_a_check_on_the_l
     from grader.judging.bank import Case
     from grader.sandbox import launch
 
+    assert "min(get_value(node), 15)" in CAPPED_AND_PRUNES_ON_EQUALITY  # the sample still reads as it did
     path = tmp_path / "capped_and_prunes_on_equality.py"
     path.write_text(CAPPED_AND_PRUNES_ON_EQUALITY)
     result = api.check(path, "alphabeta")
