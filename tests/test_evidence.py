@@ -159,7 +159,7 @@ def test_a_helper_counting_in_its_closure_is_not_tampering():
 
     helper = make({"ask": lambda node: node})
     before = ("snapshot", [1, 2])
-    evidence = seal.call_evidence([helper], before, {})
+    evidence = seal.call_evidence([helper], before)
     helper(3)
     assert not seal.call_broken(evidence, before)
     before[1].append(3)  # the snapshot rewritten in place
@@ -170,9 +170,9 @@ def test_a_helper_counting_in_its_closure_is_not_tampering():
     assert seal.call_broken(evidence, before)
 
 
-def test_a_weak_reference_in_a_snapshot_is_left_out_of_its_text():
-    """The tree driver keeps the root it walks from as a weak reference: its text would look the
-    referent's ``__name__`` up (student code could run there), and nothing can point it elsewhere."""
+def test_a_weak_reference_in_a_snapshot_is_left_out_of_what_it_is_compared_by():
+    """The tree driver keeps the root it walks from as a weak reference: its hash or text would look
+    into the referent (student code could run there), and nothing can point it elsewhere."""
     import weakref
 
     from grader.sandbox import seal
@@ -181,28 +181,63 @@ def test_a_weak_reference_in_a_snapshot_is_left_out_of_its_text():
         def __getattribute__(self, name):
             raise AssertionError("looked into the root")
 
+        def __hash__(self):
+            raise AssertionError("hashed the root")
+
     root = Root()
     before = ("fingerprint", ("description",), weakref.ref(root))
-    assert seal._text_of(before) == repr(("fingerprint", ("description",)))
-    assert not seal.call_broken(seal.call_evidence([], before, {}), before)
+    assert seal._token_of(before) == hash(("fingerprint", ("description",)))
+    assert not seal.call_broken(seal.call_evidence([], before), before)
 
 
-def test_a_calls_evidence_is_immutable_and_a_poisoned_cache_only_breaks_later_calls():
-    """What a call is checked against is an exact tuple of immutable parts (gc finds it, cannot
-    change it); rewriting the text cache for a snapshot makes the next call's seal break, never pass."""
+def test_a_calls_evidence_is_immutable():
+    """What a call is checked against is an exact tuple of immutable parts: gc finds it, cannot change it."""
     from grader.sandbox import seal
 
     def helper(node):
         return node
 
     before = ("snapshot", (1, 2))
-    texts = {}
-    evidence = seal.call_evidence([helper], before, texts)
-    assert type(evidence) is tuple and all(type(part) in (tuple, str) for part in evidence)
+    evidence = seal.call_evidence([helper], before)
+    assert type(evidence) is tuple
     assert all(type(item) in (int, tuple, str, type(helper)) for part in evidence[:4] for item in part)
-    texts[id(before)] = (before, repr(("snapshot", (1, 3))))  # what a forger would want the next call to expect
+    assert evidence[4] is before and evidence[5] is tuple and type(evidence[6]) is int
     assert not seal.call_broken(evidence, before)
-    assert seal.call_broken(seal.call_evidence([helper], before, texts), before)
+
+
+def test_a_snapshot_given_a_class_of_the_students_breaks_the_calls_seal():
+    """``__class__`` can be assigned between tuple subclasses of one layout: a class whose ``__iter__`` is
+    the student's would show the driver's comparison whatever they chose. The class is part of the
+    call's seal, and the snapshot is read by tuple's own iteration (hole found in review: a forger
+    showed the seal the old items and the driver a fresh snapshot of the changed tree)."""
+    from grader.sandbox import seal
+
+    class Snapshot(tuple):
+        __slots__ = ()
+
+    class Theirs(tuple):
+        __slots__ = ()
+
+        def __iter__(self):
+            raise AssertionError("iterated by the student's class")
+
+    before = Snapshot(("fingerprint", ("description",)))
+    evidence = seal.call_evidence([], before)
+    before.__class__ = Theirs
+    assert seal.call_broken(evidence, before)
+    assert seal._token_of(before) == hash(("fingerprint", ("description",)))
+
+
+def test_the_seal_check_reads_no_global_name():
+    """The harness verifies ``check``'s code object and trusts the rest: nothing it calls may come from
+    a namespace the student can write (a global or a builtin swapped through ``gc``)."""
+    import dis
+
+    from grader.sandbox import seal
+
+    lookups = [i.argval for i in dis.get_instructions(seal.check) if i.opname in ("LOAD_GLOBAL", "LOAD_NAME")]
+    assert lookups == []
+    assert seal.check.__closure__ is None and seal.check.__defaults__ is None
 
 
 def test_a_driver_counting_in_a_global_is_not_tampering_but_a_swapped_function_is():
@@ -258,6 +293,12 @@ REVIEWED_FORGERS = {
     "forge_pristine_builtins.py": "evaluation-discipline",
     "forge_dict_property.py": "tree-unchanged",
     "forge_callseal_slots.py": "tree-unchanged",
+    # found in the ninth session's review: the snapshot given a class of the student's; the checks' own
+    # code swapped; a swap that lasts one call and is put back by the next (the seal was looked at once
+    # per request)
+    "forge_snapshot_class.py": "tree-unchanged",
+    "forge_seal_code.py": "tree-unchanged",
+    "forge_swap_and_restore.py": "tree-unchanged",
 }
 
 

@@ -139,7 +139,9 @@ def changed(built, before):
 
     The nodes are found again from the root kept in ``before``, walking the real children, never from
     the driver's list (``built`` is reachable from student code, which could swap the list for clones)."""
-    fingerprint, description, root = before
+    if type(before) is not Snapshot:
+        return True
+    fingerprint, description, root = _tuple_iter(before)  # tuple's own iteration, never a class's __iter__
     nodes = _walk(root(), len(description))
     if nodes is None:
         return True
@@ -206,6 +208,7 @@ def _instance_dict_reader(klass):
 
 
 _dict_of = _instance_dict_reader(Node)
+_tuple_iter = tuple.__iter__
 _children_of = methodcaller("get", "_NodeMixin__children", ())
 _dict_get = dict.get
 _dict_keys = dict.keys

@@ -78,7 +78,6 @@ _seal = _sibling("seal.py", "_minimax_grader_seal")  # loaded before any student
 _runner = _sibling("runner.py", "_minimax_grader_runner")
 _scratch = _sibling("scratch.py", "_minimax_grader_scratch")  # the cap on this child's scratch
 _tampered = [False]  # set when a call changed the harness or its records; every later reply says only that
-_seal_broken = _seal.Seal.broken  # the harness's own reference: swapping the class's method is itself caught
 
 
 _json_encode = json.JSONEncoder(allow_nan=False).encode  # one encoder, not one per message as json.dumps(allow_nan=False) makes
@@ -483,7 +482,6 @@ class Harness:
         self.config = {}
         self.submission_files = set()
         self.seal = None
-        self.before_texts = {}  # the "before" snapshots' text, by snapshot (see seal.call_evidence)
 
     def load(self, config):
         self.config = config
@@ -494,16 +492,14 @@ class Harness:
         except BaseException as exc:  # no student code has run yet: whatever broke is the grader's
             problem = describe_exception(exc, ())
         if problem:  # e.g. the grader counted on Landlock: no student code runs unconfined
-            return {"ok": False, "grader_fault": f"the sandbox could not be set up: {problem}"[:400]}
+            return {"ok": False, "grader_fault": f"the sandbox could not be set up: {problem}"[:400]}, None
         self.channel.tell(["student code starts"], now=True)  # from here on a grader fault can only be forged
         self.start_threads()
         self.seal = _seal.Seal.__new__(_seal.Seal)  # in place first: the seal covers its own identity too
         self.make_seal(self.seal)
+        anchor = self.seal.anchor  # into this frame before the submission's first line: serve() keeps it
         _runner.hide_other_threads(sys)
-        reply = self.load_submission(config)
-        if _seal_broken(self.seal):
-            _tampered[0] = True
-        return reply
+        return self.load_submission(config), anchor
 
     def start_threads(self):
         """The watchdog and the runner (where the student's calls run), started after the lock-down.
@@ -623,7 +619,21 @@ class Harness:
         built = self.driver.build(case["input"])
         return built, self.driver.snapshot(built)
 
-    def run_case(self, case):
+    def run_case(self, case, guard):
+        """One call of the student's function and what the child observes of it: ``(bytes, timed out)``,
+        the result encoded for the reply, or None when tampering was found.
+
+        ``guard`` comes from ``serve``'s frame, made before any student code ran: the seal's ``check``
+        with its code object and its anchor, and the harness's clock. ``check`` also holds the
+        interpreter (no other thread of the student's runs, no garbage collection calls a ``__del__``
+        of theirs) until ``release``. Whatever the student swaps during a call, even to put it back
+        on a later call or in a ``__del__``, is found before the harness uses it: before the tree
+        and its "before" are made, and again before the harness looks at what the call left.
+        """
+        check, check_code, anchor, clock = guard
+        intact, collecting = check(anchor) if check.__code__ is check_code else (False, None)
+        if not intact:
+            return None
         built, before = self.prepare(case)
         values = case.get("values")
         answered = case.get("answered")
@@ -633,38 +643,50 @@ class Harness:
             helpers = self.driver.helpers(built, Answered(self.link, answered))
         else:
             helpers = self.driver.helpers(built, self.link)
-        evidence = _seal.call_evidence(helpers.values(), before, self.before_texts)  # kept in this frame only
+        evidence = _seal.call_evidence(helpers.values(), before)  # kept in this frame only
+        limit = self.call_timeout
         self.module.__dict__.update(helpers)
-        result = {"id": case["id"]}
-        # Whether the call ran too long is decided here, from a start time kept in this frame: the
-        # watchdog's own flags live on the heap, where student code can find them (gc) and clear them.
-        started = _perf_counter()
-        self.watchdog.arm(self.call_timeout)
+        # Whether the call ran too long is decided here, from a start time kept in this frame and the
+        # serving frame's clock: the watchdog's own flags live on the heap, where student code can find
+        # them (gc) and clear them.
+        self.watchdog.arm(limit)
+        _seal.release(collecting)
+        started = clock()
         raised = answer = None
         try:
             answer = self.runner.call(self.driver.call, (self.entry, built))
         except BaseException as exc:  # SystemExit and KeyboardInterrupt from the student too
             raised = exc
-        _restore_builtins()
-        if self.watchdog.disarm() or _perf_counter() - started > self.call_timeout:
+        ended = clock()
+        result = {"id": case["id"]}
+        timed_out = self.watchdog.disarm() or ended - started > limit
+        if timed_out:
             result["timed_out"] = True
         elif raised is not None:
-            result["raised"] = describe_exception(raised, self.submission_files)
+            result["raised"] = describe_exception(raised, self.submission_files)  # may run the student's __str__
         else:
             result["answer"] = encode_answer(answer)
-        # Absent fields mean their defaults (no answer, nothing raised, no timeout, unchanged):
-        # the reply stays small. What the helpers were asked is not here: the grader logged it.
-        if _seal.call_broken(evidence, before):
-            _tampered[0] = True  # the tree's "before" or a helper was swapped: this call's observations are void
-            return result
+        # From here to the result's bytes no student code runs: the seal is checked, then the builtins
+        # restored and the tree looked at by code the check has just found whole.
+        intact, collecting = check(anchor) if check.__code__ is check_code else (False, None)
         try:
-            if self.changed(built, before):
+            if not intact:
+                return None
+            _restore_builtins()
+            # Absent fields mean their defaults (no answer, nothing raised, no timeout, unchanged):
+            # the reply stays small. What the helpers were asked is not here: the grader logged it.
+            if _seal.call_broken(evidence, before):
+                return None  # the tree's "before" or a helper was swapped: this call's observations are void
+            try:
+                if self.changed(built, before):
+                    result["mutated"] = True
+                else:
+                    self.release(case, built, before)
+            except BaseException:
                 result["mutated"] = True
-            else:
-                self.release(case, built, before)
-        except BaseException:
-            result["mutated"] = True
-        return result
+            return _json_encode(result).encode("utf-8"), timed_out  # bytes: a later call cannot edit them
+        finally:
+            _seal.release(collecting)
 
     def release(self, case, built, before):
         """A tree the call left exactly as it was; a warm harness may ask about it again (zygote.py)."""
@@ -676,46 +698,70 @@ class Harness:
             return quick(built, before)
         return self.driver.snapshot(built) != before
 
-    def run(self, request):
-        results = []
+    def run(self, request, guard, collecting):
+        """Every case of a request: the reply's bytes, or a fatal reply.
+
+        Called held (``serve`` has just checked the seal, this method included); ``collecting`` is
+        what that check found, given back here. Each case's result is encoded as it is made and kept
+        in a tuple held only by this frame: an earlier result cannot be edited by a later call (a
+        list or dict of results would be found with ``gc`` and a "mutated" taken out)."""
+        _seal.release(collecting)
+        results = ()
         timeouts = 0
         limit = request.get("stop_after_timeouts", 2)
         tell_cases = request.get("notes", True) is not False  # the grader says when it attributes nothing to cases
         for number, case in enumerate(request["cases"]):
             if timeouts >= limit:
-                results.append({"id": case["id"], "skipped": "not run: earlier calls timed out"})
+                results += (_json_encode({"id": case["id"], "skipped": "not run: earlier calls timed out"}).encode(),)
                 continue
             if tell_cases:
                 self.channel.tell(["case", number])  # every question from now on is this case's
             # The same question draws the same random numbers in every run, on every machine, whatever the
             # process asked before (a random tie-break, an agent that plays at random): two tournament runs,
             # or two checks, agree. Seeded from the case itself, not from a count of earlier cases.
-            random.seed(json.dumps(case.get("input"), sort_keys=True, default=repr))
+            random.seed(_seed_encode(case.get("input")))
             while True:
                 try:
-                    result = self.run_case(case)
+                    outcome = self.run_case(case, guard)  # a swapped run_case cannot pass its own first check
                     break
                 except KeyboardInterrupt:  # a late watchdog interrupt landing in harness code
                     continue
-            if _tampered[0]:
+            if outcome is None or _type(outcome) is not _tuple or _tampered[0]:
+                _tampered[0] = True
                 return {"fatal": "tampered"}
-            if "timed_out" in result:
+            encoded, timed_out = outcome
+            if timed_out:
                 timeouts += 1
-            results.append(result)
-        if _seal_broken(self.seal):  # once per request: tampering zeroes everything this request says
-            _tampered[0] = True
-            return {"fatal": "tampered"}
-        return {"results": results}
+            results += (encoded,)
+        return b'{"results": [' + b", ".join(results) + b"]}"
 
     def serve(self):
+        """Requests in, one reply each, until told to exit.
+
+        This frame is the harness's anchor. It starts before any student code runs and never returns,
+        and no student code can reach it (the student's calls run on another thread, whose stack holds
+        none of the harness: runner.py). What it binds here (the seal's ``check`` and that function's
+        code object, the clock) and the seal's anchor that ``load`` hands back are therefore the
+        grader's own for the whole session. Student code may swap a function's ``__code__`` or a
+        class's method, but not a code object, nor this frame's locals.
+        """
+        check = _seal.check
+        check_code = check.__code__
+        clock = _perf_counter
+        guard = None
         while True:
             seq, request = self.channel.receive()
             op = request.get("op")
             try:
                 if op == "init":
-                    reply = self.load(request)
-                elif op == "run":
-                    reply = self.run(request)
+                    reply, anchor = self.load(request)
+                    if anchor is not None:
+                        guard = (check, check_code, anchor, clock)
+                elif op == "run" and guard is not None:
+                    intact, collecting = check(guard[2]) if check.__code__ is check_code else (False, None)
+                    if not intact:
+                        _tampered[0] = True
+                    reply = self.run(request, guard, collecting) if intact else None  # held: nothing ran since the check
                 elif op == "exit":
                     _os_exit(0)
                 else:
@@ -729,19 +775,32 @@ class Harness:
                 reply = {"fatal": "scratch"}
             if _memory_exhausted[0]:
                 reply = {"fatal": "memory"}
-            if _tampered[0]:
-                reply = {"fatal": "tampered"}
-            for stream in (sys.stdout, sys.stderr):
+            for stream in (sys.stdout, sys.stderr):  # the student's own streams: their code may run here
                 try:
                     stream.flush()
                 except BaseException:
                     pass
-            while True:
-                try:
-                    self.channel.send(seq, reply)
-                    break
-                except KeyboardInterrupt:
-                    continue
+            # Before every reply, whatever ran since the last check (a __del__ of the student's, their
+            # streams): a swap put back by a later call is found here at the latest.
+            collecting = None
+            if guard is not None:
+                intact, collecting = check(guard[2]) if check.__code__ is check_code else (False, None)
+                if not intact:
+                    _tampered[0] = True
+            if _tampered[0]:
+                reply = {"fatal": "tampered"}
+            try:
+                while True:
+                    try:
+                        self.channel.send(seq, reply)
+                        break
+                    except KeyboardInterrupt:
+                        continue
+            finally:
+                _seal.release(collecting)
+
+
+_seed_encode = json.JSONEncoder(sort_keys=True, default=repr, check_circular=False).encode  # what json.dumps(sort_keys=True) writes
 
 
 def _loading_helpers(driver, link):

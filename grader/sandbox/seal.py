@@ -17,40 +17,38 @@ What this does not stop: code that writes the process's memory directly (``ctype
 security page of the docs says so; bubblewrap or Landlock do not change that.
 """
 
+import gc
+import sys
 import types
 import weakref
 from itertools import chain
-from operator import attrgetter
+from operator import attrgetter, is_
 
 # Every builtin the checks below call is bound here, at import, before any student code runs:
 # a name looked up in builtins at check time is whatever the student (or a restore of builtins
 # they managed to poison) put there.
 _len = len
-_list_iter = list.__iter__
 _vars = vars
 _getattr = getattr
-_isinstance = isinstance
-_dict_get = dict.get
-_dict_clear = dict.clear
 _dict_items = dict.items
-_str_join = str.join
-_str_encode = str.encode
 _BaseException = BaseException
 _ValueError = ValueError
+_TypeError = TypeError
 _issubclass = issubclass
 _tuple_repr = tuple.__repr__
+_tuple_iter = tuple.__iter__
+_tuple_hash = tuple.__hash__
 _weakref = weakref.ref
+_all = all
+_sum = sum
+_is = is_
+_setswitchinterval = sys.setswitchinterval
+_gc_isenabled = gc.isenabled
+_gc_disable = gc.disable
+_gc_enable = gc.enable
+SWITCH_SECONDS = sys.getswitchinterval()  # the interpreter's own, read before any student code could change it
 
 
-def _text_of(snapshot):
-    """A snapshot's text; a tuple subclass's by tuple's own repr (its class could be swapped for
-    one whose ``__repr__`` is the student's, and that would run here, on the harness's thread).
-    Weak references in it (a driver's way to hold the root it walks from) are left out: nothing
-    can point them elsewhere, and their text would look up the referent's ``__name__``."""
-    if _issubclass(_type(snapshot), tuple):
-        return _tuple_repr(_tuple(item for item in snapshot if _type(item) is not _weakref))
-    return _repr(snapshot)
-_list_append = list.append
 _repr = repr
 _id = id
 _type = type
@@ -62,6 +60,10 @@ _FunctionType = types.FunctionType
 _function_parts = attrgetter("__code__", "__defaults__", "__kwdefaults__")
 _cell_contents = attrgetter("cell_contents")
 _SCALARS = (int, float, bool, str, bytes, type(None))
+# Told apart by identity: ``type(v) in _SCALARS`` compares with ``==``, and a class whose metaclass
+# has an ``__eq__`` of the student's would run it here and could pass for an int.
+_SCALAR_IDS = frozenset(map(id, _SCALARS))
+_is_scalar_id = _SCALAR_IDS.__contains__
 
 # Attributes the harness itself reassigns while serving (the channel's buffer, the watchdog's
 # alarm, what loading the submission finds): their keys are sealed, not their values.
@@ -83,50 +85,133 @@ def _functions_of(namespace_values):
 
 
 class Seal:
-    """Identities of the harness's working parts, taken once; ``broken()`` compares them again."""
+    """Identities of the harness's working parts, taken once into ``anchor``; ``check(anchor)`` compares them again.
+
+    ``anchor`` is an immutable tuple: the harness keeps it in its serving frame, which student code
+    cannot reach, and hands it to every check. The seal object itself is on the heap (``gc`` finds it):
+    nothing it holds is trusted once student code has run.
+    """
 
     def __init__(self, namespaces=(), objects=(), classes=(), functions=(), lenient=(), plumbing=()):
         """``lenient``: namespaces whose plain scalars may be rebound (a driver counting in a global).
         ``plumbing``: library classes (anytree's nodes) whose attribute machinery alone is sealed
         (``PLUMBING``): a student may give them methods of their own, not a new ``__dict__``."""
-        self.namespaces = [vars(n) if not isinstance(n, dict) else n for n in namespaces]
-        self.lenient = [vars(n) if not isinstance(n, dict) else n for n in lenient]
-        self.objects = list(objects)
-        self.classes = [k for k in classes if isinstance(k, type)]
-        self.plumbing = [k for k in plumbing if isinstance(k, type)]
+        namespaces = [vars(n) if not isinstance(n, dict) else n for n in namespaces]
+        lenient = [vars(n) if not isinstance(n, dict) else n for n in lenient]
+        objects = list(objects)
+        classes = [k for k in classes if isinstance(k, type)]
+        plumbing = [k for k in plumbing if isinstance(k, type)]
         found = list(functions)
-        for space in self.namespaces + self.lenient:
+        for space in namespaces + lenient:
             found += _functions_of(_dict_values(space))
-        for klass in self.classes:
+        for klass in classes:
             found += _functions_of(vars(klass).values())
             found += [v.__func__ for v in vars(klass).values() if _type(v) in (staticmethod, classmethod)]
-        self.functions = list({_id(f): f for f in found}.values())
-        self.cells = [cell for f in self.functions for cell in (f.__closure__ or ()) if _has_contents(cell)]
-        self.taken = self._take()
-
-    def _take(self):
-        spaces = [(_tuple(_map(_id, _dict_keys(s))), _tuple(_map(_id, _dict_values(s)))) for s in self.namespaces]
-        spaces += [_tuple(_id(v) for v in _dict_values(s) if _type(v) not in _SCALARS) for s in self.lenient]
-        kinds = _tuple(_map(_id, _map(_type, self.objects)))
-        objects = []
-        for obj in self.objects:
-            attrs = _getattr(obj, "__dict__", {})
-            objects.append((_tuple(_map(_id, _dict_keys(attrs))),
-                            _tuple(_id(v) for k, v in _dict_items(attrs) if k not in VOLATILE)))
-        klasses = [_tuple(_id(v) for name, v in _vars(k).items() if name not in CLASS_CACHES) for k in self.classes]
-        klasses += [_tuple(_id(_vars(k).get(name)) for name in PLUMBING) for k in self.plumbing]
-        parts = _tuple(_map(_id, chain.from_iterable(_map(_function_parts, self.functions))))
-        try:
-            cells = _tuple(_map(_id, _map(_cell_contents, self.cells)))
-        except _ValueError:  # a cell emptied
-            cells = None
-        return spaces, kinds, objects, klasses, parts, cells
+        functions = _tuple({_id(f): f for f in found}.values())
+        cells = _tuple(cell for f in functions for cell in (f.__closure__ or ()) if _has_contents(cell))
+        self.anchor = _anchor(namespaces, lenient, objects, classes, plumbing, functions, cells)
 
     def broken(self):
-        try:
-            return self._take() != self.taken
-        except _BaseException:
-            return True
+        """Whether anything sealed changed (for the grader's own tests: the harness calls ``check`` itself)."""
+        intact, collecting = check(self.anchor)
+        release(collecting)
+        return not intact
+
+
+def _anchor(namespaces, lenient, objects, classes, plumbing, functions, cells):
+    """Everything ``check`` compares, as tuples of the very objects (held, so no identity is reused),
+    with the C-level callables it needs: ``check`` reads no global name, so its code object, which
+    cannot be changed, is all that must be verified before it is trusted."""
+    spaces = _tuple((s, _len(s), _tuple(_dict_keys(s)), _tuple(_dict_values(s))) for s in namespaces)
+    loose = []
+    for s in lenient:
+        kept = [(k, v) for k, v in _dict_items(s) if not _is_scalar_id(_id(_type(v)))]
+        loose.append((s, _len(kept), _tuple(k for k, _ in kept), _tuple(v for _, v in kept)))
+    held = []
+    for obj in objects:
+        attrs = _getattr(obj, "__dict__", {})
+        kept = [(k, v) for k, v in _dict_items(attrs) if k not in VOLATILE]
+        held.append((obj, attrs, _len(attrs), _tuple(_dict_keys(attrs)), _tuple(k for k, _ in kept), _tuple(v for _, v in kept)))
+    kinds = []
+    for klass in classes:
+        proxy = _vars(klass)
+        names = _tuple(name for name in proxy if name not in CLASS_CACHES)
+        kinds.append((proxy, _len(names), names, _tuple(_map(proxy.get, names))))
+    pipes = _tuple((_vars(k), _tuple(_map(_vars(k).get, PLUMBING))) for k in plumbing)
+    parts = _tuple(chain.from_iterable(_map(_function_parts, functions)))
+    try:
+        contents = _tuple(_map(_cell_contents, cells))
+    except _ValueError:
+        contents = None
+    tools = (_all, _map, _is, _len, _getattr, _type, _sum, chain.from_iterable, _function_parts,
+             _cell_contents, _is_scalar_id, CLASS_CACHES, PLUMBING, _dict_values, _id)
+    switches = (_setswitchinterval, _gc_isenabled, _gc_disable)
+    return (tools, switches, spaces, _tuple(loose), _tuple(held), _tuple(kinds), pipes, functions, parts, cells,
+            contents, _tuple(objects), _tuple(_map(_type, objects)))
+
+
+def check(anchor):
+    """Hold the interpreter, then say whether anything sealed in ``anchor`` changed: ``(intact, collecting)``.
+
+    Holding comes first: the switch interval goes up (a thread of the student's gets the interpreter
+    only when the holder blocks, or after a second; they may have set the interval to a microsecond)
+    and garbage collection goes off (a collection may run any ``__del__`` of theirs). From here
+    until ``release`` no student code runs unless the harness calls it, so what this finds whole
+    stays whole while the harness uses it. ``collecting``: whether collection was on, for ``release``.
+
+    Reads no global name (every callable comes in the anchor): the harness verifies this function's
+    ``__code__`` before it calls it, and the rest follows. All comparisons are C-level passes over
+    identities (``operator.is_``): cheap enough for every call, and no student method runs (an
+    ``__eq__`` of the student's is never asked).
+    """
+    switch, collecting_now, stop_collecting = anchor[1]
+    switch(1.0)
+    collecting = collecting_now()
+    stop_collecting()
+    try:
+        (tools, _switches, spaces, loose, held, kinds, pipes, functions, parts, cells, contents, objects,
+         types_) = anchor
+        (all_, map_, is_, len_, getattr_, type_, sum_, flatten, function_parts, cell_contents,
+         is_scalar_id, caches, plumbing, values_, id_) = tools
+        if not all_(map_(is_, map_(type_, objects), types_)):
+            return False, collecting
+        for space, size, keys, values in spaces:
+            if len_(space) != size or not all_(map_(is_, space, keys)) or not all_(map_(is_, values_(space), values)):
+                return False, collecting
+        for space, size, keys, values in loose:
+            if len_(space) - sum_(map_(is_scalar_id, map_(id_, map_(type_, values_(space))))) != size:
+                return False, collecting
+            if not all_(map_(is_, map_(space.get, keys), values)):
+                return False, collecting
+        for obj, attrs, size, keys, kept_keys, kept in held:
+            if getattr_(obj, "__dict__", None) is not attrs or len_(attrs) != size or not all_(map_(is_, attrs, keys)):
+                return False, collecting
+            if not all_(map_(is_, map_(attrs.get, kept_keys), kept)):
+                return False, collecting
+        for proxy, size, names, values in kinds:
+            if len_(proxy) - sum_(map_(proxy.__contains__, caches)) != size:
+                return False, collecting
+            if not all_(map_(is_, map_(proxy.get, names), values)):
+                return False, collecting
+        for proxy, values in pipes:
+            if not all_(map_(is_, map_(proxy.get, plumbing), values)):
+                return False, collecting
+        if not all_(map_(is_, flatten(map_(function_parts, functions)), parts)):
+            return False, collecting
+        if contents is None:
+            return len_(cells) == 0, collecting
+        return all_(map_(is_, map_(cell_contents, cells), contents)), collecting
+    except:  # noqa: E722 - a bare except looks no name up (BaseException would be a lookup student code can poison)
+        return False, collecting
+
+
+def release(collecting):
+    """The interpreter's usual switching again (the watchdog must be able to interrupt the next call),
+    and collection back on if it was. Nothing rests on this: a student who swaps it only makes their
+    own calls wait longer to be interrupted; a call's time is measured by the harness's own clock."""
+    _setswitchinterval(SWITCH_SECONDS)
+    if collecting:
+        _gc_enable()
 
 
 def _has_contents(cell):
@@ -137,36 +222,47 @@ def _has_contents(cell):
     return True
 
 
-def call_evidence(helpers, before, texts):
+def _token_of(snapshot):
+    """What a snapshot is compared by after the call. A tuple (a driver's tuple subclass included) is read
+    with tuple's own iteration, never its class's (whose ``__iter__`` the student could supply); weak
+    references in it (a driver's way to hold the root it walks from) are left out. Immutable all the way
+    down, its hash is the cheap answer (and could not change anyway); a tuple holding a list is compared
+    by its text. Anything else by its text."""
+    if _issubclass(_type(snapshot), tuple):
+        items = _tuple(item for item in _tuple_iter(snapshot) if _type(item) is not _weakref)
+        try:
+            return _tuple_hash(items)
+        except _TypeError:
+            return _tuple_repr(items)
+    return _repr(snapshot)
+
+
+def call_evidence(helpers, before):
     """One call's seal, taken before the call: the helpers handed to the student (their code and
-    closures) and the tree's "before" snapshot with its text (plain data the driver made).
+    closures) and the tree's "before" snapshot: the object, its class and what it is compared by.
 
     An exact tuple of identities, ints and a str, for the harness to keep in its own frame: student
     code may find it with ``gc`` but cannot change it (an object with attributes or slots, or a
-    list, could be rewritten in place). ``texts`` caches the text by snapshot: a warm child asks
-    about the same prebuilt tree again and again; the text this call is compared with is read
-    from the cache before the call, so poisoning the cache can only break later calls' seals.
+    list, could be rewritten in place). Nothing is cached between calls: a cache would be on the
+    heap, where the student could write what a later call is compared with.
     """
     helpers = _tuple(h for h in helpers if _type(h) is _FunctionType)
     parts = _tuple(_map(_id, chain.from_iterable(_map(_function_parts, helpers))))
     # A helper may count in a closure variable (``nonlocal calls``): cells holding plain scalars
     # are left out; a swapped trace dict or tree is not.
     cells = _tuple(cell for h in helpers for cell in (h.__closure__ or ())
-                   if _has_contents(cell) and _type(cell.cell_contents) not in _SCALARS)
+                   if _has_contents(cell) and not _is_scalar_id(_id(_type(cell.cell_contents))))
     contents = _tuple(_map(_id, _map(_cell_contents, cells)))
-    known = _dict_get(texts, _id(before))
-    if known is None or _type(known) is not _tuple or known[0] is not before:
-        if _len(texts) > 4096:  # a cold child builds a fresh tree per call: keep the cache small
-            _dict_clear(texts)
-        known = texts[_id(before)] = (before, _text_of(before))
-    return helpers, parts, cells, contents, before, known[1]
+    return helpers, parts, cells, contents, before, _type(before), _token_of(before)
 
 
 def call_broken(evidence, before):
-    """Whether the call swapped a helper's code or closure, or changed or replaced the snapshot."""
+    """Whether the call swapped a helper's code or closure, or changed or replaced the snapshot or its class
+    (``__class__`` can be assigned between tuple subclasses: a class of the student's would iterate as
+    they chose wherever the driver unpacks the snapshot)."""
     try:
-        helpers, parts, cells, contents, kept_before, before_text = evidence
-        if before is not kept_before or _text_of(before) != before_text:
+        helpers, parts, cells, contents, kept_before, kept_type, token = evidence
+        if before is not kept_before or _type(before) is not kept_type or _token_of(before) != token:
             return True
         if _tuple(_map(_id, chain.from_iterable(_map(_function_parts, helpers)))) != parts:
             return True
