@@ -482,6 +482,7 @@ class Harness:
         self.config = {}
         self.submission_files = set()
         self.seal = None
+        self.collecting = None  # whether garbage collection was on when the harness last took hold (seal.check)
 
     def load(self, config):
         self.config = config
@@ -623,17 +624,16 @@ class Harness:
         """One call of the student's function and what the child observes of it: ``(bytes, timed out)``,
         the result encoded for the reply, or None when tampering was found.
 
+        Called held (see ``seal.check``: no other thread of the student's runs, no garbage collection
+        calls a ``__del__`` of theirs): since the last check, at the end of the last case or before the
+        request, no student code has run. What the last call left (its answer, tree and helpers) waits
+        in the runner's box, which the runner empties as this call starts: their ``__del__`` runs on
+        the student's clock, never between the check and the call.
         ``guard`` comes from ``serve``'s frame, made before any student code ran: the seal's ``check``
-        with its code object and its anchor, and the harness's clock. ``check`` also holds the
-        interpreter (no other thread of the student's runs, no garbage collection calls a ``__del__``
-        of theirs) until ``release``. Whatever the student swaps during a call, even to put it back
-        on a later call or in a ``__del__``, is found before the harness uses it: before the tree
-        and its "before" are made, and again before the harness looks at what the call left.
+        with its code object and its anchor, and the harness's clock. Whatever the student swaps
+        during the call, even to put it back later, is found before the harness looks at the tree.
         """
         check, check_code, anchor, clock = guard
-        intact, collecting = check(anchor) if check.__code__ is check_code else (False, None)
-        if not intact:
-            return None
         built, before = self.prepare(case)
         values = case.get("values")
         answered = case.get("answered")
@@ -645,12 +645,12 @@ class Harness:
             helpers = self.driver.helpers(built, self.link)
         evidence = _seal.call_evidence(helpers.values(), before)  # kept in this frame only
         limit = self.call_timeout
-        self.module.__dict__.update(helpers)
+        self.module.__dict__.update(helpers)  # the last helpers' closures hold the last tree: still in the box
         # Whether the call ran too long is decided here, from a start time kept in this frame and the
         # serving frame's clock: the watchdog's own flags live on the heap, where student code can find
         # them (gc) and clear them.
         self.watchdog.arm(limit)
-        _seal.release(collecting)
+        _seal.release(self.collecting)
         started = clock()
         raised = answer = None
         try:
@@ -666,27 +666,28 @@ class Harness:
             result["raised"] = describe_exception(raised, self.submission_files)  # may run the student's __str__
         else:
             result["answer"] = encode_answer(answer)
-        # From here to the result's bytes no student code runs: the seal is checked, then the builtins
-        # restored and the tree looked at by code the check has just found whole.
-        intact, collecting = check(anchor) if check.__code__ is check_code else (False, None)
+        # From here to the next call no student code runs: the seal is checked (and the interpreter
+        # held), then the builtins restored and the tree looked at by code the check found whole.
+        intact, self.collecting = check(anchor) if check.__code__ is check_code else (False, None)
+        if not intact:
+            return None
+        _restore_builtins()
+        # Absent fields mean their defaults (no answer, nothing raised, no timeout, unchanged):
+        # the reply stays small. What the helpers were asked is not here: the grader logged it.
+        if _seal.call_broken(evidence, before):
+            return None  # the tree's "before" or a helper was swapped: this call's observations are void
         try:
-            if not intact:
-                return None
-            _restore_builtins()
-            # Absent fields mean their defaults (no answer, nothing raised, no timeout, unchanged):
-            # the reply stays small. What the helpers were asked is not here: the grader logged it.
-            if _seal.call_broken(evidence, before):
-                return None  # the tree's "before" or a helper was swapped: this call's observations are void
-            try:
-                if self.changed(built, before):
-                    result["mutated"] = True
-                else:
-                    self.release(case, built, before)
-            except BaseException:
+            if self.changed(built, before):
                 result["mutated"] = True
-            return _json_encode(result).encode("utf-8"), timed_out  # bytes: a later call cannot edit them
-        finally:
-            _seal.release(collecting)
+            else:
+                self.release(case, built, before)
+        except BaseException:
+            result["mutated"] = True
+        box = self.runner.box
+        if box[3] is not None:  # the runner emptied it as the call started: whatever is there was slipped in
+            return None
+        box[3] = (answer, raised, built, helpers)  # dropped by the runner as the next call starts
+        return _json_encode(result).encode("utf-8"), timed_out  # bytes: a later call cannot edit them
 
     def release(self, case, built, before):
         """A tree the call left exactly as it was; a warm harness may ask about it again (zygote.py)."""
@@ -705,7 +706,7 @@ class Harness:
         what that check found, given back here. Each case's result is encoded as it is made and kept
         in a tuple held only by this frame: an earlier result cannot be edited by a later call (a
         list or dict of results would be found with ``gc`` and a "mutated" taken out)."""
-        _seal.release(collecting)
+        self.collecting = collecting  # released as the first call starts (run_case)
         results = ()
         timeouts = 0
         limit = request.get("stop_after_timeouts", 2)
@@ -722,7 +723,7 @@ class Harness:
             random.seed(_seed_encode(case.get("input")))
             while True:
                 try:
-                    outcome = self.run_case(case, guard)  # a swapped run_case cannot pass its own first check
+                    outcome = self.run_case(case, guard)
                     break
                 except KeyboardInterrupt:  # a late watchdog interrupt landing in harness code
                     continue

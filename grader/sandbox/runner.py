@@ -32,6 +32,7 @@ def _loop(acquire, release, box, lock):
                 box[2] = RUNNING
                 function, args = box[0]
                 box[0] = None
+                box[3] = None  # the last call's leftovers die here, on the student's clock (see Runner.call)
                 outcome = (True, function(*args))
             except BaseException as exc:
                 outcome = (False, exc)
@@ -62,7 +63,7 @@ def _async_raiser():
 class Runner:
     def __init__(self, lock):
         self.lock = lock
-        self.box = [None, None, IDLE]
+        self.box = [None, None, IDLE, None]
         self.raiser = _async_raiser()
         self.ident = None
         # An interrupt due while the call was asking the grader: raised on the runner thread itself
@@ -89,10 +90,16 @@ class Runner:
                 pass
 
     def call(self, function, args):
-        """``function(*args)`` on the runner thread; its exception is raised here."""
-        if self.ident is None:
-            return function(*args)
+        """``function(*args)`` on the runner thread; its exception is raised here.
+
+        ``box[3]``: what the last call left (its answer, its tree, its helpers), put there by the harness
+        and dropped as this call starts, on this thread. A ``__del__`` of the student's then runs as part
+        of their call, never while the harness is between calls, where it could swap what the harness
+        is about to use and put it back before anyone looks."""
         box = self.box
+        if self.ident is None:
+            box[3] = None
+            return function(*args)
         box[0] = (function, args)
         self.due = False
         self.go.release()

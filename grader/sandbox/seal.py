@@ -58,6 +58,7 @@ _dict_keys = dict.keys
 _dict_values = dict.values
 _FunctionType = types.FunctionType
 _function_parts = attrgetter("__code__", "__defaults__", "__kwdefaults__")
+_FUNCTION_PARTS = (attrgetter("__code__"), attrgetter("__defaults__"), attrgetter("__kwdefaults__"))
 _cell_contents = attrgetter("cell_contents")
 _SCALARS = (int, float, bool, str, bytes, type(None))
 # Told apart by identity: ``type(v) in _SCALARS`` compares with ``==``, and a class whose metaclass
@@ -67,7 +68,8 @@ _is_scalar_id = _SCALAR_IDS.__contains__
 
 # Attributes the harness itself reassigns while serving (the channel's buffer, the watchdog's
 # alarm, what loading the submission finds): their keys are sealed, not their values.
-VOLATILE = frozenset({"buffer", "asked", "told", "armed", "fired", "tick", "due", "module", "modules", "entry", "submission_files"})
+VOLATILE = frozenset({"buffer", "asked", "told", "armed", "fired", "tick", "due", "module", "modules", "entry", "submission_files",
+                      "collecting"})
 
 
 # What decides how an instance's attributes are read and written: a class that gains or swaps one
@@ -138,13 +140,13 @@ def _anchor(namespaces, lenient, objects, classes, plumbing, functions, cells):
         names = _tuple(name for name in proxy if name not in CLASS_CACHES)
         kinds.append((proxy, _len(names), names, _tuple(_map(proxy.get, names))))
     pipes = _tuple((_vars(k), _tuple(_map(_vars(k).get, PLUMBING))) for k in plumbing)
-    parts = _tuple(chain.from_iterable(_map(_function_parts, functions)))
+    parts = _tuple(_tuple(_map(getter, functions)) for getter in _FUNCTION_PARTS)  # codes, defaults, kwdefaults
     try:
         contents = _tuple(_map(_cell_contents, cells))
     except _ValueError:
         contents = None
-    tools = (_all, _map, _is, _len, _getattr, _type, _sum, chain.from_iterable, _function_parts,
-             _cell_contents, _is_scalar_id, CLASS_CACHES, PLUMBING, _dict_values, _id)
+    tools = (_all, _map, _is, _len, _getattr, _type, _sum, _FUNCTION_PARTS,
+             _cell_contents, _is_scalar_id, CLASS_CACHES, PLUMBING, _dict_values, _id, zip)
     switches = (_setswitchinterval, _gc_isenabled, _gc_disable)
     return (tools, switches, spaces, _tuple(loose), _tuple(held), _tuple(kinds), pipes, functions, parts, cells,
             contents, _tuple(objects), _tuple(_map(_type, objects)))
@@ -171,8 +173,8 @@ def check(anchor):
     try:
         (tools, _switches, spaces, loose, held, kinds, pipes, functions, parts, cells, contents, objects,
          types_) = anchor
-        (all_, map_, is_, len_, getattr_, type_, sum_, flatten, function_parts, cell_contents,
-         is_scalar_id, caches, plumbing, values_, id_) = tools
+        (all_, map_, is_, len_, getattr_, type_, sum_, function_parts, cell_contents,
+         is_scalar_id, caches, plumbing, values_, id_, zip_) = tools
         if not all_(map_(is_, map_(type_, objects), types_)):
             return False, collecting
         for space, size, keys, values in spaces:
@@ -196,8 +198,9 @@ def check(anchor):
         for proxy, values in pipes:
             if not all_(map_(is_, map_(proxy.get, plumbing), values)):
                 return False, collecting
-        if not all_(map_(is_, flatten(map_(function_parts, functions)), parts)):
-            return False, collecting
+        for getter, kept in zip_(function_parts, parts):
+            if not all_(map_(is_, map_(getter, functions), kept)):
+                return False, collecting
         if contents is None:
             return len_(cells) == 0, collecting
         return all_(map_(is_, map_(cell_contents, cells), contents)), collecting
