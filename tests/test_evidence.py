@@ -299,6 +299,10 @@ REVIEWED_FORGERS = {
     "forge_snapshot_class.py": "tree-unchanged",
     "forge_seal_code.py": "tree-unchanged",
     "forge_swap_and_restore.py": "tree-unchanged",
+    # code no seal covers (the student's own modules: random, anytree's methods) run by the harness between
+    # two calls, before the next tree's "before" is taken: the next tree renamed before it is looked at
+    "forge_seed_hook.py": "tree-unchanged",
+    "forge_build_hook.py": "tree-unchanged",
 }
 
 

@@ -28,8 +28,17 @@ class Built:
         self.root = self._make(case_input["tree"], None)
 
     def _make(self, data, parent):
-        node = Node(data["name"], parent=parent)
-        node.children  # noqa: B018 - anytree adds this private key on first read; have it from the start
+        """One node as ``Node(name, parent=parent)`` makes it, with the children list anytree adds on first
+        read, written straight into its dict: no method of anytree's runs. Those methods stay open to
+        students (a ``Node.__lt__`` of their own), so a call could swap one to run their code while the
+        next tree is built, before its "before" is taken; this builds the same dict, key by key."""
+        node = _new_object(Node)
+        attrs = _dict_of(node)
+        attrs["name"] = data["name"]
+        if parent is not None:
+            attrs["_NodeMixin__parent"] = parent
+            _dict_of(parent)["_NodeMixin__children"].append(node)
+        attrs["_NodeMixin__children"] = []
         self.index_of[id(node)] = len(self.nodes)
         self.nodes.append(node)
         for child in data["children"]:
@@ -208,6 +217,7 @@ def _instance_dict_reader(klass):
 
 
 _dict_of = _instance_dict_reader(Node)
+_new_object = object.__new__
 _tuple_iter = tuple.__iter__
 _children_of = methodcaller("get", "_NodeMixin__children", ())
 _dict_get = dict.get

@@ -8,7 +8,9 @@ private descriptors at start-up, before any student code runs. Answers are sent 
 plain data; the grader decides every verdict itself.
 """
 
+import _random
 import _thread
+import hashlib
 import importlib.util
 import inspect
 import json
@@ -536,8 +538,12 @@ class Harness:
         """What student code must leave alone: this harness, the driver, the json encoder, the seal itself."""
         driver = self.driver
         driver_classes, library_classes = _classes_of_driver(driver)
+        # the modules of this harness's own classes too: a warm fork server's subclass reads the
+        # fork server's globals (its pool's checks) between the calls
+        homes = [vars(sys.modules[k.__module__]) for k in type(self).__mro__[:-1] if k.__module__ in sys.modules]
         seal.__init__(
-            namespaces=[globals(), json, json.encoder, json.decoder, _seal, _runner, _scratch],
+            namespaces=list({_id(n): n for n in [globals(), *homes]}.values()) + [json, json.encoder, json.decoder,
+                                                                              _seal, _runner, _scratch],
             lenient=[driver, *_own_modules_of(driver)],
             objects=[self, self.channel, self.watchdog, self.runner, self.link],
             classes=[*type(self).__mro__[:-1], Channel, Watchdog, Link, Answered, _seal.Seal, _runner.Runner,
@@ -720,7 +726,7 @@ class Harness:
             # The same question draws the same random numbers in every run, on every machine, whatever the
             # process asked before (a random tie-break, an agent that plays at random): two tournament runs,
             # or two checks, agree. Seeded from the case itself, not from a count of earlier cases.
-            random.seed(_seed_encode(case.get("input")))
+            _seed_random(case.get("input"))
             while True:
                 try:
                     outcome = self.run_case(case, guard)
@@ -802,6 +808,20 @@ class Harness:
 
 
 _seed_encode = json.JSONEncoder(sort_keys=True, default=repr, check_circular=False).encode  # what json.dumps(sort_keys=True) writes
+_random_seed = _random.Random.seed  # the C seeding, under random.Random.seed's Python code
+_random_instance = random._inst  # the generator behind random.random(), random.choice(), ...
+_sha512 = hashlib.sha512
+_int_from_bytes = int.from_bytes
+_object_setattr = object.__setattr__
+
+
+def _seed_random(case_input):
+    """``random.seed(json.dumps(case_input, sort_keys=True, default=repr))``, to the same state, with no
+    code of the ``random`` module: that module is not sealed (students use it), and this runs between
+    a call's seal check and the next call, where no code the student could have swapped may run."""
+    text = _seed_encode(case_input).encode("utf-8")
+    _random_seed(_random_instance, _int_from_bytes(text + _sha512(text).digest(), "big"))
+    _object_setattr(_random_instance, "gauss_next", None)
 
 
 def _loading_helpers(driver, link):
