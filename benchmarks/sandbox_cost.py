@@ -112,33 +112,42 @@ def landlock_step(runs: int) -> None:
 
 
 def seal_cost(exercise, runs: int) -> None:
-    """The seal's checks around one call, timed in this process on the bank's trees, against one case's
-    share of a child answering the whole bank (which pays for them)."""
+    """The seal's work around one call, timed in this process on the bank's trees, against one case's
+    share of a child answering the whole bank (which pays for it): the call's own seal (its helpers
+    and "before", ``call_evidence`` and ``call_broken``) and the harness's whole seal, checked after
+    every call (``check``, then ``release``), made exactly as a child makes it."""
     import importlib.util
 
+    from grader.sandbox import harness as harness_module
     from grader.sandbox import seal
 
-    spec = importlib.util.spec_from_file_location("_bench_driver", exercise.driver_path)
+    spec = importlib.util.spec_from_file_location("_minimax_grader_bench_driver", exercise.driver_path)
     driver = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(driver)
+    read, write = os.pipe()
+    child_side = harness_module.Harness(harness_module.Channel(read, write))
+    child_side.driver = driver
+    child_side.start_threads()
+    whole = seal.Seal.__new__(seal.Seal)
+    child_side.make_seal(whole)
     bank = build(exercise)
     built = [driver.build(case.input) for case in bank.cases]
     befores = [driver.snapshot(b) for b in built]
-    harness_like = seal.Seal(namespaces=[vars(seal), driver], objects=[], classes=[seal.Record, seal.Seal])
-    texts = {}
-    samples = []
+    samples, checks = [], []
     for _ in range(max(3, runs // 5)):
         started = time.perf_counter()
         for tree, before in zip(built, befores):
-            trace, kept = seal.records(("evaluated", "expanded"))
-            helpers = driver.helpers(tree, trace)
-            call = seal.CallSeal(helpers.values(), before, texts)
-            for index in range(len(tree.nodes)):
-                trace["evaluated"].append(index)
-            assert not call.broken(before) and seal.records_intact(trace, kept)
-        assert not harness_like.broken()  # once per request
+            helpers = driver.helpers(tree, child_side.link)
+            evidence = seal.call_evidence(helpers.values(), before)
+            assert not seal.call_broken(evidence, before)
         samples.append((time.perf_counter() - started) / len(built) * 1e6)
-    per_call = statistics.median(samples)
+        started = time.perf_counter()
+        for _ in built:
+            intact, collecting = seal.check(whole.anchor)
+            seal.release(collecting)
+            assert intact
+        checks.append((time.perf_counter() - started) / len(built) * 1e6)
+    per_call, per_check = statistics.median(samples), statistics.median(checks)
     launcher = launch.choose("posix")
     requests = [case.to_request() for case in bank.cases]
     times = []
@@ -152,8 +161,9 @@ def seal_cost(exercise, runs: int) -> None:
         finally:
             session.close()
     case_cost = statistics.median(times)
-    print(f"seal and records per call (every node recorded once): {per_call:.1f} us; one bank case in a posix child "
-          f"(seal included): {case_cost:.1f} us; the seal's share x{per_call / case_cost:.2f}")
+    print(f"the call's own seal: {per_call:.1f} us; the harness's whole seal, checked after every call: "
+          f"{per_check:.1f} us; one bank case in a posix child (both included): {case_cost:.1f} us; their share "
+          f"x{(per_call + per_check) / case_cost:.2f}")
     import _thread
 
     from grader.sandbox import runner
