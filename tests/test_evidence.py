@@ -303,7 +303,23 @@ REVIEWED_FORGERS = {
     # two calls, before the next tree's "before" is taken: the next tree renamed before it is looked at
     "forge_seed_hook.py": "tree-unchanged",
     "forge_build_hook.py": "tree-unchanged",
+    # found by the red team of the ninth session: a trace function on the harness's thread (set while the
+    # file loads, or in a flush of the student's stream) rewriting the harness's variables; an audit
+    # hook renaming the next tree; keys whose hash collides with a name, planted in a class or the
+    # driver's namespace (their __eq__ ran inside the seal's own lookups); a warm child's inputs renamed
+    # and its pool emptied; a thread holding the channel's lock to run inside the harness's window
+    "forge_settrace_at_load.py": "tree-unchanged",
+    "forge_settrace_in_flush.py": "tree-unchanged",
+    "forge_audit_hook.py": "tree-unchanged",
+    "forge_colliding_class_key.py": "tree-unchanged",
+    "forge_colliding_driver_key.py": "tree-unchanged",
+    "forge_warm_inputs.py": "tree-unchanged",
+    "forge_lock_window.py": "tree-unchanged",
 }
+
+
+# forgers stopped before their first call: what they reach for is not there
+CAUGHT_WHILE_LOADING = {"forge_audit_hook.py": "has no attribute 'addaudithook'"}
 
 
 def _twin_without_forging(tmp_path, name):
@@ -328,7 +344,9 @@ def test_reviewed_forgeries_never_beat_the_honest_score(sandbox, warm, ctp26_sma
                 (name, honest.score, honest.error)
             assert forged.score <= honest.score, (name, forged.score, forged.error)
             lost_checks = {c.name for c in forged.checks if c.score < c.max_score}
-            assert forged.error == HARNESS_TAMPERED or lost in lost_checks, (name, forged.error, lost_checks)
+            caught = forged.error == HARNESS_TAMPERED or lost in lost_checks or \
+                (name in CAUGHT_WHILE_LOADING and CAUGHT_WHILE_LOADING[name] in (forged.error or ""))
+            assert caught, (name, forged.error, lost_checks)
     finally:
         if warm:
             launcher.close()
@@ -464,3 +482,54 @@ def test_clearing_the_watchdog_on_the_heap_does_not_undo_a_timeout(forger, monke
     assert any("timed out" in (c.message or "") for c in honest.checks), honest.checks
     assert any("timed out" in (c.message or "") for c in forged.checks), [c.message for c in forged.checks]
     assert forged.score <= honest.score, (forged.score, honest.score)
+
+
+@pytest.mark.parametrize("sandbox, warm", LAUNCHERS[:3])
+def test_a_request_cut_by_the_student_reaches_nothing(sandbox, warm, ctp26_small):
+    """The cases of a request are frozen as it arrives; cutting the decoded list during a call changes
+    nothing the harness reads: every case is answered and the correct code inside earns full marks."""
+    exercise, bank = ctp26_small
+    launcher = launch.choose(sandbox)
+    if warm:
+        launcher = forkserver.ZygoteLauncher.wrap(launcher, exercise, bank)
+    try:
+        result = judge.grade(submissions.load(SUBMISSIONS / "harmless" / "answer_first_case_only.py"), exercise, bank,
+                             launcher)
+    finally:
+        if warm:
+            launcher.close()
+    assert (result.error, result.score) == (None, result.max_score)
+
+
+def test_the_code_between_two_calls_reads_no_global_name():
+    """Between a call's seal check and the next call, and after a blocking read or a flush of the student's
+    streams, the harness runs only code whose code object it has verified and C-level calls. A global or
+    builtin name looked up there could have been swapped by the student since the check; so these
+    functions (and the comprehensions inside them) must take everything as arguments or closures."""
+    import dis
+    from pathlib import Path
+
+    source = Path(__file__).resolve().parent.parent / "grader" / "sandbox"
+    checked = {
+        "harness.py": ("_serve_cases", "_receive", "_send", "_scratch_full", "_flusher.flush_streams",
+                       "_builtins_restorer.restore"),
+        "seal.py": ("check", "call_seal.token_of", "call_seal.parts_of", "call_seal.evidence", "call_seal.broken"),
+        "zygote.py": ("WarmHarness.pool.made_as", "WarmHarness.pool.take", "WarmHarness.pool.put"),
+    }
+
+    def code_objects(code, path):
+        for constant in code.co_consts:
+            if hasattr(constant, "co_code"):
+                inner = path + ("" if constant.co_name.startswith("<") else "." + constant.co_name)
+                yield from code_objects(constant, inner.lstrip("."))
+        yield path, code
+
+    found = set()
+    for filename, wanted in checked.items():
+        module = compile((source / filename).read_text(encoding="utf-8"), filename, "exec")
+        for path, code in code_objects(module, ""):
+            if path in wanted:
+                found.add((filename, path))
+                lookups = [i.argval for i in dis.get_instructions(code) if i.opname in ("LOAD_GLOBAL", "LOAD_NAME")]
+                assert lookups == [], (filename, path, lookups)
+    assert found == {(f, p) for f, names in checked.items() for p in names}

@@ -14,6 +14,8 @@ import hashlib
 import importlib.util
 import inspect
 import json
+import json.scanner
+import marshal
 import os
 import random
 import sys
@@ -55,7 +57,8 @@ def _restore_builtins():
     """
     _dict_update(_builtins_dict, _pristine_builtins)  # one C-level pass: cheap enough to run after every call
     if _len(_builtins_dict) != _len(_pristine_names):
-        for key in [k for k in _builtins_dict if k not in _pristine_names]:
+        # by type first: a planted key that is not a plain string never has its __hash__ asked
+        for key in [k for k in _builtins_dict if _type(k) is not _str or k not in _pristine_names]:
             del _builtins_dict[key]
 
 MAGIC = b"MMG1"      # a request, or its reply
@@ -484,7 +487,6 @@ class Harness:
         self.config = {}
         self.submission_files = set()
         self.seal = None
-        self.collecting = None  # whether garbage collection was on when the harness last took hold (seal.check)
 
     def load(self, config):
         self.config = config
@@ -495,14 +497,26 @@ class Harness:
         except BaseException as exc:  # no student code has run yet: whatever broke is the grader's
             problem = describe_exception(exc, ())
         if problem:  # e.g. the grader counted on Landlock: no student code runs unconfined
-            return {"ok": False, "grader_fault": f"the sandbox could not be set up: {problem}"[:400]}, None
+            return {"ok": False, "grader_fault": f"the sandbox could not be set up: {problem}"[:400]}, None, None, None
         self.channel.tell(["student code starts"], now=True)  # from here on a grader fault can only be forged
         self.start_threads()
         self.seal = _seal.Seal.__new__(_seal.Seal)  # in place first: the seal covers its own identity too
         self.make_seal(self.seal)
         anchor = self.seal.anchor  # into this frame before the submission's first line: serve() keeps it
+        kit, window_anchor = self.window(anchor)
+        flush = _flusher(self.runner, sys)
+        serving = (window_anchor, _scratch_cap(config), flush, flush.__code__)
         _runner.hide_other_threads(sys)
-        return self.load_submission(config), anchor
+        # The submission's files run here, on the main thread (a file may set a signal handler, which only
+        # the main thread can), through sys.call_tracing: whatever trace or profile function they set is
+        # switched off again, in C, before this frame runs another line, and then removed for good. A trace
+        # function on this thread would see the serving frame and could rewrite its variables; every other
+        # line of the student's runs on the runner thread.
+        call_tracing, settrace, setprofile = _call_tracing, _settrace, _setprofile
+        reply = call_tracing(self.load_submission, (config,))
+        settrace(None)
+        setprofile(None)
+        return reply, anchor, kit, serving
 
     def start_threads(self):
         """The watchdog and the runner (where the student's calls run), started after the lock-down.
@@ -621,207 +635,474 @@ class Harness:
         self.entry = entry
         return reply
 
-    def prepare(self, case):
-        """A fresh tree for the case and its state before the call (zygote.py hands over prebuilt ones)."""
-        built = self.driver.build(case["input"])
-        return built, self.driver.snapshot(built)
+    def pool(self):
+        """``(take, put)`` for trees built before any student code ran (zygote.py), or ``(None, None)``:
+        ``take(case_id)`` is a ``(tree, before)`` pair or None, ``put`` gives an unchanged pair back."""
+        return None, None
 
-    def run_case(self, case, guard):
-        """One call of the student's function and what the child observes of it: ``(bytes, timed out)``,
-        the result encoded for the reply, or None when tampering was found.
+    def window(self, anchor):
+        """Everything the harness uses between two calls, bound before any student code runs: the
+        ``kit`` that ``_serve_cases`` reads, and the anchor of the per-call check, which covers the
+        code in the kit that could change (the driver's namespaces, functions and classes, this
+        harness's closures) and nothing the window never touches (json's Python code, the loader).
+        ``serve`` keeps both in its frame."""
+        driver = self.driver
+        driver_classes, library_classes = _classes_of_driver(driver)
+        evidence, broken = _seal.call_seal()
+        take, put = self.pool()
+        restore = _builtins_restorer()
+        helpers_with_values = getattr(driver, "helpers_with_values", None)
+        closures = [f for f in (evidence, broken, take, put, restore) if f is not None]
+        # A driver that reads the library's objects only through getters it took at import (the tree driver
+        # reads a node's dict by the interpreter's own descriptor) needs no library class checked per call.
+        plumbing = () if getattr(driver, "READS_LIBRARY_OBJECTS_BY_OWN_GETTERS", False) is True else library_classes
+        window_anchor = _seal.Seal(lenient=[driver, *_own_modules_of(driver)], classes=[*driver_classes, Answered],
+                                   plumbing=plumbing, functions=closures).anchor
+        runner = self.runner
+        threaded = runner.ident is not None
+        kit = (
+            # the per-call check, and the clock a call's time is measured by
+            anchor[1], window_anchor, _seal.check, _seal.check.__code__, _perf_counter,
+            _seal.SWITCH_SECONDS, _seal._gc_enable,
+            # cases, results and the random generator (C-level code only)
+            _marshal_loads, _marshal_dumps, _result_encoder(), _seed_encoder(), _random_seed, _random.Random.getstate,
+            _random.Random.setstate, _random_instance, _sha512,
+            _int_from_bytes,
+            _object_setattr,
+            # the notes to the grader ("case N"), kept for the channel's next frame
+            vars(self.channel), self.channel.nonce_bytes, self.channel.res_fd, _os_write,
+            # the driver, the pool of prebuilt trees, this call's seal
+            driver.build, driver.snapshot, driver.helpers, helpers_with_values, driver.call,
+            getattr(driver, "changed", None), take, put, evidence, broken, restore, Answered, self.link,
+            # the watchdog and the runner thread
+            vars(self.watchdog), self.watchdog.lock.acquire, self.watchdog.lock.release, runner.box, vars(runner),
+            runner.go.release if threaded else None, runner.done.acquire if threaded else None, threaded,
+            _runner.call_and_report, describe_exception, encode_answer, self.call_timeout,
+            # builtins, bound now
+            _type, _tuple, _list, _dict, _len, _min, _max, _range, BaseException, KeyboardInterrupt,
+        )
+        return kit, window_anchor
 
-        Called held (see ``seal.check``: no other thread of the student's runs, no garbage collection
-        calls a ``__del__`` of theirs): since the last check, at the end of the last case or before the
-        request, no student code has run. What the last call left (its answer, tree and helpers) waits
-        in the runner's box, which the runner empties as this call starts: their ``__del__`` runs on
-        the student's clock, never between the check and the call.
-        ``guard`` comes from ``serve``'s frame, made before any student code ran: the seal's ``check``
-        with its code object and its anchor, and the harness's clock. Whatever the student swaps
-        during the call, even to put it back later, is found before the harness looks at the tree.
-        """
-        check, check_code, anchor, clock = guard
-        built, before = self.prepare(case)
-        values = case.get("values")
-        answered = case.get("answered")
-        if values is not None and _type(values) is _list and hasattr(self.driver, "helpers_with_values"):
-            helpers = self.driver.helpers_with_values(built, values)  # a run the grader keeps no evidence of
-        elif answered is not None and _type(answered) is _list:  # a run the grader keeps no evidence of either
-            helpers = self.driver.helpers(built, Answered(self.link, answered))
-        else:
-            helpers = self.driver.helpers(built, self.link)
-        evidence = _seal.call_evidence(helpers.values(), before)  # kept in this frame only
-        limit = self.call_timeout
-        self.module.__dict__.update(helpers)  # the last helpers' closures hold the last tree: still in the box
-        # Whether the call ran too long is decided here, from a start time kept in this frame and the
-        # serving frame's clock: the watchdog's own flags live on the heap, where student code can find
-        # them (gc) and clear them.
-        self.watchdog.arm(limit)
-        _seal.release(self.collecting)
-        started = clock()
-        raised = answer = None
-        try:
-            answer = self.runner.call(self.driver.call, (self.entry, built))
-        except BaseException as exc:  # SystemExit and KeyboardInterrupt from the student too
-            raised = exc
-        ended = clock()
-        result = {"id": case["id"]}
-        timed_out = self.watchdog.disarm() or ended - started > limit
-        if timed_out:
-            result["timed_out"] = True
-        elif raised is not None:
-            result["raised"] = describe_exception(raised, self.submission_files)  # may run the student's __str__
-        else:
-            result["answer"] = encode_answer(answer)
-        # From here to the next call no student code runs: the seal is checked (and the interpreter
-        # held), then the builtins restored and the tree looked at by code the check found whole.
-        intact, self.collecting = check(anchor) if check.__code__ is check_code else (False, None)
-        if not intact:
-            return None
-        _restore_builtins()
-        # Absent fields mean their defaults (no answer, nothing raised, no timeout, unchanged):
-        # the reply stays small. What the helpers were asked is not here: the grader logged it.
-        if _seal.call_broken(evidence, before):
-            return None  # the tree's "before" or a helper was swapped: this call's observations are void
-        try:
-            if self.changed(built, before):
-                result["mutated"] = True
-            else:
-                self.release(case, built, before)
-        except BaseException:
-            result["mutated"] = True
-        box = self.runner.box
-        if box[3] is not None:  # the runner emptied it as the call started: whatever is there was slipped in
-            return None
-        box[3] = (answer, raised, built, helpers)  # dropped by the runner as the next call starts
-        return _json_encode(result).encode("utf-8"), timed_out  # bytes: a later call cannot edit them
-
-    def release(self, case, built, before):
-        """A tree the call left exactly as it was; a warm harness may ask about it again (zygote.py)."""
-
-    def changed(self, built, before):
-        """The driver's quick comparison when it has one, else a fresh snapshot against the old."""
-        quick = getattr(self.driver, "changed", None)
-        if quick is not None:
-            return quick(built, before)
-        return self.driver.snapshot(built) != before
-
-    def run(self, request, guard, collecting):
+    def run(self, request, kit, collecting):
         """Every case of a request: the reply's bytes, or a fatal reply.
 
-        Called held (``serve`` has just checked the seal, this method included); ``collecting`` is
-        what that check found, given back here. Each case's result is encoded as it is made and kept
-        in a tuple held only by this frame: an earlier result cannot be edited by a later call (a
-        list or dict of results would be found with ``gc`` and a "mutated" taken out)."""
-        self.collecting = collecting  # released as the first call starts (run_case)
-        results = ()
-        timeouts = 0
+        Called held (``serve`` has just checked the whole seal, this method included); ``collecting``
+        is what that check found. What the cases loop needs from this harness's attributes is read
+        here, where nothing has run since the check; the cases themselves are frozen (``marshal``:
+        exact built-in types only, read back fresh right before each is used), so nothing a call
+        slips into a later case of the request reaches the harness."""
+        cases = request.get("cases")
+        frozen = _tuple(_map(_marshal_dumps, cases)) if _type(cases) is _list else ()
         limit = request.get("stop_after_timeouts", 2)
         tell_cases = request.get("notes", True) is not False  # the grader says when it attributes nothing to cases
-        for number, case in enumerate(request["cases"]):
-            if timeouts >= limit:
-                results += (_json_encode({"id": case["id"], "skipped": "not run: earlier calls timed out"}).encode(),)
-                continue
-            if tell_cases:
-                self.channel.tell(["case", number])  # every question from now on is this case's
-            # The same question draws the same random numbers in every run, on every machine, whatever the
-            # process asked before (a random tie-break, an agent that plays at random): two tournament runs,
-            # or two checks, agree. Seeded from the case itself, not from a count of earlier cases.
-            _seed_random(case.get("input"))
-            while True:
-                try:
-                    outcome = self.run_case(case, guard)
-                    break
-                except KeyboardInterrupt:  # a late watchdog interrupt landing in harness code
-                    continue
-            if outcome is None or _type(outcome) is not _tuple or _tampered[0]:
-                _tampered[0] = True
-                return {"fatal": "tampered"}
-            encoded, timed_out = outcome
-            if timed_out:
-                timeouts += 1
-            results += (encoded,)
-        return b'{"results": [' + b", ".join(results) + b"]}"
+        encoded = _serve_cases(kit, frozen, limit, tell_cases, self.entry, self.module.__dict__.update,
+                               self.submission_files, collecting)
+        if encoded is None:
+            _tampered[0] = True
+            return {"fatal": "tampered"}
+        return encoded
 
     def serve(self):
         """Requests in, one reply each, until told to exit.
 
         This frame is the harness's anchor. It starts before any student code runs and never returns,
-        and no student code can reach it (the student's calls run on another thread, whose stack holds
-        none of the harness: runner.py). What it binds here (the seal's ``check`` and that function's
-        code object, the clock) and the seal's anchor that ``load`` hands back are therefore the
-        grader's own for the whole session. Student code may swap a function's ``__code__`` or a
-        class's method, but not a code object, nor this frame's locals.
+        and no student code can reach it: the student's code runs on the runner thread only (its calls,
+        the loading of its files, the encoding of its answers, the flushing of its streams), whose stack
+        holds none of the harness's, and no trace function is allowed on this thread (``seal.check``).
+        What it binds here (the seal's ``check`` and that function's code object, the reading and
+        writing of frames, the interpreter's switches) and what ``load`` hands back (the seal's anchor,
+        the kit of ``_serve_cases``) are therefore the grader's own for the whole session.
+
+        After a blocking read or write, or anything the student's code ran in, this frame calls only
+        C-level code and functions whose code object it verifies first (``check``, ``_receive``,
+        ``_send``: none reads a global name), until the whole seal has been checked again.
         """
-        check = _seal.check
-        check_code = check.__code__
-        clock = _perf_counter
+        check, receive, send = _seal.check, _receive, _send
+        check_code, receive_code, send_code = check.__code__, receive.__code__, send.__code__
+        switch, switch_seconds, gc_enable = _seal._setswitchinterval, _seal.SWITCH_SECONDS, _seal._gc_enable
+        wire = _wire(self.channel)
         guard = None
         while True:
-            seq, request = self.channel.receive()
-            op = request.get("op")
+            if receive.__code__ is not receive_code:
+                _os_exit(4)
+            seq, request = receive(wire)  # the interpreter held from the moment the request is read
+            intact, collecting = (check(guard[2]) if check.__code__ is check_code else (False, None)) \
+                if guard is not None else (True, None)
+            op = request.get("op") if _type(request) is _dict else None
+            tampered = not intact
+            reply = None
             try:
-                if op == "init":
-                    reply, anchor = self.load(request)
+                if tampered:
+                    pass
+                elif op == "init" and guard is None:
+                    reply, anchor, kit, serving = self.load(request)  # the submission loads on the runner thread
                     if anchor is not None:
-                        guard = (check, check_code, anchor, clock)
+                        guard = (check, check_code, anchor, kit, *serving)
                 elif op == "run" and guard is not None:
-                    intact, collecting = check(guard[2]) if check.__code__ is check_code else (False, None)
-                    if not intact:
-                        _tampered[0] = True
-                    reply = self.run(request, guard, collecting) if intact else None  # held: nothing ran since the check
+                    reply = self.run(request, guard[3], collecting)  # held: nothing ran since the check
                 elif op == "exit":
                     _os_exit(0)
                 else:
-                    reply = {"error": f"unknown request {op!r}"}
-            except BaseException as exc:  # student code broke something the harness relies on
-                _restore_builtins()
+                    reply = {"error": "unknown request"}
+            except BaseException:  # noqa: B036 - student code broke something the harness relies on
                 reply = {"ok": False, "error": "the submission broke the grader's harness (patched builtins or "
-                                               f"modules?): {describe_exception(exc, self.submission_files)}"}
-            _restore_builtins()
-            if _scratch.full(self.config):
-                reply = {"fatal": "scratch"}
-            if _memory_exhausted[0]:
-                reply = {"fatal": "memory"}
-            for stream in (sys.stdout, sys.stderr):  # the student's own streams: their code may run here
-                try:
-                    stream.flush()
-                except BaseException:
-                    pass
-            # Before every reply, whatever ran since the last check (a __del__ of the student's, their
-            # streams): a swap put back by a later call is found here at the latest.
-            collecting = None
+                                               "modules?)"}
+            # Right after the work, before any code of the harness's the student could have reached: the
+            # whole seal and the window's, then the fatal states, then the reply's bytes.
             if guard is not None:
-                intact, collecting = check(guard[2]) if check.__code__ is check_code else (False, None)
-                if not intact:
-                    _tampered[0] = True
-            if _tampered[0]:
+                whole, collecting = check(guard[2]) if check.__code__ is check_code else (False, None)
+                window, _ = check(guard[4]) if check.__code__ is check_code else (False, None)
+                tampered = tampered or not whole or not window or _tampered[0]
+                if not tampered:
+                    _restore_builtins()  # verified just now; nothing ran since
+                    if _memory_exhausted[0]:
+                        reply = {"fatal": "memory"}
+                    elif _scratch_full(guard[5]):
+                        reply = {"fatal": "scratch"}
+            if tampered:
                 reply = {"fatal": "tampered"}
-            try:
-                while True:
-                    try:
-                        self.channel.send(seq, reply)
-                        break
-                    except KeyboardInterrupt:
-                        continue
-            finally:
-                _seal.release(collecting)
+            try:  # a reply made on the runner thread (loading) is copied first: exact built-in types only
+                payload = reply if _type(reply) is bytes else \
+                    _join(_reply_encoder(_marshal_loads(_marshal_dumps(reply)), 0)).encode("utf-8")
+            except BaseException:  # noqa: B036
+                payload = b'{"fatal": "tampered"}'
+
+            if guard is not None:  # the student's streams, flushed on the runner thread (their code may run)
+                flush, flush_code = guard[6], guard[7]
+                if flush.__code__ is not flush_code:
+                    _os_exit(4)
+                flush()
+            if send.__code__ is not send_code:
+                _os_exit(4)
+            send(wire, seq, payload)
+            switch(switch_seconds)
+            if collecting:
+                gc_enable()
+
+def _wire(channel):
+    """What ``_receive`` and ``_send`` use, bound before any student code runs: the channel's attributes
+    (its dict: buffer, pending requests, notes not yet written), descriptors, nonce, lock, and C-level
+    parsing (json's C scanner)."""
+    return (vars(channel), channel.req_fd, channel.res_fd, channel.lock.acquire, channel.lock.release,
+            _os_read, _os_write, _os_exit, _json_scanner, MAGIC, ANSWER, _seal._setswitchinterval,
+            _type, _len, _int, bytes, list, tuple)
 
 
-_seed_encode = json.JSONEncoder(sort_keys=True, default=repr, check_circular=False).encode  # what json.dumps(sort_keys=True) writes
+_json_scanner = json.scanner.c_make_scanner(json.decoder.JSONDecoder()) if json.scanner.c_make_scanner else None
+
+
+def _receive(wire):
+    """The next request: ``(seq, request)``. Reads no global name and runs no Python code but its own: it
+    returns to the serving frame after a blocking read, during which the student's threads ran.
+    The interpreter is held (switch interval up) before the request is decoded, so none of them sees
+    it before the seal is checked."""
+    (attrs, req_fd, _res_fd, lock, unlock, read, _write, exit_, scan, magic, answer, switch,
+     type_, len_, int_, bytes_, list_, tuple_) = wire
+    lock()  # a thread of the student's may be reading an answer right now
+    try:
+        switch(1.0)
+        pending = attrs.get("pending")
+        if type_(pending) is list_ and pending:
+            item = pending.pop(0)
+            if type_(item) is not tuple_ or len_(item) != 2 or type_(item[1]) is not bytes_:
+                exit_(4)
+            return item[0], scan(item[1].decode("utf-8"), 0)[0]
+        buffer = attrs.get("buffer")
+        if type_(buffer) is not bytes_:
+            buffer = b""
+        while True:
+            while b"\n" not in buffer:
+                chunk = read(req_fd, 65536)
+                if not chunk:
+                    exit_(3)
+                buffer += chunk
+            line, _, buffer = buffer.partition(b"\n")
+            header = line.split(b" ")
+            if len_(header) != 4 or (header[0] != magic and header[0] != answer):
+                exit_(4)
+            count = int_(header[3])
+            while len_(buffer) < count:
+                chunk = read(req_fd, 65536 if count - len_(buffer) < 65536 else count - len_(buffer))
+                if not chunk:
+                    exit_(3)
+                buffer += chunk
+            payload, buffer = buffer[:count], buffer[count:]
+            attrs["buffer"] = buffer
+            switch(1.0)
+            if header[0] == magic:
+                return int_(header[2]), scan(payload.decode("utf-8"), 0)[0]
+            # an answer whose question was cut short (the call was interrupted): nobody waits for it
+    finally:
+        unlock()
+
+
+def _send(wire, seq, payload):
+    """One reply frame, after the notes told since the last one, written by C-level calls only."""
+    (attrs, _req_fd, res_fd, lock, unlock, _read, write, _exit, _scan, magic, _answer, _switch,
+     type_, len_, _int, bytes_, _list, _tuple) = wire
+    lock()
+    try:
+        told, nonce = attrs.get("told"), attrs.get("nonce_bytes")
+        attrs["told"] = b""
+        if type_(nonce) is not bytes_:
+            nonce = b"-"  # rewritten by the student: the grader will not take this reply
+        data = (told if type_(told) is bytes_ else b"") + b"%s %s %d %d\n%s" % (magic, nonce, seq, len_(payload), payload)
+        while data:
+            data = data[write(res_fd, data):]
+    finally:
+        unlock()
+
+
+def _flusher(runner, sys_module):
+    """The student's streams flushed on the runner thread, by a closure that reads no global name: the hand-
+    over ``Runner.call`` makes, by hand (the serving frame calls it after the student's code may have
+    swapped ``Runner.call``)."""
+    box, flush, threaded = runner.box, _runner.flush_streams, runner.ident is not None
+    go = runner.go.release if threaded else None
+    done = runner.done.acquire if threaded else None
+
+    def flush_streams():
+        if threaded:
+            box[0] = (flush, (sys_module,))
+            go()
+            done()
+            box[1] = None
+        else:
+            flush(sys_module)
+
+    return flush_streams
+
+
+def _scratch_cap(config):
+    """What ``_scratch_full`` compares, read from the configuration before any student code runs."""
+    spec = config.get("scratch") or {}
+    workdir = config.get("workdir")
+    return (os.statvfs if spec and workdir and hasattr(os, "statvfs") else None, workdir,
+            int(spec.get("bytes", _scratch.BYTES)), int(spec.get("files", _scratch.FILES)), _scratch.FULL_MARGIN,
+            OSError)
+
+
+def _scratch_full(cap):
+    """``scratch.full`` on values bound before any student code ran: C-level calls and arithmetic only."""
+    statvfs, workdir, cap_bytes, cap_files, margin, os_error = cap
+    if statvfs is None:
+        return False
+    try:
+        info = statvfs(workdir)
+    except os_error:
+        return False
+    if info.f_blocks * info.f_frsize > cap_bytes + margin:
+        return False  # not a capped scratch (the host's own file system): the parent watches that one
+    inodes = info.f_files - info.f_ffree  # bwrap's tmpfs caps bytes only: its files are counted here
+    return info.f_bavail * info.f_frsize < margin or (0 < info.f_files and info.f_favail == 0) or inodes > cap_files
+
+
+_join = "".join
+_reply_encoder = _c_make_encoder_early = json.encoder.c_make_encoder(
+    None, bytes.fromhex, json.encoder.encode_basestring_ascii, None, ": ", ", ", False, False, False)
+
+
+_call_tracing = sys.call_tracing
+_settrace = sys.settrace
+_setprofile = sys.setprofile
 _random_seed = _random.Random.seed  # the C seeding, under random.Random.seed's Python code
 _random_instance = random._inst  # the generator behind random.random(), random.choice(), ...
 _sha512 = hashlib.sha512
 _int_from_bytes = int.from_bytes
 _object_setattr = object.__setattr__
+_marshal_dumps = marshal.dumps
+_marshal_loads = marshal.loads
+_map = map
+_min = min
+_max = max
+_range = range
 
 
-def _seed_random(case_input):
-    """``random.seed(json.dumps(case_input, sort_keys=True, default=repr))``, to the same state, with no
-    code of the ``random`` module: that module is not sealed (students use it), and this runs between
-    a call's seal check and the next call, where no code the student could have swapped may run."""
-    text = _seed_encode(case_input).encode("utf-8")
-    _random_seed(_random_instance, _int_from_bytes(text + _sha512(text).digest(), "big"))
-    _object_setattr(_random_instance, "gauss_next", None)
+def _refuse(value):
+    """The C encoders' ``default``: a case or a result holds JSON's own types only, so anything else is refused
+    (a C-level call that runs nothing of the object's)."""
+    return _bytes_fromhex(value)
+
+
+_bytes_fromhex = bytes.fromhex
+
+
+def _result_encoder():
+    """A result as JSON text, by json's C encoder alone (``json.JSONEncoder.encode`` is Python whose
+    attributes a student could change; this runs between two calls)."""
+    return _c_make_encoder(None, _bytes_fromhex, _json_encoder_module.encode_basestring_ascii, None, ": ", ", ",
+                           False, False, False)
+
+
+def _seed_encoder():
+    """``json.dumps(value, sort_keys=True)``'s text for JSON's own types, by the C encoder alone."""
+    return _c_make_encoder(None, _bytes_fromhex, _json_encoder_module.encode_basestring_ascii, None, ": ", ", ",
+                           True, False, True)
+
+
+_json_encoder_module = json.encoder
+_c_make_encoder = json.encoder.c_make_encoder
+
+
+def _builtins_restorer():
+    """``_restore_builtins`` as a closure that reads no global name (see ``_serve_cases``); keys that are
+    not plain strings are told apart by type first, so no planted key's ``__hash__`` runs."""
+    update, names, pristine, len_, type_, str_ = _dict_update, _pristine_names, _pristine_builtins, _len, _type, _str
+    space = _builtins_dict
+
+    def restore():
+        update(space, pristine)
+        if len_(space) != len_(names):
+            for key in [k for k in space if type_(k) is not str_ or k not in names]:
+                del space[key]
+
+    return restore
+
+
+def _serve_cases(kit, frozen, limit, tell_cases, entry, module_update, submission_files, collecting):
+    """The cases of one request, each called and looked at: the reply's bytes, or None on tampering.
+
+    Reads no global name and no attribute of a Python object whose class a student could change: all
+    it uses comes in ``kit`` (bound by ``Harness.window`` before any student code ran) or is C-level.
+    So between a call's seal check and the next call the only code that runs is this function's own
+    (its code object is fixed while it runs) and what the per-call check vouches for: the driver's
+    functions and classes, and the kit's closures. That check is therefore small, and runs after every
+    call, before the harness looks at what the call left (the whole seal is checked once per request).
+
+    The interpreter is held (see ``seal.check``) from each check until the next call starts: no other
+    thread of the student's runs and no ``__del__`` of theirs is called. What a call left waits in the
+    runner's box, which the runner empties as the next call starts.
+    """
+    (switches, window_anchor, check, check_code, clock, switch_seconds, gc_enable,
+     loads, dumps, encoder, seed_encoder, random_seed, get_state, set_state, generator, sha512, from_bytes, setattr_,
+     channel_attrs, nonce, reply_fd, os_write,
+     build, snapshot, helpers_of, helpers_with_values, call_driver, changed, take, put, evidence_of, broken, restore,
+     answered_link, link,
+     watchdog_attrs, lock_watchdog, unlock_watchdog, box, runner_attrs, go, done, threaded, report, describe,
+     encode_answer, call_timeout,
+     type_, tuple_, list_, dict_, len_, min_, max_, range_, base_exception, keyboard_interrupt) = kit
+    switch = switches[0]
+    join = "".join
+    seeded = {}  # a generator's state by seed text, for this request: C-level setstate is twice as quick as seeding
+    results = ()
+    timeouts = 0
+    for number in range_(len_(frozen)):
+        case = loads(frozen[number])  # fresh: nothing of the student's has seen these objects
+        case_id = case["id"]
+        if timeouts >= limit:
+            results += (join(encoder({"id": case_id, "skipped": "not run: earlier calls timed out"}, 0)).encode(),)
+            continue
+        if tell_cases:  # every question from now on is this case's; out with the channel's next frame
+            payload = b'["case", %d]' % number
+            told = channel_attrs["told"] + b"MMGN %s 0 %d\n%s" % (nonce, len_(payload), payload)
+            channel_attrs["told"] = told
+            if len_(told) > 65536:  # a flood of notes: out now; writing lets other threads run, so look again
+                channel_attrs["told"] = b""
+                while told:
+                    told = told[os_write(reply_fd, told):]
+                intact, collecting = check(window_anchor) if check.__code__ is check_code else (False, None)
+                if not intact:
+                    return None
+        # The same question draws the same random numbers in every run, on every machine, whatever the
+        # process asked before: random.seed(json.dumps(input, sort_keys=True)), C-level code only.
+        text = join(seed_encoder(case.get("input"), 0))
+        state = seeded.get(text)  # the same question asked again (a warm child's prebuilt cases all seed alike)
+        if type_(state) is tuple_:
+            set_state(generator, state)
+        else:
+            data = text.encode("utf-8")
+            random_seed(generator, from_bytes(data + sha512(data).digest(), "big"))
+            if len_(seeded) < 1024:
+                seeded[text] = get_state(generator)
+        setattr_(generator, "gauss_next", None)
+        pair = take(case_id) if take is not None and "input" not in case else None
+        if pair is None:
+            built = build(case["input"] if "input" in case else None)
+            before = snapshot(built)
+        else:
+            built, before = pair
+        values, answered = case.get("values"), case.get("answered")
+        if values is not None and type_(values) is list_ and helpers_with_values is not None:
+            helpers = helpers_with_values(built, values)  # a run the grader keeps no evidence of
+        elif answered is not None and type_(answered) is list_:  # a run the grader keeps no evidence of either
+            helpers = helpers_of(built, answered_link(link, answered))
+        else:
+            helpers = helpers_of(built, link)
+        evidence = evidence_of(helpers.values(), before)  # kept in this frame only
+        module_update(helpers)  # the last helpers' closures hold the last tree: still in the box
+        # Whether the call ran too long is decided here, from a start time kept in this frame and the
+        # serving frame's clock: the watchdog's own flags live on the heap, where student code can
+        # find them (gc) and clear them.
+        watchdog_attrs["fired"] = False
+        watchdog_attrs["tick"] = min_(0.05, max_(0.002, call_timeout / 20))
+        switch(switch_seconds)  # the interpreter's usual switching again: the watchdog must be able to interrupt
+        if collecting:
+            gc_enable()
+        started = clock()
+        watchdog_attrs["armed"] = (started + call_timeout,)
+        job = (call_driver, entry, built, describe, encode_answer, submission_files)
+        reported = None
+        try:
+            if threaded:  # the answer is encoded, or the exception described, on the runner thread too
+                box[0] = (report, job)
+                runner_attrs["due"] = False
+                go()
+                done()
+                outcome = box[1]
+                box[1] = None
+                if type_(outcome) is not tuple_ or len_(outcome) != 2:  # the runner's loop swapped
+                    return None
+                reported = outcome[1] if outcome[0] is True else (False, "KeyboardInterrupt", outcome[1])
+            else:  # no runner thread (no ctypes): all of it here, as the call itself is
+                box[3] = None  # the last call's leftovers die here, on the student's clock
+                reported = report(*job)
+        except base_exception as exc:  # the watchdog's interrupt, landing in the harness's own lines
+            reported = (False, "KeyboardInterrupt", exc)
+        ended = clock()
+        # The watchdog's verdict, read under its lock, as its disarm() would (no method of its class runs here)
+        lock_watchdog()
+        watchdog_attrs["armed"] = None
+        fired = watchdog_attrs.get("fired") is True
+        unlock_watchdog()
+        timed_out = fired or ended - started > call_timeout
+        if type_(reported) is not tuple_ or len_(reported) != 3:  # made on the student's thread: plain data or nothing
+            return None
+        ok, answer = reported[0] is True, reported[2]
+        raised = None if ok else answer
+        try:
+            shown = loads(dumps(reported[1]))  # exact built-in types only, copied: no method of anything runs
+        except base_exception:
+            return None
+        result = {"id": case_id}
+        if timed_out:
+            result["timed_out"] = True
+        elif ok:
+            result["answer"] = shown
+        else:
+            result["raised"] = shown
+        # From here to the next call no code runs that the check below does not vouch for.
+        intact, collecting = check(window_anchor) if check.__code__ is check_code else (False, None)
+        if not intact:
+            return None
+        restore()
+        # Absent fields mean their defaults (no answer, nothing raised, no timeout, unchanged):
+        # the reply stays small. What the helpers were asked is not here: the grader logged it.
+        if broken(evidence, before):
+            return None  # the tree's "before" or a helper was swapped: this call's observations are void
+        try:
+            if (changed(built, before) if changed is not None else snapshot(built) != before):
+                result["mutated"] = True
+            elif pair is not None:
+                put(case_id, built, before)  # unchanged: the re-asking pass may have this very tree again
+        except base_exception:
+            result["mutated"] = True
+        if box[3] is not None:  # the runner emptied it as the call started: whatever is there was slipped in
+            return None
+        box[3] = (answer, raised, built, helpers)  # dropped by the runner as the next call starts
+        results += (join(encoder(result, 0)).encode("utf-8"),)  # bytes: a later call cannot edit them
+        if timed_out:
+            timeouts += 1
+    return b'{"results": [' + b", ".join(results) + b"]}"
 
 
 def _loading_helpers(driver, link):

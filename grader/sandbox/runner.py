@@ -48,6 +48,27 @@ def _loop(acquire, release, box, lock):
         release()
 
 
+def call_and_report(call, entry, built, describe, encode, files):
+    """On this thread: the student's call, then what the reply says of it, ``(True, encoded answer, answer)``
+    or ``(False, described exception, exception)``. Encoding an answer or describing an exception may run
+    the student's code (a ``repr``, an exception's ``__str__``): here, never on the harness's thread, where
+    a trace function of theirs would see the harness's frames."""
+    try:
+        answer = call(entry, built)
+    except BaseException as exc:  # noqa: B036 - the student's, SystemExit and the watchdog's interrupt too
+        return False, describe(exc, files), exc
+    return True, encode(answer), answer
+
+
+def flush_streams(sys_module):
+    """The student's ``sys.stdout`` and ``sys.stderr`` flushed, on this thread (their code may run)."""
+    for name in ("stdout", "stderr"):
+        try:
+            getattr(sys_module, name).flush()
+        except BaseException:  # noqa: B036
+            pass
+
+
 def _async_raiser():
     try:
         import ctypes
@@ -146,8 +167,15 @@ class Runner:
 
 
 def hide_other_threads(sys_module):
-    """Student code may not read the other threads' stacks (the harness waits on the main one)."""
-    try:
-        del sys_module._current_frames
-    except AttributeError:
-        pass
+    """Student code may not read the other threads' stacks (the harness waits on the main one), nor set a
+    trace or profile function on every thread (Python 3.12+): one on the harness's thread would see
+    its frames and could rewrite their variables. Nor add an audit hook: it runs inside whatever raises
+    its event (``marshal.loads``, ``array``, reading a function's ``__code__``), on any thread, so one of
+    the student's would run in the middle of the harness's work between two calls. (A hook of the
+    harness's own that refused later ones would itself run at every such event, thousands of times a
+    call: taking the function away costs nothing.)"""
+    for name in ("_current_frames", "_settraceallthreads", "_setprofileallthreads", "addaudithook"):
+        try:
+            delattr(sys_module, name)
+        except AttributeError:
+            pass

@@ -21,7 +21,7 @@ import gc
 import sys
 import types
 import weakref
-from itertools import chain
+from itertools import chain, repeat as _repeat
 from operator import attrgetter, is_
 
 # Every builtin the checks below call is bound here, at import, before any student code runs:
@@ -46,6 +46,8 @@ _setswitchinterval = sys.setswitchinterval
 _gc_isenabled = gc.isenabled
 _gc_disable = gc.disable
 _gc_enable = gc.enable
+_gettrace = sys.gettrace
+_getprofile = sys.getprofile
 SWITCH_SECONDS = sys.getswitchinterval()  # the interpreter's own, read before any student code could change it
 
 
@@ -109,7 +111,17 @@ class Seal:
         for klass in classes:
             found += _functions_of(vars(klass).values())
             found += [v.__func__ for v in vars(klass).values() if _type(v) in (staticmethod, classmethod)]
-        functions = _tuple({_id(f): f for f in found}.values())
+        # and the functions a sealed function holds in its closure (a factory's helpers: ``call_seal``)
+        queue, seen = list(found), {}
+        while queue:
+            function = queue.pop()
+            if _type(function) is not _FunctionType or _id(function) in seen:
+                continue
+            seen[_id(function)] = function
+            for cell in function.__closure__ or ():
+                if _has_contents(cell) and _type(cell.cell_contents) is _FunctionType:
+                    queue.append(cell.cell_contents)
+        functions = _tuple(seen.values())
         cells = _tuple(cell for f in functions for cell in (f.__closure__ or ()) if _has_contents(cell))
         self.anchor = _anchor(namespaces, lenient, objects, classes, plumbing, functions, cells)
 
@@ -146,7 +158,8 @@ def _anchor(namespaces, lenient, objects, classes, plumbing, functions, cells):
     except _ValueError:
         contents = None
     tools = (_all, _map, _is, _len, _getattr, _type, _sum, _FUNCTION_PARTS,
-             _cell_contents, _is_scalar_id, CLASS_CACHES, PLUMBING, _dict_values, _id, zip)
+             _cell_contents, _is_scalar_id, CLASS_CACHES, PLUMBING, _dict_values, _id, zip, _repeat(str), _gettrace,
+             _getprofile)
     switches = (_setswitchinterval, _gc_isenabled, _gc_disable)
     return (tools, switches, spaces, _tuple(loose), _tuple(held), _tuple(kinds), pipes, functions, parts, cells,
             contents, _tuple(objects), _tuple(_map(_type, objects)))
@@ -174,13 +187,21 @@ def check(anchor):
         (tools, _switches, spaces, loose, held, kinds, pipes, functions, parts, cells, contents, objects,
          types_) = anchor
         (all_, map_, is_, len_, getattr_, type_, sum_, function_parts, cell_contents,
-         is_scalar_id, caches, plumbing, values_, id_, zip_) = tools
+         is_scalar_id, caches, plumbing, values_, id_, zip_, strs, gettrace, getprofile) = tools
+        # A trace or profile function on this thread sees every frame of the harness and can rewrite
+        # their variables: none may be set (the student's code never runs on this thread).
+        if gettrace() is not None or getprofile() is not None:
+            return False, collecting
         if not all_(map_(is_, map_(type_, objects), types_)):
             return False, collecting
         for space, size, keys, values in spaces:
             if len_(space) != size or not all_(map_(is_, space, keys)) or not all_(map_(is_, values_(space), values)):
                 return False, collecting
+        # Keys are plain strings before any name is looked up: a planted key whose hash collides with a
+        # name would have its own __eq__ run by the lookup (by this check, or by the code it vouches for).
         for space, size, keys, values in loose:
+            if not all_(map_(is_, map_(type_, space), strs)):
+                return False, collecting
             if len_(space) - sum_(map_(is_scalar_id, map_(id_, map_(type_, values_(space))))) != size:
                 return False, collecting
             if not all_(map_(is_, map_(space.get, keys), values)):
@@ -191,12 +212,14 @@ def check(anchor):
             if not all_(map_(is_, map_(attrs.get, kept_keys), kept)):
                 return False, collecting
         for proxy, size, names, values in kinds:
+            if not all_(map_(is_, map_(type_, proxy), strs)):
+                return False, collecting
             if len_(proxy) - sum_(map_(proxy.__contains__, caches)) != size:
                 return False, collecting
             if not all_(map_(is_, map_(proxy.get, names), values)):
                 return False, collecting
         for proxy, values in pipes:
-            if not all_(map_(is_, map_(proxy.get, plumbing), values)):
+            if not all_(map_(is_, map_(type_, proxy), strs)) or not all_(map_(is_, map_(proxy.get, plumbing), values)):
                 return False, collecting
         for getter, kept in zip_(function_parts, parts):
             if not all_(map_(is_, map_(getter, functions), kept)):
@@ -272,3 +295,57 @@ def call_broken(evidence, before):
         return _tuple(_map(_id, _map(_cell_contents, cells))) != contents
     except _BaseException:
         return True
+
+
+def call_seal():
+    """``(evidence, broken)``: ``call_evidence`` and ``call_broken`` as closures over the C-level tools they
+    use, taken now (before any student code runs). They read no global name, so the harness can use
+    them between two calls, where only code whose whole behaviour the per-call check vouches for may
+    run: their code objects and their closures' contents are in that check, and nothing else they
+    read can change. (``call_evidence`` and ``call_broken`` above read this module's globals.)"""
+    tuple_, map_, id_, type_, function_type, weak_type = _tuple, _map, _id, _type, _FunctionType, _weakref
+    code_of, defaults_of, kwdefaults_of = _FUNCTION_PARTS
+    cell_contents, is_scalar_id, issubclass_ = _cell_contents, _is_scalar_id, _issubclass
+    tuple_iter, tuple_hash, tuple_repr, repr_ = _tuple_iter, _tuple_hash, _tuple_repr, _repr
+    type_error, value_error = _TypeError, _ValueError
+
+    def token_of(snapshot):
+        if issubclass_(type_(snapshot), tuple_):
+            items = tuple_([item for item in tuple_iter(snapshot) if type_(item) is not weak_type])
+            try:
+                return tuple_hash(items)
+            except type_error:
+                return tuple_repr(items)
+        return repr_(snapshot)
+
+    def parts_of(helpers):
+        return (tuple_(map_(id_, map_(code_of, helpers))), tuple_(map_(id_, map_(defaults_of, helpers))),
+                tuple_(map_(id_, map_(kwdefaults_of, helpers))))
+
+    def evidence(helpers, before):
+        helpers = tuple_([h for h in helpers if type_(h) is function_type])
+        cells = []
+        for helper in helpers:
+            for cell in helper.__closure__ or ():
+                try:
+                    held = cell_contents(cell)
+                except value_error:
+                    continue
+                if not is_scalar_id(id_(type_(held))):  # a helper may count in a closure variable
+                    cells.append(cell)
+        cells = tuple_(cells)
+        return (helpers, parts_of(helpers), cells, tuple_(map_(id_, map_(cell_contents, cells))), before,
+                type_(before), token_of(before))
+
+    def broken(kept, before):
+        try:
+            helpers, parts, cells, contents, kept_before, kept_type, token = kept
+            if before is not kept_before or type_(before) is not kept_type or token_of(before) != token:
+                return True
+            if parts_of(helpers) != parts:
+                return True
+            return tuple_(map_(id_, map_(cell_contents, cells))) != contents
+        except:  # noqa: E722 - a bare except looks no name up
+            return True
+
+    return evidence, broken

@@ -20,6 +20,7 @@ import collections
 import errno
 import gc
 import importlib.util
+import marshal
 import json
 import os
 import select
@@ -88,16 +89,6 @@ _map = map
 _dict_values = dict.values
 
 
-def _made_as(pair):
-    """A prebuilt pair's identity: the tree object, its "before", and what the tree's attributes hold."""
-    try:
-        built, before = pair
-        attrs = built if _type(built) is dict else _vars(built)
-        return (_id(built), _id(before), _tuple(_map(_id, _dict_values(attrs))))
-    except BaseException:  # noqa: B036 - not a pair of ours: never in ``made``
-        return None
-
-
 _vars = vars
 
 
@@ -110,27 +101,52 @@ class WarmHarness(harness.Harness):
         self.driver = driver
         self.prebuilt = prebuilt
         self.inputs = inputs
-        # The pool is on the heap, where student code finds it (gc) before the case it is for: a pair
-        # slipped in, or a tree whose attributes were repointed (another root handed to the call than
-        # the one its "before" describes), would let a call change a tree nobody looks at. Each pair
-        # is known by what it was made as: immutable, and sealed as an attribute of this harness.
-        self.made = frozenset(_made_as(pair) for spares in prebuilt.values() for pair in spares) - {None}
 
-    def prepare(self, case):
-        if "input" in case:
-            return super().prepare(case)
-        spare = self.prebuilt.get(case["id"])
-        while spare:
-            pair = spare.pop()
-            if _type(pair) is _tuple and _made_as(pair) in self.made:
-                return pair
-        return super().prepare({"id": case["id"], "input": self.inputs[case["id"]]})
+    def pool(self):
+        """``(take, put)`` over the prebuilt trees, as closures that read no global name (they run between
+        two calls; see harness._serve_cases), bound before any student code runs.
 
-    def release(self, case, built, before):
-        """Unchanged by the call: the next question about this case (the re-asking pass) gets this very
-        tree again, whose pages this child has already copied, and the spare copy stays untouched."""
-        if "input" not in case and case["id"] in self.prebuilt:
-            self.prebuilt[case["id"]].append((built, before))
+        The pool is on the heap, where student code finds it (gc) before the case it is for: a pair
+        slipped in, or a tree whose attributes were repointed (another root handed to the call than
+        the one its "before" describes), would let a call change a tree nobody looks at. Each pair is
+        known by what it was made as, in a frozenset. A case whose pair is gone is built from its
+        input as it was before any student code ran (marshal bytes: the inputs dict could be edited).
+        """
+        prebuilt, build, snapshot = self.prebuilt, self.driver.build, self.driver.snapshot
+        ids = _tuple(self.inputs)
+        frozen = _tuple(_map(marshal.dumps, self.inputs.values()))
+        loads, type_, tuple_, id_, map_, values_, vars_, dict_ = marshal.loads, _type, _tuple, _id, _map, _dict_values, _vars, dict
+        str_, list_ = str, list
+
+        def made_as(pair):
+            try:
+                built, before = pair
+                attrs = built if type_(built) is dict_ else vars_(built)
+                return (id_(built), id_(before), tuple_(map_(id_, values_(attrs))))
+            except:  # noqa: E722 - a bare except looks no name up: not a pair of ours, never in ``made``
+                return None
+
+        made = frozenset(made_as(pair) for spares in prebuilt.values() for pair in spares) - {None}
+
+        def take(case_id):
+            spare = prebuilt.get(case_id) if type_(case_id) is str_ else None
+            while type_(spare) is list_ and spare:
+                pair = spare.pop()
+                if type_(pair) is tuple_ and made_as(pair) in made:
+                    return pair
+            if case_id not in ids:
+                return None
+            built = build(loads(frozen[ids.index(case_id)]))
+            return built, snapshot(built)
+
+        def put(case_id, built, before):
+            """Unchanged by the call: the next question about this case (the re-asking pass) gets this very
+            tree again, whose pages this child has already copied, and the spare copy stays untouched."""
+            spare = prebuilt.get(case_id) if type_(case_id) is str_ else None
+            if type_(spare) is list_ and made_as((built, before)) in made:
+                spare.append((built, before))
+
+        return take, put
 
 
 class Zygote:
