@@ -114,8 +114,9 @@ def landlock_step(runs: int) -> None:
 def seal_cost(exercise, runs: int) -> None:
     """The seal's work around one call, timed in this process on the bank's trees, against one case's
     share of a child answering the whole bank (which pays for it): the call's own seal (its helpers
-    and "before", ``call_evidence`` and ``call_broken``) and the harness's whole seal, checked after
-    every call (``check``, then ``release``), made exactly as a child makes it."""
+    and "before", the closures of ``seal.call_seal``), the check after every call (the window's anchor:
+    the driver and the harness's closures) and the whole seal, checked once per request, both made
+    exactly as a child makes them."""
     import importlib.util
 
     from grader.sandbox import harness as harness_module
@@ -129,25 +130,30 @@ def seal_cost(exercise, runs: int) -> None:
     child_side.driver = driver
     child_side.start_threads()
     whole = seal.Seal.__new__(seal.Seal)
+    child_side.call_timeout = 1.0
+    child_side.channel.nonce = "0" * 16
     child_side.make_seal(whole)
+    _kit, window = child_side.window(whole.anchor)
     bank = build(exercise)
     built = [driver.build(case.input) for case in bank.cases]
     befores = [driver.snapshot(b) for b in built]
-    samples, checks = [], []
+    evidence_of, broken = seal.call_seal()
+    samples, checks, wholes = [], [], []
     for _ in range(max(3, runs // 5)):
         started = time.perf_counter()
         for tree, before in zip(built, befores):
             helpers = driver.helpers(tree, child_side.link)
-            evidence = seal.call_evidence(helpers.values(), before)
-            assert not seal.call_broken(evidence, before)
+            evidence = evidence_of(helpers.values(), before)
+            assert not broken(evidence, before)
         samples.append((time.perf_counter() - started) / len(built) * 1e6)
-        started = time.perf_counter()
-        for _ in built:
-            intact, collecting = seal.check(whole.anchor)
-            seal.release(collecting)
-            assert intact
-        checks.append((time.perf_counter() - started) / len(built) * 1e6)
-    per_call, per_check = statistics.median(samples), statistics.median(checks)
+        for anchor, times in ((window, checks), (whole.anchor, wholes)):
+            started = time.perf_counter()
+            for _ in built:
+                intact, collecting = seal.check(anchor)
+                seal.release(collecting)
+                assert intact
+            times.append((time.perf_counter() - started) / len(built) * 1e6)
+    per_call, per_check, per_request = statistics.median(samples), statistics.median(checks), statistics.median(wholes)
     launcher = launch.choose("posix")
     requests = [case.to_request() for case in bank.cases]
     times = []
@@ -161,9 +167,9 @@ def seal_cost(exercise, runs: int) -> None:
         finally:
             session.close()
     case_cost = statistics.median(times)
-    print(f"the call's own seal: {per_call:.1f} us; the harness's whole seal, checked after every call: "
+    print(f"the call's own seal: {per_call:.1f} us; the per-call check (the driver and the harness's closures): "
           f"{per_check:.1f} us; one bank case in a posix child (both included): {case_cost:.1f} us; their share "
-          f"x{(per_call + per_check) / case_cost:.2f}")
+          f"x{(per_call + per_check) / case_cost:.2f}; the whole seal, checked once per request: {per_request:.1f} us")
     import _thread
 
     from grader.sandbox import runner

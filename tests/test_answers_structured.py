@@ -92,3 +92,14 @@ def test_numbers_are_decoded_as_before(harness):
 def test_garbage_from_the_pipe_decodes_to_other():
     for data in (None, [], {"t": "list", "v": "no"}, {"t": "dict", "v": [[1, {"t": "none"}]]}, {"t": "int", "v": "7"}):
         assert Answer.decode(data).kind == "other"
+
+
+def test_a_float_too_large_to_read_is_an_undecodable_answer_not_a_crash():
+    """``float.fromhex("0x1p99999")`` raises OverflowError, not ValueError: a reply carrying it (the harness
+    never writes one; a forged reply can) is an undecodable answer, and a number check says "no number"."""
+    from grader.judging.checks import tagged_number
+    from grader.vocabulary.answers import Answer
+
+    forged = {"t": "float", "v": "0x1p99999"}
+    assert tagged_number(forged) is None
+    assert Answer.decode(forged).kind == "other"
