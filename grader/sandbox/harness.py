@@ -679,7 +679,7 @@ class Harness:
             runner.go.release if threaded else None, runner.done.acquire if threaded else None, threaded,
             _runner.call_and_report, describe_exception, encode_answer, self.call_timeout,
             # builtins, bound now
-            _type, _tuple, _list, _dict, _len, _min, _max, _range, BaseException, KeyboardInterrupt,
+            _type, _tuple, _list, _dict, _len, _min, _max, _range, bytes, BaseException, KeyboardInterrupt,
         )
         return kit, window_anchor
 
@@ -720,11 +720,15 @@ class Harness:
         check, receive, send = _seal.check, _receive, _send
         check_code, receive_code, send_code = check.__code__, receive.__code__, send.__code__
         switch, switch_seconds, gc_enable = _seal._setswitchinterval, _seal.SWITCH_SECONDS, _seal._gc_enable
+        # what runs after a blocking call (the scratch test's statvfs, the flush, the write), taken now
+        type_, bytes_, loads, dumps, join, encode, scratch_full, scratch_full_code, exit_ = (
+            _type, bytes, _marshal_loads, _marshal_dumps, _join, _reply_encoder, _scratch_full,
+            _scratch_full.__code__, _os_exit)
         wire = _wire(self.channel)
         guard = None
         while True:
             if receive.__code__ is not receive_code:
-                _os_exit(4)
+                exit_(4)
             seq, request = receive(wire)  # the interpreter held from the moment the request is read
             intact, collecting = (check(guard[2]) if check.__code__ is check_code else (False, None)) \
                 if guard is not None else (True, None)
@@ -757,23 +761,22 @@ class Harness:
                     _restore_builtins()  # verified just now; nothing ran since
                     if _memory_exhausted[0]:
                         reply = {"fatal": "memory"}
-                    elif _scratch_full(guard[5]):
-                        reply = {"fatal": "scratch"}
+                    elif scratch_full.__code__ is not scratch_full_code or scratch_full(guard[5]):  # a statvfs:
+                        reply = {"fatal": "scratch"}  # from here on, locals and C-level calls only
             if tampered:
                 reply = {"fatal": "tampered"}
             try:  # a reply made on the runner thread (loading) is copied first: exact built-in types only
-                payload = reply if _type(reply) is bytes else \
-                    _join(_reply_encoder(_marshal_loads(_marshal_dumps(reply)), 0)).encode("utf-8")
-            except BaseException:  # noqa: B036
+                payload = reply if type_(reply) is bytes_ else join(encode(loads(dumps(reply)), 0)).encode("utf-8")
+            except:  # noqa: E722 - a bare except looks no name up
                 payload = b'{"fatal": "tampered"}'
 
             if guard is not None:  # the student's streams, flushed on the runner thread (their code may run)
                 flush, flush_code = guard[6], guard[7]
                 if flush.__code__ is not flush_code:
-                    _os_exit(4)
+                    exit_(4)
                 flush()
             if send.__code__ is not send_code:
-                _os_exit(4)
+                exit_(4)
             send(wire, seq, payload)
             switch(switch_seconds)
             if collecting:
@@ -980,7 +983,7 @@ def _serve_cases(kit, frozen, limit, tell_cases, entry, module_update, submissio
      answered_link, link,
      watchdog_attrs, lock_watchdog, unlock_watchdog, box, runner_attrs, go, done, threaded, report, describe,
      encode_answer, call_timeout,
-     type_, tuple_, list_, dict_, len_, min_, max_, range_, base_exception, keyboard_interrupt) = kit
+     type_, tuple_, list_, dict_, len_, min_, max_, range_, bytes_, base_exception, keyboard_interrupt) = kit
     switch = switches[0]
     join = "".join
     seeded = {}  # a generator's state by seed text, for this request: C-level setstate is twice as quick as seeding
@@ -994,7 +997,8 @@ def _serve_cases(kit, frozen, limit, tell_cases, entry, module_update, submissio
             continue
         if tell_cases:  # every question from now on is this case's; out with the channel's next frame
             payload = b'["case", %d]' % number
-            told = channel_attrs["told"] + b"MMGN %s 0 %d\n%s" % (nonce, len_(payload), payload)
+            told = channel_attrs.get("told")
+            told = (told if type_(told) is bytes_ else b"") + b"MMGN %s 0 %d\n%s" % (nonce, len_(payload), payload)
             channel_attrs["told"] = told
             if len_(told) > 65536:  # a flood of notes: out now; writing lets other threads run, so look again
                 channel_attrs["told"] = b""
