@@ -9,9 +9,10 @@ through ``gc`` or a helper's ``__closure__``; the ``Seal`` makes a change to wha
 observation rests on show: identities of everything the harness relies on, taken before the
 submission loads (its module's globals, its classes' methods, its objects' attributes, the
 driver's functions and classes, the json encoder, each function's code, defaults and closure
-contents). ``broken()`` before every reply says whether any of it was swapped (each call's
-helpers and "before" snapshot are checked right after the call); the harness then reports
-tampering and the grader zeroes the whole submission.
+contents). ``check(anchor)`` says whether any of it was swapped: the whole seal once per request,
+and after every call the smaller anchor of what runs between two calls (``Harness.window``), with
+each call's own helpers and "before" snapshot (``call_seal``). The harness then reports tampering
+and the grader zeroes the whole submission.
 
 What this does not stop: code that writes the process's memory directly (``ctypes``). The
 security page of the docs says so; bubblewrap or Landlock do not change that.
@@ -248,61 +249,22 @@ def _has_contents(cell):
     return True
 
 
-def _token_of(snapshot):
-    """What a snapshot is compared by after the call. A tuple (a driver's tuple subclass included) is read
-    with tuple's own iteration, never its class's (whose ``__iter__`` the student could supply); weak
-    references in it (a driver's way to hold the root it walks from) are left out. Immutable all the way
-    down, its hash is the cheap answer (and could not change anyway); a tuple holding a list is compared
-    by its text. Anything else by its text."""
-    if _issubclass(_type(snapshot), tuple):
-        items = _tuple(item for item in _tuple_iter(snapshot) if _type(item) is not _weakref)
-        try:
-            return _tuple_hash(items)
-        except _TypeError:
-            return _tuple_repr(items)
-    return _repr(snapshot)
-
-
-def call_evidence(helpers, before):
-    """One call's seal, taken before the call: the helpers handed to the student (their code and
-    closures) and the tree's "before" snapshot: the object, its class and what it is compared by.
-
-    An exact tuple of identities, ints and a str, for the harness to keep in its own frame: student
-    code may find it with ``gc`` but cannot change it (an object with attributes or slots, or a
-    list, could be rewritten in place). Nothing is cached between calls: a cache would be on the
-    heap, where the student could write what a later call is compared with.
-    """
-    helpers = _tuple(h for h in helpers if _type(h) is _FunctionType)
-    parts = _tuple(_map(_id, chain.from_iterable(_map(_function_parts, helpers))))
-    # A helper may count in a closure variable (``nonlocal calls``): cells holding plain scalars
-    # are left out; a swapped trace dict or tree is not.
-    cells = _tuple(cell for h in helpers for cell in (h.__closure__ or ())
-                   if _has_contents(cell) and not _is_scalar_id(_id(_type(cell.cell_contents))))
-    contents = _tuple(_map(_id, _map(_cell_contents, cells)))
-    return helpers, parts, cells, contents, before, _type(before), _token_of(before)
-
-
-def call_broken(evidence, before):
-    """Whether the call swapped a helper's code or closure, or changed or replaced the snapshot or its class
-    (``__class__`` can be assigned between tuple subclasses: a class of the student's would iterate as
-    they chose wherever the driver unpacks the snapshot)."""
-    try:
-        helpers, parts, cells, contents, kept_before, kept_type, token = evidence
-        if before is not kept_before or _type(before) is not kept_type or _token_of(before) != token:
-            return True
-        if _tuple(_map(_id, chain.from_iterable(_map(_function_parts, helpers)))) != parts:
-            return True
-        return _tuple(_map(_id, _map(_cell_contents, cells))) != contents
-    except _BaseException:
-        return True
-
-
 def call_seal():
-    """``(evidence, broken)``: ``call_evidence`` and ``call_broken`` as closures over the C-level tools they
-    use, taken now (before any student code runs). They read no global name, so the harness can use
-    them between two calls, where only code whose whole behaviour the per-call check vouches for may
-    run: their code objects and their closures' contents are in that check, and nothing else they
-    read can change. (``call_evidence`` and ``call_broken`` above read this module's globals.)"""
+    """``(evidence, broken)``: one call's own seal, as closures over C-level tools taken now (before any
+    student code runs).
+
+    ``evidence(helpers, before)``, taken before the call: the helpers handed to the student (their code,
+    defaults and closures) and the tree's "before" snapshot (the object, its class, and what it is
+    compared by: the hash of its items, read with tuple's own iteration and without the weak references
+    a driver keeps its root by; its text when it holds a list). An exact tuple, kept in the harness's
+    own frame: student code may find it with ``gc`` but cannot change it, and nothing is cached between
+    calls, where the student could write what a later call is compared with. ``broken(kept, before)``,
+    after the call: whether a helper's code or closure, or the snapshot or its class, changed (a class of
+    the student's would iterate as they chose wherever the driver unpacks the snapshot).
+
+    Neither reads a global name, so the harness can use them between two calls, where only code whose
+    whole behaviour the per-call check vouches for may run: their code objects and their closures'
+    contents are in that check, and nothing else they read can change."""
     tuple_, map_, id_, type_, function_type, weak_type = _tuple, _map, _id, _type, _FunctionType, _weakref
     code_of, defaults_of, kwdefaults_of = _FUNCTION_PARTS
     cell_contents, is_scalar_id, issubclass_ = _cell_contents, _is_scalar_id, _issubclass
