@@ -320,11 +320,14 @@ REVIEWED_FORGERS = {
     "forge_colliding_driver_key.py": "tree-unchanged",
     "forge_warm_inputs.py": "tree-unchanged",
     "forge_lock_window.py": "tree-unchanged",
+    # found by the second red team: a call that never returns and answers every request itself
+    "forge_runner_takeover.py": "tree-unchanged",
 }
 
 
-# forgers stopped before their first call: what they reach for is not there
-CAUGHT_WHILE_LOADING = {"forge_audit_hook.py": "has no attribute 'addaudithook'"}
+# forgers caught another way: what they reach for is not there, or their replies are not signed
+CAUGHT_WHILE_LOADING = {"forge_audit_hook.py": "has no attribute 'addaudithook'",
+                        "forge_runner_takeover.py": "tampered with the result channel"}
 
 
 def _twin_without_forging(tmp_path, name):
@@ -538,3 +541,22 @@ def test_the_code_between_two_calls_reads_no_global_name():
                 lookups = [i.argval for i in dis.get_instructions(code) if i.opname in ("LOAD_GLOBAL", "LOAD_NAME")]
                 assert lookups == [], (filename, path, lookups)
     assert found == {(f, p) for f, names in checked.items() for p in names}
+
+
+
+@pytest.mark.parametrize("sandbox, warm", LAUNCHERS[:3])
+def test_a_signal_handler_set_while_loading_never_runs_in_the_harness(sandbox, warm, ctp26_small):
+    """A correct file that sets a raising SIGALRM handler and an alarm as it loads: the handler would run
+    the student's code on the harness's thread (there it hung the child). It becomes "ignore" after
+    loading, and the code earns full marks."""
+    exercise, bank = ctp26_small
+    launcher = launch.choose(sandbox)
+    if warm:
+        launcher = forkserver.ZygoteLauncher.wrap(launcher, exercise, bank)
+    try:
+        result = judge.grade(submissions.load(SUBMISSIONS / "harmless" / "alarm_set_while_loading.py"), exercise,
+                             bank, launcher)
+    finally:
+        if warm:
+            launcher.close()
+    assert (result.error, result.score) == (None, result.max_score)

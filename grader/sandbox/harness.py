@@ -8,6 +8,7 @@ private descriptors at start-up, before any student code runs. Answers are sent 
 plain data; the grader decides every verdict itself.
 """
 
+import _hashlib
 import _random
 import _thread
 import hashlib
@@ -513,9 +514,11 @@ class Harness:
         # function on this thread would see the serving frame and could rewrite its variables; every other
         # line of the student's runs on the runner thread.
         call_tracing, settrace, setprofile = _call_tracing, _settrace, _setprofile
+        handlers = _signal_handlers()  # before: what a handler the file sets is told apart from
         reply = call_tracing(self.load_submission, (config,))
         settrace(None)
         setprofile(None)
+        _quiet_signals(handlers)
         return reply, anchor, kit, serving
 
     def start_threads(self):
@@ -726,10 +729,15 @@ class Harness:
             _scratch_full.__code__, _os_exit)
         wire = _wire(self.channel)
         guard = None
+        key = b""  # until the first request brings it: a reply signed with nothing is refused
         while True:
             if receive.__code__ is not receive_code:
                 exit_(4)
             seq, request = receive(wire)  # the interpreter held from the moment the request is read
+            if guard is None and _type(request) is _dict and _type(request.get("reply_key")) is _str:
+                # the key replies are signed with: in this frame's variables only, taken out of the request
+                # before any student code runs (the request dict goes on to ``load``, and to the heap)
+                key = bytes.fromhex(request.pop("reply_key"))
             intact, collecting = (check(guard[2]) if check.__code__ is check_code else (False, None)) \
                 if guard is not None else (True, None)
             op = request.get("op") if _type(request) is _dict else None
@@ -777,10 +785,40 @@ class Harness:
                 flush()
             if send.__code__ is not send_code:
                 exit_(4)
-            send(wire, seq, payload)
+            send(wire, seq, payload, key)
             switch(switch_seconds)
             if collecting:
                 gc_enable()
+
+def _signal_handlers():
+    """The signals this process can handle, with their handlers now and the tools ``_quiet_signals`` uses,
+    all bound before the submission's files run (they may change ``signal``'s module and builtins)."""
+    try:
+        import signal
+    except ImportError:
+        return None
+    numbers = [number for number in signal.valid_signals() if number not in (signal.SIGKILL, signal.SIGSTOP)]
+    kept = tuple(signal.getsignal(number) for number in numbers)
+    return (tuple(numbers), kept, frozenset(map(_id, kept)), signal.getsignal, signal.signal, signal.SIG_IGN,
+            callable, _id, _zip)
+
+
+def _quiet_signals(handlers):
+    """A handler the submission's files set on this (the main) thread would run the student's code here,
+    between two calls or while the harness waits for one: each becomes "ignore" (the student wanted the
+    signal handled, not the process stopped; an ignored SIGXCPU or SIGXFSZ still meets the hard limit).
+    Reads no global name: it runs after the student's files did."""
+    if handlers is None:
+        return
+    numbers, kept, kept_ids, getsignal, set_handler, ignore, callable_, id_, zip_ = handlers
+    for number, before in zip_(numbers, kept):
+        try:
+            now = getsignal(number)
+            if now is not before and id_(now) not in kept_ids and callable_(now):
+                set_handler(number, ignore)
+        except:  # noqa: E722 - a bare except looks no name up
+            pass
+
 
 def _wire(channel):
     """What ``_receive`` and ``_send`` use, bound before any student code runs: the channel's attributes
@@ -788,7 +826,7 @@ def _wire(channel):
     parsing (json's C scanner)."""
     return (vars(channel), channel.req_fd, channel.res_fd, channel.lock.acquire, channel.lock.release,
             _os_read, _os_write, _os_exit, _json_scanner, MAGIC, ANSWER, _seal._setswitchinterval,
-            _type, _len, _int, bytes, list, tuple)
+            _type, _len, _int, bytes, list, tuple, _hashlib.hmac_digest)
 
 
 _json_scanner = json.scanner.c_make_scanner(json.decoder.JSONDecoder()) if json.scanner.c_make_scanner else None
@@ -800,7 +838,7 @@ def _receive(wire):
     The interpreter is held (switch interval up) before the request is decoded, so none of them sees
     it before the seal is checked."""
     (attrs, req_fd, _res_fd, lock, unlock, read, _write, exit_, scan, magic, answer, switch,
-     type_, len_, int_, bytes_, list_, tuple_) = wire
+     type_, len_, int_, bytes_, list_, tuple_, _sign) = wire
     lock()  # a thread of the student's may be reading an answer right now
     try:
         switch(1.0)
@@ -839,17 +877,22 @@ def _receive(wire):
         unlock()
 
 
-def _send(wire, seq, payload):
-    """One reply frame, after the notes told since the last one, written by C-level calls only."""
+def _send(wire, seq, payload, key):
+    """One reply frame, after the notes told since the last one, written by C-level calls only, and signed
+    with the session's reply key (``session.reply_signature``): the key lives in the serving frame only,
+    so a frame written by a thread of the student's, which can reach the channel and its nonce, is not
+    taken for the harness's reply."""
     (attrs, _req_fd, res_fd, lock, unlock, _read, write, _exit, _scan, magic, _answer, _switch,
-     type_, len_, _int, bytes_, _list, _tuple) = wire
+     type_, len_, _int, bytes_, _list, _tuple, sign) = wire
+    signature = sign(key, b"%d " % seq + payload, "sha256").hex()[:32].encode()
     lock()
     try:
         told, nonce = attrs.get("told"), attrs.get("nonce_bytes")
         attrs["told"] = b""
         if type_(nonce) is not bytes_:
             nonce = b"-"  # rewritten by the student: the grader will not take this reply
-        data = (told if type_(told) is bytes_ else b"") + b"%s %s %d %d\n%s" % (magic, nonce, seq, len_(payload), payload)
+        data = (told if type_(told) is bytes_ else b"") + b"%s %s %d %d %s\n%s" % (magic, nonce, seq, len_(payload),
+                                                                                       signature, payload)
         while data:
             data = data[write(res_fd, data):]
     finally:
@@ -919,6 +962,7 @@ _map = map
 _min = min
 _max = max
 _range = range
+_zip = zip
 
 
 def _refuse(value):

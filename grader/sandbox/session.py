@@ -11,6 +11,7 @@ import json
 import math
 import os
 import re
+import hmac
 import select
 import secrets
 import shutil
@@ -41,6 +42,12 @@ ANSWER = b"MMGA"
 NOTE = b"MMGN"       # the child tells, one way (a helper was asked to expand a node)
 MAX_REPLY = 64 << 20
 MAX_QUESTION = 1 << 16  # one question's bytes: a position, a node's number
+
+
+def reply_signature(key: bytes, seq: int, payload: bytes) -> bytes:
+    """What a reply frame carries after its length: HMAC-SHA256 of its sequence number and payload under the
+    session's reply key, 32 hex digits (``harness._send`` writes the same)."""
+    return hmac.new(key, b"%d " % seq + payload, "sha256").hexdigest()[:32].encode()
 NO_CALL_RUNNING = "the grader's helpers answer only while a call of yours runs (a thread left running after it?)"
 KEEP_OUTPUT = 16 << 10
 
@@ -295,6 +302,9 @@ class Session:
         self.launcher = launcher or launch.choose()
         self.nonce = secrets.token_hex(8)
         self._nonce = self.nonce.encode()
+        # Replies are signed with a key only the harness's serving frame holds (the nonce is on the child's
+        # heap, where a thread of the student's finds it): a reply written by anything else is refused.
+        self._reply_key = secrets.token_bytes(16)
         # A question or a note of this session, header only: the fast path of _receive (anything else, and a
         # reply, goes through _parse, which says what is wrong with it).
         self._asked = re.compile(rb"MMG([QN]) " + self._nonce + rb" ([0-9]{1,12}) ([0-9]{1,5})\n")
@@ -347,7 +357,7 @@ class Session:
         os.close(os.open(stdout_file, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600))  # bwrap binds it
         self.fields = self.launcher.prepare(self.scratch)
         request = {
-            "op": "init", "nonce": self.nonce, "driver": str(self.exercise.driver_path),
+            "op": "init", "nonce": self.nonce, "reply_key": self._reply_key.hex(), "driver": str(self.exercise.driver_path),
             "submission": str(self.submission_copy), "module_name": self.module_name,
             "entry": self.exercise.entry_point, "parameters": self.exercise.parameters,
             "call_timeout": self.limits.call_timeout, "sys_path": child_sys_path(),
@@ -638,7 +648,7 @@ class Session:
                 self._fail(TAMPERED)
             return None
         parts = bytes(buffer[:newline]).split(b" ")
-        if len(parts) != 4 or parts[1] != self._nonce:
+        if len(parts) != (5 if parts[0] == MAGIC else 4) or parts[1] != self._nonce:  # a reply carries its signature
             self._fail(TAMPERED)
         kind = parts[0]
         if kind == MAGIC:
@@ -655,8 +665,10 @@ class Session:
         end = newline + 1 + length
         if len(buffer) < end:
             return None
+        payload = bytes(buffer[newline + 1:end])
+        if kind == MAGIC and not hmac.compare_digest(parts[4], reply_signature(self._reply_key, seq, payload)):
+            self._fail(TAMPERED)  # not the harness's reply: a thread of the student's wrote it
         try:
-            payload = bytes(buffer[newline + 1:end])
             # depth bounded before json.loads recurses; a reply is an object, a question any small value
             message = replies.loads(payload) if kind == MAGIC else replies.loads_message(payload)
         except replies.Refused:
