@@ -322,6 +322,9 @@ REVIEWED_FORGERS = {
     "forge_lock_window.py": "tree-unchanged",
     # found by the second red team: a call that never returns and answers every request itself
     "forge_runner_takeover.py": "tree-unchanged",
+    # suspected by the second red team, made here: the runner's loop played by the student's call, which
+    # releases "done" before it renames the tree
+    "forge_runner_reports_early.py": "tree-unchanged",
 }
 
 

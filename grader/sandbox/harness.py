@@ -680,6 +680,7 @@ class Harness:
             # the watchdog and the runner thread
             vars(self.watchdog), self.watchdog.lock.acquire, self.watchdog.lock.release, runner.box, vars(runner),
             runner.go.release if threaded else None, runner.done.acquire if threaded else None, threaded,
+            _current_frames, runner.ident, _runner._loop.__code__,
             _runner.call_and_report, describe_exception, encode_answer, self.call_timeout,
             # builtins, bound now
             _type, _tuple, _list, _dict, _len, _min, _max, _range, bytes, BaseException, KeyboardInterrupt,
@@ -949,6 +950,7 @@ _reply_encoder = _c_make_encoder_early = json.encoder.c_make_encoder(
 
 
 _call_tracing = sys.call_tracing
+_current_frames = sys._current_frames  # taken before runner.hide_other_threads takes it from the student
 _settrace = sys.settrace
 _setprofile = sys.setprofile
 _random_seed = _random.Random.seed  # the C seeding, under random.Random.seed's Python code
@@ -1025,8 +1027,8 @@ def _serve_cases(kit, frozen, limit, tell_cases, entry, module_update, submissio
      channel_attrs, nonce, reply_fd, os_write,
      build, snapshot, helpers_of, helpers_with_values, call_driver, changed, take, put, evidence_of, broken, restore,
      answered_link, link,
-     watchdog_attrs, lock_watchdog, unlock_watchdog, box, runner_attrs, go, done, threaded, report, describe,
-     encode_answer, call_timeout,
+     watchdog_attrs, lock_watchdog, unlock_watchdog, box, runner_attrs, go, done, threaded, current_frames,
+     runner_id, loop_code, report, describe, encode_answer, call_timeout,
      type_, tuple_, list_, dict_, len_, min_, max_, range_, bytes_, base_exception, keyboard_interrupt) = kit
     switch = switches[0]
     join = "".join
@@ -1096,6 +1098,13 @@ def _serve_cases(kit, frozen, limit, tell_cases, entry, module_update, submissio
                 runner_attrs["due"] = False
                 go()
                 done()
+                # Done means the runner thread is back in its own loop, with nothing above it: a thread
+                # of the student's could release ``done`` itself, the call still running, to go on
+                # changing the tree after the harness had looked at it.
+                top = current_frames().get(runner_id)
+                if top is None or top.f_code is not loop_code or top.f_back is not None:
+                    return None
+                top = None
                 outcome = box[1]
                 box[1] = None
                 if type_(outcome) is not tuple_ or len_(outcome) != 2:  # the runner's loop swapped
