@@ -563,3 +563,19 @@ def test_a_signal_handler_set_while_loading_never_runs_in_the_harness(sandbox, w
         if warm:
             launcher.close()
     assert (result.error, result.score) == (None, result.max_score)
+
+
+def test_no_frame_the_loading_code_can_read_holds_the_reply_key(monkeypatch, ctp26_small):
+    """The submission's files load on the harness's main thread, where ``sys._getframe`` reaches the frame
+    then serving: the reply key must not exist in the child yet (it comes with the next request, into a
+    frame that starts after loading). The probe answers wrong as soon as it sees anything key-like."""
+    import secrets
+
+    from grader.sandbox import session
+
+    exercise, bank = ctp26_small
+    real = secrets.token_bytes
+    monkeypatch.setattr(session.secrets, "token_bytes", lambda n=None: b"\xcd" * 16 if n == 16 else real(n))
+    result = judge.grade(submissions.load(SUBMISSIONS / "harmless" / "reads_loading_frames.py"), exercise, bank,
+                         launch.choose("posix"))
+    assert (result.error, result.score) == (None, result.max_score), [c.message for c in result.checks][:2]

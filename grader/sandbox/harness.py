@@ -707,89 +707,123 @@ class Harness:
         return encoded
 
     def serve(self):
-        """Requests in, one reply each, until told to exit.
+        """The first request (``init``: the submission loads), then ``_serve_requests`` for the rest.
 
-        This frame is the harness's anchor. It starts before any student code runs and never returns,
-        and no student code can reach it: the student's code runs on the runner thread only (its calls,
-        the loading of its files, the encoding of its answers, the flushing of its streams), whose stack
-        holds none of the harness's, and no trace function is allowed on this thread (``seal.check``).
-        What it binds here (the seal's ``check`` and that function's code object, the reading and
-        writing of frames, the interpreter's switches) and what ``load`` hands back (the seal's anchor,
-        the kit of ``_serve_cases``) are therefore the grader's own for the whole session.
+        This frame starts before any student code runs. While the submission's files load on this (the
+        main) thread their code can reach this frame (``sys._getframe``) and read its variables, so it
+        holds nothing secret: the key replies are signed with arrives with the next request, into the
+        frame of ``_serve_requests``, which starts after loading and which no student code reaches.
+        What it binds before loading (the seal's ``check`` and that function's code object, the reading
+        and writing of frames, the interpreter's switches) and what ``load`` hands back (the seal's
+        anchor, the kit of ``_serve_cases``) are the grader's own: student code may swap a function's
+        ``__code__`` or a class's method, but not a code object, nor a frame's variables.
+        """
+        check, receive, send, finish = _seal.check, _receive, _send, _finish
+        codes = (check.__code__, receive.__code__, send.__code__, finish.__code__)
+        serve_requests = self._serve_requests
+        serve_requests_code = serve_requests.__func__.__code__
+        tools = (_type, bytes, _marshal_loads, _marshal_dumps, _join, _reply_encoder, _scratch_full,
+                 _scratch_full.__code__, _os_exit, _seal._setswitchinterval, _seal.SWITCH_SECONDS, _seal._gc_enable,
+                 _tampered, _memory_exhausted, _restore_builtins)
+        wire = _wire(self.channel)
+        seq, request = receive(wire)
+        guard = None
+        reply = {"error": "the first request must be init"}
+        try:
+            if _type(request) is _dict and request.get("op") == "init":
+                reply, anchor, kit, serving = self.load(request)  # loads through sys.call_tracing (see load)
+                if anchor is not None:
+                    guard = (check, codes[0], anchor, kit, *serving)
+            elif _type(request) is _dict and request.get("op") == "exit":
+                _os_exit(0)
+        except BaseException:  # noqa: B036 - student code broke something the harness relies on
+            reply = {"ok": False, "error": "the submission broke the grader's harness (patched builtins or modules?)"}
+        if finish.__code__ is not codes[3] or send.__code__ is not codes[2]:
+            _os_exit(4)
+        collecting, payload = finish(reply, False, guard, check, codes[0], tools)
+        send(wire, seq, payload, b"")  # no key exists in this process while the files load: the grader takes this one unsigned
+        tools[9](tools[10])
+        if collecting:
+            tools[11]()
+        if serve_requests.__func__.__code__ is not serve_requests_code:
+            _os_exit(4)
+        serve_requests(guard, wire, check, receive, send, finish, codes, tools)
+
+    def _serve_requests(self, guard, wire, check, receive, send, finish, codes, tools):
+        """Requests after ``init``, one reply each, until told to exit. This frame starts after the
+        submission's files have loaded and no student code runs on this thread any more, so nothing of
+        the student's reaches it: the reply key, taken out of the first request that brings it, lives
+        in its variables only.
 
         After a blocking read or write, or anything the student's code ran in, this frame calls only
         C-level code and functions whose code object it verifies first (``check``, ``_receive``,
-        ``_send``: none reads a global name), until the whole seal has been checked again.
+        ``_send``, ``_finish``: none reads a global name), until the whole seal has been checked again.
         """
-        check, receive, send = _seal.check, _receive, _send
-        check_code, receive_code, send_code = check.__code__, receive.__code__, send.__code__
-        switch, switch_seconds, gc_enable = _seal._setswitchinterval, _seal.SWITCH_SECONDS, _seal._gc_enable
-        # what runs after a blocking call (the scratch test's statvfs, the flush, the write), taken now
-        type_, bytes_, loads, dumps, join, encode, scratch_full, scratch_full_code, exit_ = (
-            _type, bytes, _marshal_loads, _marshal_dumps, _join, _reply_encoder, _scratch_full,
-            _scratch_full.__code__, _os_exit)
-        wire = _wire(self.channel)
-        guard = None
-        key = b""  # until the first request brings it: a reply signed with nothing is refused
+        check_code, receive_code, send_code, finish_code = codes
+        type_, dict_, str_, exit_, fromhex = tools[0], _dict, _str, tools[8], bytes.fromhex
+        switch, switch_seconds, gc_enable = tools[9], tools[10], tools[11]
+        key = b""
         while True:
             if receive.__code__ is not receive_code:
                 exit_(4)
             seq, request = receive(wire)  # the interpreter held from the moment the request is read
-            if guard is None and _type(request) is _dict and _type(request.get("reply_key")) is _str:
-                # the key replies are signed with: in this frame's variables only, taken out of the request
-                # before any student code runs (the request dict goes on to ``load``, and to the heap)
-                key = bytes.fromhex(request.pop("reply_key"))
+            if not key and type_(request) is dict_ and type_(request.get("reply_key")) is str_:
+                key = fromhex(request.pop("reply_key"))  # before anything else runs: nowhere but here
             intact, collecting = (check(guard[2]) if check.__code__ is check_code else (False, None)) \
-                if guard is not None else (True, None)
-            op = request.get("op") if _type(request) is _dict else None
-            tampered = not intact
+                if guard is not None else (False, None)
+            op = request.get("op") if type_(request) is dict_ else None
             reply = None
             try:
-                if tampered:
+                if not intact:
                     pass
-                elif op == "init" and guard is None:
-                    reply, anchor, kit, serving = self.load(request)  # the submission loads on the runner thread
-                    if anchor is not None:
-                        guard = (check, check_code, anchor, kit, *serving)
-                elif op == "run" and guard is not None:
+                elif op == "run":
                     reply = self.run(request, guard[3], collecting)  # held: nothing ran since the check
                 elif op == "exit":
-                    _os_exit(0)
+                    exit_(0)
                 else:
                     reply = {"error": "unknown request"}
             except BaseException:  # noqa: B036 - student code broke something the harness relies on
                 reply = {"ok": False, "error": "the submission broke the grader's harness (patched builtins or "
                                                "modules?)"}
-            # Right after the work, before any code of the harness's the student could have reached: the
-            # whole seal and the window's, then the fatal states, then the reply's bytes.
-            if guard is not None:
-                whole, collecting = check(guard[2]) if check.__code__ is check_code else (False, None)
-                window, _ = check(guard[4]) if check.__code__ is check_code else (False, None)
-                tampered = tampered or not whole or not window or _tampered[0]
-                if not tampered:
-                    _restore_builtins()  # verified just now; nothing ran since
-                    if _memory_exhausted[0]:
-                        reply = {"fatal": "memory"}
-                    elif scratch_full.__code__ is not scratch_full_code or scratch_full(guard[5]):  # a statvfs:
-                        reply = {"fatal": "scratch"}  # from here on, locals and C-level calls only
-            if tampered:
-                reply = {"fatal": "tampered"}
-            try:  # a reply made on the runner thread (loading) is copied first: exact built-in types only
-                payload = reply if type_(reply) is bytes_ else join(encode(loads(dumps(reply)), 0)).encode("utf-8")
-            except:  # noqa: E722 - a bare except looks no name up
-                payload = b'{"fatal": "tampered"}'
-
-            if guard is not None:  # the student's streams, flushed on the runner thread (their code may run)
-                flush, flush_code = guard[6], guard[7]
-                if flush.__code__ is not flush_code:
-                    exit_(4)
-                flush()
-            if send.__code__ is not send_code:
+            if finish.__code__ is not finish_code or send.__code__ is not send_code:
                 exit_(4)
+            collecting, payload = finish(reply, not intact, guard, check, check_code, tools)
             send(wire, seq, payload, key)
             switch(switch_seconds)
             if collecting:
                 gc_enable()
+
+
+def _finish(reply, tampered, guard, check, check_code, tools):
+    """After a request's work: the whole seal and the window's checked, the fatal states, the reply's bytes,
+    the student's streams flushed (on the runner thread). Returns ``(collecting, payload)``. Reads no
+    global name: it runs after the student's code did, and after the scratch test's statvfs."""
+    (type_, bytes_, loads, dumps, join, encode, scratch_full, scratch_full_code, exit_, _switch, _seconds,
+     _gc_enable, tampered_flag, memory_flag, restore_builtins) = tools
+    collecting = None
+    if guard is not None:
+        whole, collecting = check(guard[2]) if check.__code__ is check_code else (False, None)
+        window, _ = check(guard[4]) if check.__code__ is check_code else (False, None)
+        tampered = tampered or not whole or not window or tampered_flag[0]
+        if not tampered:
+            restore_builtins()  # verified just now; nothing ran since
+            if memory_flag[0]:
+                reply = {"fatal": "memory"}
+            elif scratch_full.__code__ is not scratch_full_code or scratch_full(guard[5]):  # a statvfs:
+                reply = {"fatal": "scratch"}  # from here on, locals and C-level calls only
+    if tampered:
+        reply = {"fatal": "tampered"}
+    try:  # a reply made while the files loaded is copied first: exact built-in types only
+        payload = reply if type_(reply) is bytes_ else join(encode(loads(dumps(reply)), 0)).encode("utf-8")
+    except:  # noqa: E722 - a bare except looks no name up
+        payload = b'{"fatal": "tampered"}'
+    if guard is not None:  # the student's streams, flushed on the runner thread (their code may run)
+        flush, flush_code = guard[6], guard[7]
+        if flush.__code__ is not flush_code:
+            exit_(4)
+        flush()
+    return collecting, payload
+
 
 def _signal_handlers():
     """The signals this process can handle, with their handlers now and the tools ``_quiet_signals`` uses,

@@ -303,7 +303,9 @@ class Session:
         self.nonce = secrets.token_hex(8)
         self._nonce = self.nonce.encode()
         # Replies are signed with a key only the harness's serving frame holds (the nonce is on the child's
-        # heap, where a thread of the student's finds it): a reply written by anything else is refused.
+        # heap, where a thread of the student's finds it): a reply written by anything else is refused. The
+        # key goes with the first request after init: while the files load, their code can read the
+        # frame that is serving then (sys._getframe), so no key may exist in the child before that.
         self._reply_key = secrets.token_bytes(16)
         # A question or a note of this session, header only: the fast path of _receive (anything else, and a
         # reply, goes through _parse, which says what is wrong with it).
@@ -357,7 +359,7 @@ class Session:
         os.close(os.open(stdout_file, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600))  # bwrap binds it
         self.fields = self.launcher.prepare(self.scratch)
         request = {
-            "op": "init", "nonce": self.nonce, "reply_key": self._reply_key.hex(), "driver": str(self.exercise.driver_path),
+            "op": "init", "nonce": self.nonce, "driver": str(self.exercise.driver_path),
             "submission": str(self.submission_copy), "module_name": self.module_name,
             "entry": self.exercise.entry_point, "parameters": self.exercise.parameters,
             "call_timeout": self.limits.call_timeout, "sys_path": child_sys_path(),
@@ -388,11 +390,11 @@ class Session:
             self.batch = None
         if reply.get("grader_fault") and loading.student_code_started:
             self._fail(TAMPERED)  # the grader's own failures happen before the submission's first line, never after
+        self._check_fatal(reply)  # the harness found the seal broken while the files loaded, or a limit hit
         try:
             replies.check_init(reply)
         except replies.Refused:
             self._fail(TAMPERED)
-        self._check_fatal(reply)
         if reply.get("grader_fault"):
             raise GraderFault(str(reply["grader_fault"])[:400])
         return reply
@@ -529,6 +531,8 @@ class Session:
 
     def _send(self, message: dict) -> int:
         self.seq += 1
+        if self.seq == 2:  # the first request after init: the harness's serving frame takes the key out of it
+            message = {**message, "reply_key": self._reply_key.hex()}
         payload = json.dumps(message).encode("utf-8")
         deadline = time.monotonic() + 2.0 if self.started is None else self.started + self.limits.submission_timeout
         if not _write_all(self.process.stdin.fileno(), b"%s %s %d %d\n" % (MAGIC, self._nonce, self.seq, len(payload))
@@ -666,8 +670,8 @@ class Session:
         if len(buffer) < end:
             return None
         payload = bytes(buffer[newline + 1:end])
-        if kind == MAGIC and not hmac.compare_digest(parts[4], reply_signature(self._reply_key, seq, payload)):
-            self._fail(TAMPERED)  # not the harness's reply: a thread of the student's wrote it
+        if kind == MAGIC and seq > 1 and not hmac.compare_digest(parts[4], reply_signature(self._reply_key, seq, payload)):
+            self._fail(TAMPERED)  # not the harness's reply: a thread of the student's wrote it (init's goes unsigned)
         try:
             # depth bounded before json.loads recurses; a reply is an object, a question any small value
             message = replies.loads(payload) if kind == MAGIC else replies.loads_message(payload)
