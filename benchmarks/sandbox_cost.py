@@ -133,7 +133,7 @@ def seal_cost(exercise, runs: int) -> None:
     child_side.call_timeout = 1.0
     child_side.channel.nonce = "0" * 16
     child_side.make_seal(whole)
-    _kit, window = child_side.window(whole.anchor)
+    _kit, window, _restore = child_side.window(whole.anchor)
     bank = build(exercise)
     built = [driver.build(case.input) for case in bank.cases]
     befores = [driver.snapshot(b) for b in built]

@@ -325,6 +325,10 @@ REVIEWED_FORGERS = {
     # suspected by the second red team, made here: the runner's loop played by the student's call, which
     # releases "done" before it renames the tree
     "forge_runner_reports_early.py": "tree-unchanged",
+    # found by the third red team: a __del__ of the student's run on the harness's thread (a planted builtin
+    # the restore dropped, a signal handler replaced after loading), setting a trace function there
+    "forge_del_planted_builtin.py": "tree-unchanged",
+    "forge_del_signal_handler.py": "tree-unchanged",
 }
 
 
@@ -548,17 +552,18 @@ def test_the_code_between_two_calls_reads_no_global_name():
 
 
 @pytest.mark.parametrize("sandbox, warm", LAUNCHERS[:3])
-def test_a_signal_handler_set_while_loading_never_runs_in_the_harness(sandbox, warm, ctp26_small):
-    """A correct file that sets a raising SIGALRM handler and an alarm as it loads: the handler would run
-    the student's code on the harness's thread (there it hung the child). It becomes "ignore" after
-    loading, and the code earns full marks."""
+@pytest.mark.parametrize("name", ["alarm_set_while_loading.py", "profiler_left_on.py"])
+def test_honest_code_with_signals_or_a_profiler_is_not_tampering(sandbox, warm, name, ctp26_small):
+    """A correct file that sets a raising SIGALRM handler and an alarm as it loads (the handler would run the
+    student's code on the harness's thread, where it hung the child: it becomes "ignore" after loading),
+    or that leaves a profile function on (it ran above the runner's loop, where the harness expects the
+    loop alone once a call is done: the runner clears it): full marks, no "tampered"."""
     exercise, bank = ctp26_small
     launcher = launch.choose(sandbox)
     if warm:
         launcher = forkserver.ZygoteLauncher.wrap(launcher, exercise, bank)
     try:
-        result = judge.grade(submissions.load(SUBMISSIONS / "harmless" / "alarm_set_while_loading.py"), exercise,
-                             bank, launcher)
+        result = judge.grade(submissions.load(SUBMISSIONS / "harmless" / name), exercise, bank, launcher)
     finally:
         if warm:
             launcher.close()

@@ -17,12 +17,13 @@ the harness's thread, as before (``Runner.ident`` is then None).
 """
 
 import _thread
+import sys
 
 IDLE, RUNNING, ASKING = 0, 1, 2
 STACK_BYTES = 16 << 20  # as deep a recursion as the main thread allows, with room to spare
 
 
-def _loop(acquire, release, box, lock):
+def _loop(acquire, release, box, lock, settrace=sys.settrace, setprofile=sys.setprofile):
     """box: [job (function, args), outcome (ok, value), state]; one call per ``acquire``."""
     while True:
         acquire()
@@ -45,6 +46,10 @@ def _loop(acquire, release, box, lock):
             box[2] = IDLE
         box[1] = outcome
         outcome = None
+        # A trace or profile function the call left on this thread would run on top of this loop, where the
+        # harness expects to find it alone once "done" (harness._serve_cases): the next call sets its own.
+        settrace(None)
+        setprofile(None)
         release()
 
 

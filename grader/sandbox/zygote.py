@@ -128,12 +128,13 @@ class WarmHarness(harness.Harness):
 
         made = frozenset(made_as(pair) for spares in prebuilt.values() for pair in spares) - {None}
 
-        def take(case_id):
+        def take(case_id, grave):
             spare = prebuilt.get(case_id) if type_(case_id) is str_ else None
             while type_(spare) is list_ and spare:
                 pair = spare.pop()
                 if type_(pair) is tuple_ and made_as(pair) in made:
                     return pair
+                grave.append(pair)  # not ours: dropped by the runner thread, never here
             if case_id not in ids:
                 return None
             built = build(loads(frozen[ids.index(case_id)]))
