@@ -35,7 +35,6 @@ _len = len
 _float_hex = float.hex
 _perf_counter = time.perf_counter
 _sleep = time.sleep
-_json_dumps = json.dumps
 _json_loads = json.loads
 _os_write = os.write
 _os_read = os.read
@@ -49,18 +48,6 @@ _pristine_builtins = tuple(_builtins_dict.items())
 _pristine_names = frozenset(_builtins_dict)
 _dict_update = dict.update
 
-
-def _restore_builtins():
-    """Undo the student's patches to builtins before harness code (and json, traceback) runs again.
-
-    Key by key, never emptying the dict, and without comparing values (a planted object's
-    ``__eq__`` would run): the student's code gets pristine builtins again on its next call.
-    """
-    _dict_update(_builtins_dict, _pristine_builtins)  # one C-level pass: cheap enough to run after every call
-    if _len(_builtins_dict) != _len(_pristine_names):
-        # by type first: a planted key that is not a plain string never has its __hash__ asked
-        for key in [k for k in _builtins_dict if _type(k) is not _str or k not in _pristine_names]:
-            del _builtins_dict[key]
 
 MAGIC = b"MMG1"      # a request, or its reply
 QUESTION = b"MMGQ"   # the child asks, the grader answers
@@ -260,9 +247,11 @@ class Watchdog:
     A student who swallows it only delays the grader's own wall-clock kill.
 
     Arming and disarming happen around every call, thousands of times per submission, so
-    they wake nobody: arming is one attribute store, and the watchdog thread looks at the
-    clock a few times per call timeout on its own. A call is interrupted at most a tick
-    (a twentieth of its timeout) late.
+    they wake nobody: ``_serve_cases`` arms it by storing ``armed`` (with ``fired`` and ``tick``)
+    and disarms it under ``lock``, straight into its dict (between two calls the harness runs no
+    method of a class the student could change), and the watchdog thread looks at the clock a few
+    times per call timeout on its own. A call is interrupted at most a tick (a twentieth of its
+    timeout) late.
     """
 
     def __init__(self):
@@ -273,16 +262,6 @@ class Watchdog:
         self.interrupt = None  # interrupts the runner thread (runner.py); None: the main thread
         thread = threading.Thread(target=self._run, name="minimax-grader-watchdog", daemon=True)
         thread.start()
-
-    def arm(self, seconds):
-        self.fired = False
-        self.tick = min(0.05, max(0.002, seconds / 20))
-        self.armed = (_perf_counter() + seconds,)
-
-    def disarm(self):
-        with self.lock:
-            self.armed = None
-            return self.fired
 
     def _run(self):
         while True:
@@ -725,7 +704,7 @@ class Harness:
         serve_requests_code = serve_requests.__func__.__code__
         tools = (_type, bytes, _marshal_loads, _marshal_dumps, _join, _reply_encoder, _scratch_full,
                  _scratch_full.__code__, _os_exit, _seal._setswitchinterval, _seal.SWITCH_SECONDS, _seal._gc_enable,
-                 _tampered, _memory_exhausted, _restore_builtins)
+                 _tampered, _memory_exhausted)
         wire = _wire(self.channel)
         grave = []
         seq, request = receive(wire, grave)
@@ -782,8 +761,6 @@ class Harness:
                     pass
                 elif op == "run":
                     reply = self.run(request, guard[3], collecting, grave)  # held: nothing ran since the check
-                elif op == "exit":
-                    exit_(0)
                 else:
                     reply = {"error": "unknown request"}
             except BaseException:  # noqa: B036 - student code broke something the harness relies on
@@ -803,7 +780,7 @@ def _finish(reply, tampered, guard, check, check_code, tools, grave):
     the student's streams flushed (on the runner thread). Returns ``(collecting, payload)``. Reads no
     global name: it runs after the student's code did, and after the scratch test's statvfs."""
     (type_, bytes_, loads, dumps, join, encode, scratch_full, scratch_full_code, exit_, _switch, _seconds,
-     _gc_enable, tampered_flag, memory_flag, _restore_builtins) = tools
+     _gc_enable, tampered_flag, memory_flag) = tools
     collecting = None
     if guard is not None:
         whole, collecting = check(guard[2]) if check.__code__ is check_code else (False, None)
@@ -994,11 +971,6 @@ def _scratch_full(cap):
     return info.f_bavail * info.f_frsize < margin or (0 < info.f_files and info.f_favail == 0) or inodes > cap_files
 
 
-_join = "".join
-_reply_encoder = _c_make_encoder_early = json.encoder.c_make_encoder(
-    None, bytes.fromhex, json.encoder.encode_basestring_ascii, None, ": ", ", ", False, False, False)
-
-
 _call_tracing = sys.call_tracing
 _current_frames = sys._current_frames  # taken before runner.hide_other_threads takes it from the student
 _settrace = sys.settrace
@@ -1017,13 +989,7 @@ _range = range
 _zip = zip
 
 
-def _refuse(value):
-    """The C encoders' ``default``: a case or a result holds JSON's own types only, so anything else is refused
-    (a C-level call that runs nothing of the object's)."""
-    return _bytes_fromhex(value)
-
-
-_bytes_fromhex = bytes.fromhex
+_bytes_fromhex = bytes.fromhex  # the C encoders' ``default``: JSON's own types only, anything else refused, in C
 
 
 def _result_encoder():
@@ -1041,11 +1007,15 @@ def _seed_encoder():
 
 _json_encoder_module = json.encoder
 _c_make_encoder = json.encoder.c_make_encoder
+_join = "".join
+_reply_encoder = _result_encoder()  # a reply to a request, as a case's result: the same C encoder
 
 
 def _builtins_restorer():
-    """``_restore_builtins`` as a closure that reads no global name (see ``_serve_cases``); keys that are
-    not plain strings are told apart by type first, so no planted key's ``__hash__`` runs."""
+    """Undo the student's patches to builtins before harness code runs again: a closure that reads no global
+    name (see ``_serve_cases``). Key by key, never emptying the dict, and without comparing values (a planted
+    object's ``__eq__`` would run); keys that are not plain strings are told apart by type first, so no
+    planted key's ``__hash__`` runs either."""
     update, names, pristine, len_, type_, str_ = _dict_update, _pristine_names, _pristine_builtins, _len, _type, _str
     all_, map_, is_, values_, copy = all, map, _seal._is, dict.values, dict.copy
     space = _builtins_dict
@@ -1189,7 +1159,7 @@ def _serve_cases(kit, frozen, limit, tell_cases, entry, module_attrs, submission
         except base_exception as exc:  # the watchdog's interrupt, landing in the harness's own lines
             reported = (False, "KeyboardInterrupt", exc)
         ended = clock()
-        # The watchdog's verdict, read under its lock, as its disarm() would (no method of its class runs here)
+        # The watchdog disarmed and its verdict read, under its lock (no method of its class runs here)
         lock_watchdog()
         grave.append(watchdog_attrs.get("armed"))
         watchdog_attrs["armed"] = None

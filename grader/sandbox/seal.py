@@ -22,7 +22,7 @@ import gc
 import sys
 import types
 import weakref
-from itertools import chain, repeat as _repeat
+from itertools import repeat as _repeat
 from operator import attrgetter, is_
 
 # Every builtin the checks below call is bound here, at import, before any student code runs:
@@ -32,7 +32,6 @@ _len = len
 _vars = vars
 _getattr = getattr
 _dict_items = dict.items
-_BaseException = BaseException
 _ValueError = ValueError
 _TypeError = TypeError
 _issubclass = issubclass
@@ -60,7 +59,6 @@ _map = map
 _dict_keys = dict.keys
 _dict_values = dict.values
 _FunctionType = types.FunctionType
-_function_parts = attrgetter("__code__", "__defaults__", "__kwdefaults__")
 _FUNCTION_PARTS = (attrgetter("__code__"), attrgetter("__defaults__"), attrgetter("__kwdefaults__"))
 _cell_contents = attrgetter("cell_contents")
 _SCALARS = (int, float, bool, str, bytes, type(None))
@@ -71,8 +69,7 @@ _is_scalar_id = _SCALAR_IDS.__contains__
 
 # Attributes the harness itself reassigns while serving (the channel's buffer, the watchdog's
 # alarm, what loading the submission finds): their keys are sealed, not their values.
-VOLATILE = frozenset({"buffer", "asked", "told", "armed", "fired", "tick", "due", "module", "modules", "entry", "submission_files",
-                      "collecting"})
+VOLATILE = frozenset({"buffer", "asked", "told", "armed", "fired", "tick", "due", "module", "modules", "entry", "submission_files"})
 
 
 # What decides how an instance's attributes are read and written: a class that gains or swaps one
