@@ -101,3 +101,40 @@ def test_a_node_made_into_something_else_shows_without_running_its_code(driver):
 
     assert changed(driver, new_dict) and changed(driver, new_class)
     assert called == []
+
+
+def test_the_nodes_are_the_ones_the_snapshot_held(driver):
+    """``changed`` reads the nodes ``before`` holds by weak reference, never the driver's list: a call that
+    changes the tree and then hands the driver a list of pristine clones has still changed it, and a
+    node that is gone altogether (its weak reference dead) is a change as well."""
+    import copy
+    import gc
+
+    built = driver.build({"tree": TREE, "max_depth": 2, "player_a_moves": True})
+    before = driver.snapshot(built)
+    clones = copy.deepcopy(built.nodes)
+    built.root.children[0].name = "Move Q"
+    built.nodes = clones
+    assert driver.changed(built, before)
+
+    built = driver.build({"tree": TREE, "max_depth": 2, "player_a_moves": True})
+    before = driver.snapshot(built)
+    leaf = built.root.children[1]
+    built.nodes.remove(leaf)
+    built.index_of.clear()
+    leaf.parent = None
+    del leaf
+    gc.collect()
+    assert driver.snapshot.__globals__["_dereference"](before[-1]) is None  # the leaf is gone
+    assert driver.changed(built, before)
+
+
+def test_a_snapshot_holds_no_node_strongly(driver):
+    """Every node in a snapshot is a weak reference: the call's seal hashes the rest of the snapshot, and a
+    node's ``__hash__`` is anytree's class's, which students may change."""
+    import weakref
+
+    built = driver.build({"tree": TREE, "max_depth": 2, "player_a_moves": True})
+    before = driver.snapshot(built)
+    assert [type(item) for item in before[2:]] == [weakref.ref] * len(built.nodes)
+    assert [item() for item in before[2:]] == built.nodes

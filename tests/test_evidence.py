@@ -257,6 +257,92 @@ def test_a_driver_counting_in_a_global_is_not_tampering_but_a_swapped_function_i
     assert sealed.broken()
 
 
+
+def _careful_only(anchor):
+    """The same anchor with the quick way taken out: ``check`` must decide every namespace and class the careful way."""
+    loose = tuple(entry[:4] + (None,) + entry[5:] for entry in anchor[3])
+    return anchor[:3] + (loose, anchor[4], (anchor[5][0], None)) + anchor[6:]
+
+
+class _Sealed:
+    def method(self):
+        return 1
+
+
+def _plant_unhashable_key(space):
+    class Key(str):
+        __hash__ = str.__hash__
+
+    space[Key("planted")] = 1
+
+
+NAMESPACE_CHANGES = {
+    "nothing": (lambda space, klass: None, True),
+    "a counter counts": (lambda space, klass: space.__setitem__("calls", 7), True),
+    "a new counter": (lambda space, klass: space.__setitem__("added", 1), True),
+    "a counter deleted": (lambda space, klass: space.pop("calls"), True),
+    "the same function put back at the end": (lambda space, klass: space.__setitem__("helper", space.pop("helper")), True),
+    "a counter made an object": (lambda space, klass: space.__setitem__("calls", object()), False),
+    "a new function": (lambda space, klass: space.__setitem__("added", lambda: 0), False),
+    "a function swapped": (lambda space, klass: space.__setitem__("helper", lambda: 2), False),
+    "a function deleted": (lambda space, klass: space.pop("helper"), False),
+    "a key that is no plain string": (lambda space, klass: _plant_unhashable_key(space), False),
+    "copy's cache on the class": (lambda space, klass: setattr(klass, "__slotnames__", []), True),
+    "a method put back as it was": (lambda space, klass: setattr(klass, "method", klass.__dict__["method"]), True),
+    "a method swapped": (lambda space, klass: setattr(klass, "method", lambda self: 2), False),
+    "a method added": (lambda space, klass: setattr(klass, "other", lambda self: 2), False),
+    "a method deleted": (lambda space, klass: delattr(klass, "method"), False),
+}
+
+
+@pytest.mark.parametrize("change", list(NAMESPACE_CHANGES))
+def test_the_quick_check_says_what_the_careful_one_says(change):
+    """``check`` first asks whether a driver's namespace and the sealed classes hold the very keys and
+    values they held (one pass each, no lookups); only when they do not does it decide the careful way,
+    key by key. The two must agree on every change: counters may count, nothing may be swapped."""
+    from grader.sandbox import seal
+
+    def helper():
+        return 1
+
+    space = {"calls": 0, "helper": helper, "NAME": "tree", "table": {}}
+    klass = type("Sealed", (_Sealed,), {"method": lambda self: 1, "__module__": __name__})
+    sealed = seal.Seal(lenient=[space], classes=[klass])
+    careful = _careful_only(sealed.anchor)
+    mutate, intact = NAMESPACE_CHANGES[change]
+    mutate(space, klass)
+    for anchor in (sealed.anchor, careful):
+        found, collecting = seal.check(anchor)
+        seal.release(collecting)
+        assert found is intact, (change, anchor is careful)
+
+
+def test_the_quick_check_decides_alone_when_nothing_changed():
+    """Nothing changed: the quick way says so by itself (the careful data is never read), which is where
+    the per-call check saves its time."""
+    from grader.sandbox import seal
+
+    space = {"calls": 0, "helper": lambda: 1}
+    klass = type("Sealed", (), {"method": lambda self: 1})
+    sealed = seal.Seal(lenient=[space], classes=[klass])
+    anchor = sealed.anchor
+    wrong = (object(),)
+    blinded = anchor[:3] + (tuple(entry[:2] + (("helper",), wrong) + entry[4:] for entry in anchor[3]), anchor[4],
+                            (tuple(k[:3] + (wrong,) for k in anchor[5][0]), anchor[5][1])) + anchor[6:]
+    assert not _careful_verdict(_careful_only(blinded))
+    found, collecting = seal.check(blinded)
+    seal.release(collecting)
+    assert found
+
+
+def _careful_verdict(anchor):
+    from grader.sandbox import seal
+
+    found, collecting = seal.check(anchor)
+    seal.release(collecting)
+    return found
+
+
 STACK_PROBE = '''
 import os
 import sys

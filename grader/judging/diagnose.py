@@ -99,6 +99,10 @@ def mistakes_of(exercise):
     return _loaded[key]
 
 
+_KEYS: dict[int, tuple] = {}
+_KEYS_CAP = 4096
+
+
 # -- facts: the student's replies as the diagnosis reads them --------------------------------
 
 class Facts:
@@ -156,7 +160,17 @@ class Facts:
 
     @staticmethod
     def key(data) -> str:
-        return json.dumps(data, sort_keys=True)
+        """The text an input is known by. The bank's inputs are asked for again by every failing
+        submission a worker diagnoses: their texts are remembered by identity (each entry holds its
+        input, so no id is reused while it lives; dropped whole when a new bank's inputs fill it)."""
+        hit = _KEYS.get(id(data))
+        if hit is not None and hit[0] is data:
+            return hit[1]
+        text = json.dumps(data, sort_keys=True)
+        if len(_KEYS) >= _KEYS_CAP:
+            _KEYS.clear()
+        _KEYS[id(data)] = (data, text)
+        return text
 
     def call(self, outcome) -> str:
         """The call as evidence quotes it, marked when it is not the drawn counterexample (see example_call)."""
@@ -596,7 +610,8 @@ def diagnose(exercise, outcomes, checks, again_raw=(), session=None, budget: flo
     # (but the counts a report prints are of the bank's cases, the ones the checks add up to).
     # A question that is a bank case (a hand-made counterexample is shown, and asked, as itself) reads
     # the models' shipped predictions of that case, as the bank's own outcome does.
-    shipped = {Facts.key(o.case.input): o.case.predicted for o in facts.outcomes if o.case.predicted is not None}
+    shipped = {Facts.key(o.case.input): o.case.predicted for o in facts.outcomes
+               if o.case.predicted is not None} if extra else {}
     if shipped:
         from dataclasses import replace
 

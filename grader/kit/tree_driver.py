@@ -120,10 +120,12 @@ def call(entry, built):
 
 
 class Snapshot(tuple):
-    """The tree's state: a quick fingerprint, the careful description behind it, and the root (held by
-    a weak reference, whose text never runs a node's ``__repr__`` and which cannot be pointed elsewhere).
-    Two snapshots are equal when their descriptions are (so ``snapshot(built) != before`` means what it
-    says wherever it is used); ``changed`` is the quick way to ask the same question after a call."""
+    """The tree's state: a quick fingerprint, the careful description behind it, then every node in
+    preorder, the root first, each held by a weak reference (which cannot be pointed elsewhere, whose
+    text never runs a node's ``__repr__``, and which a call's seal leaves out of the snapshot's hash, so
+    no node's ``__hash__`` runs there either). Two snapshots are equal when their descriptions are (so
+    ``snapshot(built) != before`` means what it says wherever it is used); ``changed`` is the quick way
+    to ask the same question after a call."""
 
     __slots__ = ()
 
@@ -138,7 +140,8 @@ class Snapshot(tuple):
 
 def snapshot(built):
     """The tree's state before a call."""
-    return Snapshot((_fingerprint(built.nodes), _describe(built.nodes), _weak(built.root)))
+    nodes = built.nodes
+    return Snapshot((_fingerprint(nodes), _describe(nodes), *map(_weak, nodes)))
 
 
 def changed(built, before):
@@ -146,39 +149,20 @@ def changed(built, before):
     every key, value and child is the very object it was, so nothing changed. Only when some identity
     differs does the careful description decide (a new but equal name string is no change).
 
-    The nodes are found again from the root kept in ``before``, walking the real children, never from
-    the driver's list (``built`` is reachable from student code, which could swap the list for clones)."""
+    The nodes are the ones ``before`` holds by weak reference, never the driver's list (``built`` is
+    reachable from student code, which could swap the list for clones). Nothing needs walking: a node
+    added, removed, moved or replaced anywhere changes the children of a node that was there before,
+    and a node that is gone (its reference dead) or is no longer a plain ``Node`` is a change too."""
     if type(before) is not Snapshot:
         return True
-    fingerprint, description, root = _tuple_iter(before)  # tuple's own iteration, never a class's __iter__
-    nodes = _walk(root(), len(description))
-    if nodes is None:
+    items = _tuple(_tuple_iter(before))  # tuple's own iteration, never a class's __iter__
+    if len(items) < 3 or type(items[0]) is not bytes or type(items[1]) is not tuple:
         return True
+    nodes = list(map(_dereference, items[2:]))  # a dead reference gives None, which is no Node
     now = _fingerprint(nodes)
     if now is None:
         return True  # not anytree's own nodes and dicts any more: changed, and not looked into
-    return now != fingerprint and _describe(nodes) != description
-
-
-def _walk(root, expected):
-    """The nodes under ``root`` in preorder through their real dicts; None when that is not a tree of
-    ``expected`` plain nodes any more (a node replaced by another kind, a cycle, more nodes)."""
-    if type(root) is not Node:
-        return None
-    found, stack = [], [root]
-    while stack:
-        node = stack.pop()
-        if type(node) is not Node or len(found) >= expected:
-            return None
-        found.append(node)
-        attrs = _dict_of(node)
-        if type(attrs) is not dict or not all(map(_is, map(type, attrs), _STRINGS)):
-            return None  # a key that is not a plain string: its __eq__ would run in the lookups below
-        kids = _dict_get(attrs, "_NodeMixin__children", ())
-        if type(kids) not in (list, tuple):
-            return None
-        stack.extend(reversed(kids))
-    return found if len(found) == expected else None
+    return now != items[0] and _describe(nodes) != items[1]
 
 
 def _fingerprint(nodes):
@@ -194,9 +178,11 @@ def _fingerprint(nodes):
     dicts = list(map(_dict_of, nodes))
     if set(map(type, dicts)) != {dict}:
         return None
+    if not all(map(_is, map(type, chain.from_iterable(dicts)), _STRINGS)):
+        return None  # a key that is not a plain string: its __eq__ would run in the lookups below
     kids = list(map(_children_of, dicts))
     everything = chain(chain.from_iterable(dicts), chain.from_iterable(map(dict.values, dicts)), chain.from_iterable(kids))
-    return array("Q", chain(map(len, dicts), map(len, kids), map(id, everything))).tobytes()
+    return array("Q", [*map(len, dicts), *map(len, kids), *map(id, everything)]).tobytes()
 
 
 def _instance_dict_reader(klass):
@@ -223,6 +209,8 @@ _dict_of = _instance_dict_reader(Node)
 READS_LIBRARY_OBJECTS_BY_OWN_GETTERS = True
 _new_object = object.__new__
 _tuple_iter = tuple.__iter__
+_tuple = tuple
+_dereference = _weak.__call__
 _is = is_
 _STRINGS = repeat(str)
 _children_of = methodcaller("get", "_NodeMixin__children", ())

@@ -22,6 +22,7 @@ import gc
 import sys
 import types
 import weakref
+from itertools import chain as _chain
 from itertools import repeat as _repeat
 from operator import attrgetter, is_
 
@@ -58,6 +59,8 @@ _tuple = tuple
 _map = map
 _dict_keys = dict.keys
 _dict_values = dict.values
+_chain_from_iterable = _chain.from_iterable
+_proxy_values = types.MappingProxyType.values
 _FunctionType = types.FunctionType
 _FUNCTION_PARTS = (attrgetter("__code__"), attrgetter("__defaults__"), attrgetter("__kwdefaults__"))
 _cell_contents = attrgetter("cell_contents")
@@ -137,8 +140,14 @@ def _anchor(namespaces, lenient, objects, classes, plumbing, functions, cells):
     spaces = _tuple((s, _len(s), _tuple(_dict_keys(s)), _tuple(_dict_values(s))) for s in namespaces)
     loose = []
     for s in lenient:
-        kept = [(k, v) for k, v in _dict_items(s) if not _is_scalar_id(_id(_type(v)))]
-        loose.append((s, _len(kept), _tuple(k for k, _ in kept), _tuple(v for _, v in kept)))
+        items = _tuple(_dict_items(s))
+        scalar = [_is_scalar_id(_id(_type(v))) for _, v in items]
+        kept = [(k, v) for (k, v), plain in zip(items, scalar) if not plain]
+        # The quick way (``check``): the very keys, in order, so each value is found by its position.
+        keys = _tuple(k for k, _ in items) if _all(_type(k) is str for k, _ in items) else None
+        loose.append((s, _len(kept), _tuple(k for k, _ in kept), _tuple(v for _, v in kept), keys,
+                      _tuple(v for _, v in items), _tuple(i for i, plain in enumerate(scalar) if not plain),
+                      _tuple(i for i, plain in enumerate(scalar) if plain)))
     held = []
     for obj in objects:
         attrs = _getattr(obj, "__dict__", {})
@@ -149,6 +158,12 @@ def _anchor(namespaces, lenient, objects, classes, plumbing, functions, cells):
         proxy = _vars(klass)
         names = _tuple(name for name in proxy if name not in CLASS_CACHES)
         kinds.append((proxy, _len(names), names, _tuple(_map(proxy.get, names))))
+    # The quick way over every class at once (``check``): the same lengths, the very keys in order, the
+    # very values; anything else is decided the careful way, class by class.
+    proxies = _tuple(k[0] for k in kinds)
+    every_key = _tuple(_chain(*proxies))
+    classes_at_once = (proxies, _tuple(_map(_len, proxies)), every_key,
+                       _tuple(_chain(*_map(_proxy_values, proxies)))) if _all(_type(k) is str for k in every_key) else None
     pipes = _tuple((_vars(k), _tuple(_map(_vars(k).get, PLUMBING))) for k in plumbing)
     parts = _tuple(_tuple(_map(getter, functions)) for getter in _FUNCTION_PARTS)  # codes, defaults, kwdefaults
     try:
@@ -157,10 +172,10 @@ def _anchor(namespaces, lenient, objects, classes, plumbing, functions, cells):
         contents = None
     tools = (_all, _map, _is, _len, _getattr, _type, _sum, _FUNCTION_PARTS,
              _cell_contents, _is_scalar_id, CLASS_CACHES, PLUMBING, _dict_values, _id, zip, _repeat(str), _gettrace,
-             _getprofile)
+             _getprofile, _tuple, _chain_from_iterable, _proxy_values)
     switches = (_setswitchinterval, _gc_isenabled, _gc_disable)
-    return (tools, switches, spaces, _tuple(loose), _tuple(held), _tuple(kinds), pipes, functions, parts, cells,
-            contents, _tuple(objects), _tuple(_map(_type, objects)))
+    return (tools, switches, spaces, _tuple(loose), _tuple(held), (_tuple(kinds), classes_at_once), pipes, functions,
+            parts, cells, contents, _tuple(objects), _tuple(_map(_type, objects)))
 
 
 def check(anchor):
@@ -185,7 +200,8 @@ def check(anchor):
         (tools, _switches, spaces, loose, held, kinds, pipes, functions, parts, cells, contents, objects,
          types_) = anchor
         (all_, map_, is_, len_, getattr_, type_, sum_, function_parts, cell_contents,
-         is_scalar_id, caches, plumbing, values_, id_, zip_, strs, gettrace, getprofile) = tools
+         is_scalar_id, caches, plumbing, values_, id_, zip_, strs, gettrace, getprofile, tuple_, chained,
+         proxy_values) = tools
         # A trace or profile function on this thread sees every frame of the harness and can rewrite
         # their variables: none may be set (the student's code never runs on this thread).
         if gettrace() is not None or getprofile() is not None:
@@ -197,7 +213,19 @@ def check(anchor):
                 return False, collecting
         # Keys are plain strings before any name is looked up: a planted key whose hash collides with a
         # name would have its own __eq__ run by the lookup (by this check, or by the code it vouches for).
-        for space, size, keys, values in loose:
+        for space, size, keys, values, every_key, every_value, kept_at, plain_at in loose:
+            # The quick way: the very same keys, in order, so nothing was added, removed or planted, and each
+            # value sits where it sat. Then the kept values are the very objects and the plain ones still plain
+            # (what the careful way below asks too): at once when every value is the very one it was (the
+            # common case), else one by one. Anything else is left to the careful way.
+            if every_key is not None and len_(space) == len_(every_key) and all_(map_(is_, space, every_key)):
+                if all_(map_(is_, values_(space), every_value)):
+                    continue
+                at = tuple_(values_(space)).__getitem__
+                if all_(map_(is_, map_(at, kept_at), values)) and \
+                        all_(map_(is_scalar_id, map_(id_, map_(type_, map_(at, plain_at))))):
+                    continue
+                return False, collecting
             if not all_(map_(is_, map_(type_, space), strs)):
                 return False, collecting
             if len_(space) - sum_(map_(is_scalar_id, map_(id_, map_(type_, values_(space))))) != size:
@@ -209,6 +237,12 @@ def check(anchor):
                 return False, collecting
             if not all_(map_(is_, map_(attrs.get, kept_keys), kept)):
                 return False, collecting
+        kinds, at_once = kinds
+        if at_once is not None:
+            proxies, lengths, every_key, every_value = at_once
+            if tuple_(map_(len_, proxies)) == lengths and all_(map_(is_, chained(proxies), every_key)) and \
+                    all_(map_(is_, chained(map_(proxy_values, proxies)), every_value)):
+                kinds = ()  # every class as it was: nothing left to look at
         for proxy, size, names, values in kinds:
             if not all_(map_(is_, map_(type_, proxy), strs)):
                 return False, collecting
