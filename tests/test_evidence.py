@@ -670,3 +670,29 @@ def test_no_frame_the_loading_code_can_read_holds_the_reply_key(monkeypatch, ctp
     result = judge.grade(submissions.load(SUBMISSIONS / "harmless" / "reads_loading_frames.py"), exercise, bank,
                          launch.choose("posix"))
     assert (result.error, result.score) == (None, result.max_score), [c.message for c in result.checks][:2]
+
+
+@pytest.mark.parametrize("sandbox, warm", LAUNCHERS[:3])
+def test_a_run_that_reads_answers_only_looks_at_no_input(sandbox, warm, ctp26_small):
+    """``Session.run(observe=False)`` (the re-asking pass): the same answers, and no case says whether the
+    call changed its tree, even for code that changes every tree; the run after it, which does look, still
+    sees each change (a pooled tree is not handed out again unlooked-at)."""
+    from grader.sandbox.session import Session
+
+    exercise, bank = ctp26_small
+    launcher = launch.choose(sandbox)
+    if warm:
+        launcher = forkserver.ZygoteLauncher.wrap(launcher, exercise, bank)
+    cases = [case.to_request() for case in bank.cases[:12]]
+    try:
+        with Session(submissions.load(SUBMISSIONS / "ctp-26" / "buggy" / "mutates_tree.py"), exercise, launcher) as session:
+            assert session.open().get("ok")
+            looked = session.run(cases)
+            blind = session.run(cases, evidence=False, observe=False)
+            again = session.run(cases)
+    finally:
+        if warm:
+            launcher.close()
+    assert [r.get("answer") for r in blind] == [r.get("answer") for r in looked]
+    assert not any("mutated" in r for r in blind)
+    assert sum(bool(r.get("mutated")) for r in looked) == sum(bool(r.get("mutated")) for r in again) > 0

@@ -141,11 +141,13 @@ def _judge_replies(session: Session, exercise, bank: Bank, result: SubmissionRes
     # Asking again costs a second pass over every fixed case: only when the rubric has a check for it. It
     # judges the answers alone, so its helpers' questions are no evidence: where the exercise can, the child
     # gets their answers with the cases and asks nothing (Session.run). Everything evidence rests on was
-    # asked in the first pass, before the child could hold any of these answers.
+    # asked in the first pass, before the child could hold any of these answers. Nor is a changed input
+    # looked for: the first pass saw every call's input after it (observe=False).
     again_cases = _consistency_sample(bank) if any(s.kind == "consistent" for s in exercise.checks) else []
     again_failure = None
     try:
-        again_raw = session.run([c.to_request() for c in again_cases], evidence=False) if again_cases else []
+        again_raw = session.run([c.to_request() for c in again_cases], evidence=False, observe=False) \
+            if again_cases else []
     except SandboxFailure as failure:
         again_raw, again_failure = [], failure.reason
 

@@ -679,7 +679,8 @@ class Harness:
         frozen = _tuple(_map(_marshal_dumps, cases)) if _type(cases) is _list else ()
         limit = request.get("stop_after_timeouts", 2)
         tell_cases = request.get("notes", True) is not False  # the grader says when it attributes nothing to cases
-        encoded = _serve_cases(kit, frozen, limit, tell_cases, self.entry, self.module.__dict__,
+        observe = request.get("observe", True) is not False  # and when it reads nothing but the answers
+        encoded = _serve_cases(kit, frozen, limit, tell_cases, observe, self.entry, self.module.__dict__,
                                self.submission_files, collecting, grave)
         if encoded is None:
             _tampered[0] = True
@@ -1035,7 +1036,7 @@ def _builtins_restorer():
     return restore
 
 
-def _serve_cases(kit, frozen, limit, tell_cases, entry, module_attrs, submission_files, collecting, grave):
+def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, submission_files, collecting, grave):
     """The cases of one request, each called and looked at: the reply's bytes, or None on tampering.
 
     Reads no global name and no attribute of a Python object whose class a student could change: all
@@ -1051,6 +1052,11 @@ def _serve_cases(kit, frozen, limit, tell_cases, entry, module_attrs, submission
     overwrites in a dict they reach, what a call left) goes into ``grave``, which the runner empties as
     the next call starts, on its own thread. A ``__del__`` on the harness's thread could set a trace
     function there, and a trace function can rewrite a frame's variables.
+
+    ``observe`` False (the grader reads nothing of these cases but their answers: the re-asking pass):
+    the input is neither snapshotted nor compared after the call, and the call gets no seal of its own.
+    The per-call check and the builtins restored still come between every two calls: they keep the
+    harness whole, whatever the grader reads of the cases.
     """
     (switches, window_anchor, check, check_code, clock, switch_seconds, gc_enable,
      loads, dumps, encoder, seed_encoder, random_seed, get_state, set_state, generator, generator_attrs, sha512,
@@ -1102,7 +1108,7 @@ def _serve_cases(kit, frozen, limit, tell_cases, entry, module_attrs, submission
         pair = take(case_id, grave) if take is not None and "input" not in case else None
         if pair is None:
             built = build(case["input"] if "input" in case else None)
-            before = snapshot(built)
+            before = snapshot(built) if observe else None
         else:
             built, before = pair
         values, answered = case.get("values"), case.get("answered")
@@ -1112,7 +1118,7 @@ def _serve_cases(kit, frozen, limit, tell_cases, entry, module_attrs, submission
             helpers = helpers_of(built, answered_link(link, answered))
         else:
             helpers = helpers_of(built, link)
-        evidence = evidence_of(helpers.values(), before)  # kept in this frame only
+        evidence = evidence_of(helpers.values(), before) if observe else None  # kept in this frame only
         for name in helpers:  # what the student's module held under these names, and the last helpers
             grave.append(module_attrs.get(name))
         module_attrs.update(helpers)
@@ -1188,15 +1194,16 @@ def _serve_cases(kit, frozen, limit, tell_cases, entry, module_attrs, submission
         restore(grave)
         # Absent fields mean their defaults (no answer, nothing raised, no timeout, unchanged):
         # the reply stays small. What the helpers were asked is not here: the grader logged it.
-        if broken(evidence, before):
-            return None  # the tree's "before" or a helper was swapped: this call's observations are void
-        try:
-            if (changed(built, before) if changed is not None else snapshot(built) != before):
+        if observe:  # else the grader reads the answers alone: the tree is neither looked at nor pooled again
+            if broken(evidence, before):
+                return None  # the tree's "before" or a helper was swapped: this call's observations are void
+            try:
+                if (changed(built, before) if changed is not None else snapshot(built) != before):
+                    result["mutated"] = True
+                elif pair is not None:
+                    put(case_id, built, before)  # unchanged: the re-asking pass may have this very tree again
+            except base_exception:
                 result["mutated"] = True
-            elif pair is not None:
-                put(case_id, built, before)  # unchanged: the re-asking pass may have this very tree again
-        except base_exception:
-            result["mutated"] = True
         grave.append((answer, raised, built, helpers, before, evidence, reported))  # dropped by the runner, next call
         results += (join(encoder(result, 0)).encode("utf-8"),)  # bytes: a later call cannot edit them
         if timed_out:

@@ -424,13 +424,15 @@ class Session:
         if self._output_overflowed():  # Python ignores SIGXFSZ: the writes failed, the child lived on
             self._fail(f"output exceeded {self.limits.output_bytes >> 20} MiB (truncated)")
 
-    def run(self, cases: list[dict], evidence: bool = True) -> list[dict]:
+    def run(self, cases: list[dict], evidence: bool = True, observe: bool = True) -> list[dict]:
         """Run the cases in one request; the evidence of each is the grader's log of its questions.
 
         ``evidence=False``: the caller reads no trace of this run (the consistency pass judges answers
         alone, after the first pass has been logged). Where the exercise can hand the child what its helpers
         would answer (``child_values``: a tree's values), the child gets it with each case and asks nothing;
         a question then (a thread an earlier call left behind) is told no call is running.
+        ``observe=False``: nor does the caller read whether a call changed its input (no result says
+        ``mutated``), so the child spends nothing on looking (the consistency pass compares answers only).
 
         Which helpers were asked about what is never something the child reports: the child holds
         no value it has not asked for, so there is nothing to read around and no record to forge.
@@ -455,6 +457,8 @@ class Session:
                 sent = [self._with_answers(case, shown) for case, shown in zip(cases, sent)]
         if isinstance(self.batch, _Quiet):
             request["notes"] = False  # nothing is told to a case: the harness says no case boundaries
+        if not observe:
+            request["observe"] = False
         request["cases"] = sent
         try:
             reply = self.request(request, timeout=self.budget_left())
