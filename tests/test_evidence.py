@@ -696,3 +696,27 @@ def test_a_run_that_reads_answers_only_looks_at_no_input(sandbox, warm, ctp26_sm
     assert [r.get("answer") for r in blind] == [r.get("answer") for r in looked]
     assert not any("mutated" in r for r in blind)
     assert sum(bool(r.get("mutated")) for r in looked) == sum(bool(r.get("mutated")) for r in again) > 0
+
+
+@pytest.mark.parametrize("sandbox, warm", LAUNCHERS[:3])
+def test_the_hand_over_pipes_are_closed_only_where_no_filter_guards_them(sandbox, warm, ctp26_small):
+    """Each call goes to the runner thread over two pipes. The system-call filter guards them as it guards
+    the channel (posix and bwrap: the close is refused, the student's call raises); where nothing guards
+    them (the spawn sandbox, other platforms) the harness finds its pipe gone at the next hand-over and
+    says the submission tampered with it, instead of waiting for ever or taking a stray byte for "done"."""
+    exercise, bank = ctp26_small
+    launcher = launch.choose(sandbox)
+    if warm:
+        launcher = forkserver.ZygoteLauncher.wrap(launcher, exercise, bank)
+    try:
+        result = judge.grade(submissions.load(SUBMISSIONS / "hostile" / "closes_handover_pipe.py"), exercise, bank,
+                             launcher)
+    finally:
+        if warm:
+            launcher.close()
+    if sandbox == "spawn":
+        assert result.error == HARNESS_TAMPERED
+    else:
+        assert result.error is None and result.score == 0.0
+        shown = " ".join(c.message or "" for c in result.checks)
+        assert "PermissionError" in shown, shown

@@ -508,7 +508,7 @@ class Harness:
         every student call with no filter and no file fence.
         """
         self.watchdog = Watchdog()
-        self.runner = _runner.Runner(self.watchdog.lock)  # the student's calls run there, off this stack
+        self.runner = _runner.Runner(self.watchdog.lock, getattr(self, "runner_pipes", None))  # the student's calls run there
         if self.runner.ident is not None:
             self.watchdog.interrupt = self.runner.interrupt
         self.link = Link(self.channel, self.runner)
@@ -528,7 +528,11 @@ class Harness:
             spec = importlib.util.spec_from_file_location("_minimax_grader_driver", config["driver"])
             self.driver = importlib.util.module_from_spec(spec)
             spec.loader.exec_module(self.driver)
-        return lock_down({**config, "channel_fds": [self.channel.req_fd, self.channel.res_fd]})
+        # The runner's hand-over pipes, made now so that the system-call filter guards them as it guards the
+        # channel: student code may not close them or put another file in their place.
+        self.runner_pipes = _runner.pipes()
+        guarded = [self.channel.req_fd, self.channel.res_fd, *(fd for pair in self.runner_pipes for fd in pair)]
+        return lock_down({**config, "channel_fds": guarded})
 
     def make_seal(self, seal):
         """What student code must leave alone: this harness, the driver, the json encoder, the seal itself."""
@@ -659,7 +663,8 @@ class Harness:
             getattr(driver, "changed", None), take, put, evidence, broken, restore, Answered, self.link,
             # the watchdog and the runner thread
             vars(self.watchdog), self.watchdog.lock.acquire, self.watchdog.lock.release, runner.box, vars(runner),
-            runner.go.release if threaded else None, runner.done.acquire if threaded else None, threaded,
+            runner.go_write if threaded else None, runner.done_read if threaded else None, _runner.GO, _runner.DONE,
+            _os_read, OSError, threaded,
             _current_frames, runner.ident, _runner._loop.__code__,
             _runner.call_and_report, describe_exception, encode_answer, self.call_timeout,
             # builtins, bound now
@@ -928,8 +933,9 @@ def _flusher(runner, sys_module):
     over ``Runner.call`` makes, by hand (the serving frame calls it after the student's code may have
     swapped ``Runner.call``)."""
     box, flush, threaded, tuple_ = runner.box, _runner.flush_streams, runner.ident is not None, tuple
-    go = runner.go.release if threaded else None
-    done = runner.done.acquire if threaded else None
+    go_write = runner.go_write if threaded else None
+    done_read = runner.done_read if threaded else None
+    go_byte, write, read, os_error = _runner.GO, _os_write, _os_read, OSError
 
     def flush_streams(grave):
         if threaded:
@@ -938,8 +944,11 @@ def _flusher(runner, sys_module):
                 box[3] = tuple_(grave)
                 grave.clear()
             box[0] = (flush, (sys_module,))
-            go()
-            done()
+            try:
+                write(go_write, go_byte)
+                read(done_read, 1)
+            except os_error:  # the hand-over's pipe closed: the streams stay unflushed, and the next call says why
+                pass
             grave.append(box[1])
             box[1] = None
         else:
@@ -1064,7 +1073,8 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
      channel_attrs, nonce, reply_fd, os_write,
      build, snapshot, helpers_of, helpers_with_values, call_driver, changed, take, put, evidence_of, broken, restore,
      answered_link, link,
-     watchdog_attrs, lock_watchdog, unlock_watchdog, box, runner_attrs, go, done, threaded, current_frames,
+     watchdog_attrs, lock_watchdog, unlock_watchdog, box, runner_attrs, go_write, done_read, go_byte, done_byte,
+     os_read, os_error, threaded, current_frames,
      runner_id, loop_code, report, describe, encode_answer, call_timeout,
      type_, tuple_, list_, dict_, len_, min_, max_, range_, bytes_, base_exception, keyboard_interrupt) = kit
     switch = switches[0]
@@ -1144,8 +1154,13 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
             if threaded:  # the answer is encoded, or the exception described, on the runner thread too
                 box[0] = (report, job)
                 runner_attrs["due"] = False
-                go()
-                done()
+                try:
+                    os_write(go_write, go_byte)
+                    signal = os_read(done_read, 1)
+                except os_error:  # a pipe of the hand-over closed or replaced: no honest code does that
+                    return None
+                if signal != done_byte:
+                    return None
                 # Done means the runner thread is back in its own loop, with nothing above it: a thread
                 # of the student's could release ``done`` itself, the call still running, to go on
                 # changing the tree after the harness had looked at it.
