@@ -329,6 +329,7 @@ class Session:
         self._answered: dict[int, tuple] = {}
         self._stderr_file = None
         self._pinned = None  # the opening thread and its CPUs while it serves a child (launch.pin_to_this_cpu)
+        self._request_fd = None  # the child's request pipe, once open() has started it
 
     def _stage(self, submission) -> staging.Staged:
         """Copy the submission into the scratch folder: the child never sees the original."""
@@ -377,6 +378,7 @@ class Session:
         self._pinned = self._pinned or launch.pin_to_this_cpu()
         self.process = self.launcher.start(argv, cwd=str(self.scratch / "work"), env=env, stderr=self._stderr_file,
                                            **extra)
+        self._request_fd = self.process.stdin.fileno()  # where every answer goes, looked up once
         self.reader = _reader_for(self.process.stdout)
         self.reader.start()
         if hasattr(select, "poll"):
@@ -555,15 +557,17 @@ class Session:
 
     def _receive(self, seq: int, timeout: float) -> dict:
         """The reply to request ``seq``; the child's questions in the meantime are answered as they come."""
-        deadline = time.monotonic() + timeout
+        monotonic = time.monotonic
+        deadline = monotonic() + timeout
         reader = self.reader
+        wait, serve, loads_question = reader.wait, self._serve, replies.loads_question  # bound once: per question below
         asked = self._asked.match
         while True:
             if not reader.buffer and not reader.closed and not reader.overflow:  # nothing yet: wait for it
-                remaining = deadline - time.monotonic()
+                remaining = deadline - monotonic()
                 if remaining <= 0:
                     self._fail(self._timeout_reason(timeout))
-                reader.wait(min(remaining, 0.25), 0)
+                wait(remaining if remaining < 0.25 else 0.25, 0)
                 continue
             with reader.changed:  # the common frame, a whole question or note of this session: straight to its answer
                 buffer = reader.buffer
@@ -579,10 +583,10 @@ class Session:
                         found = None  # not all here yet, or too long (which _parse refuses)
             if found is not None:
                 try:
-                    message = replies.loads_question(payload)
+                    message = loads_question(payload)
                 except replies.Refused:
                     self._fail(TAMPERED)
-                self._serve(kind, number, message, payload)
+                serve(kind, number, message, payload)
                 continue
             with reader.changed:
                 frame = self._parse(reader.buffer, seq)
@@ -632,7 +636,7 @@ class Session:
             batch.remember(question, payload)
         frame = self._answer_head + b"%d %d\n%s" % (number, len(payload), payload)
         try:
-            fd = self.process.stdin.fileno()
+            fd = self._request_fd
             try:
                 sent = os.write(fd, frame)
             except BlockingIOError:  # the pipe is full: a child that asks and never reads its answers
