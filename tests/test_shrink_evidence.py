@@ -30,10 +30,10 @@ def questions_while_shrinking(monkeypatch):
             seen["questions"] += 1
         return serve(self, kind, number, message, question)
 
-    def noting_run(self, cases, evidence=True):
+    def noting_run(self, cases, evidence=True, **kwargs):
         if seen["shrinking"]:
             seen["runs"].append(evidence)
-        return run(self, cases, evidence)
+        return run(self, cases, evidence, **kwargs)
 
     monkeypatch.setattr(shrink, "greedy", counting_greedy)
     monkeypatch.setattr(sessions.Session, "_serve", counting_serve)
