@@ -260,7 +260,7 @@ def test_a_driver_counting_in_a_global_is_not_tampering_but_a_swapped_function_i
 
 def _careful_only(anchor):
     """The same anchor with the quick way taken out: ``check`` must decide every namespace and class the careful way."""
-    loose = tuple(entry[:4] + (None,) + entry[5:] for entry in anchor[3])
+    loose = tuple(entry[:1] + (None,) + entry[2:] for entry in anchor[3])
     return anchor[:3] + (loose, anchor[4], (anchor[5][0], None)) + anchor[6:]
 
 
@@ -279,8 +279,8 @@ def _plant_unhashable_key(space):
 NAMESPACE_CHANGES = {
     "nothing": (lambda space, klass: None, True),
     "a counter counts": (lambda space, klass: space.__setitem__("calls", 7), True),
-    "a new counter": (lambda space, klass: space.__setitem__("added", 1), True),
-    "a counter deleted": (lambda space, klass: space.pop("calls"), True),
+    "a new name, even a plain value (a builtin shadowed)": (lambda space, klass: space.__setitem__("str", 0), False),
+    "a counter deleted": (lambda space, klass: space.pop("calls"), False),
     "the same function put back at the end": (lambda space, klass: space.__setitem__("helper", space.pop("helper")), True),
     "a counter made an object": (lambda space, klass: space.__setitem__("calls", object()), False),
     "a new function": (lambda space, klass: space.__setitem__("added", lambda: 0), False),
@@ -299,7 +299,9 @@ NAMESPACE_CHANGES = {
 def test_the_quick_check_says_what_the_careful_one_says(change):
     """``check`` first asks whether a driver's namespace and the sealed classes hold the very keys and
     values they held (one pass each, no lookups); only when they do not does it decide the careful way,
-    key by key. The two must agree on every change: counters may count, nothing may be swapped."""
+    key by key. The two must agree on every change: counters may count, nothing may be swapped, added or
+    removed (found by the tenth session's red team: a new global ``str = 0`` in the driver's namespace made
+    every name in the tree's description read alike, before and after a call that renamed them)."""
     from grader.sandbox import seal
 
     def helper():
@@ -415,6 +417,15 @@ REVIEWED_FORGERS = {
     # the restore dropped, a signal handler replaced after loading), setting a trace function there
     "forge_del_planted_builtin.py": "tree-unchanged",
     "forge_del_signal_handler.py": "tree-unchanged",
+    # found by the tenth session's red team: student code run on the harness's thread between a call and its
+    # check, setting a trace function that rewrote the harness's variables (a children list of a list
+    # subclass measured by the tree driver; the loaded module swapped for one whose __dict__ is a property;
+    # a garbage collection on the harness's thread running a __del__); and a new global `str = 0` in the
+    # driver's namespace, under which every name in the tree's description read alike
+    "forge_lenhook.py": "tree-unchanged",
+    "forge_module_swap.py": "tree-unchanged",
+    "forge_gc_del.py": "tree-unchanged",
+    "forge_shadow_str.py": "tree-unchanged",
 }
 
 
@@ -638,12 +649,15 @@ def test_the_code_between_two_calls_reads_no_global_name():
 
 
 @pytest.mark.parametrize("sandbox, warm", LAUNCHERS[:3])
-@pytest.mark.parametrize("name", ["alarm_set_while_loading.py", "profiler_left_on.py"])
+@pytest.mark.parametrize("name", ["alarm_set_while_loading.py", "profiler_left_on.py", "unclosed_debug_log.py",
+                                  "warns_with_stacklevel.py"])
 def test_honest_code_with_signals_or_a_profiler_is_not_tampering(sandbox, warm, name, ctp26_small):
     """A correct file that sets a raising SIGALRM handler and an alarm as it loads (the handler would run the
     student's code on the harness's thread, where it hung the child: it becomes "ignore" after loading),
     or that leaves a profile function on (it ran above the runner's loop, where the harness expects the
-    loop alone once a call is done: the runner clears it): full marks, no "tampered"."""
+    loop alone once a call is done: the runner clears it), or that leaves a debug log unclosed or warns its
+    caller (``warnings`` then added ``__warningregistry__`` to the driver's namespace: the seal makes it
+    first): full marks, no "tampered"."""
     exercise, bank = ctp26_small
     launcher = launch.choose(sandbox)
     if warm:
@@ -720,3 +734,72 @@ def test_the_hand_over_pipes_are_closed_only_where_no_filter_guards_them(sandbox
         assert result.error is None and result.score == 0.0
         shown = " ".join(c.message or "" for c in result.checks)
         assert "PermissionError" in shown, shown
+
+
+ASYNC_MINIMAX = """
+async def minimax(node, max_depth, player_a_moves):
+    kids = get_next_valid_moves(node)
+    if max_depth == 0 or not kids:
+        return get_value(node)
+    return max([await minimax(k, max_depth - 1, not player_a_moves) for k in kids])
+"""
+
+
+@pytest.mark.parametrize("sandbox, warm", LAUNCHERS[:3])
+def test_a_coroutine_answer_is_a_wrong_answer_not_tampering(sandbox, warm, ctp26_small, tmp_path):
+    """``async def minimax``, a student's mistake: every answer is a coroutine never awaited. Its object died on
+    the harness's thread when a later call's answer took its place in the harness's variables, and its
+    "never awaited" warning then added a key to the harness's own namespace: "tampered" (found by the tenth
+    session's red team). Now nothing of a call's outlives the grave, and the answers are simply wrong."""
+    exercise, bank = ctp26_small
+    source = tmp_path / "async_minimax.py"
+    source.write_text(ASYNC_MINIMAX, encoding="utf-8")
+    launcher = launch.choose(sandbox)
+    if warm:
+        launcher = forkserver.ZygoteLauncher.wrap(launcher, exercise, bank)
+    try:
+        result = judge.grade(submissions.load(source), exercise, bank, launcher)
+    finally:
+        if warm:
+            launcher.close()
+    assert result.error is None and result.score == 0.0
+    assert any("coroutine" in (c.message or "") for c in result.checks), [c.message for c in result.checks]
+
+
+DIES_WHERE = """
+import threading
+
+SEEN = []
+
+
+class Answer(float):
+    def __del__(self):
+        SEEN.append(threading.current_thread() is threading.main_thread())
+
+
+def minimax(node, max_depth, player_a_moves):
+    if any(SEEN):
+        raise RuntimeError("a value of mine died on the harness's thread")
+    return Answer(0.0)
+"""
+
+
+@pytest.mark.parametrize("sandbox, warm", LAUNCHERS[:3])
+def test_nothing_a_call_returns_dies_on_the_harness_thread(sandbox, warm, ctp26_small, tmp_path):
+    """Everything a call leaves goes to the grave the runner thread empties as the next call starts, and no
+    variable of the harness keeps any of it alive past that: a ``__del__`` of the student's never runs on the
+    harness's thread (where it could set a trace function), whatever the student returns."""
+    exercise, bank = ctp26_small
+    source = tmp_path / "dies_where.py"
+    source.write_text(DIES_WHERE, encoding="utf-8")
+    launcher = launch.choose(sandbox)
+    if warm:
+        launcher = forkserver.ZygoteLauncher.wrap(launcher, exercise, bank)
+    try:
+        result = judge.grade(submissions.load(source), exercise, bank, launcher)
+    finally:
+        if warm:
+            launcher.close()
+    assert result.error is None
+    shown = " ".join(c.message or "" for c in result.checks)
+    assert "died on the harness's thread" not in shown and "of type Answer" in shown, shown

@@ -173,14 +173,19 @@ def _fingerprint(nodes):
     C-level passes only (no per-node Python), and bytes rather than a list of ints: comparing
     two is one memcmp, which writes nothing to the warm fork server's shared pages.
     """
-    if set(map(type, nodes)) != {Node}:
+    # Exact types, compared by identity (a set of classes would hash them: a metaclass's __hash__ is student
+    # code), before anything is measured or iterated: a children list of a list subclass of the student's
+    # would run its __len__ or __iter__ here, on the harness's thread (found by the tenth session's red team).
+    if not all(map(_is, map(type, nodes), repeat(Node))):
         return None
     dicts = list(map(_dict_of, nodes))
-    if set(map(type, dicts)) != {dict}:
+    if not all(map(_is, map(type, dicts), repeat(dict))):
         return None
     if not all(map(_is, map(type, chain.from_iterable(dicts)), _STRINGS)):
         return None  # a key that is not a plain string: its __eq__ would run in the lookups below
     kids = list(map(_children_of, dicts))
+    if not all(map(_is, map(type, kids), repeat(list))):
+        return None
     everything = chain(chain.from_iterable(dicts), chain.from_iterable(map(dict.values, dicts)), chain.from_iterable(kids))
     return array("Q", [*map(len, dicts), *map(len, kids), *map(id, everything)]).tobytes()
 
@@ -237,5 +242,6 @@ def _describe(nodes):
         keys = tuple(k if type(k) is str else "<not a str>" for k in _dict_keys(attrs)
                      if not (type(k) is str and k in _ANYTREE_KEYS))
         out.append((name if type(name) is str else "<not a str>", keys,
-                    tuple(map(id, kids)) if type(kids) in (list, tuple) else (), id(_dict_get(attrs, "_NodeMixin__parent"))))
+                    tuple(map(id, kids)) if type(kids) is list or type(kids) is tuple else (),
+                    id(_dict_get(attrs, "_NodeMixin__parent"))))
     return tuple(out)  # immutable all the way down: gc finds it, but cannot rewrite it in place

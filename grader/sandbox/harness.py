@@ -494,11 +494,26 @@ class Harness:
         # line of the student's runs on the runner thread.
         call_tracing, settrace, setprofile = _call_tracing, _settrace, _setprofile
         handlers = _signal_handlers()  # before: what a handler the file sets is told apart from
-        reply = call_tracing(self.load_submission, (config,))
+        reply, bound = call_tracing(self._load_and_bind, (config,))
         settrace(None)
         setprofile(None)
         # the handlers replaced are kept for good: dropping one would run its __del__, here, on this thread
-        return reply, anchor, kit, serving + (_quiet_signals(handlers),)
+        return reply, anchor, kit, serving + (_quiet_signals(handlers), bound)
+
+    def _load_and_bind(self, config):
+        """``load_submission``, then what the calls need of it, read once, while the files still load (a
+        trace function that reading sets is switched off right after): the entry, the namespace the helpers
+        go into (an exact dict) and the submission's files. The serving frame keeps them; nothing reads
+        them from this object again, whose ``module`` a student could swap for an object whose
+        ``__dict__`` runs their code on this thread (found by the tenth session's red team)."""
+        reply = self.load_submission(config)
+        bound = None
+        if _type(reply) is dict and reply.get("ok") is True:
+            attrs = vars(self.module)
+            if _type(attrs) is not dict:
+                return {"ok": False, "error": "the submission's module has no plain namespace"}, None
+            bound = (self.entry, attrs, frozenset(self.submission_files))
+        return reply, bound
 
     def start_threads(self):
         """The watchdog and the runner (where the student's calls run), started after the lock-down.
@@ -650,7 +665,7 @@ class Harness:
         kit = (
             # the per-call check, and the clock a call's time is measured by
             anchor[1], window_anchor, _seal.check, _seal.check.__code__, _perf_counter,
-            _seal.SWITCH_SECONDS, _seal._gc_enable,
+            _seal.SWITCH_SECONDS, _seal._gc_enable, _seal._gc_isenabled, _seal._gc_disable,
             # cases, results and the random generator (C-level code only)
             _marshal_loads, _marshal_dumps, _result_encoder(), _seed_encoder(), _random_seed, _random.Random.getstate,
             _random.Random.setstate, _random_instance, vars(_random_instance), _sha512,
@@ -672,7 +687,7 @@ class Harness:
         )
         return kit, window_anchor, restore
 
-    def run(self, request, kit, collecting, grave):
+    def run(self, request, kit, bound, collecting, grave):
         """Every case of a request: the reply's bytes, or a fatal reply.
 
         Called held (``serve`` has just checked the whole seal, this method included); ``collecting``
@@ -685,8 +700,11 @@ class Harness:
         limit = request.get("stop_after_timeouts", 2)
         tell_cases = request.get("notes", True) is not False  # the grader says when it attributes nothing to cases
         observe = request.get("observe", True) is not False  # and when it reads nothing but the answers
-        encoded = _serve_cases(kit, frozen, limit, tell_cases, observe, self.entry, self.module.__dict__,
-                               self.submission_files, collecting, grave)
+        if bound is None:
+            return {"error": "nothing loaded to run"}
+        entry, module_attrs, submission_files = bound
+        encoded = _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, submission_files,
+                               collecting, grave)
         if encoded is None:
             _tampered[0] = True
             return {"fatal": "tampered"}
@@ -727,11 +745,11 @@ class Harness:
             reply = {"ok": False, "error": "the submission broke the grader's harness (patched builtins or modules?)"}
         if finish.__code__ is not codes[3] or send.__code__ is not codes[2]:
             _os_exit(4)
-        collecting, payload = finish(reply, False, guard, check, codes[0], tools, grave)
+        _collecting, payload = finish(reply, False, guard, check, codes[0], tools, grave)
         send(wire, seq, payload, b"", grave)  # no key exists in this process while the files load: the grader takes this one unsigned
+        # The usual switching again; collection stays off on this thread for good (the runner turns it on for
+        # the student's calls only: runner._loop), so no collection here runs a __del__ of theirs.
         tools[9](tools[10])
-        if collecting:
-            tools[11]()
         if serve_requests.__func__.__code__ is not serve_requests_code:
             _os_exit(4)
         serve_requests(guard, wire, check, receive, send, finish, codes, tools, grave)
@@ -748,7 +766,7 @@ class Harness:
         """
         check_code, receive_code, send_code, finish_code = codes
         type_, dict_, str_, exit_, fromhex = tools[0], _dict, _str, tools[8], bytes.fromhex
-        switch, switch_seconds, gc_enable = tools[9], tools[10], tools[11]
+        switch, switch_seconds = tools[9], tools[10]
         key = b""  # ``grave``: what this thread would drop that the student could have put there (see _serve_cases)
         while True:
             if receive.__code__ is not receive_code:
@@ -766,7 +784,7 @@ class Harness:
                 if not intact:
                     pass
                 elif op == "run":
-                    reply = self.run(request, guard[3], collecting, grave)  # held: nothing ran since the check
+                    reply = self.run(request, guard[3], guard[10], collecting, grave)  # held: nothing ran since the check
                 else:
                     reply = {"error": "unknown request"}
             except BaseException:  # noqa: B036 - student code broke something the harness relies on
@@ -776,9 +794,7 @@ class Harness:
                 exit_(4)
             collecting, payload = finish(reply, not intact, guard, check, check_code, tools, grave)
             send(wire, seq, payload, key, grave)
-            switch(switch_seconds)
-            if collecting:
-                gc_enable()
+            switch(switch_seconds)  # collection stays off on this thread (see serve)
 
 
 def _finish(reply, tampered, guard, check, check_code, tools, grave):
@@ -1067,7 +1083,7 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
     The per-call check and the builtins restored still come between every two calls: they keep the
     harness whole, whatever the grader reads of the cases.
     """
-    (switches, window_anchor, check, check_code, clock, switch_seconds, gc_enable,
+    (switches, window_anchor, check, check_code, clock, switch_seconds, gc_enable, gc_isenabled, gc_disable,
      loads, dumps, encoder, seed_encoder, random_seed, get_state, set_state, generator, generator_attrs, sha512,
      from_bytes, setattr_,
      channel_attrs, nonce, reply_fd, os_write,
@@ -1082,6 +1098,7 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
     seeded = {}  # a generator's state by seed text, for this request: C-level setstate is twice as quick as seeding
     results = ()
     timeouts = 0
+    outcome = None
     for number in range_(len_(frozen)):
         case = loads(frozen[number])  # fresh: nothing of the student's has seen these objects
         case_id = case["id"]
@@ -1143,9 +1160,9 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
         grave.clear()
         watchdog_attrs["fired"] = False
         watchdog_attrs["tick"] = min_(0.05, max_(0.002, call_timeout / 20))
-        switch(switch_seconds)  # the interpreter's usual switching again: the watchdog must be able to interrupt
-        if collecting:
-            gc_enable()
+        # The interpreter's usual switching again: the watchdog must be able to interrupt. Collection stays off
+        # here: the runner turns it on for the call and off again before it says done (runner._loop).
+        switch(switch_seconds)
         started = clock()
         watchdog_attrs["armed"] = (started + call_timeout,)
         job = (call_driver, entry, built, describe, encode_answer, submission_files)
@@ -1176,7 +1193,13 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
                 reported = outcome[1] if outcome[0] is True else (False, "KeyboardInterrupt", outcome[1])
             else:  # no runner thread (no ctypes): all of it here, as the call itself is
                 box[3] = None  # the last call's leftovers die here, on the student's clock
-                reported = report(*job)
+                if box[4] is True:
+                    gc_enable()
+                try:
+                    reported = report(*job)
+                finally:
+                    box[4] = gc_isenabled()
+                    gc_disable()
         except base_exception as exc:  # the watchdog's interrupt, landing in the harness's own lines
             reported = (False, "KeyboardInterrupt", exc)
         ended = clock()
@@ -1219,7 +1242,10 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
                     put(case_id, built, before)  # unchanged: the re-asking pass may have this very tree again
             except base_exception:
                 result["mutated"] = True
-        grave.append((answer, raised, built, helpers, before, evidence, reported))  # dropped by the runner, next call
+        grave.append((answer, raised, built, helpers, before, evidence, reported, pair, job, outcome))
+        # dropped by the runner as the next call starts; and no local of this frame keeps one of them alive
+        # past that, to die here when it is rebound (an unawaited coroutine's warning, a file's __del__)
+        answer = raised = built = helpers = before = evidence = reported = pair = job = outcome = shown = None
         results += (join(encoder(result, 0)).encode("utf-8"),)  # bytes: a later call cannot edit them
         if timed_out:
             timeouts += 1

@@ -17,20 +17,31 @@ the harness's thread, as before (``Runner.ident`` is then None).
 """
 
 import _thread
+import gc
 import os
 import sys
 from functools import partial
 
 IDLE, RUNNING, ASKING = 0, 1, 2
+HELD_SECONDS = 1.0  # the switch interval while the harness looks (seal.check holds the interpreter the same way)
 STACK_BYTES = 16 << 20  # as deep a recursion as the main thread allows, with room to spare
 
 
-def _loop(acquire, release, box, lock, settrace=sys.settrace, setprofile=sys.setprofile):
-    """box: [job (function, args), outcome (ok, value), state]; one call per ``acquire`` (a byte read from the
-    harness's pipe), ``release`` when it is over (a byte written back)."""
+def _loop(acquire, release, box, lock, settrace=sys.settrace, setprofile=sys.setprofile, collect=gc.enable,
+          collecting=gc.isenabled, stop_collecting=gc.disable, switch=sys.setswitchinterval, held=HELD_SECONDS):
+    """box: [job (function, args), outcome (ok, value), state, the last call's leftovers, whether the student's
+    code runs with garbage collection on]; one call per ``acquire`` (a byte read from the harness's pipe),
+    ``release`` when it is over (a byte written back).
+
+    Collection runs only here, while a call runs: the harness's thread never turns it on, so no collection
+    there can run a ``__del__`` of the student's (one could set a trace function on that thread, and a
+    trace function rewrites the harness's variables: found by the tenth session's red team). And the
+    harness wakes held (see seal.check): no thread of the student's runs before it has looked."""
     while True:
         acquire()
         outcome = None
+        if box[4] is True:
+            collect()
         try:
             try:
                 box[2] = RUNNING
@@ -53,6 +64,9 @@ def _loop(acquire, release, box, lock, settrace=sys.settrace, setprofile=sys.set
         # harness expects to find it alone once "done" (harness._serve_cases): the next call sets its own.
         settrace(None)
         setprofile(None)
+        box[4] = collecting()
+        stop_collecting()
+        switch(held)
         release()
 
 
@@ -110,7 +124,7 @@ class Runner:
 
     def __init__(self, lock, made=None):
         self.lock = lock
-        self.box = [None, None, IDLE, None]
+        self.box = [None, None, IDLE, None, gc.isenabled()]
         self.raiser = _async_raiser()
         self.ident = None
         # An interrupt due while the call was asking the grader: raised on the runner thread itself

@@ -103,6 +103,11 @@ class Seal:
         (``PLUMBING``): a student may give them methods of their own, not a new ``__dict__``."""
         namespaces = [vars(n) if not isinstance(n, dict) else n for n in namespaces]
         lenient = [vars(n) if not isinstance(n, dict) else n for n in lenient]
+        for space in namespaces + lenient:
+            # Where ``warnings`` records what it has shown, made now, so that a warning of the student's
+            # attributed to a sealed module (an unclosed file, ``stacklevel=2``) changes that dict and adds no key.
+            if space.get("__warningregistry__") is None:
+                space["__warningregistry__"] = {}
         objects = list(objects)
         classes = [k for k in classes if isinstance(k, type)]
         plumbing = [k for k in plumbing if isinstance(k, type)]
@@ -144,9 +149,11 @@ def _anchor(namespaces, lenient, objects, classes, plumbing, functions, cells):
         scalar = [_is_scalar_id(_id(_type(v))) for _, v in items]
         kept = [(k, v) for (k, v), plain in zip(items, scalar) if not plain]
         # The quick way (``check``): the very keys, in order, so each value is found by its position.
-        keys = _tuple(k for k, _ in items) if _all(_type(k) is str for k, _ in items) else None
-        loose.append((s, _len(kept), _tuple(k for k, _ in kept), _tuple(v for _, v in kept), keys,
-                      _tuple(v for _, v in items), _tuple(i for i, plain in enumerate(scalar) if not plain),
+        keys = _tuple(k for k, _ in items)
+        plain_keys = _tuple(k for (k, _), plain in zip(items, scalar) if plain)
+        loose.append((s, keys if _all(_type(k) is str for k in keys) else None, _tuple(k for k, _ in kept),
+                      _tuple(v for _, v in kept), keys, plain_keys, _tuple(v for _, v in items),
+                      _tuple(i for i, plain in enumerate(scalar) if not plain),
                       _tuple(i for i, plain in enumerate(scalar) if plain)))
     held = []
     for obj in objects:
@@ -213,7 +220,7 @@ def check(anchor):
                 return False, collecting
         # Keys are plain strings before any name is looked up: a planted key whose hash collides with a
         # name would have its own __eq__ run by the lookup (by this check, or by the code it vouches for).
-        for space, size, keys, values, every_key, every_value, kept_at, plain_at in loose:
+        for space, every_key, keys, values, anchored, plain_keys, every_value, kept_at, plain_at in loose:
             # The quick way: the very same keys, in order, so nothing was added, removed or planted, and each
             # value sits where it sat. Then the kept values are the very objects and the plain ones still plain
             # (what the careful way below asks too): at once when every value is the very one it was (the
@@ -226,11 +233,14 @@ def check(anchor):
                         all_(map_(is_scalar_id, map_(id_, map_(type_, map_(at, plain_at))))):
                     continue
                 return False, collecting
-            if not all_(map_(is_, map_(type_, space), strs)):
+            # The careful way: plain-string keys, exactly the keys there were (a new name, even bound to a
+            # plain value, would shadow a builtin the driver reads: ``str = 0``), the very objects, and the
+            # plain values still plain (a driver may count in a global).
+            if not all_(map_(is_, map_(type_, space), strs)) or len_(space) != len_(anchored):
                 return False, collecting
-            if len_(space) - sum_(map_(is_scalar_id, map_(id_, map_(type_, values_(space))))) != size:
+            if not all_(map_(space.__contains__, anchored)) or not all_(map_(is_, map_(space.get, keys), values)):
                 return False, collecting
-            if not all_(map_(is_, map_(space.get, keys), values)):
+            if not all_(map_(is_scalar_id, map_(id_, map_(type_, map_(space.get, plain_keys))))):
                 return False, collecting
         for obj, attrs, size, keys, kept_keys, kept in held:
             if getattr_(obj, "__dict__", None) is not attrs or len_(attrs) != size or not all_(map_(is_, attrs, keys)):
