@@ -56,6 +56,18 @@ LAUNCHERS = [
 ]
 
 
+def _graded(path, exercise, bank, sandbox, warm):
+    """One submission graded under ``sandbox`` (through a warm fork server of its own when ``warm``)."""
+    launcher = launch.choose(sandbox)
+    if warm:
+        launcher = forkserver.ZygoteLauncher.wrap(launcher, exercise, bank)
+    try:
+        return judge.grade(submissions.load(path), exercise, bank, launcher)
+    finally:
+        if warm:
+            launcher.close()
+
+
 @pytest.fixture(scope="module")
 def small_banks():
     made = {}
@@ -364,14 +376,7 @@ def test_the_students_stack_holds_no_harness_frame(sandbox, warm, ctp26_small, t
     exercise, bank = ctp26_small
     probe = tmp_path / "stack_probe.py"
     probe.write_text(STACK_PROBE, encoding="utf-8")
-    launcher = launch.choose(sandbox)
-    if warm:
-        launcher = forkserver.ZygoteLauncher.wrap(launcher, exercise, bank)
-    try:
-        result = judge.grade(submissions.load(probe), exercise, bank, launcher)
-    finally:
-        if warm:
-            launcher.close()
+    result = _graded(probe, exercise, bank, sandbox, warm)
     text = " ".join(c.message for c in result.checks)
     stack = text.split("STACK[", 1)[1].split("]", 1)[0].split(",")
     assert stack[0] == "stack_probe.py" and "driver.py" in stack
@@ -497,14 +502,7 @@ def test_a_borrowed_driver_class_is_sealed_too(sandbox, warm, tmp_path):
     bank = banks.build(exercise, seed=4, examples=6)
     forger = tmp_path / "index_forger.py"
     forger.write_text(ALPHABETA_INDEX_FORGER, encoding="utf-8")
-    launcher = launch.choose(sandbox)
-    if warm:
-        launcher = forkserver.ZygoteLauncher.wrap(launcher, exercise, bank)
-    try:
-        result = judge.grade(submissions.load(forger), exercise, bank, launcher)
-    finally:
-        if warm:
-            launcher.close()
+    result = _graded(forger, exercise, bank, sandbox, warm)
     assert (result.status, result.score, result.error) == ("error", 0.0, HARNESS_TAMPERED), (result.score, result.error)
 
 
@@ -601,15 +599,7 @@ def test_a_request_cut_by_the_student_reaches_nothing(sandbox, warm, ctp26_small
     """The cases of a request are frozen as it arrives; cutting the decoded list during a call changes
     nothing the harness reads: every case is answered and the correct code inside earns full marks."""
     exercise, bank = ctp26_small
-    launcher = launch.choose(sandbox)
-    if warm:
-        launcher = forkserver.ZygoteLauncher.wrap(launcher, exercise, bank)
-    try:
-        result = judge.grade(submissions.load(SUBMISSIONS / "harmless" / "answer_first_case_only.py"), exercise, bank,
-                             launcher)
-    finally:
-        if warm:
-            launcher.close()
+    result = _graded(SUBMISSIONS / "harmless" / "answer_first_case_only.py", exercise, bank, sandbox, warm)
     assert (result.error, result.score) == (None, result.max_score)
 
 
@@ -659,14 +649,7 @@ def test_honest_code_with_signals_or_a_profiler_is_not_tampering(sandbox, warm, 
     caller (``warnings`` then added ``__warningregistry__`` to the driver's namespace: the seal makes it
     first): full marks, no "tampered"."""
     exercise, bank = ctp26_small
-    launcher = launch.choose(sandbox)
-    if warm:
-        launcher = forkserver.ZygoteLauncher.wrap(launcher, exercise, bank)
-    try:
-        result = judge.grade(submissions.load(SUBMISSIONS / "harmless" / name), exercise, bank, launcher)
-    finally:
-        if warm:
-            launcher.close()
+    result = _graded(SUBMISSIONS / "harmless" / name, exercise, bank, sandbox, warm)
     assert (result.error, result.score) == (None, result.max_score)
 
 
@@ -719,15 +702,7 @@ def test_the_hand_over_pipes_are_closed_only_where_no_filter_guards_them(sandbox
     them (the spawn sandbox, other platforms) the harness finds its pipe gone at the next hand-over and
     says the submission tampered with it, instead of waiting for ever or taking a stray byte for "done"."""
     exercise, bank = ctp26_small
-    launcher = launch.choose(sandbox)
-    if warm:
-        launcher = forkserver.ZygoteLauncher.wrap(launcher, exercise, bank)
-    try:
-        result = judge.grade(submissions.load(SUBMISSIONS / "hostile" / "closes_handover_pipe.py"), exercise, bank,
-                             launcher)
-    finally:
-        if warm:
-            launcher.close()
+    result = _graded(SUBMISSIONS / "hostile" / "closes_handover_pipe.py", exercise, bank, sandbox, warm)
     if sandbox == "spawn":
         assert result.error == HARNESS_TAMPERED
     else:
@@ -754,14 +729,7 @@ def test_a_coroutine_answer_is_a_wrong_answer_not_tampering(sandbox, warm, ctp26
     exercise, bank = ctp26_small
     source = tmp_path / "async_minimax.py"
     source.write_text(ASYNC_MINIMAX, encoding="utf-8")
-    launcher = launch.choose(sandbox)
-    if warm:
-        launcher = forkserver.ZygoteLauncher.wrap(launcher, exercise, bank)
-    try:
-        result = judge.grade(submissions.load(source), exercise, bank, launcher)
-    finally:
-        if warm:
-            launcher.close()
+    result = _graded(source, exercise, bank, sandbox, warm)
     assert result.error is None and result.score == 0.0
     assert any("coroutine" in (c.message or "") for c in result.checks), [c.message for c in result.checks]
 
@@ -792,14 +760,7 @@ def test_nothing_a_call_returns_dies_on_the_harness_thread(sandbox, warm, ctp26_
     exercise, bank = ctp26_small
     source = tmp_path / "dies_where.py"
     source.write_text(DIES_WHERE, encoding="utf-8")
-    launcher = launch.choose(sandbox)
-    if warm:
-        launcher = forkserver.ZygoteLauncher.wrap(launcher, exercise, bank)
-    try:
-        result = judge.grade(submissions.load(source), exercise, bank, launcher)
-    finally:
-        if warm:
-            launcher.close()
+    result = _graded(source, exercise, bank, sandbox, warm)
     assert result.error is None
     shown = " ".join(c.message or "" for c in result.checks)
     assert "died on the harness's thread" not in shown and "of type Answer" in shown, shown
