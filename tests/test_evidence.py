@@ -431,6 +431,11 @@ REVIEWED_FORGERS = {
     "forge_module_swap.py": "tree-unchanged",
     "forge_gc_del.py": "tree-unchanged",
     "forge_shadow_str.py": "tree-unchanged",
+    # found by the session's second red team: collection left on when "done" is written (the runner loop's
+    # variables rewritten by the student's trace function on that thread; a thread of theirs turning it on
+    # as the runner writes), so a collection on the harness's thread ran a __del__ of theirs
+    "forge_loop_locals.py": "tree-unchanged",
+    "forge_thread_gc.py": "tree-unchanged",
 }
 
 

@@ -867,7 +867,7 @@ def _wire(channel):
     parsing (json's C scanner)."""
     return (vars(channel), channel.req_fd, channel.res_fd, channel.lock.acquire, channel.lock.release,
             _os_read, _os_write, _os_exit, _json_scanner, MAGIC, ANSWER, _seal._setswitchinterval,
-            _type, _len, _int, bytes, list, tuple, _hashlib.hmac_digest)
+            _type, _len, _int, bytes, list, tuple, _hashlib.hmac_digest, _seal._gc_disable)
 
 
 _json_scanner = json.scanner.c_make_scanner(json.decoder.JSONDecoder()) if json.scanner.c_make_scanner else None
@@ -879,9 +879,13 @@ def _receive(wire, grave):
     The interpreter is held (switch interval up) before the request is decoded, so none of them sees
     it before the seal is checked."""
     (attrs, req_fd, _res_fd, lock, unlock, read, _write, exit_, scan, magic, answer, switch,
-     type_, len_, int_, bytes_, list_, tuple_, _sign) = wire
+     type_, len_, int_, bytes_, list_, tuple_, _sign, stop_collecting) = wire
     lock()  # a thread of the student's may be reading an answer right now
     try:
+        # After every wait (the lock, each read) the interpreter is held and collection turned off before
+        # anything is allocated: a thread of the student's may have turned it on while this one waited, and a
+        # collection here could run a __del__ of theirs on this thread (the eleventh red team's find).
+        stop_collecting()
         switch(1.0)
         pending = attrs.get("pending")
         if type_(pending) is list_ and pending:
@@ -897,6 +901,8 @@ def _receive(wire, grave):
         while True:
             while b"\n" not in buffer:
                 chunk = read(req_fd, 65536)
+                stop_collecting()
+                switch(1.0)
                 if not chunk:
                     exit_(3)
                 buffer += chunk
@@ -907,6 +913,8 @@ def _receive(wire, grave):
             count = int_(header[3])
             while len_(buffer) < count:
                 chunk = read(req_fd, 65536 if count - len_(buffer) < 65536 else count - len_(buffer))
+                stop_collecting()
+                switch(1.0)
                 if not chunk:
                     exit_(3)
                 buffer += chunk
@@ -927,7 +935,7 @@ def _send(wire, seq, payload, key, grave):
     so a frame written by a thread of the student's, which can reach the channel and its nonce, is not
     taken for the harness's reply."""
     (attrs, _req_fd, res_fd, lock, unlock, _read, write, _exit, _scan, magic, _answer, _switch,
-     type_, len_, _int, bytes_, _list, _tuple, sign) = wire
+     type_, len_, _int, bytes_, _list, _tuple, sign, _stop_collecting) = wire
     signature = sign(key, b"%d " % seq + payload, "sha256").hex()[:32].encode()
     lock()
     try:
@@ -952,6 +960,7 @@ def _flusher(runner, sys_module):
     go_write = runner.go_write if threaded else None
     done_read = runner.done_read if threaded else None
     go_byte, write, read, os_error = _runner.GO, _os_write, _os_read, OSError
+    stop_collecting, switch = _seal._gc_disable, _seal._setswitchinterval
 
     def flush_streams(grave):
         if threaded:
@@ -965,6 +974,8 @@ def _flusher(runner, sys_module):
                 read(done_read, 1)
             except os_error:  # the hand-over's pipe closed: the streams stay unflushed, and the next call says why
                 pass
+            stop_collecting()  # as after every call (see _serve_cases)
+            switch(1.0)
             grave.append(box[1])
             box[1] = None
         else:
@@ -1173,9 +1184,15 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
                 runner_attrs["due"] = False
                 try:
                     os_write(go_write, go_byte)
-                    signal = os_read(done_read, 1)
+                    signal = os_read(done_read, 1)  # a bytes object: nothing a collection counts
                 except os_error:  # a pipe of the hand-over closed or replaced: no honest code does that
                     return None
+                # First, before anything is allocated: collection off and the interpreter held, by this thread.
+                # The runner does both before it says done, but its loop's variables are within the student's
+                # reach (their trace function on that thread can rewrite them), and a thread of theirs may take
+                # the interpreter while "done" is written (the eleventh red team's finds).
+                gc_disable()
+                switch(1.0)
                 if signal != done_byte:
                     return None
                 # Done means the runner thread is back in its own loop, with nothing above it: a thread
@@ -1227,7 +1244,7 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
             result["raised"] = shown
         # From here to the next call no code runs that the check below does not vouch for.
         intact, collecting = check(window_anchor) if check.__code__ is check_code else (False, None)
-        if not intact:
+        if not intact or collecting:  # collection on again since "done": only code of the student's did that
             return None
         restore(grave)
         # Absent fields mean their defaults (no answer, nothing raised, no timeout, unchanged):
