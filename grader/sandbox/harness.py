@@ -687,12 +687,11 @@ class Harness:
         )
         return kit, window_anchor, restore
 
-    def run(self, request, kit, bound, collecting, grave):
+    def run(self, request, kit, bound, grave):
         """Every case of a request: the reply's bytes, or a fatal reply.
 
-        Called held (``serve`` has just checked the whole seal, this method included); ``collecting``
-        is what that check found. What the cases loop needs from this harness's attributes is read
-        here, where nothing has run since the check; the cases themselves are frozen (``marshal``:
+        Called held (``serve`` has just checked the whole seal, this method included). What the cases
+        loop needs of the loaded submission comes in ``bound`` (read once while the files loaded); the cases themselves are frozen (``marshal``:
         exact built-in types only, read back fresh right before each is used), so nothing a call
         slips into a later case of the request reaches the harness."""
         cases = request.get("cases")
@@ -704,7 +703,7 @@ class Harness:
             return {"error": "nothing loaded to run"}
         entry, module_attrs, submission_files = bound
         encoded = _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, submission_files,
-                               collecting, grave)
+                               grave)
         if encoded is None:
             _tampered[0] = True
             return {"fatal": "tampered"}
@@ -727,7 +726,7 @@ class Harness:
         serve_requests = self._serve_requests
         serve_requests_code = serve_requests.__func__.__code__
         tools = (_type, bytes, _marshal_loads, _marshal_dumps, _join, _reply_encoder, _scratch_full,
-                 _scratch_full.__code__, _os_exit, _seal._setswitchinterval, _seal.SWITCH_SECONDS, _seal._gc_enable,
+                 _scratch_full.__code__, _os_exit, _seal._setswitchinterval, _seal.SWITCH_SECONDS,
                  _tampered, _memory_exhausted)
         wire = _wire(self.channel)
         grave = []
@@ -745,7 +744,7 @@ class Harness:
             reply = {"ok": False, "error": "the submission broke the grader's harness (patched builtins or modules?)"}
         if finish.__code__ is not codes[3] or send.__code__ is not codes[2]:
             _os_exit(4)
-        _collecting, payload = finish(reply, False, guard, check, codes[0], tools, grave)
+        payload = finish(reply, False, guard, check, codes[0], tools, grave)
         send(wire, seq, payload, b"", grave)  # no key exists in this process while the files load: the grader takes this one unsigned
         # The usual switching again; collection stays off on this thread for good (the runner turns it on for
         # the student's calls only: runner._loop), so no collection here runs a __del__ of theirs.
@@ -777,14 +776,14 @@ class Harness:
             op = request.get("op") if type_(request) is dict_ else None
             if op == "exit":
                 exit_(0)
-            intact, collecting = (check(guard[2]) if check.__code__ is check_code else (False, None)) \
+            intact, _collecting = (check(guard[2]) if check.__code__ is check_code else (False, None)) \
                 if guard is not None else (False, None)
             reply = None
             try:
                 if not intact:
                     pass
                 elif op == "run":
-                    reply = self.run(request, guard[3], guard[10], collecting, grave)  # held: nothing ran since the check
+                    reply = self.run(request, guard[3], guard[10], grave)  # held: nothing ran since the check
                 else:
                     reply = {"error": "unknown request"}
             except BaseException:  # noqa: B036 - student code broke something the harness relies on
@@ -792,20 +791,19 @@ class Harness:
                                                "modules?)"}
             if finish.__code__ is not finish_code or send.__code__ is not send_code:
                 exit_(4)
-            collecting, payload = finish(reply, not intact, guard, check, check_code, tools, grave)
+            payload = finish(reply, not intact, guard, check, check_code, tools, grave)
             send(wire, seq, payload, key, grave)
             switch(switch_seconds)  # collection stays off on this thread (see serve)
 
 
 def _finish(reply, tampered, guard, check, check_code, tools, grave):
     """After a request's work: the whole seal and the window's checked, the fatal states, the reply's bytes,
-    the student's streams flushed (on the runner thread). Returns ``(collecting, payload)``. Reads no
+    the student's streams flushed (on the runner thread). Returns the payload. Reads no
     global name: it runs after the student's code did, and after the scratch test's statvfs."""
     (type_, bytes_, loads, dumps, join, encode, scratch_full, scratch_full_code, exit_, _switch, _seconds,
-     _gc_enable, tampered_flag, memory_flag) = tools
-    collecting = None
+     tampered_flag, memory_flag) = tools
     if guard is not None:
-        whole, collecting = check(guard[2]) if check.__code__ is check_code else (False, None)
+        whole, _ = check(guard[2]) if check.__code__ is check_code else (False, None)
         window, _ = check(guard[4]) if check.__code__ is check_code else (False, None)
         tampered = tampered or not whole or not window or tampered_flag[0]
         if not tampered:
@@ -825,7 +823,7 @@ def _finish(reply, tampered, guard, check, check_code, tools, grave):
         if flush.__code__ is not flush_code:
             exit_(4)
         flush(grave)
-    return collecting, payload
+    return payload
 
 
 def _signal_handlers():
@@ -1072,7 +1070,7 @@ def _builtins_restorer():
     return restore
 
 
-def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, submission_files, collecting, grave):
+def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, submission_files, grave):
     """The cases of one request, each called and looked at: the reply's bytes, or None on tampering.
 
     Reads no global name and no attribute of a Python object whose class a student could change: all
@@ -1126,7 +1124,7 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
                 channel_attrs["told"] = b""
                 while told:
                     told = told[os_write(reply_fd, told):]
-                intact, collecting = check(window_anchor) if check.__code__ is check_code else (False, None)
+                intact, _ = check(window_anchor) if check.__code__ is check_code else (False, None)
                 if not intact:
                     return None
         # The same question draws the same random numbers in every run, on every machine, whatever the

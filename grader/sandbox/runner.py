@@ -35,8 +35,10 @@ def _loop(acquire, release, box, lock, settrace=sys.settrace, setprofile=sys.set
 
     Collection runs only here, while a call runs: the harness's thread never turns it on, so no collection
     there can run a ``__del__`` of the student's (one could set a trace function on that thread, and a
-    trace function rewrites the harness's variables: found by the tenth session's red team). And the
-    harness wakes held (see seal.check): no thread of the student's runs before it has looked."""
+    trace function rewrites the harness's variables: found by the tenth session's red team). Turning it
+    off and holding the interpreter before "done" narrows what a thread of the student's can do while
+    the harness wakes; the harness does not rely on it (this loop's variables are within the reach of a
+    trace function of the student's on this thread) and does both again itself, first thing."""
     while True:
         acquire()
         outcome = None
