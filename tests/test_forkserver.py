@@ -163,3 +163,53 @@ def test_a_tree_changed_by_a_call_is_never_asked_about_again(tmp_path, setting):
     consistent = next(c for c in warm["checks"] if c["name"] == "consistent-answers")
     assert consistent["status"] == "passed", consistent
     assert warm == fresh
+
+
+def _zygote_module():
+    """zygote.py as the fork server runs it (a script next to the harness), imported here to look at its pool."""
+    import importlib.util
+
+    path = ROOT / "grader" / "sandbox" / "zygote.py"
+    spec = importlib.util.spec_from_file_location("_zygote_under_test", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_forked_child_takes_the_pool_ledger_the_zygote_made(monkeypatch, setting):
+    """What each prebuilt pair was made as (about 2 ms for a bank of 250 cases) is worked out once by the zygote,
+    before any fork: the child's pool uses it as handed over and works out nothing again, and still hands out
+    only the pairs in it (a pair slipped in is refused and the case is built afresh from its input)."""
+    import importlib.util
+
+    exercise, bank = setting[0], setting[1]
+    zygote = _zygote_module()
+    driver_spec = importlib.util.spec_from_file_location("_driver_under_test", exercise.driver_path)
+    driver = importlib.util.module_from_spec(driver_spec)
+    driver_spec.loader.exec_module(driver)
+    cases = bank.cases[:3]
+    inputs = {case.id: exercise.hook("child_input")(case.input) for case in cases}
+    prebuilt = {case_id: [(built, driver.snapshot(built)) for built in (driver.build(data),)]
+                for case_id, data in inputs.items()}
+    ledger = zygote.pool_ledger(prebuilt, inputs)
+    assert ledger[0] == tuple(inputs) and len(ledger[2]) == len(cases)
+
+    def worked_out_again(*args):
+        raise AssertionError("the child worked the ledger out again")
+
+    monkeypatch.setattr(zygote, "pool_ledger", worked_out_again)
+    channel = zygote.harness.Channel(-1, -1)
+    take, put = zygote.WarmHarness(channel, driver, prebuilt, inputs, ledger).pool()
+    first = cases[0].id
+    kept = prebuilt[first][0]
+    assert take(first, []) is kept  # the pair the zygote built, handed out as it is
+    put(first, *kept)
+    assert prebuilt[first] == [kept]  # unchanged: given back for the re-asking pass
+    slipped = driver.build(inputs[first])
+    prebuilt[first][:] = [(slipped, driver.snapshot(slipped))]  # not one the zygote made
+    grave = []
+    fresh, before = take(first, grave)
+    assert fresh is not slipped and grave and grave[0][0] is slipped
+    assert before == driver.snapshot(fresh)
+    with pytest.raises(AssertionError):  # and a harness handed no ledger works it out itself, as before
+        zygote.WarmHarness(channel, driver, prebuilt, inputs).pool()
