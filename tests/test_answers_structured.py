@@ -103,3 +103,32 @@ def test_a_float_too_large_to_read_is_an_undecodable_answer_not_a_crash():
     forged = {"t": "float", "v": "0x1p99999"}
     assert tagged_number(forged) is None
     assert Answer.decode(forged).kind == "other"
+
+
+def test_a_huge_int_is_judged_and_shown_on_one_line(harness):
+    """An int past a float's range (``10 ** 400``): compared without ``math`` (which raised OverflowError and made
+    the whole submission "could not judge"), and shown by its ends and its length."""
+    from grader.vocabulary.answers import int_text
+    from grader.vocabulary.findings import same_number
+
+    huge = 10 ** 400
+    assert roundtrip(harness, huge).value == huge
+    assert roundtrip(harness, huge).text == "100000000000...000000 (a 401-digit integer)"
+    assert roundtrip(harness, -huge).text == "-100000000000...000000 (a 401-digit integer)"
+    assert int_text(10 ** 29) == str(10 ** 29) and int_text(-(10 ** 29)) == str(-(10 ** 29))
+    assert not same_number(huge, 7) and not same_number(7.5, huge) and not same_number(huge, float("inf"))
+    assert same_number(huge, huge) and same_number(huge, huge + 1)  # within the relative tolerance, exactly
+    assert not same_number(huge, huge * 2) and not same_number(-huge, huge)
+
+
+def test_a_submission_answering_a_huge_int_gets_a_wrong_answer_report(tmp_path):
+    """Not "the grader could not judge": every rule and model that reads the answer takes the huge int (ctp-26's
+    own ignores-player rule used math.isclose on the student's values and failed the whole check)."""
+    from grader.doors import api
+
+    path = tmp_path / "huge.py"
+    path.write_text("def minimax(node, max_depth, player_a_moves):\n    return 10 ** 400\n", encoding="utf-8")
+    result = api.check(path, "ctp-26")
+    assert result.error is None and result.status == "failed" and result.score == 0
+    shown = " ".join(c.message for c in result.checks)
+    assert "(a 401-digit integer)" in shown and "0" * 100 not in shown

@@ -13,6 +13,7 @@ import math
 from pathlib import Path
 
 from grader.judging.diagnose import Finding
+from grader.vocabulary.findings import same_number
 from grader.kit.mistake_texts import of_folder
 from grader.kit.tree_mistakes import (KEEPS_INFINITY, explain_node, kit_model, model, node_values,  # noqa: F401
                                       parameterised, state_probe, subproblems, trace_evidence)
@@ -188,7 +189,7 @@ def _ignores_player(facts):
         if oa.expected == ob.expected:
             continue
         differ += 1
-        same += math.isclose(va, vb, rel_tol=1e-9, abs_tol=1e-9)
+        same += same_number(va, vb)  # never math.isclose: a student's 10 ** 400 is no float
     if differ < 3 or same != differ:
         return None
     text, question = CODES["ignores-player-argument"]

@@ -19,7 +19,7 @@ import re
 import time
 from dataclasses import replace
 
-from grader.vocabulary.findings import (INTERFACE_ERRORS, PARTIAL_AGREES, SUPPORTED_EXPLAINS, Finding, Fit, Model, Support, clear_winners,
+from grader.vocabulary.findings import (INTERFACE_ERRORS, same_number, PARTIAL_AGREES, SUPPORTED_EXPLAINS, Finding, Fit, Model, Support, clear_winners,
                                 supported_by, with_support)
 from grader.kit import answer_shape, mistake_texts
 from grader.kit.mistake_texts import CODES
@@ -985,8 +985,6 @@ def explain(entry, expected, children, yours) -> str:
 
 
 def _same(a, b) -> bool:
-    if a == b:
-        return True  # the common case, and exact (NaN never equals itself)
-    if a != a or b != b or math.isinf(a) or math.isinf(b):
-        return False
-    return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9)
+    """A student's number against a prediction: exact first (the common case), else ``same_number`` (close; an
+    int past a float's range, a student's ``10 ** 400``, compared exactly)."""
+    return a == b or same_number(a, b)

@@ -534,11 +534,11 @@ class KitHooks:
 
 
 def _same_number(stated, value) -> bool:
-    import math
+    from grader.vocabulary.findings import same_number
 
     if type(stated) not in (int, float) or type(value) not in (int, float):
         return stated == value
-    return stated == value or math.isclose(stated, value, rel_tol=1e-9, abs_tol=1e-9)
+    return stated == value or same_number(stated, value)
 
 
 def _same_move(answer: Answer, option) -> bool:

@@ -20,6 +20,19 @@ CONTAINERS = ("list", "tuple", "dict")
 MAX_DEPTH = 10
 
 
+LONG_INT_DIGITS = 30  # an int with more digits is shown by its ends and its length
+
+
+def int_text(value: int) -> str:
+    """An int as reports show it: in full, or, past ``LONG_INT_DIGITS`` digits (a student's ``10 ** 400``), its
+    first and last digits and how many there are, so a wrong answer's line stays a line."""
+    text = str(value)
+    sign, digits = ("-", text[1:]) if text.startswith("-") else ("", text)
+    if len(digits) <= LONG_INT_DIGITS:
+        return text
+    return f"{sign}{digits[:12]}...{digits[-6:]} (a {len(digits)}-digit integer)"
+
+
 @dataclass(frozen=True)
 class Answer:
     kind: str  # "int", "float", "bool", "none", "str", "list", "tuple", "dict" or "other"
@@ -34,7 +47,7 @@ class Answer:
             return cls("other", type_name="?", text="(undecodable answer)")
         kind = data.get("t")
         if kind == "int" and type(data.get("v")) is int:
-            return cls("int", data["v"], "int", str(data["v"]))
+            return cls("int", data["v"], "int", int_text(data["v"]))
         if kind == "float" and type(data.get("v")) is str:
             try:
                 value = float.fromhex(data["v"])
