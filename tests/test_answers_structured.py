@@ -121,14 +121,19 @@ def test_a_huge_int_is_judged_and_shown_on_one_line(harness):
     assert not same_number(huge, huge * 2) and not same_number(-huge, huge)
 
 
-def test_a_submission_answering_a_huge_int_gets_a_wrong_answer_report(tmp_path):
+@pytest.mark.parametrize("exercise, source", [
+    ("ctp-26", "def minimax(node, max_depth, player_a_moves):\n    return 10 ** 400\n"),
+    ("twin-heaps", "def minimax(state, depth):\n    return 10 ** 400\n"),
+])
+def test_a_submission_answering_a_huge_int_gets_a_wrong_answer_report(tmp_path, exercise, source):
     """Not "the grader could not judge": every rule and model that reads the answer takes the huge int (ctp-26's
-    own ignores-player rule used math.isclose on the student's values and failed the whole check)."""
+    own ignores-player rule used math.isclose on the student's values, the kit's start-value families
+    math.isinf, and either failed the whole check)."""
     from grader.doors import api
 
     path = tmp_path / "huge.py"
-    path.write_text("def minimax(node, max_depth, player_a_moves):\n    return 10 ** 400\n", encoding="utf-8")
-    result = api.check(path, "ctp-26")
+    path.write_text(source, encoding="utf-8")
+    result = api.check(path, exercise)
     assert result.error is None and result.status == "failed" and result.score == 0
     shown = " ".join(c.message for c in result.checks)
     assert "(a 401-digit integer)" in shown and "0" * 100 not in shown

@@ -825,8 +825,8 @@ def start_value_families(wrong_values, asked) -> dict:
     worth = set(right)
     counts: dict = {}
     for _, reply in wrong_values:
-        if reply[0] == "number" and type(reply[1]) in (int, float) and not math.isinf(reply[1]) \
-                and reply[1] not in worth and not math.isnan(reply[1]):
+        if reply[0] == "number" and (type(reply[1]) is int or type(reply[1]) is float and math.isfinite(reply[1])) \
+                and reply[1] not in worth:  # an int is finite however long (math.isinf fails on 10 ** 400)
             counts[reply[1]] = counts.get(reply[1], 0) + 1
     seen = sorted((n for n, c in counts.items() if c >= START_VALUE_SEEN), key=lambda n: (-counts[n], n))
     found: dict = {}
