@@ -436,6 +436,13 @@ REVIEWED_FORGERS = {
     # as the runner writes), so a collection on the harness's thread ran a __del__ of theirs
     "forge_loop_locals.py": "tree-unchanged",
     "forge_thread_gc.py": "tree-unchanged",
+    # found by the twelfth session's red team: student code run on the harness's thread by a lookup, through
+    # the warm pool (a pair planted in a spare list, whose class's __dict__ property ``vars()`` ran; a key whose
+    # hash collides with a case's id, planted first in the pool's dict, whose __eq__ the lookup ran); and the
+    # same through the channel's own dict (a key colliding with "told"), setting a trace function there
+    "forge_pool_dict_property.py": "tree-unchanged",
+    "forge_pool_colliding_key.py": "tree-unchanged",
+    "forge_channel_key.py": "tree-unchanged",
 }
 
 
@@ -645,14 +652,16 @@ def test_the_code_between_two_calls_reads_no_global_name():
 
 @pytest.mark.parametrize("sandbox, warm", LAUNCHERS[:3])
 @pytest.mark.parametrize("name", ["alarm_set_while_loading.py", "profiler_left_on.py", "unclosed_debug_log.py",
-                                  "warns_with_stacklevel.py"])
+                                  "warns_with_stacklevel.py", "colliding_keys.py"])
 def test_honest_code_with_signals_or_a_profiler_is_not_tampering(sandbox, warm, name, ctp26_small):
     """A correct file that sets a raising SIGALRM handler and an alarm as it loads (the handler would run the
     student's code on the harness's thread, where it hung the child: it becomes "ignore" after loading),
     or that leaves a profile function on (it ran above the runner's loop, where the harness expects the
     loop alone once a call is done: the runner clears it), or that leaves a debug log unclosed or warns its
     caller (``warnings`` then added ``__warningregistry__`` to the driver's namespace: the seal makes it
-    first): full marks, no "tampered"."""
+    first), or that keeps keys colliding with a helper's and a builtin's name in its namespace and the builtins
+    (the harness's lookups of those names would run their ``__eq__`` on its thread: the namespace is made again
+    of its plain-string names, the builtins emptied and filled again): full marks, no "tampered"."""
     exercise, bank = ctp26_small
     result = _graded(SUBMISSIONS / "harmless" / name, exercise, bank, sandbox, warm)
     assert (result.error, result.score) == (None, result.max_score)

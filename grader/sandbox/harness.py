@@ -14,6 +14,7 @@ import _thread
 import hashlib
 import importlib.util
 import inspect
+import itertools
 import json
 import json.scanner
 import marshal
@@ -47,6 +48,7 @@ _builtins_dict = __builtins__.__dict__ if _type(__builtins__) is not dict else _
 _pristine_builtins = tuple(_builtins_dict.items())
 _pristine_names = frozenset(_builtins_dict)
 _dict_update = dict.update
+_repeat = itertools.repeat
 
 
 MAGIC = b"MMG1"      # a request, or its reply
@@ -684,6 +686,8 @@ class Harness:
             _runner.call_and_report, describe_exception, encode_answer, self.call_timeout,
             # builtins, bound now
             _type, _tuple, _list, _dict, _len, _min, _max, _range, bytes, BaseException, KeyboardInterrupt,
+            # which dicts hold plain-string keys only, and a namespace made so again (see _serve_cases)
+            all, map, _seal._is, _repeat(str), _str, dict.items, dict.clear, dict.copy,
         )
         return kit, window_anchor, restore
 
@@ -1052,16 +1056,24 @@ def _builtins_restorer():
     object's ``__eq__`` would run); keys that are not plain strings are told apart by type first, so no
     planted key's ``__hash__`` runs either."""
     update, names, pristine, len_, type_, str_ = _dict_update, _pristine_names, _pristine_builtins, _len, _type, _str
-    all_, map_, is_, values_, copy = all, map, _seal._is, dict.values, dict.copy
+    all_, map_, is_, values_, copy, clear, strs = all, map, _seal._is, dict.values, dict.copy, dict.clear, _repeat(str)
     space = _builtins_dict
     keys, values = tuple(k for k, _ in pristine), tuple(v for _, v in pristine)
 
     def restore(grave):
         """Untouched (the common case), nothing to do; else everything the dict held goes to ``grave`` first
-        (dropped by the runner thread: a planted value's ``__del__`` never runs on this one)."""
+        (dropped by the runner thread: a planted value's ``__del__`` never runs on this one).
+
+        A key that is not a plain string (a ``str`` subclass whose hash collides with a builtin's name) would
+        have its ``__eq__`` run by any insertion or deletion by key, here on the harness's thread: the dict
+        is then emptied and filled again, which compares no key."""
         if len_(space) == len_(keys) and all_(map_(is_, space, keys)) and all_(map_(is_, values_(space), values)):
             return
         grave.append(copy(space))
+        if not all_(map_(is_, map_(type_, space), strs)):
+            clear(space)
+            update(space, pristine)
+            return
         update(space, pristine)
         if len_(space) != len_(names):
             for key in [k for k in space if type_(k) is not str_ or k not in names]:
@@ -1101,10 +1113,23 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
      watchdog_attrs, lock_watchdog, unlock_watchdog, box, runner_attrs, go_write, done_read, go_byte, done_byte,
      os_read, os_error, threaded, current_frames,
      runner_id, loop_code, report, describe, encode_answer, call_timeout,
-     type_, tuple_, list_, dict_, len_, min_, max_, range_, bytes_, base_exception, keyboard_interrupt) = kit
+     type_, tuple_, list_, dict_, len_, min_, max_, range_, bytes_, base_exception, keyboard_interrupt,
+     all_, map_, is_, strs, str_, items_of, clear, copy) = kit
     switch = switches[0]
     join = "".join
-    seeded = {}  # a generator's state by seed text, for this request: C-level setstate is twice as quick as seeding
+    # The last seed text and the generator's state after it: C-level setstate is twice as quick as seeding (a
+    # warm child's prebuilt cases all seed alike). Not a dict: student code finds any dict of this frame (gc),
+    # and a key planted there whose hash collides with the next text would have its __eq__ run by the lookup.
+    last_seed, last_state = None, None
+    # The harness's own objects whose dicts this loop reads and writes by key (the channel's notes, the
+    # watchdog's and the runner's flags, the generator's ``gauss_next``): a key that is not a plain string (a
+    # ``str`` subclass whose hash collides with a name the harness looks up) would have its __eq__ run by the
+    # lookup, here, on the harness's thread (the twelfth session's red team). Their keys are looked at first:
+    # now, and after every call, the only time student code runs. Honest code never touches these objects.
+    own_dicts = (channel_attrs, watchdog_attrs, runner_attrs, generator_attrs)
+    for attrs in own_dicts:
+        if not all_(map_(is_, map_(type_, attrs), strs)):
+            return None
     results = ()
     timeouts = 0
     outcome = None
@@ -1130,15 +1155,12 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
         # The same question draws the same random numbers in every run, on every machine, whatever the
         # process asked before: random.seed(json.dumps(input, sort_keys=True)), C-level code only.
         text = join(seed_encoder(case.get("input"), 0))
-        state = seeded.get(text)  # the same question asked again (a warm child's prebuilt cases all seed alike)
-        grave.append(state)
-        if type_(state) is tuple_:
-            set_state(generator, state)
+        if text == last_seed:  # two exact strings (locals of this frame): compared by str's own code
+            set_state(generator, last_state)
         else:
             data = text.encode("utf-8")
             random_seed(generator, from_bytes(data + sha512(data).digest(), "big"))
-            if len_(seeded) < 1024:
-                seeded[text] = get_state(generator)
+            last_seed, last_state = text, get_state(generator)
         grave.append(generator_attrs.get("gauss_next"))
         setattr_(generator, "gauss_next", None)
         pair = take(case_id, grave) if take is not None and "input" not in case else None
@@ -1155,6 +1177,15 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
         else:
             helpers = helpers_of(built, link)
         evidence = evidence_of(helpers.values(), before) if observe else None  # kept in this frame only
+        if not all_(map_(is_, map_(type_, module_attrs), strs)):
+            # A key of the student's own namespace that is not a plain string would have its __eq__ run by the
+            # lookups below: the namespace is made again of its plain-string names (which compares no key),
+            # everything it held kept in the grave until the runner drops it.
+            grave.append(copy(module_attrs))
+            plain = [item for item in items_of(module_attrs) if type_(item[0]) is str_]
+            clear(module_attrs)
+            module_attrs.update(plain)
+            plain = None
         for name in helpers:  # what the student's module held under these names, and the last helpers
             grave.append(module_attrs.get(name))
         module_attrs.update(helpers)
@@ -1218,6 +1249,10 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
         except base_exception as exc:  # the watchdog's interrupt, landing in the harness's own lines
             reported = (False, "KeyboardInterrupt", exc)
         ended = clock()
+        for attrs in own_dicts:  # before any of them is read by key (see own_dicts)
+            if not all_(map_(is_, map_(type_, attrs), strs)):
+                return None
+        attrs = None
         # The watchdog disarmed and its verdict read, under its lock (no method of its class runs here)
         lock_watchdog()
         grave.append(watchdog_attrs.get("armed"))

@@ -16,6 +16,7 @@ status, so the grader can tell a crash from a timeout; when the control socket c
 grader died or finished) it kills every child it still has and exits.
 """
 
+import bisect
 import collections
 import errno
 import gc
@@ -87,20 +88,42 @@ _tuple = tuple
 _id = id
 _map = map
 _dict_values = dict.values
+_bisect_left = bisect.bisect_left
 
 
-_vars = vars
+def _dict_reader(kind):
+    """The C-level getter of ``kind``'s instances' dicts (the base getset descriptor), taken before any student
+    code runs, or None: ``vars(obj)`` asks the class, where a student can put a ``__dict__`` property."""
+    for base in kind.__mro__:
+        found = base.__dict__.get("__dict__")
+        if found is not None:
+            return found.__get__ if type(found).__name__ == "getset_descriptor" else None
+    return None
 
 
-def _made_as_reader():
+def _made_as_reader(kind, read_dict):
     """``made_as(pair)``: what a prebuilt ``(tree, before)`` pair was made as (its objects' identities), None for
-    anything else; a closure that reads no global name (it runs between two calls, see harness._serve_cases)."""
-    type_, tuple_, id_, map_, values_, vars_, dict_ = _type, _tuple, _id, _map, _dict_values, _vars, dict
+    anything else; a closure that reads no global name (it runs between two calls, see harness._serve_cases).
+
+    It reads nothing of an object that is not exactly a pair of a tree of the very class the zygote built
+    (``kind``, read through ``read_dict``) or a plain dict: ``vars()`` of an object planted in the pool would
+    ask its class, whose ``__dict__`` may be a property of the student's, run on the harness's thread (the
+    twelfth session's red team)."""
+    type_, tuple_, id_, map_, values_, dict_, len_ = _type, _tuple, _id, _map, _dict_values, dict, len
 
     def made_as(pair):
         try:
+            if type_(pair) is not tuple_ or len_(pair) != 2:
+                return None
             built, before = pair
-            attrs = built if type_(built) is dict_ else vars_(built)
+            if type_(built) is dict_:
+                attrs = built
+            elif kind is not None and read_dict is not None and type_(built) is kind:
+                attrs = read_dict(built)
+                if type_(attrs) is not dict_:
+                    return None
+            else:
+                return None
             return (id_(built), id_(before), tuple_(map_(id_, values_(attrs))))
         except:  # noqa: E722 - a bare except looks no name up: not a pair of ours, never in ``made``
             return None
@@ -109,13 +132,29 @@ def _made_as_reader():
 
 
 def pool_ledger(prebuilt, inputs):
-    """``(ids, frozen, made)`` for ``WarmHarness.pool``: the case ids in order, each input as marshal bytes,
-    and what every prebuilt pair was made as. Worked out once in the zygote, after the trees are built
-    and before any fork, so no child pays for it (about 2 ms a submission for a bank of 250 cases): a
-    forked child holds these very objects, at the very addresses, and nothing but immutable ones."""
-    made_as = _made_as_reader()
-    made = frozenset(made_as(pair) for spares in prebuilt.values() for pair in spares) - {None}
-    return _tuple(inputs), _tuple(_map(marshal.dumps, inputs.values())), made
+    """What ``WarmHarness.pool`` needs, worked out once in the zygote after the trees are built and before any
+    fork, so no child pays for it (about 2 ms a submission for a bank of 250 cases): a forked child holds
+    these very objects, at the very addresses.
+
+    ``(ids, frozen, made, kind, read_dict, order, positions, spares, kept)``: the case ids in order, each input
+    as marshal bytes, what every prebuilt pair was made as, the one class of the trees and its dict getter,
+    the ids sorted with each one's position (a case is found by bisection, comparing plain strings only: the
+    ``prebuilt`` dict is within the student's reach, and a key planted there whose hash collides with a
+    case's id would have its ``__eq__`` run by a lookup), each case's list of spare pairs, and every object
+    whose identity ``made`` records, kept alive here so that no identity is ever reused."""
+    kinds = {type(built) for spares in prebuilt.values() for built, _ in spares if type(built) is not dict}
+    kind = next(iter(kinds)) if len(kinds) == 1 else None
+    read_dict = _dict_reader(kind) if kind is not None else None
+    made_as = _made_as_reader(kind, read_dict)
+    pairs = [pair for spares in prebuilt.values() for pair in spares]
+    made = frozenset(made_as(pair) for pair in pairs) - {None}
+    kept = _tuple((pair, _tuple(_dict_values(pair[0] if type(pair[0]) is dict else read_dict(pair[0]))))
+                  for pair in pairs if made_as(pair) is not None)
+    ids = _tuple(inputs)
+    order = _tuple(sorted(ids))
+    positions = _tuple(ids.index(case_id) for case_id in order)
+    spares = _tuple(prebuilt[case_id] for case_id in ids)
+    return ids, _tuple(_map(marshal.dumps, inputs.values())), made, kind, read_dict, order, positions, spares, kept
 
 
 class WarmHarness(harness.Harness):
@@ -138,30 +177,41 @@ class WarmHarness(harness.Harness):
         the one its "before" describes), would let a call change a tree nobody looks at. Each pair is
         known by what it was made as, in a frozenset. A case whose pair is gone is built from its
         input as it was before any student code ran (marshal bytes: the inputs dict could be edited).
+        Nothing is looked up by key in a dict the student can reach (see ``pool_ledger``).
         """
-        prebuilt, build, snapshot = self.prebuilt, self.driver.build, self.driver.snapshot
-        ids, frozen, made = self.ledger if self.ledger is not None else pool_ledger(prebuilt, self.inputs)
-        loads, type_, tuple_, list_, str_ = marshal.loads, _type, _tuple, list, str
-        made_as = _made_as_reader()
+        build, snapshot = self.driver.build, self.driver.snapshot
+        ledger = self.ledger if self.ledger is not None else pool_ledger(self.prebuilt, self.inputs)
+        ids, frozen, made, kind, read_dict, order, positions, spares, _kept = ledger
+        loads, type_, list_, str_, len_, bisect = marshal.loads, _type, list, str, len, _bisect_left
+        made_as = _made_as_reader(kind, read_dict)
+        count = len_(order)
 
         def take(case_id, grave):
-            spare = prebuilt.get(case_id) if type_(case_id) is str_ else None
+            if type_(case_id) is not str_:
+                return None
+            at = bisect(order, case_id)  # plain strings on both sides: str's own comparisons
+            if at >= count or order[at] != case_id:
+                return None
+            index = positions[at]
+            spare = spares[index]
             while type_(spare) is list_ and spare:
                 pair = spare.pop()
-                if type_(pair) is tuple_ and made_as(pair) in made:
+                if made_as(pair) in made:
                     return pair
                 grave.append(pair)  # not ours: dropped by the runner thread, never here
-            if case_id not in ids:
-                return None
-            built = build(loads(frozen[ids.index(case_id)]))
+            built = build(loads(frozen[index]))
             return built, snapshot(built)
 
         def put(case_id, built, before):
             """Unchanged by the call: the next question about this case (the re-asking pass) gets this very
             tree again, whose pages this child has already copied, and the spare copy stays untouched."""
-            spare = prebuilt.get(case_id) if type_(case_id) is str_ else None
-            if type_(spare) is list_ and made_as((built, before)) in made:
-                spare.append((built, before))
+            if type_(case_id) is not str_:
+                return
+            at = bisect(order, case_id)
+            if at < count and order[at] == case_id and made_as((built, before)) in made:
+                spare = spares[positions[at]]
+                if type_(spare) is list_:
+                    spare.append((built, before))
 
         return take, put
 
