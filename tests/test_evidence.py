@@ -443,12 +443,24 @@ REVIEWED_FORGERS = {
     "forge_pool_dict_property.py": "tree-unchanged",
     "forge_pool_colliding_key.py": "tree-unchanged",
     "forge_channel_key.py": "tree-unchanged",
+    # found by the second red team of the twelfth session: the same planted keys after a wait that lets the
+    # student's threads run (a flood of notes written out; the watchdog's lock held by a thread of theirs),
+    # after the flush that follows the last check of a request, and in the link the helpers are made with
+    "forge_flood_gauss.py": "tree-unchanged",
+    "forge_watchdog_lock.py": "tree-unchanged",
+    "forge_flush_told.py": "tree-unchanged",
+    "forge_link_key.py": "tree-unchanged",
+    "forge_link_class_key.py": "tree-unchanged",
 }
 
 
 # forgers caught another way: what they reach for is not there, or their replies are not signed
 CAUGHT_WHILE_LOADING = {"forge_audit_hook.py": "has no attribute 'addaudithook'",
-                        "forge_runner_takeover.py": "tampered with the result channel"}
+                        "forge_runner_takeover.py": "tampered with the result channel",
+                        # the planted key is still in the channel's dict when the reply goes out: the reply is
+                        # written without reading that dict by key, under a nonce the grader refuses
+                        "forge_channel_key.py": "tampered with the result channel",
+                        "forge_flush_told.py": "tampered with the result channel"}
 
 
 def _twin_without_forging(tmp_path, name):

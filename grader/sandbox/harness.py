@@ -660,7 +660,7 @@ class Harness:
         # A driver that reads the library's objects only through getters it took at import (the tree driver
         # reads a node's dict by the interpreter's own descriptor) needs no library class checked per call.
         plumbing = () if getattr(driver, "READS_LIBRARY_OBJECTS_BY_OWN_GETTERS", False) is True else library_classes
-        window_anchor = _seal.Seal(lenient=[driver, *_own_modules_of(driver)], classes=[*driver_classes, Answered],
+        window_anchor = _seal.Seal(lenient=[driver, *_own_modules_of(driver)], classes=[*driver_classes, Answered, Link],
                                    plumbing=plumbing, functions=closures).anchor
         runner = self.runner
         threaded = runner.ident is not None
@@ -677,7 +677,7 @@ class Harness:
             vars(self.channel), self.channel.nonce_bytes, self.channel.res_fd, _os_write,
             # the driver, the pool of prebuilt trees, this call's seal
             driver.build, driver.snapshot, driver.helpers, helpers_with_values, driver.call,
-            getattr(driver, "changed", None), take, put, evidence, broken, restore, Answered, self.link,
+            getattr(driver, "changed", None), take, put, evidence, broken, restore, Answered, self.link, vars(self.link),
             # the watchdog and the runner thread
             vars(self.watchdog), self.watchdog.lock.acquire, self.watchdog.lock.release, runner.box, vars(runner),
             runner.go_write if threaded else None, runner.done_read if threaded else None, _runner.GO, _runner.DONE,
@@ -869,7 +869,8 @@ def _wire(channel):
     parsing (json's C scanner)."""
     return (vars(channel), channel.req_fd, channel.res_fd, channel.lock.acquire, channel.lock.release,
             _os_read, _os_write, _os_exit, _json_scanner, MAGIC, ANSWER, _seal._setswitchinterval,
-            _type, _len, _int, bytes, list, tuple, _hashlib.hmac_digest, _seal._gc_disable)
+            _type, _len, _int, bytes, list, tuple, _hashlib.hmac_digest, _seal._gc_disable,
+            all, map, _seal._is, _repeat(str))
 
 
 _json_scanner = json.scanner.c_make_scanner(json.decoder.JSONDecoder()) if json.scanner.c_make_scanner else None
@@ -881,7 +882,7 @@ def _receive(wire, grave):
     The interpreter is held (switch interval up) before the request is decoded, so none of them sees
     it before the seal is checked."""
     (attrs, req_fd, _res_fd, lock, unlock, read, _write, exit_, scan, magic, answer, switch,
-     type_, len_, int_, bytes_, list_, tuple_, _sign, stop_collecting) = wire
+     type_, len_, int_, bytes_, list_, tuple_, _sign, stop_collecting, all_, map_, is_, strs) = wire
     lock()  # a thread of the student's may be reading an answer right now
     try:
         # After every wait (the lock, each read) the interpreter is held and collection turned off before
@@ -889,6 +890,12 @@ def _receive(wire, grave):
         # collection here could run a __del__ of theirs on this thread (the eleventh red team's find).
         stop_collecting()
         switch(1.0)
+        # Plain-string keys only in the channel's dict before it is read by key: a key whose hash collides
+        # with "pending", planted by a thread of the student's while this one waited, would have its __eq__
+        # run by the lookup, here (the twelfth session's red team, see _serve_cases). No request, then: the
+        # seal finds the channel changed, and the reply (see _send) is one the grader calls tampering.
+        if not all_(map_(is_, map_(type_, attrs), strs)):
+            return 0, None
         pending = attrs.get("pending")
         if type_(pending) is list_ and pending:
             item = pending.pop(0)
@@ -921,6 +928,8 @@ def _receive(wire, grave):
                     exit_(3)
                 buffer += chunk
             payload, buffer = buffer[:count], buffer[count:]
+            if not all_(map_(is_, map_(type_, attrs), strs)):  # the reads above waited: as after the lock
+                return 0, None
             grave.append(attrs.get("buffer"))
             attrs["buffer"] = buffer
             switch(1.0)
@@ -936,14 +945,19 @@ def _send(wire, seq, payload, key, grave):
     with the session's reply key (``session.reply_signature``): the key lives in the serving frame only,
     so a frame written by a thread of the student's, which can reach the channel and its nonce, is not
     taken for the harness's reply."""
-    (attrs, _req_fd, res_fd, lock, unlock, _read, write, _exit, _scan, magic, _answer, _switch,
-     type_, len_, _int, bytes_, _list, _tuple, sign, _stop_collecting) = wire
+    (attrs, _req_fd, res_fd, lock, unlock, _read, write, _exit, _scan, magic, _answer, switch,
+     type_, len_, _int, bytes_, _list, _tuple, sign, stop_collecting, all_, map_, is_, strs) = wire
     signature = sign(key, b"%d " % seq + payload, "sha256").hex()[:32].encode()
     lock()
     try:
-        told, nonce = attrs.get("told"), attrs.get("nonce_bytes")
-        grave.append((told, nonce))
-        attrs["told"] = b""
+        stop_collecting()  # the lock may have waited for a thread of the student's: as in _receive
+        switch(1.0)
+        if all_(map_(is_, map_(type_, attrs), strs)):
+            told, nonce = attrs.get("told"), attrs.get("nonce_bytes")
+            grave.append((told, nonce))
+            attrs["told"] = b""
+        else:  # a planted key (see _receive): the dict is not read by key, and the grader takes no such reply
+            told, nonce = b"", b"-"
         if type_(nonce) is not bytes_:
             nonce = b"-"  # rewritten by the student: the grader will not take this reply
         data = (told if type_(told) is bytes_ else b"") + b"%s %s %d %d %s\n%s" % (magic, nonce, seq, len_(payload),
@@ -1109,7 +1123,7 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
      from_bytes, setattr_,
      channel_attrs, nonce, reply_fd, os_write,
      build, snapshot, helpers_of, helpers_with_values, call_driver, changed, take, put, evidence_of, broken, restore,
-     answered_link, link,
+     answered_link, link, link_attrs,
      watchdog_attrs, lock_watchdog, unlock_watchdog, box, runner_attrs, go_write, done_read, go_byte, done_byte,
      os_read, os_error, threaded, current_frames,
      runner_id, loop_code, report, describe, encode_answer, call_timeout,
@@ -1121,12 +1135,13 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
     # warm child's prebuilt cases all seed alike). Not a dict: student code finds any dict of this frame (gc),
     # and a key planted there whose hash collides with the next text would have its __eq__ run by the lookup.
     last_seed, last_state = None, None
-    # The harness's own objects whose dicts this loop reads and writes by key (the channel's notes, the
-    # watchdog's and the runner's flags, the generator's ``gauss_next``): a key that is not a plain string (a
-    # ``str`` subclass whose hash collides with a name the harness looks up) would have its __eq__ run by the
-    # lookup, here, on the harness's thread (the twelfth session's red team). Their keys are looked at first:
-    # now, and after every call, the only time student code runs. Honest code never touches these objects.
-    own_dicts = (channel_attrs, watchdog_attrs, runner_attrs, generator_attrs)
+    # The harness's own objects whose dicts this loop reads by key (the channel's notes, the watchdog's and the
+    # runner's flags, the generator's ``gauss_next``, the link the driver's helpers are made with): a key that
+    # is not a plain string (a ``str`` subclass whose hash collides with a name the harness looks up) would have
+    # its __eq__ run by the lookup, here, on the harness's thread (the twelfth session's red team). Their keys
+    # are looked at first: now, after every call, and after every wait that lets the student's threads run (a
+    # flood of notes written out, the watchdog's lock taken). Honest code never touches these objects.
+    own_dicts = (channel_attrs, watchdog_attrs, runner_attrs, generator_attrs, link_attrs)
     for attrs in own_dicts:
         if not all_(map_(is_, map_(type_, attrs), strs)):
             return None
@@ -1152,6 +1167,10 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
                 intact, _ = check(window_anchor) if check.__code__ is check_code else (False, None)
                 if not intact:
                     return None
+                for attrs in own_dicts:  # the writes let the student's threads run: as after a call
+                    if not all_(map_(is_, map_(type_, attrs), strs)):
+                        return None
+                attrs = None
         # The same question draws the same random numbers in every run, on every machine, whatever the
         # process asked before: random.seed(json.dumps(input, sort_keys=True)), C-level code only.
         text = join(seed_encoder(case.get("input"), 0))
@@ -1253,8 +1272,13 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
             if not all_(map_(is_, map_(type_, attrs), strs)):
                 return None
         attrs = None
-        # The watchdog disarmed and its verdict read, under its lock (no method of its class runs here)
+        # The watchdog disarmed and its verdict read, under its lock (no method of its class runs here). Taking
+        # the lock may wait for a thread of the student's that holds it, which then runs: its dict is looked
+        # at again once the lock is held (the twelfth session's second red team).
         lock_watchdog()
+        if not all_(map_(is_, map_(type_, watchdog_attrs), strs)):
+            unlock_watchdog()
+            return None
         grave.append(watchdog_attrs.get("armed"))
         watchdog_attrs["armed"] = None
         fired = watchdog_attrs.get("fired") is True
