@@ -451,6 +451,11 @@ REVIEWED_FORGERS = {
     "forge_flush_told.py": "tree-unchanged",
     "forge_link_key.py": "tree-unchanged",
     "forge_link_class_key.py": "tree-unchanged",
+    # and in the dicts of builtin types, reached through gc: object's (an instance attribute the driver sets
+    # between calls), the function type's (``f.__code__`` in the harness's own checks, after a flush, with the
+    # interpreter's type cache evicted)
+    "forge_object_dict_key.py": "tree-unchanged",
+    "forge_type_cache.py": "tree-unchanged",
 }
 
 
@@ -460,7 +465,9 @@ CAUGHT_WHILE_LOADING = {"forge_audit_hook.py": "has no attribute 'addaudithook'"
                         # the planted key is still in the channel's dict when the reply goes out: the reply is
                         # written without reading that dict by key, under a nonce the grader refuses
                         "forge_channel_key.py": "tampered with the result channel",
-                        "forge_flush_told.py": "tampered with the result channel"}
+                        "forge_flush_told.py": "tampered with the result channel",
+                        "forge_object_dict_key.py": "tampered with the result channel",
+                        "forge_type_cache.py": "tampered with the result channel"}
 
 
 def _twin_without_forging(tmp_path, name):

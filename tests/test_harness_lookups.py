@@ -111,3 +111,49 @@ def test_a_plain_channel_is_read_as_before(harness):
         gc.enable()
         for fd in (request_r, request_w, reply_r, reply_w):
             os.close(fd)
+
+
+def test_a_key_planted_in_a_builtin_type_s_dict_breaks_the_seal_before_any_lookup(harness):
+    """``object``'s own dict is within reach of gc; a key planted there (colliding with a name, ahead of it) runs
+    its ``__eq__`` in any lookup of that name that misses the type cache, as the driver's ``self.index_of = {}``
+    did (the twelfth session's second red team). ``seal.check`` looks at the builtin types' dicts first, with
+    C-level calls only: the planted key is found, and never compared."""
+    seal = harness._seal
+    anchor = seal.Seal(namespaces=[{"plain": 1}]).anchor
+    interval = sys.getswitchinterval()
+    compared = []
+
+    class Planted(str):
+        __hash__ = str.__hash__
+
+        def __eq__(self, other):
+            compared.append(str(other))
+            return False
+
+        __ne__ = object.__ne__
+
+    real = gc.get_referents(vars(object))[0]
+    key = Planted("__a_name_nothing_looks_up__")
+    try:
+        assert seal.check(anchor)[0] is True
+        real[key] = None
+        assert seal.check(anchor)[0] is False
+    finally:
+        real.pop(key, None)
+        sys.setswitchinterval(interval)
+        gc.enable()
+    assert seal.check(anchor)[0] is True and compared == []
+    sys.setswitchinterval(interval)
+    gc.enable()
+
+
+def test_code_objects_are_read_without_a_lookup(harness):
+    """``f.__code__`` looks ``__code__`` up in the function type's dict; the harness reads code objects through the
+    type's own getter instead (a key planted there after the files load would run in that lookup)."""
+    seal = harness._seal
+    assert seal.code_of(harness._receive) is harness._receive.__code__
+    assert seal.code_of(seal.func_of(harness.Harness(None).serve)) is harness.Harness.serve.__code__
+    source = HARNESS.read_text(encoding="utf-8")
+    body = source[source.index("    def serve(self):"):source.index("def _signal_handlers")]
+    calls = [line for line in body.splitlines() if "__code__" in line and not line.lstrip().startswith(("#", "``"))]
+    assert not [line for line in calls if ".__code__ is" in line or ".__code__ is not" in line], calls

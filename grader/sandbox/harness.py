@@ -687,7 +687,7 @@ class Harness:
             # builtins, bound now
             _type, _tuple, _list, _dict, _len, _min, _max, _range, bytes, BaseException, KeyboardInterrupt,
             # which dicts hold plain-string keys only, and a namespace made so again (see _serve_cases)
-            all, map, _seal._is, _repeat(str), _str, dict.items, dict.clear, dict.copy,
+            all, map, _seal._is, _repeat(str), _str, dict.items, dict.clear, dict.copy, _seal.code_of,
         )
         return kit, window_anchor, restore
 
@@ -726,12 +726,16 @@ class Harness:
         ``__code__`` or a class's method, but not a code object, nor a frame's variables.
         """
         check, receive, send, finish = _seal.check, _receive, _send, _finish
-        codes = (check.__code__, receive.__code__, send.__code__, finish.__code__)
+        # Code objects are read through the function type's own getter, never ``f.__code__``: that lookup goes
+        # through the function type's dict, where a key planted after the files load would run (see seal's
+        # GUARDED_TYPES); likewise a method's function.
+        code_of, func_of = _seal.code_of, _seal.func_of
+        codes = (code_of(check), code_of(receive), code_of(send), code_of(finish))
         serve_requests = self._serve_requests
-        serve_requests_code = serve_requests.__func__.__code__
+        serve_requests_code = code_of(func_of(serve_requests))
         tools = (_type, bytes, _marshal_loads, _marshal_dumps, _join, _reply_encoder, _scratch_full,
-                 _scratch_full.__code__, _os_exit, _seal._setswitchinterval, _seal.SWITCH_SECONDS,
-                 _tampered, _memory_exhausted)
+                 code_of(_scratch_full), _os_exit, _seal._setswitchinterval, _seal.SWITCH_SECONDS,
+                 _tampered, _memory_exhausted, code_of, func_of, _dict, _str)
         wire = _wire(self.channel)
         grave = []
         seq, request = receive(wire, grave)
@@ -746,14 +750,14 @@ class Harness:
                 _os_exit(0)
         except BaseException:  # noqa: B036 - student code broke something the harness relies on
             reply = {"ok": False, "error": "the submission broke the grader's harness (patched builtins or modules?)"}
-        if finish.__code__ is not codes[3] or send.__code__ is not codes[2]:
+        if code_of(finish) is not codes[3] or code_of(send) is not codes[2]:
             _os_exit(4)
         payload = finish(reply, False, guard, check, codes[0], tools, grave)
         send(wire, seq, payload, b"", grave)  # no key exists in this process while the files load: the grader takes this one unsigned
         # The usual switching again; collection stays off on this thread for good (the runner turns it on for
         # the student's calls only: runner._loop), so no collection here runs a __del__ of theirs.
         tools[9](tools[10])
-        if serve_requests.__func__.__code__ is not serve_requests_code:
+        if code_of(func_of(serve_requests)) is not serve_requests_code:
             _os_exit(4)
         serve_requests(guard, wire, check, receive, send, finish, codes, tools, grave)
 
@@ -768,11 +772,12 @@ class Harness:
         ``_send``, ``_finish``: none reads a global name), until the whole seal has been checked again.
         """
         check_code, receive_code, send_code, finish_code = codes
-        type_, dict_, str_, exit_, fromhex = tools[0], _dict, _str, tools[8], bytes.fromhex
+        type_, exit_, code_of, dict_, str_ = tools[0], tools[8], tools[13], tools[15], tools[16]
+        fromhex = tools[1].fromhex  # bound before any lookup can be poisoned: this frame starts right after init's send
         switch, switch_seconds = tools[9], tools[10]
         key = b""  # ``grave``: what this thread would drop that the student could have put there (see _serve_cases)
         while True:
-            if receive.__code__ is not receive_code:
+            if code_of(receive) is not receive_code:
                 exit_(4)
             seq, request = receive(wire, grave)  # the interpreter held from the moment the request is read
             if not key and type_(request) is dict_ and type_(request.get("reply_key")) is str_:
@@ -780,7 +785,7 @@ class Harness:
             op = request.get("op") if type_(request) is dict_ else None
             if op == "exit":
                 exit_(0)
-            intact, _collecting = (check(guard[2]) if check.__code__ is check_code else (False, None)) \
+            intact, _collecting = (check(guard[2]) if code_of(check) is check_code else (False, None)) \
                 if guard is not None else (False, None)
             reply = None
             try:
@@ -793,7 +798,7 @@ class Harness:
             except BaseException:  # noqa: B036 - student code broke something the harness relies on
                 reply = {"ok": False, "error": "the submission broke the grader's harness (patched builtins or "
                                                "modules?)"}
-            if finish.__code__ is not finish_code or send.__code__ is not send_code:
+            if code_of(finish) is not finish_code or code_of(send) is not send_code:
                 exit_(4)
             payload = finish(reply, not intact, guard, check, check_code, tools, grave)
             send(wire, seq, payload, key, grave)
@@ -805,16 +810,16 @@ def _finish(reply, tampered, guard, check, check_code, tools, grave):
     the student's streams flushed (on the runner thread). Returns the payload. Reads no
     global name: it runs after the student's code did, and after the scratch test's statvfs."""
     (type_, bytes_, loads, dumps, join, encode, scratch_full, scratch_full_code, exit_, _switch, _seconds,
-     tampered_flag, memory_flag) = tools
+     tampered_flag, memory_flag, code_of, _func_of, _dict, _str) = tools
     if guard is not None:
-        whole, _ = check(guard[2]) if check.__code__ is check_code else (False, None)
-        window, _ = check(guard[4]) if check.__code__ is check_code else (False, None)
+        whole, _ = check(guard[2]) if code_of(check) is check_code else (False, None)
+        window, _ = check(guard[4]) if code_of(check) is check_code else (False, None)
         tampered = tampered or not whole or not window or tampered_flag[0]
         if not tampered:
             guard[8](grave)  # the builtins restored; verified just now (the window's check), nothing ran since
             if memory_flag[0]:
                 reply = {"fatal": "memory"}
-            elif scratch_full.__code__ is not scratch_full_code or scratch_full(guard[5]):  # a statvfs:
+            elif code_of(scratch_full) is not scratch_full_code or scratch_full(guard[5]):  # a statvfs:
                 reply = {"fatal": "scratch"}  # from here on, locals and C-level calls only
     if tampered:
         reply = {"fatal": "tampered"}
@@ -824,9 +829,10 @@ def _finish(reply, tampered, guard, check, check_code, tools, grave):
         payload = b'{"fatal": "tampered"}'
     if guard is not None:  # the student's streams, flushed on the runner thread (their code may run)
         flush, flush_code = guard[6], guard[7]
-        if flush.__code__ is not flush_code:
+        if code_of(flush) is not flush_code:
             exit_(4)
-        flush(grave)
+        if flush(grave) is False:  # the builtin types' dicts changed while the student's code flushed
+            payload = b'{"fatal": "tampered"}'
     return payload
 
 
@@ -870,7 +876,7 @@ def _wire(channel):
     return (vars(channel), channel.req_fd, channel.res_fd, channel.lock.acquire, channel.lock.release,
             _os_read, _os_write, _os_exit, _json_scanner, MAGIC, ANSWER, _seal._setswitchinterval,
             _type, _len, _int, bytes, list, tuple, _hashlib.hmac_digest, _seal._gc_disable,
-            all, map, _seal._is, _repeat(str))
+            all, map, _seal._is, _repeat(str), _seal.TYPE_GUARD, itertools.chain.from_iterable)
 
 
 _json_scanner = json.scanner.c_make_scanner(json.decoder.JSONDecoder()) if json.scanner.c_make_scanner else None
@@ -882,7 +888,8 @@ def _receive(wire, grave):
     The interpreter is held (switch interval up) before the request is decoded, so none of them sees
     it before the seal is checked."""
     (attrs, req_fd, _res_fd, lock, unlock, read, _write, exit_, scan, magic, answer, switch,
-     type_, len_, int_, bytes_, list_, tuple_, _sign, stop_collecting, all_, map_, is_, strs) = wire
+     type_, len_, int_, bytes_, list_, tuple_, _sign, stop_collecting, all_, map_, is_, strs,
+     (guarded, lengths, keys), chained) = wire
     lock()  # a thread of the student's may be reading an answer right now
     try:
         # After every wait (the lock, each read) the interpreter is held and collection turned off before
@@ -893,8 +900,10 @@ def _receive(wire, grave):
         # Plain-string keys only in the channel's dict before it is read by key: a key whose hash collides
         # with "pending", planted by a thread of the student's while this one waited, would have its __eq__
         # run by the lookup, here (the twelfth session's red team, see _serve_cases). No request, then: the
-        # seal finds the channel changed, and the reply (see _send) is one the grader calls tampering.
-        if not all_(map_(is_, map_(type_, attrs), strs)):
+        # seal finds the channel changed, and the reply (see _send) is one the grader calls tampering. The
+        # builtin types' dicts first, as after every wait (see seal.GUARDED_TYPES): ``attrs.get`` goes through one.
+        if tuple_(map_(len_, guarded)) != lengths or not all_(map_(is_, chained(guarded), keys)) \
+                or not all_(map_(is_, map_(type_, attrs), strs)):
             return 0, None
         pending = attrs.get("pending")
         if type_(pending) is list_ and pending:
@@ -928,7 +937,8 @@ def _receive(wire, grave):
                     exit_(3)
                 buffer += chunk
             payload, buffer = buffer[:count], buffer[count:]
-            if not all_(map_(is_, map_(type_, attrs), strs)):  # the reads above waited: as after the lock
+            if tuple_(map_(len_, guarded)) != lengths or not all_(map_(is_, chained(guarded), keys)) \
+                    or not all_(map_(is_, map_(type_, attrs), strs)):  # the reads above waited: as after the lock
                 return 0, None
             grave.append(attrs.get("buffer"))
             attrs["buffer"] = buffer
@@ -946,18 +956,20 @@ def _send(wire, seq, payload, key, grave):
     so a frame written by a thread of the student's, which can reach the channel and its nonce, is not
     taken for the harness's reply."""
     (attrs, _req_fd, res_fd, lock, unlock, _read, write, _exit, _scan, magic, _answer, switch,
-     type_, len_, _int, bytes_, _list, _tuple, sign, stop_collecting, all_, map_, is_, strs) = wire
-    signature = sign(key, b"%d " % seq + payload, "sha256").hex()[:32].encode()
+     type_, len_, _int, bytes_, _list, tuple_, sign, stop_collecting, all_, map_, is_, strs,
+     (guarded, lengths, keys), chained) = wire
     lock()
     try:
         stop_collecting()  # the lock may have waited for a thread of the student's: as in _receive
         switch(1.0)
-        if all_(map_(is_, map_(type_, attrs), strs)):
+        if tuple_(map_(len_, guarded)) == lengths and all_(map_(is_, chained(guarded), keys)) \
+                and all_(map_(is_, map_(type_, attrs), strs)):
+            signature = sign(key, b"%d " % seq + payload, "sha256").hex()[:32].encode()
             told, nonce = attrs.get("told"), attrs.get("nonce_bytes")
             grave.append((told, nonce))
             attrs["told"] = b""
-        else:  # a planted key (see _receive): the dict is not read by key, and the grader takes no such reply
-            told, nonce = b"", b"-"
+        else:  # a planted key (see _receive): nothing is looked up, and the grader takes no such reply
+            signature, told, nonce = b"-", b"", b"-"
         if type_(nonce) is not bytes_:
             nonce = b"-"  # rewritten by the student: the grader will not take this reply
         data = (told if type_(told) is bytes_ else b"") + b"%s %s %d %d %s\n%s" % (magic, nonce, seq, len_(payload),
@@ -977,6 +989,8 @@ def _flusher(runner, sys_module):
     done_read = runner.done_read if threaded else None
     go_byte, write, read, os_error = _runner.GO, _os_write, _os_read, OSError
     stop_collecting, switch = _seal._gc_disable, _seal._setswitchinterval
+    (guarded, lengths, keys), chained, all_, map_, is_, len_ = _seal.TYPE_GUARD, itertools.chain.from_iterable, all, \
+        map, _seal._is, _len
 
     def flush_streams(grave):
         if threaded:
@@ -992,6 +1006,8 @@ def _flusher(runner, sys_module):
                 pass
             stop_collecting()  # as after every call (see _serve_cases)
             switch(1.0)
+            if tuple_(map_(len_, guarded)) != lengths or not all_(map_(is_, chained(guarded), keys)):
+                return False  # a key planted in a builtin type's dict (see seal.GUARDED_TYPES): the reply says tampered
             grave.append(box[1])
             box[1] = None
         else:
@@ -1128,7 +1144,7 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
      os_read, os_error, threaded, current_frames,
      runner_id, loop_code, report, describe, encode_answer, call_timeout,
      type_, tuple_, list_, dict_, len_, min_, max_, range_, bytes_, base_exception, keyboard_interrupt,
-     all_, map_, is_, strs, str_, items_of, clear, copy) = kit
+     all_, map_, is_, strs, str_, items_of, clear, copy, code_of) = kit
     switch = switches[0]
     join = "".join
     # The last seed text and the generator's state after it: C-level setstate is twice as quick as seeding (a
@@ -1164,7 +1180,7 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
                 channel_attrs["told"] = b""
                 while told:
                     told = told[os_write(reply_fd, told):]
-                intact, _ = check(window_anchor) if check.__code__ is check_code else (False, None)
+                intact, _ = check(window_anchor) if code_of(check) is check_code else (False, None)
                 if not intact:
                     return None
                 for attrs in own_dicts:  # the writes let the student's threads run: as after a call
@@ -1226,6 +1242,7 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
         watchdog_attrs["armed"] = (started + call_timeout,)
         job = (call_driver, entry, built, describe, encode_answer, submission_files)
         reported = None
+        checked = False  # whether the per-call check has run since the call (see below)
         try:
             if threaded:  # the answer is encoded, or the exception described, on the runner thread too
                 box[0] = (report, job)
@@ -1243,6 +1260,13 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
                 switch(1.0)
                 if signal != done_byte:
                     return None
+                # Then, before any attribute is looked up, the per-call check: it looks at the builtin types'
+                # dicts first (seal.GUARDED_TYPES), where a key planted during the call would run in the lookups
+                # below (the twelfth session's second red team), then at all the window vouches for.
+                intact, collecting = check(window_anchor) if code_of(check) is check_code else (False, None)
+                if not intact or collecting:  # collection on again since "done": only code of the student's did that
+                    return None
+                checked = True
                 # Done means the runner thread is back in its own loop, with nothing above it: a thread
                 # of the student's could release ``done`` itself, the call still running, to go on
                 # changing the tree after the harness had looked at it.
@@ -1275,7 +1299,12 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
         # The watchdog disarmed and its verdict read, under its lock (no method of its class runs here). Taking
         # the lock may wait for a thread of the student's that holds it, which then runs: its dict is looked
         # at again once the lock is held (the twelfth session's second red team).
-        lock_watchdog()
+        if not lock_watchdog(False):  # held by a thread of the student's, which runs while this one waits
+            lock_watchdog()
+            intact, collecting = check(window_anchor) if code_of(check) is check_code else (False, None)
+            if not intact or collecting:
+                unlock_watchdog()
+                return None
         if not all_(map_(is_, map_(type_, watchdog_attrs), strs)):
             unlock_watchdog()
             return None
@@ -1299,10 +1328,12 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
             result["answer"] = shown
         else:
             result["raised"] = shown
-        # From here to the next call no code runs that the check below does not vouch for.
-        intact, collecting = check(window_anchor) if check.__code__ is check_code else (False, None)
-        if not intact or collecting:  # collection on again since "done": only code of the student's did that
-            return None
+        # From here to the next call no code runs that the check vouches for (run above, right after "done", on
+        # the runner; here where the call ran on this thread).
+        if not checked:
+            intact, collecting = check(window_anchor) if code_of(check) is check_code else (False, None)
+            if not intact or collecting:  # collection on again since "done": only code of the student's did that
+                return None
         restore(grave)
         # Absent fields mean their defaults (no answer, nothing raised, no timeout, unchanged):
         # the reply stays small. What the helpers were asked is not here: the grader logged it.

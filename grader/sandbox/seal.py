@@ -18,8 +18,11 @@ What this does not stop: code that writes the process's memory directly (``ctype
 security page of the docs says so; bubblewrap or Landlock do not change that.
 """
 
+import _hashlib
+import _random
 import gc
 import sys
+from array import array as _array_type
 import types
 import weakref
 from itertools import chain as _chain
@@ -62,6 +65,38 @@ _dict_values = dict.values
 _chain_from_iterable = _chain.from_iterable
 _proxy_values = types.MappingProxyType.values
 _FunctionType = types.FunctionType
+
+# The dicts of the builtin types the harness's code goes through between two calls. A key planted in one of
+# them (its real dict is within reach of gc), whose hash collides with a name and which comes ahead of it,
+# has its __eq__ run by any lookup of that name on an object of that type that misses the interpreter's type
+# cache (and the student can evict an entry): student code on the harness's thread (the twelfth session's
+# second red team, through ``object``'s dict and the function type's). ``check`` looks at these first, with
+# C-level calls only, before any attribute is looked up; so does the harness after every wait.
+GUARDED_TYPES = (
+    object, type, dict, list, tuple, str, bytes, int, float, bool, type(None), set, frozenset,
+    types.FunctionType, types.MethodType, types.BuiltinFunctionType, types.MethodWrapperType, types.FrameType,
+    types.CodeType, types.CellType, types.MappingProxyType, types.GetSetDescriptorType,
+    types.MemberDescriptorType, types.WrapperDescriptorType, types.MethodDescriptorType,
+    types.ClassMethodDescriptorType, weakref.ref, attrgetter, _chain, _repeat, map, zip,
+    BaseException, KeyboardInterrupt, OSError, ValueError, TypeError,
+)
+
+
+def type_guard(extra=()):
+    """``(proxies, lengths, keys)`` of ``GUARDED_TYPES`` and ``extra``: each type's dict (a mapping proxy over the
+    real one), its length and every key in order, taken before any student code runs. Whole when
+    ``tuple(map(len, proxies)) == lengths and all(map(is_, chain.from_iterable(proxies), keys))``: the very keys,
+    in order (a planted key shows in that order, however it was put ahead of a name in the lookups)."""
+    proxies = _tuple(_map(_vars, (*GUARDED_TYPES, *extra)))
+    return proxies, _tuple(_map(_len, proxies)), _tuple(_chain_from_iterable(proxies))
+
+
+# The harness's random generator (both its classes), hashes and the tree driver's arrays: looked up between calls.
+TYPE_GUARD = type_guard((_random.Random, *((sys.modules["random"].Random,) if "random" in sys.modules else ()),
+                         type(_hashlib.new("sha512")), _array_type))
+
+code_of = vars(types.FunctionType)["__code__"].__get__  # a function's code, read without looking anything up
+func_of = vars(types.MethodType)["__func__"].__get__  # a bound method's function, likewise
 _FUNCTION_PARTS = (attrgetter("__code__"), attrgetter("__defaults__"), attrgetter("__kwdefaults__"))
 _cell_contents = attrgetter("cell_contents")
 _SCALARS = (int, float, bool, str, bytes, type(None))
@@ -179,7 +214,7 @@ def _anchor(namespaces, lenient, objects, classes, plumbing, functions, cells):
         contents = None
     tools = (_all, _map, _is, _len, _getattr, _type, _sum, _FUNCTION_PARTS,
              _cell_contents, _is_scalar_id, CLASS_CACHES, PLUMBING, _dict_values, _id, zip, _repeat(str), _gettrace,
-             _getprofile, _tuple, _chain_from_iterable, _proxy_values)
+             _getprofile, _tuple, _chain_from_iterable, _proxy_values, TYPE_GUARD)
     switches = (_setswitchinterval, _gc_isenabled, _gc_disable)
     return (tools, switches, spaces, _tuple(loose), _tuple(held), (_tuple(kinds), classes_at_once), pipes, functions,
             parts, cells, contents, _tuple(objects), _tuple(_map(_type, objects)))
@@ -208,7 +243,10 @@ def check(anchor):
          types_) = anchor
         (all_, map_, is_, len_, getattr_, type_, sum_, function_parts, cell_contents,
          is_scalar_id, caches, plumbing, values_, id_, zip_, strs, gettrace, getprofile, tuple_, chained,
-         proxy_values) = tools
+         proxy_values, (guarded, guarded_lengths, guarded_keys)) = tools
+        # The builtin types' dicts first: every attribute looked up below goes through them (see GUARDED_TYPES).
+        if tuple_(map_(len_, guarded)) != guarded_lengths or not all_(map_(is_, chained(guarded), guarded_keys)):
+            return False, collecting
         # A trace or profile function on this thread sees every frame of the harness and can rewrite
         # their variables: none may be set (the student's code never runs on this thread).
         if gettrace() is not None or getprofile() is not None:
