@@ -436,14 +436,14 @@ REVIEWED_FORGERS = {
     # as the runner writes), so a collection on the harness's thread ran a __del__ of theirs
     "forge_loop_locals.py": "tree-unchanged",
     "forge_thread_gc.py": "tree-unchanged",
-    # found by the twelfth session's red team: student code run on the harness's thread by a lookup, through
+    # found by the twelfth red team: student code run on the harness's thread by a lookup, through
     # the warm pool (a pair planted in a spare list, whose class's __dict__ property ``vars()`` ran; a key whose
     # hash collides with a case's id, planted first in the pool's dict, whose __eq__ the lookup ran); and the
     # same through the channel's own dict (a key colliding with "told"), setting a trace function there
     "forge_pool_dict_property.py": "tree-unchanged",
     "forge_pool_colliding_key.py": "tree-unchanged",
     "forge_channel_key.py": "tree-unchanged",
-    # found by the second red team of the twelfth session: the same planted keys after a wait that lets the
+    # found by the thirteenth red team: the same planted keys after a wait that lets the
     # student's threads run (a flood of notes written out; the watchdog's lock held by a thread of theirs),
     # after the flush that follows the last check of a request, and in the link the helpers are made with
     "forge_flood_gauss.py": "tree-unchanged",

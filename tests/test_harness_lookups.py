@@ -2,7 +2,7 @@
 
 A ``str`` subclass whose hash collides with a name, put ahead of it in a dict, has its ``__eq__`` run by a
 lookup, an insertion or a deletion of that name: the student's code on the harness's thread, where it can set
-a trace function that rewrites the harness's variables (the twelfth session's red team). The channel's dict is
+a trace function that rewrites the harness's variables (the twelfth red team). The channel's dict is
 read by key after every wait, when a thread of the student's may have planted such a key: the harness must
 refuse it before the lookup. The harness is a plain script, so it is loaded from its file as the child does.
 """
@@ -116,7 +116,7 @@ def test_a_plain_channel_is_read_as_before(harness):
 def test_a_key_planted_in_a_builtin_type_s_dict_breaks_the_seal_before_any_lookup(harness):
     """``object``'s own dict is within reach of gc; a key planted there (colliding with a name, ahead of it) runs
     its ``__eq__`` in any lookup of that name that misses the type cache, as the driver's ``self.index_of = {}``
-    did (the twelfth session's second red team). ``seal.check`` looks at the builtin types' dicts first, with
+    did (the thirteenth red team). ``seal.check`` looks at the builtin types' dicts first, with
     C-level calls only: the planted key is found, and never compared."""
     seal = harness._seal
     anchor = seal.Seal(namespaces=[{"plain": 1}]).anchor

@@ -899,7 +899,7 @@ def _receive(wire, grave):
         switch(1.0)
         # Plain-string keys only in the channel's dict before it is read by key: a key whose hash collides
         # with "pending", planted by a thread of the student's while this one waited, would have its __eq__
-        # run by the lookup, here (the twelfth session's red team, see _serve_cases). No request, then: the
+        # run by the lookup, here (the twelfth red team, see _serve_cases). No request, then: the
         # seal finds the channel changed, and the reply (see _send) is one the grader calls tampering. The
         # builtin types' dicts first, as after every wait (see seal.GUARDED_TYPES): ``attrs.get`` goes through one.
         if tuple_(map_(len_, guarded)) != lengths or not all_(map_(is_, chained(guarded), keys)) \
@@ -1154,7 +1154,7 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
     # The harness's own objects whose dicts this loop reads by key (the channel's notes, the watchdog's and the
     # runner's flags, the generator's ``gauss_next``, the link the driver's helpers are made with): a key that
     # is not a plain string (a ``str`` subclass whose hash collides with a name the harness looks up) would have
-    # its __eq__ run by the lookup, here, on the harness's thread (the twelfth session's red team). Their keys
+    # its __eq__ run by the lookup, here, on the harness's thread (the twelfth red team). Their keys
     # are looked at first: now, after every call, and after every wait that lets the student's threads run (a
     # flood of notes written out, the watchdog's lock taken). Honest code never touches these objects.
     own_dicts = (channel_attrs, watchdog_attrs, runner_attrs, generator_attrs, link_attrs)
@@ -1262,7 +1262,7 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
                     return None
                 # Then, before any attribute is looked up, the per-call check: it looks at the builtin types'
                 # dicts first (seal.GUARDED_TYPES), where a key planted during the call would run in the lookups
-                # below (the twelfth session's second red team), then at all the window vouches for.
+                # below (the thirteenth red team), then at all the window vouches for.
                 intact, collecting = check(window_anchor) if code_of(check) is check_code else (False, None)
                 if not intact or collecting:  # collection on again since "done": only code of the student's did that
                     return None
@@ -1298,7 +1298,7 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
         attrs = None
         # The watchdog disarmed and its verdict read, under its lock (no method of its class runs here). Taking
         # the lock may wait for a thread of the student's that holds it, which then runs: its dict is looked
-        # at again once the lock is held (the twelfth session's second red team).
+        # at again once the lock is held (the thirteenth red team).
         if not lock_watchdog(False):  # held by a thread of the student's, which runs while this one waits
             lock_watchdog()
             intact, collecting = check(window_anchor) if code_of(check) is check_code else (False, None)

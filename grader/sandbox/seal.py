@@ -69,8 +69,8 @@ _FunctionType = types.FunctionType
 # The dicts of the builtin types the harness's code goes through between two calls. A key planted in one of
 # them (its real dict is within reach of gc), whose hash collides with a name and which comes ahead of it,
 # has its __eq__ run by any lookup of that name on an object of that type that misses the interpreter's type
-# cache (and the student can evict an entry): student code on the harness's thread (the twelfth session's
-# second red team, through ``object``'s dict and the function type's). ``check`` looks at these first, with
+# cache (and the student can evict an entry): student code on the harness's thread (the thirteenth red
+# team, through ``object``'s dict and the function type's). ``check`` looks at these first, with
 # C-level calls only, before any attribute is looked up; so does the harness after every wait.
 GUARDED_TYPES = (
     object, type, dict, list, tuple, str, bytes, int, float, bool, type(None), set, frozenset,

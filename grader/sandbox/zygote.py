@@ -108,7 +108,7 @@ def _made_as_reader(kind, read_dict):
     It reads nothing of an object that is not exactly a pair of a tree of the very class the zygote built
     (``kind``, read through ``read_dict``) or a plain dict: ``vars()`` of an object planted in the pool would
     ask its class, whose ``__dict__`` may be a property of the student's, run on the harness's thread (the
-    twelfth session's red team)."""
+    twelfth red team)."""
     type_, tuple_, id_, map_, values_, dict_, len_ = _type, _tuple, _id, _map, _dict_values, dict, len
 
     def made_as(pair):
