@@ -32,13 +32,8 @@ class _Exited(Exception):
     pass
 
 
-def _planted_channel(harness, name):
-    """A channel whose dict has, ahead of ``name``, a key colliding with it that records every comparison."""
-    request_r, request_w = os.pipe()
-    reply_r, reply_w = os.pipe()
-    channel = harness.Channel(request_r, reply_w)
-    channel.nonce = "0123456789abcdef"
-    compared = []
+def _colliding(name, compared):
+    """A key whose hash is ``name``'s and that records, in ``compared``, every comparison made with it."""
 
     class Colliding(str):
         __hash__ = str.__hash__
@@ -49,9 +44,19 @@ def _planted_channel(harness, name):
 
         __ne__ = object.__ne__
 
+    return Colliding(name)
+
+
+def _planted_channel(harness, name):
+    """A channel whose dict has, ahead of ``name``, a key colliding with it that records every comparison."""
+    request_r, request_w = os.pipe()
+    reply_r, reply_w = os.pipe()
+    channel = harness.Channel(request_r, reply_w)
+    channel.nonce = "0123456789abcdef"
+    compared = []
     attrs = vars(channel)
     value = attrs.pop(name)
-    attrs[Colliding(name)] = None  # takes the name's slot: met first by a lookup of the name
+    attrs[_colliding(name, compared)] = None  # takes the name's slot: met first by a lookup of the name
     attrs[name] = value
     compared.clear()  # putting the name back compared it with the planted key: that was this test, not the harness
     return channel, compared, (request_r, request_w, reply_r, reply_w)
@@ -122,18 +127,8 @@ def test_a_key_planted_in_a_builtin_type_s_dict_breaks_the_seal_before_any_looku
     anchor = seal.Seal(namespaces=[{"plain": 1}]).anchor
     interval = sys.getswitchinterval()
     compared = []
-
-    class Planted(str):
-        __hash__ = str.__hash__
-
-        def __eq__(self, other):
-            compared.append(str(other))
-            return False
-
-        __ne__ = object.__ne__
-
     real = gc.get_referents(vars(object))[0]
-    key = Planted("__a_name_nothing_looks_up__")
+    key = _colliding("__a_name_nothing_looks_up__", compared)
     try:
         assert seal.check(anchor)[0] is True
         real[key] = None
