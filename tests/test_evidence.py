@@ -456,6 +456,11 @@ REVIEWED_FORGERS = {
     # interpreter's type cache evicted)
     "forge_object_dict_key.py": "tree-unchanged",
     "forge_type_cache.py": "tree-unchanged",
+    # found by the fourteenth red team: the same key in the dict of a type the guard did not cover, read by
+    # attribute on the harness's thread (statvfs_result's fields in the scratch test; chain.from_iterable in the
+    # tree driver's comparison)
+    "forge_statvfs.py": "tree-unchanged",
+    "forge_chain.py": "tree-unchanged",
 }
 
 

@@ -181,12 +181,12 @@ def _fingerprint(nodes):
     dicts = list(map(_dict_of, nodes))
     if not all(map(_is, map(type, dicts), repeat(dict))):
         return None
-    if not all(map(_is, map(type, chain.from_iterable(dicts)), _STRINGS)):
+    if not all(map(_is, map(type, _flat(dicts)), _STRINGS)):
         return None  # a key that is not a plain string: its __eq__ would run in the lookups below
     kids = list(map(_children_of, dicts))
     if not all(map(_is, map(type, kids), repeat(list))):
         return None
-    everything = chain(chain.from_iterable(dicts), chain.from_iterable(map(dict.values, dicts)), chain.from_iterable(kids))
+    everything = chain(_flat(dicts), _flat(map(_dict_values, dicts)), _flat(kids))
     return array("Q", [*map(len, dicts), *map(len, kids), *map(id, everything)]).tobytes()
 
 
@@ -220,6 +220,10 @@ _is = is_
 _STRINGS = repeat(str)
 _children_of = methodcaller("get", "_NodeMixin__children", ())
 _dict_get = dict.get
+_dict_values = dict.values
+# Bound now: ``chain.from_iterable`` is looked up in chain's own dict, where a key planted through gc would run
+# on the harness's thread between two calls (the fourteenth red team).
+_flat = chain.from_iterable
 _dict_keys = dict.keys
 # anytree's own private keys, added lazily (reading .children creates one): not the student's doing. Exactly
 # these: any other key, whatever its name, is an attribute the student gave a node.
