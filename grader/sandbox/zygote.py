@@ -146,13 +146,13 @@ def pool_ledger(prebuilt, inputs):
     kind = next(iter(kinds)) if len(kinds) == 1 else None
     read_dict = _dict_reader(kind) if kind is not None else None
     made_as = _made_as_reader(kind, read_dict)
-    pairs = [pair for spares in prebuilt.values() for pair in spares]
-    made = frozenset(made_as(pair) for pair in pairs) - {None}
+    ours = [(pair, made_as(pair)) for spares in prebuilt.values() for pair in spares]
+    made = frozenset(known for _, known in ours if known is not None)
     kept = _tuple((pair, _tuple(_dict_values(pair[0] if type(pair[0]) is dict else read_dict(pair[0]))))
-                  for pair in pairs if made_as(pair) is not None)
+                  for pair, known in ours if known is not None)
     ids = _tuple(inputs)
-    order = _tuple(sorted(ids))
-    positions = _tuple(ids.index(case_id) for case_id in order)
+    positions = _tuple(sorted(range(len(ids)), key=ids.__getitem__))  # each id's place, in the ids' sorted order
+    order = _tuple(ids[at] for at in positions)
     spares = _tuple(prebuilt[case_id] for case_id in ids)
     return ids, _tuple(_map(marshal.dumps, inputs.values())), made, kind, read_dict, order, positions, spares, kept
 
