@@ -461,6 +461,11 @@ REVIEWED_FORGERS = {
     # tree driver's comparison)
     "forge_statvfs.py": "tree-unchanged",
     "forge_chain.py": "tree-unchanged",
+    # found by the fifteenth red team (a probe of every route by lookup, tests/test_lookup_probe.py): a method swapped
+    # in a builtin type's dict rather than a key planted (the guard compared keys only); and a key planted at load
+    # in the signal module's globals, run when the harness quieted the file's handlers after the load had ended
+    "forge_type_value.py": "tree-unchanged",
+    "forge_load_tail.py": "tree-unchanged",
 }
 
 
@@ -472,7 +477,10 @@ CAUGHT_WHILE_LOADING = {"forge_audit_hook.py": "has no attribute 'addaudithook'"
                         "forge_channel_key.py": "tampered with the result channel",
                         "forge_flush_told.py": "tampered with the result channel",
                         "forge_object_dict_key.py": "tampered with the result channel",
-                        "forge_type_cache.py": "tampered with the result channel"}
+                        "forge_type_cache.py": "tampered with the result channel",
+                        "forge_type_value.py": "tampered with the result channel",
+                        # statvfs_result's dict is in the type guard now: its planted key is found there first
+                        "forge_statvfs.py": "tampered with the result channel"}
 
 
 def _twin_without_forging(tmp_path, name):
@@ -672,6 +680,41 @@ def test_the_code_between_two_calls_reads_no_global_name():
                 assert lookups == [], (filename, path, lookups)
     assert found == {(f, p) for f, names in checked.items() for p in names}
 
+
+
+def test_the_code_between_two_calls_makes_no_function():
+    """Making a function object (a comprehension, a generator expression, a lambda) reads ``__builtins__`` and
+    ``__name__`` from its module's globals by key; a key planted there whose hash collides with either would
+    have its ``__eq__`` run on the harness's thread (found by the fifteenth red team's probe of every module's
+    namespace, in ``call_seal.token_of``). The seal's and the harness's own modules are not in the per-call check,
+    so the code that runs between two calls, and after the files load, makes none."""
+    import dis
+    from pathlib import Path
+
+    source = Path(__file__).resolve().parent.parent / "grader" / "sandbox"
+    checked = {
+        "harness.py": ("_serve_cases", "_receive", "_send", "_scratch_full", "_flusher.flush_streams",
+                       "_builtins_restorer.restore", "_finish", "_quiet_signals", "Harness._serve_requests",
+                       "Harness.run"),
+        "seal.py": ("check", "call_seal.token_of", "call_seal.parts_of", "call_seal.evidence", "call_seal.broken"),
+        "zygote.py": ("_made_as_reader.made_as", "WarmHarness.pool.take", "WarmHarness.pool.put"),
+    }
+
+    def code_objects(code, path):
+        for constant in code.co_consts:
+            if hasattr(constant, "co_code"):
+                yield from code_objects(constant, (path + "." + constant.co_name).lstrip("."))
+        yield path, code
+
+    found = set()
+    for filename, wanted in checked.items():
+        module = compile((source / filename).read_text(encoding="utf-8"), filename, "exec")
+        for path, code in code_objects(module, ""):
+            if path in wanted:
+                found.add((filename, path))
+                made = [i.positions.lineno for i in dis.get_instructions(code) if i.opname == "MAKE_FUNCTION"]
+                assert made == [], (filename, path, made)
+    assert found == {(f, p) for f, names in checked.items() for p in names}
 
 
 @pytest.mark.parametrize("sandbox, warm", LAUNCHERS[:3])

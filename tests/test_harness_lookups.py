@@ -152,3 +152,70 @@ def test_code_objects_are_read_without_a_lookup(harness):
     body = source[source.index("    def serve(self):"):source.index("def _signal_handlers")]
     calls = [line for line in body.splitlines() if "__code__" in line and not line.lstrip().startswith(("#", "``"))]
     assert not [line for line in calls if ".__code__ is" in line or ".__code__ is not" in line], calls
+
+
+def test_a_value_swapped_in_a_builtin_type_s_dict_breaks_the_seal_and_the_wire(harness):
+    """Not a key this time: ``dict.get`` itself, swapped in the dict type's own dict (gc reaches it), runs the
+    student's code at the harness's next ``attrs.get`` that misses the type cache (the fifteenth red team's route,
+    ``forge_type_value``). ``seal.check``, ``_receive`` and ``_send`` compare the builtin types' values too, by
+    identity, before any lookup: the swap is found, and the swapped method never runs for the harness."""
+    seal = harness._seal
+    anchor = seal.Seal(namespaces=[{"plain": 1}]).anchor
+    real_get = dict.get
+    ran = []
+
+    def swapped_get(self, *args):
+        if sys._getframe(1).f_code.co_filename == str(HARNESS):
+            ran.append(sys._getframe(1).f_code.co_name)
+        return real_get(self, *args)
+
+    request_r, request_w = os.pipe()
+    reply_r, reply_w = os.pipe()
+    channel = harness.Channel(request_r, reply_w)
+    channel.nonce = "0123456789abcdef"
+    os.write(request_w, b'MMG1 0123456789abcdef 2 13\n{"op": "run"}')
+    wire = list(harness._wire(channel))
+    wire[7] = _exit
+    interval = sys.getswitchinterval()
+    space = gc.get_referents(vars(dict))[0]
+    try:
+        assert seal.check(anchor)[0] is True
+        space["get"] = swapped_get
+        sys._clear_type_cache()  # as the student evicts it: the next lookup of get finds the swapped one
+        whole = seal.check(anchor)[0]
+        received = harness._receive(tuple(wire), [])
+        harness._send(tuple(wire), 2, b"{}", b"k" * 16, [])
+    finally:
+        space["get"] = real_get
+        sys._clear_type_cache()
+        sys.setswitchinterval(interval)
+        gc.enable()
+    try:
+        sent = os.read(reply_r, 1 << 16)
+    finally:
+        for fd in (request_r, request_w, reply_r, reply_w):
+            os.close(fd)
+    assert (whole, received, ran) == (False, (0, None), [])
+    assert sent.startswith(b"MMG1 - 2 2 ")
+    assert seal.check(anchor)[0] is True
+    sys.setswitchinterval(interval)
+    gc.enable()
+
+
+def test_a_failed_check_ends_the_request_without_a_lookup(harness):
+    """Once a check has failed, the builtin types' dicts may hold the student's methods: ``_finish`` then makes the
+    reply without calling anything (a ``str.encode`` of theirs, run there, could put the guard back and hand over a
+    reply of its own making), and flushes nothing of theirs."""
+    called = []
+
+    def recorder(name):
+        def tool(*args, **kwargs):
+            called.append(name)
+            return "{}"
+        return tool
+
+    tools = (type, bytes, recorder("loads"), recorder("dumps"), recorder("join"), recorder("encode"),
+             recorder("scratch_full"), None, _exit, recorder("switch"), 0.005, [False], [False],
+             recorder("code_of"), recorder("func_of"), dict, str, recorder("fromhex"))
+    payload = harness._finish({"ok": True}, True, None, recorder("check"), None, tools, [])
+    assert (payload, called) == (b'{"fatal": "tampered"}', [])

@@ -326,5 +326,8 @@ def configure(declaration_json, rules_path):
                 state, path = rules.result(state, key), path + [index]
         return {"game": "over"}
 
+    # Made here, so in no namespace the harness looks through for the grader's classes: named for it to seal
+    # whole (the board's class reads as the course's module's, and a student holds its instances; a property
+    # of theirs put in place of ``_state`` would run in ``build``, on the harness's thread, between two calls).
     return {"build": build, "helpers": helpers, "loading_helpers": loading_helpers, "call": call,
-            "snapshot": snapshot, "resolve": resolve}
+            "snapshot": snapshot, "resolve": resolve, "SEALED_CLASSES": (Session, BoardClass)}

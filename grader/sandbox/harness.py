@@ -494,13 +494,27 @@ class Harness:
         # switched off again, in C, before this frame runs another line, and then removed for good. A trace
         # function on this thread would see the serving frame and could rewrite its variables; every other
         # line of the student's runs on the runner thread.
-        call_tracing, settrace, setprofile = _call_tracing, _settrace, _setprofile
+        #
+        # The signal handlers the files set are quieted inside that call too: from the moment it returns this
+        # thread looks nothing up (no global name, no attribute) until the seal's check in ``_finish``. A lookup
+        # there could run the student's code here, outside the load, where a trace function it sets stays on:
+        # ``signal.getsignal`` read ``_int_to_enum`` from the ``signal`` module's globals, where a key planted
+        # at load ran (the fifteenth red team's ``forge_load_tail``).
+        call_tracing, settrace, setprofile, quiet = _call_tracing, _settrace, _setprofile, _quiet_signals
         handlers = _signal_handlers()  # before: what a handler the file sets is told apart from
-        reply, bound = call_tracing(self._load_and_bind, (config,))
+        reply, bound, replaced = call_tracing(self._load_bind_and_quiet, (config, handlers, quiet))
         settrace(None)
         setprofile(None)
         # the handlers replaced are kept for good: dropping one would run its __del__, here, on this thread
-        return reply, anchor, kit, serving + (_quiet_signals(handlers), bound)
+        return reply, anchor, kit, serving + (replaced, bound)
+
+    def _load_bind_and_quiet(self, config, handlers, quiet):
+        """``_load_and_bind``, then the signal handlers the files set quieted, however the loading ended."""
+        try:
+            reply, bound = self._load_and_bind(config)
+        finally:
+            replaced = quiet(handlers)
+        return reply, bound, replaced
 
     def _load_and_bind(self, config):
         """``load_submission``, then what the calls need of it, read once, while the files still load (a
@@ -706,10 +720,11 @@ class Harness:
         if bound is None:
             return {"error": "nothing loaded to run"}
         entry, module_attrs, submission_files = bound
+        tampered = _tampered  # bound now: after the cases, a global looked up could run a key the student planted
         encoded = _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, submission_files,
                                grave)
         if encoded is None:
-            _tampered[0] = True
+            tampered[0] = True
             return {"fatal": "tampered"}
         return encoded
 
@@ -735,7 +750,7 @@ class Harness:
         serve_requests_code = code_of(func_of(serve_requests))
         tools = (_type, bytes, _marshal_loads, _marshal_dumps, _join, _reply_encoder, _scratch_full,
                  code_of(_scratch_full), _os_exit, _seal._setswitchinterval, _seal.SWITCH_SECONDS,
-                 _tampered, _memory_exhausted, code_of, func_of, _dict, _str)
+                 _tampered, _memory_exhausted, code_of, func_of, _dict, _str, bytes.fromhex)
         wire = _wire(self.channel)
         grave = []
         seq, request = receive(wire, grave)
@@ -773,7 +788,7 @@ class Harness:
         """
         check_code, receive_code, send_code, finish_code = codes
         type_, exit_, code_of, dict_, str_ = tools[0], tools[8], tools[13], tools[15], tools[16]
-        fromhex = tools[1].fromhex  # bound before any lookup can be poisoned: this frame starts right after init's send
+        fromhex = tools[17]  # ``bytes.fromhex``, bound before any student code ran (no lookup here)
         switch, switch_seconds = tools[9], tools[10]
         key = b""  # ``grave``: what this thread would drop that the student could have put there (see _serve_cases)
         while True:
@@ -810,7 +825,7 @@ def _finish(reply, tampered, guard, check, check_code, tools, grave):
     the student's streams flushed (on the runner thread). Returns the payload. Reads no
     global name: it runs after the student's code did, and after the scratch test's statvfs."""
     (type_, bytes_, loads, dumps, join, encode, scratch_full, scratch_full_code, exit_, _switch, _seconds,
-     tampered_flag, memory_flag, code_of, _func_of, _dict, _str) = tools
+     tampered_flag, memory_flag, code_of, _func_of, _dict, _str, _fromhex) = tools
     if guard is not None:
         whole, _ = check(guard[2]) if code_of(check) is check_code else (False, None)
         window, _ = check(guard[4]) if code_of(check) is check_code else (False, None)
@@ -825,7 +840,10 @@ def _finish(reply, tampered, guard, check, check_code, tools, grave):
             # (the builtin types' dicts first, see seal.GUARDED_TYPES).
             tampered = not (check(guard[4]) if code_of(check) is check_code else (False, None))[0]
     if tampered:
-        reply = {"fatal": "tampered"}
+        # No lookup of any name from here on: a check failed, so the builtin types' dicts may hold the
+        # student's methods (a ``str.encode`` of theirs would run here and could put the guard back before
+        # returning a reply of its own making: the fifteenth red team's probe). Nor are their streams flushed.
+        return b'{"fatal": "tampered"}'
     try:  # a reply made while the files loaded is copied first: exact built-in types only
         payload = reply if type_(reply) is bytes_ else join(encode(loads(dumps(reply)), 0)).encode("utf-8")
     except:  # noqa: E722 - a bare except looks no name up
@@ -841,35 +859,45 @@ def _finish(reply, tampered, guard, check, check_code, tools, grave):
 
 def _signal_handlers():
     """The signals this process can handle, with their handlers now and the tools ``_quiet_signals`` uses,
-    all bound before the submission's files run (they may change ``signal``'s module and builtins)."""
+    all bound before the submission's files run (they may change ``signal``'s module and builtins). The C
+    module's own functions: ``signal.getsignal`` and ``signal.signal`` are Python, and read names from the
+    ``signal`` module's globals, where the files may have planted keys."""
     try:
-        import signal
+        import _signal
     except ImportError:
         return None
-    numbers = [number for number in signal.valid_signals() if number not in (signal.SIGKILL, signal.SIGSTOP)]
-    kept = tuple(signal.getsignal(number) for number in numbers)
-    return (tuple(numbers), kept, frozenset(map(_id, kept)), signal.getsignal, signal.signal, signal.SIG_IGN,
-            callable, _id, _zip)
+    numbers = sorted(number for number in _signal.valid_signals() if number not in (_signal.SIGKILL, _signal.SIGSTOP))
+    kept = tuple(_signal.getsignal(number) for number in numbers)
+    return (tuple(numbers), kept, frozenset(map(_id, kept)), _signal.getsignal, _signal.signal, _signal.SIG_IGN,
+            callable, _id, _zip, _os_exit)
 
 
 def _quiet_signals(handlers):
     """A handler the submission's files set on this (the main) thread would run the student's code here,
     between two calls or while the harness waits for one: each becomes "ignore" (the student wanted the
     signal handled, not the process stopped; an ignored SIGXCPU or SIGXFSZ still meets the hard limit).
-    Reads no global name: it runs after the student's files did."""
+    Reads no global name and calls C functions only. ``signal.signal`` runs the handlers of signals already
+    pending first, and one of them may set another handler: the handlers are looked at again until a pass
+    changes nothing (a file that keeps setting them is not taken further). Every handler read is returned,
+    to be held for good: one dropped here would run its ``__del__`` on this thread."""
     if handlers is None:
         return ()
-    numbers, kept, kept_ids, getsignal, set_handler, ignore, callable_, id_, zip_ = handlers
-    replaced = []
-    for number, before in zip_(numbers, kept):
-        try:
-            now = getsignal(number)
-            replaced.append(now)  # held by the caller for good: never dropped on this thread
-            if now is not before and id_(now) not in kept_ids and callable_(now):
-                set_handler(number, ignore)
-        except:  # noqa: E722 - a bare except looks no name up
-            pass
-    return replaced
+    numbers, kept, kept_ids, getsignal, set_handler, ignore, callable_, id_, zip_, exit_ = handlers
+    replaced = ()
+    for _ in (1, 2, 3, 4):
+        changed = False
+        for number, before in zip_(numbers, kept):
+            try:
+                now = getsignal(number)
+                replaced += (now,)
+                if now is not before and id_(now) not in kept_ids and callable_(now):
+                    set_handler(number, ignore)
+                    changed = True
+            except:  # noqa: E722 - a bare except looks no name up
+                changed = True
+        if not changed:
+            return replaced
+    exit_(4)
 
 
 def _wire(channel):
@@ -879,7 +907,7 @@ def _wire(channel):
     return (vars(channel), channel.req_fd, channel.res_fd, channel.lock.acquire, channel.lock.release,
             _os_read, _os_write, _os_exit, _json_scanner, MAGIC, ANSWER, _seal._setswitchinterval,
             _type, _len, _int, bytes, list, tuple, _hashlib.hmac_digest, _seal._gc_disable,
-            all, map, _seal._is, _repeat(str), _seal.TYPE_GUARD, itertools.chain.from_iterable)
+            all, map, _seal._is, _repeat(str), _seal.TYPE_GUARD, itertools.chain.from_iterable, dict.values)
 
 
 _json_scanner = json.scanner.c_make_scanner(json.decoder.JSONDecoder()) if json.scanner.c_make_scanner else None
@@ -892,7 +920,7 @@ def _receive(wire, grave):
     it before the seal is checked."""
     (attrs, req_fd, _res_fd, lock, unlock, read, _write, exit_, scan, magic, answer, switch,
      type_, len_, int_, bytes_, list_, tuple_, _sign, stop_collecting, all_, map_, is_, strs,
-     (guarded, lengths, keys), chained) = wire
+     (guarded, lengths, keys, values), chained, values_of) = wire
     lock()  # a thread of the student's may be reading an answer right now
     try:
         # After every wait (the lock, each read) the interpreter is held and collection turned off before
@@ -906,6 +934,7 @@ def _receive(wire, grave):
         # seal finds the channel changed, and the reply (see _send) is one the grader calls tampering. The
         # builtin types' dicts first, as after every wait (see seal.GUARDED_TYPES): ``attrs.get`` goes through one.
         if tuple_(map_(len_, guarded)) != lengths or not all_(map_(is_, chained(guarded), keys)) \
+                or not all_(map_(is_, chained(map_(values_of, guarded)), values)) \
                 or not all_(map_(is_, map_(type_, attrs), strs)):
             return 0, None
         pending = attrs.get("pending")
@@ -941,6 +970,7 @@ def _receive(wire, grave):
                 buffer += chunk
             payload, buffer = buffer[:count], buffer[count:]
             if tuple_(map_(len_, guarded)) != lengths or not all_(map_(is_, chained(guarded), keys)) \
+                    or not all_(map_(is_, chained(map_(values_of, guarded)), values)) \
                     or not all_(map_(is_, map_(type_, attrs), strs)):  # the reads above waited: as after the lock
                 return 0, None
             grave.append(attrs.get("buffer"))
@@ -960,12 +990,13 @@ def _send(wire, seq, payload, key, grave):
     taken for the harness's reply."""
     (attrs, _req_fd, res_fd, lock, unlock, _read, write, _exit, _scan, magic, _answer, switch,
      type_, len_, _int, bytes_, _list, tuple_, sign, stop_collecting, all_, map_, is_, strs,
-     (guarded, lengths, keys), chained) = wire
+     (guarded, lengths, keys, values), chained, values_of) = wire
     lock()
     try:
         stop_collecting()  # the lock may have waited for a thread of the student's: as in _receive
         switch(1.0)
         if tuple_(map_(len_, guarded)) == lengths and all_(map_(is_, chained(guarded), keys)) \
+                and all_(map_(is_, chained(map_(values_of, guarded)), values)) \
                 and all_(map_(is_, map_(type_, attrs), strs)):
             signature = sign(key, b"%d " % seq + payload, "sha256").hex()[:32].encode()
             told, nonce = attrs.get("told"), attrs.get("nonce_bytes")
@@ -977,8 +1008,12 @@ def _send(wire, seq, payload, key, grave):
             nonce = b"-"  # rewritten by the student: the grader will not take this reply
         data = (told if type_(told) is bytes_ else b"") + b"%s %s %d %d %s\n%s" % (magic, nonce, seq, len_(payload),
                                                                                        signature, payload)
-        while data:
-            data = data[write(res_fd, data):]
+        # No subscript unless the pipe took part of it: the interpreter's specializing of ``data[n:]`` looks
+        # ``__getitem__`` up in bytes' dict, which, on the refused branch above, may hold a key of the student's.
+        written = write(res_fd, data)
+        while written < len_(data):
+            data = data[written:]
+            written = write(res_fd, data)
     finally:
         unlock()
 
@@ -992,8 +1027,9 @@ def _flusher(runner, sys_module):
     done_read = runner.done_read if threaded else None
     go_byte, write, read, os_error = _runner.GO, _os_write, _os_read, OSError
     stop_collecting, switch = _seal._gc_disable, _seal._setswitchinterval
-    (guarded, lengths, keys), chained, all_, map_, is_, len_ = _seal.TYPE_GUARD, itertools.chain.from_iterable, all, \
-        map, _seal._is, _len
+    (guarded, lengths, keys, values), chained, all_, map_, is_, len_ = _seal.TYPE_GUARD, itertools.chain.from_iterable, \
+        all, map, _seal._is, _len
+    values_of = dict.values
 
     def flush_streams(grave):
         if threaded:
@@ -1009,7 +1045,8 @@ def _flusher(runner, sys_module):
                 pass
             stop_collecting()  # as after every call (see _serve_cases)
             switch(1.0)
-            if tuple_(map_(len_, guarded)) != lengths or not all_(map_(is_, chained(guarded), keys)):
+            if tuple_(map_(len_, guarded)) != lengths or not all_(map_(is_, chained(guarded), keys)) \
+                    or not all_(map_(is_, chained(map_(values_of, guarded)), values)):
                 return False  # a key planted in a builtin type's dict (see seal.GUARDED_TYPES): the reply says tampered
             grave.append(box[1])
             box[1] = None
@@ -1112,7 +1149,11 @@ def _builtins_restorer():
             return
         update(space, pristine)
         if len_(space) != len_(names):
-            for key in [k for k in space if type_(k) is not str_ or k not in names]:
+            extra = ()  # a loop, not a comprehension: making its function reads this module's globals by key
+            for key in space:
+                if type_(key) is not str_ or key not in names:
+                    extra += (key,)
+            for key in extra:
                 del space[key]
 
     return restore
@@ -1167,6 +1208,13 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
     for attrs in own_dicts:
         if not all_(map_(is_, map_(type_, attrs), strs)):
             return None
+    # The student's streams were flushed after the last request's checks, and their code ran there: the builtins
+    # are put back before the driver's code reads one (a key colliding with ``all``, planted in the builtins by
+    # that flush, ran in the tree driver's ``snapshot``: the lookup probe's find). The window first, as after a call.
+    intact, _ = check(window_anchor) if code_of(check) is check_code else (False, None)
+    if not intact:
+        return None
+    restore(grave)
     results = ()
     timeouts = 0
     outcome = None
@@ -1229,7 +1277,10 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
             # lookups below: the namespace is made again of its plain-string names (which compares no key),
             # everything it held kept in the grave until the runner drops it.
             grave.append(copy(module_attrs))
-            plain = [item for item in items_of(module_attrs) if type_(item[0]) is str_]
+            plain = ()  # a loop, not a comprehension: making its function reads this module's globals by key
+            for item in items_of(module_attrs):
+                if type_(item[0]) is str_:
+                    plain += (item,)
             clear(module_attrs)
             module_attrs.update(plain)
             plain = None
@@ -1421,11 +1472,16 @@ def _classes_of_driver(driver):
 
     The grader's own are those of every child-side module the driver holds (their names start with
     ``_minimax_grader``): a driver may borrow classes from a module of its own, a kit
-    exercise's driver holds the kit's. A library class keeps its methods open to students (a
+    exercise's driver holds the kit's; and those a driver names in ``SEALED_CLASSES`` (classes it makes inside
+    a function, such as the object route's board class). A library class keeps its methods open to students (a
     ``Node.__lt__`` to sort nodes is no tampering); a ``__dict__`` slipped into it is.
     """
     spaces = [vars(driver), *_own_modules_of(driver)]
     own, library = {}, {}
+    listed = vars(driver).get("SEALED_CLASSES", ())  # made inside a function of the driver's: in no namespace
+    for klass in listed if _type(listed) is tuple else ():
+        if isinstance(klass, type):
+            own[id(klass)] = klass
     for space in spaces:
         for value in list(space.values()):
             if not isinstance(value, type):

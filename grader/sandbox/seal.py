@@ -21,6 +21,7 @@ security page of the docs says so; bubblewrap or Landlock do not change that.
 import _hashlib
 import _random
 import gc
+import os as _os
 import sys
 from array import array as _array_type
 import types
@@ -50,6 +51,7 @@ _setswitchinterval = sys.setswitchinterval
 _gc_isenabled = gc.isenabled
 _gc_disable = gc.disable
 _gc_enable = gc.enable
+_gc_get_referents = gc.get_referents
 _gettrace = sys.gettrace
 _getprofile = sys.getprofile
 SWITCH_SECONDS = sys.getswitchinterval()  # the interpreter's own, read before any student code could change it
@@ -81,17 +83,28 @@ GUARDED_TYPES = (
 
 
 def type_guard(extra=()):
-    """``(proxies, lengths, keys)`` of ``GUARDED_TYPES`` and ``extra``: each type's dict (a mapping proxy over the
-    real one), its length and every key in order, taken before any student code runs. Whole when
-    ``tuple(map(len, proxies)) == lengths and all(map(is_, chain.from_iterable(proxies), keys))``: the very keys,
-    in order (a planted key shows in that order, however it was put ahead of a name in the lookups)."""
-    proxies = _tuple(_map(_vars, (*GUARDED_TYPES, *extra)))
-    return proxies, _tuple(_map(_len, proxies)), _tuple(_chain_from_iterable(proxies))
+    """``(dicts, lengths, keys, values)`` of ``GUARDED_TYPES`` and ``extra``: each type's own dict (the real one
+    behind its mapping proxy, which ``gc`` reaches as the student's code can), its length, every key in order and
+    every value in order, taken before any student code runs. Whole when ``tuple(map(len, dicts)) == lengths and
+    all(map(is_, chain.from_iterable(dicts), keys)) and all(map(is_, chain.from_iterable(map(dict.values, dicts)),
+    values))``: the very keys, in order (a planted key shows in that order, however it was put ahead of a name in
+    the lookups), and the very values (a method of the student's put in place of ``bytes.partition`` or
+    ``list.append`` runs on the harness's thread at its next lookup that misses the type cache: the fifteenth red
+    team's route, a probe of the value-swap kind). The values are read through ``dict.values`` itself: a mapping
+    proxy's ``values()`` looks ``values`` up on the dict's type, in one of these very dicts."""
+    dicts = _tuple(_gc_get_referents(_vars(klass))[0] for klass in (*GUARDED_TYPES, *extra))
+    if not _all(_type(each) is dict for each in dicts):
+        raise RuntimeError("a guarded type's namespace is not a plain dict")
+    return (dicts, _tuple(_map(_len, dicts)), _tuple(_chain_from_iterable(dicts)),
+            _tuple(_chain_from_iterable(_map(_dict_values, dicts))))
 
 
 # The harness's random generator (both its classes), hashes and the tree driver's arrays: looked up between calls.
+# And the scratch test's ``os.statvfs`` result: making one reads ``n_fields`` and ``n_sequence_fields`` from its
+# type's dict by key (the lookup probe found it, ``tests/test_lookup_probe.py``).
 TYPE_GUARD = type_guard((_random.Random, *((sys.modules["random"].Random,) if "random" in sys.modules else ()),
-                         type(_hashlib.new("sha512")), _array_type))
+                         type(_hashlib.new("sha512")), _array_type,
+                         *((_os.statvfs_result,) if hasattr(_os, "statvfs_result") else ())))
 
 code_of = vars(types.FunctionType)["__code__"].__get__  # a function's code, read without looking anything up
 func_of = vars(types.MethodType)["__func__"].__get__  # a bound method's function, likewise
@@ -241,9 +254,10 @@ def check(anchor):
          types_) = anchor
         (all_, map_, is_, len_, getattr_, type_, sum_, function_parts, cell_contents,
          is_scalar_id, caches, plumbing, values_, id_, zip_, strs, gettrace, getprofile, tuple_, chained,
-         proxy_values, (guarded, guarded_lengths, guarded_keys)) = tools
+         proxy_values, (guarded, guarded_lengths, guarded_keys, guarded_values)) = tools
         # The builtin types' dicts first: every attribute looked up below goes through them (see GUARDED_TYPES).
-        if tuple_(map_(len_, guarded)) != guarded_lengths or not all_(map_(is_, chained(guarded), guarded_keys)):
+        if tuple_(map_(len_, guarded)) != guarded_lengths or not all_(map_(is_, chained(guarded), guarded_keys)) \
+                or not all_(map_(is_, chained(map_(values_, guarded)), guarded_values)):
             return False, collecting
         # A trace or profile function on this thread sees every frame of the harness and can rewrite
         # their variables: none may be set (the student's code never runs on this thread).
@@ -350,7 +364,11 @@ def call_seal():
 
     def token_of(snapshot):
         if issubclass_(type_(snapshot), tuple_):
-            items = tuple_([item for item in tuple_iter(snapshot) if type_(item) is not weak_type])
+            kept = []  # a loop, not a comprehension: making its function reads this module's globals by key
+            for item in tuple_iter(snapshot):
+                if type_(item) is not weak_type:
+                    kept.append(item)
+            items = tuple_(kept)
             try:
                 return tuple_hash(items)
             except type_error:
@@ -362,7 +380,11 @@ def call_seal():
                 tuple_(map_(id_, map_(kwdefaults_of, helpers))))
 
     def evidence(helpers, before):
-        helpers = tuple_([h for h in helpers if type_(h) is function_type])
+        functions = ()  # a loop, not a comprehension (see token_of)
+        for helper in helpers:
+            if type_(helper) is function_type:
+                functions += (helper,)
+        helpers = functions
         cells = []
         for helper in helpers:
             for cell in helper.__closure__ or ():

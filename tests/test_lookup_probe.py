@@ -1,0 +1,81 @@
+"""Once the files have loaded, no lookup of the harness's runs student code on its thread: the lookup probe.
+
+Every route the red teams found to the harness's main thread was a lookup by key (a colliding key planted in a
+dict, a method swapped in a type's dict, a name in a module's namespace, a function made between two calls,
+which reads its module's ``__builtins__``). ``fixtures/probes/lookup_probe_head.py`` opens all of them at once,
+around a correct solution, at one moment (as the file loads, after its second call, in the first flush of its
+stdout), and notes every run of its code on the main thread outside its own. Derived, not listed: it plants in
+every class and every module ``gc`` and ``sys.modules`` reach, so a type the harness's guard forgot shows here.
+
+The verdict is the harness's business (tampering, or full marks where nothing it relies on was touched); this
+test asks only that nothing of the student's ran on the main thread after the files loaded (while they load,
+their own code runs there anyway: the probe's notes from inside the load are its proof that it works).
+"""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import pytest
+
+from grader.judging import bank as banks
+from grader.judging import exercise as exercises
+from grader.judging import judge, submissions
+from grader.sandbox import forkserver, launch
+
+ROOT = Path(__file__).resolve().parent.parent
+PROBES = ROOT / "fixtures" / "probes"
+SAMPLES = ROOT / "fixtures" / "submissions"
+INSIDE_THE_LOAD = "_load_bind_and_quiet"  # the frame the files load in, through sys.call_tracing (harness.load)
+
+# (exercise, a correct sample, random examples (0: an object-route exercise asks its own positions))
+MOMENTS = ("load", "call:2", "flush")
+EXERCISES = [
+    ("ctp-26", "ctp-26/correct/alpha_beta.py", 12),
+    ("alphabeta", "alphabeta/correct/bounds_first.py", 12),
+    ("nim", "nim/correct/textbook.py", 12),
+    ("connect-four", "connect-four/correct/textbook.py", 6),
+    ("aind-isolation", "aind-isolation/correct/textbook.py", 0),
+    ("multiagent", "multiagent/correct/correct.py", 0),
+]
+
+
+def _probe(tmp_path, exercise, sample, where, kind, scope) -> Path:
+    head = (PROBES / "lookup_probe_head.py").read_text(encoding="utf-8")
+    head = head.replace('_P_WHERE = "load"', f'_P_WHERE = "{where}"').replace(
+        '_P_KIND = "values"', f'_P_KIND = "{kind}"').replace('_P_SCOPE = "all"', f'_P_SCOPE = "{scope}"')
+    text = (head + f"\n_P_ENTRY = {exercise.entry_point!r}\n" + (SAMPLES / sample).read_text(encoding="utf-8")
+            + (PROBES / "lookup_probe_tail.py").read_text(encoding="utf-8"))
+    path = tmp_path / f"probe_{where.replace(':', '')}_{kind}_{scope}.py"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("warm", [False, True], ids=["posix", "posix+fork-server"])
+@pytest.mark.parametrize("exercise_id, sample, examples", EXERCISES, ids=[e[0] for e in EXERCISES])
+def test_no_lookup_of_the_harness_runs_student_code_on_its_thread(exercise_id, sample, examples, warm, tmp_path):
+    exercise = exercises.load(exercise_id)
+    bank = banks.build(exercise, seed=11, examples=examples)
+    launcher = launch.choose("posix")
+    if warm:
+        launcher = forkserver.ZygoteLauncher.wrap(launcher, exercise, bank)
+    ran_outside, seen_inside, verdicts = [], 0, []
+    try:
+        for where, kind, scope in itertools.product(MOMENTS, ("values", "keys", "globals"), ("all", "unguarded")):
+            result = judge.grade(submissions.load(_probe(tmp_path, exercise, sample, where, kind, scope)), exercise,
+                                 bank, launcher)
+            notes = [line for line in result.output["stderr"].splitlines() if line.startswith("MAIN-CALL")]
+            ran_outside += [(where, kind, scope, line[:300]) for line in notes if INSIDE_THE_LOAD not in line]
+            seen_inside += len(notes) - len([n for n in notes if INSIDE_THE_LOAD not in n])
+            verdicts.append((where, kind, scope, result.score, result.error))
+    finally:
+        if warm:
+            launcher.close()
+    assert ran_outside == [], sorted({r[:3] + (" < ".join(r[3].split(" < ")[:6]),) for r in ran_outside})
+    # Each probe was graded: full marks, or a verdict of tampering (never a grader failure, never a timeout)
+    for where, kind, scope, score, error in verdicts:
+        assert score == exercise.max_score or (score == 0 and "tampered" in (error or "")), (where, kind, scope,
+                                                                                             score, error)
+    # The probe works: planted as the file loads, its notes from inside the load (the loader's own lookups) show
+    assert seen_inside > 0
