@@ -719,7 +719,7 @@ def test_the_code_between_two_calls_makes_no_function():
 
 @pytest.mark.parametrize("sandbox, warm", LAUNCHERS[:3])
 @pytest.mark.parametrize("name", ["alarm_set_while_loading.py", "profiler_left_on.py", "unclosed_debug_log.py",
-                                  "warns_with_stacklevel.py", "colliding_keys.py"])
+                                  "warns_with_stacklevel.py", "colliding_keys.py", "patches_json.py"])
 def test_honest_code_with_signals_or_a_profiler_is_not_tampering(sandbox, warm, name, ctp26_small):
     """A correct file that sets a raising SIGALRM handler and an alarm as it loads (the handler would run the
     student's code on the harness's thread, where it hung the child: it becomes "ignore" after loading),
@@ -728,7 +728,9 @@ def test_honest_code_with_signals_or_a_profiler_is_not_tampering(sandbox, warm, 
     caller (``warnings`` then added ``__warningregistry__`` to the driver's namespace: the seal makes it
     first), or that keeps keys colliding with a helper's and a builtin's name in its namespace and the builtins
     (the harness's lookups of those names would run their ``__eq__`` on its thread: the namespace is made again
-    of its plain-string names, the builtins emptied and filled again): full marks, no "tampered"."""
+    of its plain-string names, the builtins emptied and filled again), or that teaches json to write its own
+    objects (json's Python layers were sealed; the harness's thread uses json's C functions only): full marks,
+    no "tampered"."""
     exercise, bank = ctp26_small
     result = _graded(SUBMISSIONS / "harmless" / name, exercise, bank, sandbox, warm)
     assert (result.error, result.score) == (None, result.max_score)

@@ -566,19 +566,20 @@ class Harness:
         return lock_down({**config, "channel_fds": guarded})
 
     def make_seal(self, seal):
-        """What student code must leave alone: this harness, the driver, the json encoder, the seal itself."""
+        """What student code must leave alone: this harness, the driver, the seal itself."""
         driver = self.driver
         driver_classes, library_classes = _classes_of_driver(driver)
         # the modules of this harness's own classes too: a warm fork server's subclass reads the
         # fork server's globals (its pool's checks) between the calls
         homes = [vars(sys.modules[k.__module__]) for k in type(self).__mro__[:-1] if k.__module__ in sys.modules]
         seal.__init__(
-            namespaces=list({_id(n): n for n in [globals(), *homes]}.values()) + [json, json.encoder, json.decoder,
-                                                                              _seal, _runner, _scratch],
+            # Not json's modules or classes: the harness's thread encodes and decodes with json's C functions,
+            # bound at import, and the student's own thread may teach json to write their objects (no tampering).
+            namespaces=list({_id(n): n for n in [globals(), *homes]}.values()) + [_seal, _runner, _scratch],
             lenient=[driver, *_own_modules_of(driver)],
             objects=[self, self.channel, self.watchdog, self.runner, self.link],
             classes=[*type(self).__mro__[:-1], Channel, Watchdog, Link, Answered, _seal.Seal, _runner.Runner,
-                     json.JSONEncoder, json.JSONDecoder, *driver_classes],
+                     *driver_classes],
             plumbing=library_classes,
         )
 

@@ -8,7 +8,7 @@ left its input as it found it. Student code shares that process, so it can reach
 through ``gc`` or a helper's ``__closure__``; the ``Seal`` makes a change to what that
 observation rests on show: identities of everything the harness relies on, taken before the
 submission loads (its module's globals, its classes' methods, its objects' attributes, the
-driver's functions and classes, the json encoder, each function's code, defaults and closure
+driver's functions and classes, each function's code, defaults and closure
 contents). ``check(anchor)`` says whether any of it was swapped: the whole seal once per request,
 and after every call the smaller anchor of what runs between two calls (``Harness.window``), with
 each call's own helpers and "before" snapshot (``call_seal``). The harness then reports tampering
