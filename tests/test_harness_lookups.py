@@ -219,3 +219,32 @@ def test_a_failed_check_ends_the_request_without_a_lookup(harness):
              recorder("code_of"), recorder("func_of"), dict, str, recorder("fromhex"))
     payload = harness._finish({"ok": True}, True, None, recorder("check"), None, tools, [])
     assert (payload, called) == (b'{"fatal": "tampered"}', [])
+
+
+def test_signal_handlers_are_read_and_quieted_by_the_c_module(harness, monkeypatch):
+    """The file's handlers are read and set with ``_signal``'s C functions (``signal.getsignal`` reads names from
+    the ``signal`` module's globals, where a file may plant keys: ``forge_load_tail``); a handler the file set
+    becomes "ignore", and every handler read is handed back to be held. Windows has neither SIGKILL nor SIGSTOP:
+    the list is made without them there."""
+    import _signal
+    import types
+
+    class FakeSignal(types.ModuleType):
+        SIG_IGN = _signal.SIG_IGN
+
+    fake = FakeSignal("_signal")
+    handlers = {2: _signal.SIG_DFL, 15: _signal.SIG_DFL}
+    fake.valid_signals = lambda: {2, 15}
+    fake.getsignal = handlers.__getitem__
+    fake.signal = handlers.__setitem__
+    monkeypatch.setitem(sys.modules, "_signal", fake)  # no SIGKILL, no SIGSTOP, as on Windows
+    kept = harness._signal_handlers()
+    assert kept[0] == (2, 15)
+
+    def the_files_handler(number, frame):
+        pass
+
+    handlers[15] = the_files_handler
+    held = harness._quiet_signals(kept)
+    assert handlers == {2: _signal.SIG_DFL, 15: _signal.SIG_IGN}
+    assert the_files_handler in held

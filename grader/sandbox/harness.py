@@ -867,7 +867,8 @@ def _signal_handlers():
         import _signal
     except ImportError:
         return None
-    numbers = sorted(number for number in _signal.valid_signals() if number not in (_signal.SIGKILL, _signal.SIGSTOP))
+    unhandled = (getattr(_signal, "SIGKILL", None), getattr(_signal, "SIGSTOP", None))  # neither exists on Windows
+    numbers = sorted(number for number in _signal.valid_signals() if number not in unhandled)
     kept = tuple(_signal.getsignal(number) for number in numbers)
     return (tuple(numbers), kept, frozenset(map(_id, kept)), _signal.getsignal, _signal.signal, _signal.SIG_IGN,
             callable, _id, _zip, _os_exit)
