@@ -129,12 +129,18 @@ def test_a_key_planted_in_a_builtin_type_s_dict_breaks_the_seal_before_any_looku
     compared = []
     real = gc.get_referents(vars(object))[0]
     key = _colliding("__a_name_nothing_looks_up__", compared)
+    items = list(real.items())
     try:
         assert seal.check(anchor)[0] is True
         real[key] = None
         assert seal.check(anchor)[0] is False
     finally:
-        real.pop(key, None)
+        # The key out, and the dict made again of its own items in their order: a dict that held a key other than
+        # an exact string stays of the general kind (its referents are then keys and values both), and this is
+        # the process's own ``object``
+        real.clear()
+        real.update(items)
+        sys._clear_type_cache()
         sys.setswitchinterval(interval)
         gc.enable()
     assert seal.check(anchor)[0] is True and compared == []
@@ -248,3 +254,29 @@ def test_signal_handlers_are_read_and_quieted_by_the_c_module(harness, monkeypat
     held = harness._quiet_signals(kept)
     assert handlers == {2: _signal.SIG_DFL, 15: _signal.SIG_IGN}
     assert the_files_handler in held
+
+
+def test_a_key_renamed_in_a_builtin_type_s_dict_breaks_the_seal(harness):
+    """The guard reads a type's values through ``gc.get_referents`` (an exact-string dict's referents are its values):
+    a key renamed with its value kept in place (the last one: deleted, and put back under another name) leaves those
+    the same, and is found by the keys' own comparison (exact strings by then: nothing of the student's runs)."""
+    import types
+
+    seal = harness._seal
+    anchor = seal.Seal(namespaces=[{"plain": 1}]).anchor
+    interval = sys.getswitchinterval()
+    real = gc.get_referents(vars(types.CellType))[0]
+    last = list(real)[-1]
+    try:
+        assert seal.check(anchor)[0] is True
+        real["renamed_" + last] = real.pop(last)
+        sys._clear_type_cache()
+        assert seal.check(anchor)[0] is False
+    finally:
+        real[last] = real.pop("renamed_" + last)
+        sys._clear_type_cache()
+        sys.setswitchinterval(interval)
+        gc.enable()
+    assert seal.check(anchor)[0] is True
+    sys.setswitchinterval(interval)
+    gc.enable()

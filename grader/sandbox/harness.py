@@ -909,7 +909,7 @@ def _wire(channel):
     return (vars(channel), channel.req_fd, channel.res_fd, channel.lock.acquire, channel.lock.release,
             _os_read, _os_write, _os_exit, _json_scanner, MAGIC, ANSWER, _seal._setswitchinterval,
             _type, _len, _int, bytes, list, tuple, _hashlib.hmac_digest, _seal._gc_disable,
-            all, map, _seal._is, _repeat(str), _seal.TYPE_GUARD, itertools.chain.from_iterable, dict.values)
+            all, map, _seal._is, _repeat(str), _seal.TYPE_GUARD, itertools.chain.from_iterable, _seal._gc_get_referents)
 
 
 _json_scanner = json.scanner.c_make_scanner(json.decoder.JSONDecoder()) if json.scanner.c_make_scanner else None
@@ -922,7 +922,7 @@ def _receive(wire, grave):
     it before the seal is checked."""
     (attrs, req_fd, _res_fd, lock, unlock, read, _write, exit_, scan, magic, answer, switch,
      type_, len_, int_, bytes_, list_, tuple_, _sign, stop_collecting, all_, map_, is_, strs,
-     (guarded, lengths, keys, values), chained, values_of) = wire
+     (guarded, referents, keys), chained, referents_of) = wire
     lock()  # a thread of the student's may be reading an answer right now
     try:
         # After every wait (the lock, each read) the interpreter is held and collection turned off before
@@ -935,9 +935,8 @@ def _receive(wire, grave):
         # run by the lookup, here (the twelfth red team, see _serve_cases). No request, then: the
         # seal finds the channel changed, and the reply (see _send) is one the grader calls tampering. The
         # builtin types' dicts first, as after every wait (see seal.GUARDED_TYPES): ``attrs.get`` goes through one.
-        if tuple_(map_(len_, guarded)) != lengths or not all_(map_(is_, chained(guarded), keys)) \
-                or not all_(map_(is_, chained(map_(values_of, guarded)), values)) \
-                or not all_(map_(is_, map_(type_, attrs), strs)):
+        if len_(found := referents_of(*guarded)) != len_(referents) or not all_(map_(is_, found, referents)) \
+                or tuple_(chained(guarded)) != keys or not all_(map_(is_, map_(type_, attrs), strs)):
             return 0, None
         pending = attrs.get("pending")
         if type_(pending) is list_ and pending:
@@ -971,8 +970,8 @@ def _receive(wire, grave):
                     exit_(3)
                 buffer += chunk
             payload, buffer = buffer[:count], buffer[count:]
-            if tuple_(map_(len_, guarded)) != lengths or not all_(map_(is_, chained(guarded), keys)) \
-                    or not all_(map_(is_, chained(map_(values_of, guarded)), values)) \
+            if len_(found := referents_of(*guarded)) != len_(referents) or not all_(map_(is_, found, referents)) \
+                    or tuple_(chained(guarded)) != keys \
                     or not all_(map_(is_, map_(type_, attrs), strs)):  # the reads above waited: as after the lock
                 return 0, None
             grave.append(attrs.get("buffer"))
@@ -992,14 +991,13 @@ def _send(wire, seq, payload, key, grave):
     taken for the harness's reply."""
     (attrs, _req_fd, res_fd, lock, unlock, _read, write, _exit, _scan, magic, _answer, switch,
      type_, len_, _int, bytes_, _list, tuple_, sign, stop_collecting, all_, map_, is_, strs,
-     (guarded, lengths, keys, values), chained, values_of) = wire
+     (guarded, referents, keys), chained, referents_of) = wire
     lock()
     try:
         stop_collecting()  # the lock may have waited for a thread of the student's: as in _receive
         switch(1.0)
-        if tuple_(map_(len_, guarded)) == lengths and all_(map_(is_, chained(guarded), keys)) \
-                and all_(map_(is_, chained(map_(values_of, guarded)), values)) \
-                and all_(map_(is_, map_(type_, attrs), strs)):
+        if len_(found := referents_of(*guarded)) == len_(referents) and all_(map_(is_, found, referents)) \
+                and tuple_(chained(guarded)) == keys and all_(map_(is_, map_(type_, attrs), strs)):
             signature = sign(key, b"%d " % seq + payload, "sha256").hex()[:32].encode()
             told, nonce = attrs.get("told"), attrs.get("nonce_bytes")
             grave.append((told, nonce))
@@ -1029,9 +1027,9 @@ def _flusher(runner, sys_module):
     done_read = runner.done_read if threaded else None
     go_byte, write, read, os_error = _runner.GO, _os_write, _os_read, OSError
     stop_collecting, switch = _seal._gc_disable, _seal._setswitchinterval
-    (guarded, lengths, keys, values), chained, all_, map_, is_, len_ = _seal.TYPE_GUARD, itertools.chain.from_iterable, \
+    (guarded, referents, keys), chained, all_, map_, is_, len_ = _seal.TYPE_GUARD, itertools.chain.from_iterable, \
         all, map, _seal._is, _len
-    values_of = dict.values
+    referents_of, tuple_ = _seal._gc_get_referents, tuple
 
     def flush_streams(grave):
         if threaded:
@@ -1047,8 +1045,8 @@ def _flusher(runner, sys_module):
                 pass
             stop_collecting()  # as after every call (see _serve_cases)
             switch(1.0)
-            if tuple_(map_(len_, guarded)) != lengths or not all_(map_(is_, chained(guarded), keys)) \
-                    or not all_(map_(is_, chained(map_(values_of, guarded)), values)):
+            if len_(found := referents_of(*guarded)) != len_(referents) or not all_(map_(is_, found, referents)) \
+                    or tuple_(chained(guarded)) != keys:
                 return False  # a key planted in a builtin type's dict (see seal.GUARDED_TYPES): the reply says tampered
             grave.append(box[1])
             box[1] = None

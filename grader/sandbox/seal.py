@@ -83,20 +83,25 @@ GUARDED_TYPES = (
 
 
 def type_guard(extra=()):
-    """``(dicts, lengths, keys, values)`` of ``GUARDED_TYPES`` and ``extra``: each type's own dict (the real one
-    behind its mapping proxy, which ``gc`` reaches as the student's code can), its length, every key in order and
-    every value in order, taken before any student code runs. Whole when ``tuple(map(len, dicts)) == lengths and
-    all(map(is_, chain.from_iterable(dicts), keys)) and all(map(is_, chain.from_iterable(map(dict.values, dicts)),
-    values))``: the very keys, in order (a planted key shows in that order, however it was put ahead of a name in
-    the lookups), and the very values (a method of the student's put in place of ``bytes.partition`` or
-    ``list.append`` runs on the harness's thread at its next lookup that misses the type cache: the fifteenth red
-    team's route, a probe of the value-swap kind). The values are read through ``dict.values`` itself: a mapping
-    proxy's ``values()`` looks ``values`` up on the dict's type, in one of these very dicts."""
+    """``(dicts, referents, keys)`` of ``GUARDED_TYPES`` and ``extra``: each type's own dict (the real one behind its
+    mapping proxy, which ``gc`` reaches as the student's code can), what ``gc.get_referents`` finds in them all, and
+    every key in order, taken before any student code runs. Whole when::
+
+        len(found := gc.get_referents(*dicts)) == len(referents) and all(map(is_, found, referents))
+            and tuple(chain.from_iterable(dicts)) == keys
+
+    The referents of a dict whose keys are all exact strings are its values, in order: the very values (a method
+    of the student's put in place of ``bytes.partition`` or ``list.append`` runs on the harness's thread at its next
+    lookup that misses the type cache: the fifteenth red team's route, ``forge_type_value``), no key added. A key
+    of any other type (a ``str`` subclass whose hash collides with a name, put ahead of it: the thirteenth red
+    team's) turns the dict into one whose referents are its keys and values both, for good: the count differs.
+    So the keys are exact strings by then, and comparing them with ``==`` runs nothing of the student's; it
+    finds a key renamed. Two C-level passes and one comparison, about half the time of an identity pass over
+    keys and values each (``benchmarks/sandbox_cost.py``)."""
     dicts = _tuple(_gc_get_referents(_vars(klass))[0] for klass in (*GUARDED_TYPES, *extra))
     if not _all(_type(each) is dict for each in dicts):
         raise RuntimeError("a guarded type's namespace is not a plain dict")
-    return (dicts, _tuple(_map(_len, dicts)), _tuple(_chain_from_iterable(dicts)),
-            _tuple(_chain_from_iterable(_map(_dict_values, dicts))))
+    return dicts, _tuple(_gc_get_referents(*dicts)), _tuple(_chain_from_iterable(dicts))
 
 
 # The harness's random generator (both its classes), hashes and the tree driver's arrays: looked up between calls.
@@ -225,7 +230,7 @@ def _anchor(namespaces, lenient, objects, classes, plumbing, functions, cells):
         contents = None
     tools = (_all, _map, _is, _len, _getattr, _type, _sum, _FUNCTION_PARTS,
              _cell_contents, _is_scalar_id, CLASS_CACHES, PLUMBING, _dict_values, _id, zip, _repeat(str), _gettrace,
-             _getprofile, _tuple, _chain_from_iterable, _proxy_values, TYPE_GUARD)
+             _getprofile, _tuple, _chain_from_iterable, _proxy_values, TYPE_GUARD, _gc_get_referents)
     switches = (_setswitchinterval, _gc_isenabled, _gc_disable)
     return (tools, switches, spaces, _tuple(loose), _tuple(held), (_tuple(kinds), classes_at_once), pipes, functions,
             parts, cells, contents, _tuple(objects), _tuple(_map(_type, objects)))
@@ -254,11 +259,13 @@ def check(anchor):
          types_) = anchor
         (all_, map_, is_, len_, getattr_, type_, sum_, function_parts, cell_contents,
          is_scalar_id, caches, plumbing, values_, id_, zip_, strs, gettrace, getprofile, tuple_, chained,
-         proxy_values, (guarded, guarded_lengths, guarded_keys, guarded_values)) = tools
+         proxy_values, (guarded, guarded_referents, guarded_keys), referents_of) = tools
         # The builtin types' dicts first: every attribute looked up below goes through them (see GUARDED_TYPES).
-        if tuple_(map_(len_, guarded)) != guarded_lengths or not all_(map_(is_, chained(guarded), guarded_keys)) \
-                or not all_(map_(is_, chained(map_(values_, guarded)), guarded_values)):
+        found = referents_of(*guarded)
+        if len_(found) != len_(guarded_referents) or not all_(map_(is_, found, guarded_referents)) \
+                or tuple_(chained(guarded)) != guarded_keys:
             return False, collecting
+        found = None
         # A trace or profile function on this thread sees every frame of the harness and can rewrite
         # their variables: none may be set (the student's code never runs on this thread).
         if gettrace() is not None or getprofile() is not None:
