@@ -647,21 +647,13 @@ def test_a_request_cut_by_the_student_reaches_nothing(sandbox, warm, ctp26_small
     assert (result.error, result.score) == (None, result.max_score)
 
 
-def test_the_code_between_two_calls_reads_no_global_name():
-    """Between a call's seal check and the next call, and after a blocking read or a flush of the student's
-    streams, the harness runs only code whose code object it has verified and C-level calls. A global or
-    builtin name looked up there could have been swapped by the student since the check; so these
-    functions (and the comprehensions inside them) must take everything as arguments or closures."""
-    import dis
+def _between_calls_code(checked):
+    """``(file, dotted path, code object)`` of each function named in ``checked`` (``{file: (path, ...)}``, files of
+    grader/sandbox; a comprehension's code counts as its function's); fails if one is not found."""
+    import dis  # noqa: F401 - the callers read the instructions
     from pathlib import Path
 
     source = Path(__file__).resolve().parent.parent / "grader" / "sandbox"
-    checked = {
-        "harness.py": ("_serve_cases", "_receive", "_send", "_scratch_full", "_flusher.flush_streams",
-                       "_builtins_restorer.restore"),
-        "seal.py": ("check", "call_seal.token_of", "call_seal.parts_of", "call_seal.evidence", "call_seal.broken"),
-        "zygote.py": ("_made_as_reader.made_as", "WarmHarness.pool.take", "WarmHarness.pool.put"),
-    }
 
     def code_objects(code, path):
         for constant in code.co_consts:
@@ -670,16 +662,30 @@ def test_the_code_between_two_calls_reads_no_global_name():
                 yield from code_objects(constant, inner.lstrip("."))
         yield path, code
 
-    found = set()
+    found = []
     for filename, wanted in checked.items():
         module = compile((source / filename).read_text(encoding="utf-8"), filename, "exec")
-        for path, code in code_objects(module, ""):
-            if path in wanted:
-                found.add((filename, path))
-                lookups = [i.argval for i in dis.get_instructions(code) if i.opname in ("LOAD_GLOBAL", "LOAD_NAME")]
-                assert lookups == [], (filename, path, lookups)
-    assert found == {(f, p) for f, names in checked.items() for p in names}
+        found += [(filename, path, code) for path, code in code_objects(module, "") if path in wanted]
+    assert {(f, p) for f, p, _ in found} == {(f, p) for f, names in checked.items() for p in names}
+    return found
 
+
+def test_the_code_between_two_calls_reads_no_global_name():
+    """Between a call's seal check and the next call, and after a blocking read or a flush of the student's
+    streams, the harness runs only code whose code object it has verified and C-level calls. A global or
+    builtin name looked up there could have been swapped by the student since the check; so these
+    functions (and the comprehensions inside them) must take everything as arguments or closures."""
+    import dis
+
+    checked = {
+        "harness.py": ("_serve_cases", "_receive", "_send", "_scratch_full", "_flusher.flush_streams",
+                       "_builtins_restorer.restore"),
+        "seal.py": ("check", "call_seal.token_of", "call_seal.parts_of", "call_seal.evidence", "call_seal.broken"),
+        "zygote.py": ("_made_as_reader.made_as", "WarmHarness.pool.take", "WarmHarness.pool.put"),
+    }
+    for filename, path, code in _between_calls_code(checked):
+        lookups = [i.argval for i in dis.get_instructions(code) if i.opname in ("LOAD_GLOBAL", "LOAD_NAME")]
+        assert lookups == [], (filename, path, lookups)
 
 
 def test_the_code_between_two_calls_makes_no_function():
@@ -689,9 +695,7 @@ def test_the_code_between_two_calls_makes_no_function():
     namespace, in ``call_seal.token_of``). The seal's and the harness's own modules are not in the per-call check,
     so the code that runs between two calls, and after the files load, makes none."""
     import dis
-    from pathlib import Path
 
-    source = Path(__file__).resolve().parent.parent / "grader" / "sandbox"
     checked = {
         "harness.py": ("_serve_cases", "_receive", "_send", "_scratch_full", "_flusher.flush_streams",
                        "_builtins_restorer.restore", "_finish", "_quiet_signals", "Harness._serve_requests",
@@ -699,22 +703,9 @@ def test_the_code_between_two_calls_makes_no_function():
         "seal.py": ("check", "call_seal.token_of", "call_seal.parts_of", "call_seal.evidence", "call_seal.broken"),
         "zygote.py": ("_made_as_reader.made_as", "WarmHarness.pool.take", "WarmHarness.pool.put"),
     }
-
-    def code_objects(code, path):
-        for constant in code.co_consts:
-            if hasattr(constant, "co_code"):
-                yield from code_objects(constant, (path + "." + constant.co_name).lstrip("."))
-        yield path, code
-
-    found = set()
-    for filename, wanted in checked.items():
-        module = compile((source / filename).read_text(encoding="utf-8"), filename, "exec")
-        for path, code in code_objects(module, ""):
-            if path in wanted:
-                found.add((filename, path))
-                made = [i.positions.lineno for i in dis.get_instructions(code) if i.opname == "MAKE_FUNCTION"]
-                assert made == [], (filename, path, made)
-    assert found == {(f, p) for f, names in checked.items() for p in names}
+    for filename, path, code in _between_calls_code(checked):
+        made = [i.positions.lineno for i in dis.get_instructions(code) if i.opname == "MAKE_FUNCTION"]
+        assert made == [], (filename, path, made)
 
 
 @pytest.mark.parametrize("sandbox, warm", LAUNCHERS[:3])
