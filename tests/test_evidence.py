@@ -466,6 +466,9 @@ REVIEWED_FORGERS = {
     # in the signal module's globals, run when the harness quieted the file's handlers after the load had ended
     "forge_type_value.py": "tree-unchanged",
     "forge_load_tail.py": "tree-unchanged",
+    # found by the sixteenth red team: a request of the student's making in the channel's list of requests read
+    # early, whose sequence number was an object whose __int__ ran where the reply is formatted
+    "forge_pending_seq.py": "tree-unchanged",
 }
 
 
@@ -480,7 +483,9 @@ CAUGHT_WHILE_LOADING = {"forge_audit_hook.py": "has no attribute 'addaudithook'"
                         "forge_type_cache.py": "tampered with the result channel",
                         "forge_type_value.py": "tampered with the result channel",
                         # statvfs_result's dict is in the type guard now: its planted key is found there first
-                        "forge_statvfs.py": "tampered with the result channel"}
+                        "forge_statvfs.py": "tampered with the result channel",
+                        # an item of any other shape in the channel's pending requests: the child stops at once
+                        "forge_pending_seq.py": "exited before answering (exit code 4)"}
 
 
 def _twin_without_forging(tmp_path, name):
@@ -726,6 +731,18 @@ def test_honest_code_with_signals_or_a_profiler_is_not_tampering(sandbox, warm, 
     result = _graded(SUBMISSIONS / "harmless" / name, exercise, bank, sandbox, warm)
     assert (result.error, result.score) == (None, result.max_score)
 
+
+
+@pytest.mark.parametrize("sandbox, warm", LAUNCHERS[:3])
+def test_nothing_the_student_planted_is_dropped_on_the_harness_s_thread(sandbox, warm, ctp26_small):
+    """The harness's cases, results and requests are dicts the student reaches through gc; an object with a
+    ``__del__`` planted in one ran on the harness's main thread when the harness dropped it (a case or result
+    rebound, a request replaced, a frame left early: the sixteenth red team). They go to the grave, which the
+    runner empties on its own thread: ``fixtures/probes/del_on_main.py`` answers wrong once one has run there."""
+    exercise, bank = ctp26_small
+    result = _graded(SUBMISSIONS.parent / "probes" / "del_on_main.py", exercise, bank, sandbox, warm)
+    assert (result.error, result.score) == (None, result.max_score), [c.message for c in result.checks
+                                                                       if c.score < c.max_score]
 
 def test_no_frame_the_loading_code_can_read_holds_the_reply_key(monkeypatch, ctp26_small):
     """The submission's files load on the harness's main thread, where ``sys._getframe`` reaches the frame

@@ -749,11 +749,11 @@ class Harness:
         codes = (code_of(check), code_of(receive), code_of(send), code_of(finish))
         serve_requests = self._serve_requests
         serve_requests_code = code_of(func_of(serve_requests))
+        grave = []
         tools = (_type, bytes, _marshal_loads, _marshal_dumps, _join, _reply_encoder, _scratch_full,
                  code_of(_scratch_full), _os_exit, _seal._setswitchinterval, _seal.SWITCH_SECONDS,
-                 _tampered, _memory_exhausted, code_of, func_of, _dict, _str, bytes.fromhex)
+                 _tampered, _memory_exhausted, code_of, func_of, _dict, _str, bytes.fromhex, grave.append)
         wire = _wire(self.channel)
-        grave = []
         seq, request = receive(wire, grave)
         guard = None
         reply = {"error": "the first request must be init"}
@@ -790,11 +790,15 @@ class Harness:
         check_code, receive_code, send_code, finish_code = codes
         type_, exit_, code_of, dict_, str_ = tools[0], tools[8], tools[13], tools[15], tools[16]
         fromhex = tools[17]  # ``bytes.fromhex``, bound before any student code ran (no lookup here)
+        keep = tools[18]  # ``grave.append``, likewise
         switch, switch_seconds = tools[9], tools[10]
         key = b""  # ``grave``: what this thread would drop that the student could have put there (see _serve_cases)
+        request = None
         while True:
             if code_of(receive) is not receive_code:
                 exit_(4)
+            # The last request (its cases' dicts were within the student's reach) to the grave, not dropped here
+            keep(request)
             seq, request = receive(wire, grave)  # the interpreter held from the moment the request is read
             if not key and type_(request) is dict_ and type_(request.get("reply_key")) is str_:
                 key = fromhex(request.pop("reply_key"))  # before anything else runs: nowhere but here
@@ -826,7 +830,7 @@ def _finish(reply, tampered, guard, check, check_code, tools, grave):
     the student's streams flushed (on the runner thread). Returns the payload. Reads no
     global name: it runs after the student's code did, and after the scratch test's statvfs."""
     (type_, bytes_, loads, dumps, join, encode, scratch_full, scratch_full_code, exit_, _switch, _seconds,
-     tampered_flag, memory_flag, code_of, _func_of, _dict, _str, _fromhex) = tools
+     tampered_flag, memory_flag, code_of, _func_of, _dict, _str, _fromhex, _keep) = tools
     if guard is not None:
         whole, _ = check(guard[2]) if code_of(check) is check_code else (False, None)
         window, _ = check(guard[4]) if code_of(check) is check_code else (False, None)
@@ -942,7 +946,10 @@ def _receive(wire, grave):
         if type_(pending) is list_ and pending:
             item = pending.pop(0)
             grave.append(item)
-            if type_(item) is not tuple_ or len_(item) != 2 or type_(item[1]) is not bytes_:
+            # Exact types before anything is read of it: the list is on the heap, and an item of the student's
+            # whose ``seq`` is not an int ran its ``__int__`` where ``_send`` formats it (the sixteenth red team)
+            if type_(item) is not tuple_ or len_(item) != 2 or type_(item[0]) is not int_ \
+                    or type_(item[1]) is not bytes_:
                 exit_(4)
             return item[0], scan(item[1].decode("utf-8"), 0)[0]
         buffer = attrs.get("buffer")
@@ -1215,209 +1222,222 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
     if not intact:
         return None
     restore(grave)
-    results = ()
-    timeouts = 0
-    outcome = None
-    for number in range_(len_(frozen)):
-        case = loads(frozen[number])  # fresh: nothing of the student's has seen these objects
-        case_id = case["id"]
-        if timeouts >= limit:
-            results += (join(encoder({"id": case_id, "skipped": "not run: earlier calls timed out"}, 0)).encode(),)
-            continue
-        if tell_cases:  # every question from now on is this case's; out with the channel's next frame
-            payload = b'["case", %d]' % number
-            told = channel_attrs.get("told")
-            grave.append(told)
-            told = (told if type_(told) is bytes_ else b"") + b"MMGN %s 0 %d\n%s" % (nonce, len_(payload), payload)
-            channel_attrs["told"] = told
-            if len_(told) > 65536:  # a flood of notes: out now; writing lets other threads run, so look again
-                channel_attrs["told"] = b""
-                while told:
-                    told = told[os_write(reply_fd, told):]
-                intact, _ = check(window_anchor) if code_of(check) is check_code else (False, None)
-                if not intact:
-                    return None
-                for attrs in own_dicts:  # the writes let the student's threads run: as after a call
-                    if not all_(map_(is_, map_(type_, attrs), strs)):
+    # Everything of a case that the student could have reached, and that this frame would drop, goes to the grave
+    # however the cases end: an early return (tampering found) drops this frame's variables, and a __del__ of the
+    # student's run by that (an object planted, through gc, in a case's dict or a result's) would run here, on the
+    # harness's thread, where it could still rewrite the serving frame's reply (the sixteenth red team).
+    keep = grave.append  # bound now, while the builtin types are as the check above found them
+    case = result = shown = answer = raised = built = helpers = before = evidence = reported = pair = job = None
+    outcome = values = answered = None
+    try:
+        results = ()
+        timeouts = 0
+        outcome = None
+        for number in range_(len_(frozen)):
+            case = loads(frozen[number])  # fresh: nothing of the student's has seen these objects
+            case_id = case["id"]
+            if timeouts >= limit:
+                results += (join(encoder({"id": case_id, "skipped": "not run: earlier calls timed out"}, 0)).encode(),)
+                continue
+            if tell_cases:  # every question from now on is this case's; out with the channel's next frame
+                payload = b'["case", %d]' % number
+                told = channel_attrs.get("told")
+                grave.append(told)
+                told = (told if type_(told) is bytes_ else b"") + b"MMGN %s 0 %d\n%s" % (nonce, len_(payload), payload)
+                channel_attrs["told"] = told
+                if len_(told) > 65536:  # a flood of notes: out now; writing lets other threads run, so look again
+                    channel_attrs["told"] = b""
+                    while told:
+                        told = told[os_write(reply_fd, told):]
+                    intact, _ = check(window_anchor) if code_of(check) is check_code else (False, None)
+                    if not intact:
                         return None
-                attrs = None
-        # The same question draws the same random numbers in every run, on every machine, whatever the
-        # process asked before: random.seed(json.dumps(input, sort_keys=True)), C-level code only.
-        text = join(seed_encoder(case.get("input"), 0))
-        if text == last_seed:  # two exact strings (locals of this frame): compared by str's own code
-            set_state(generator, last_state)
-        else:
-            data = text.encode("utf-8")
-            # In pieces under 2 KB: hashlib lets the interpreter go for a longer one, and the student's threads
-            # would run before the lookups below (the fourteenth red team)
-            digest = sha512()
-            for at in range_(0, len_(data), 1024):
-                digest.update(data[at:at + 1024])
-            random_seed(generator, from_bytes(data + digest.digest(), "big"))
-            last_seed, last_state = text, get_state(generator)
-            digest = None
-        grave.append(generator_attrs.get("gauss_next"))
-        setattr_(generator, "gauss_next", None)
-        pair = take(case_id, grave) if take is not None and "input" not in case else None
-        if pair is None:
-            built = build(case["input"] if "input" in case else None)
-            before = snapshot(built) if observe else None
-        else:
-            built, before = pair
-        values, answered = case.get("values"), case.get("answered")
-        if values is not None and type_(values) is list_ and helpers_with_values is not None:
-            helpers = helpers_with_values(built, values)  # a run the grader keeps no evidence of
-        elif answered is not None and type_(answered) is list_:  # a run the grader keeps no evidence of either
-            helpers = helpers_of(built, answered_link(link, answered))
-        else:
-            helpers = helpers_of(built, link)
-        evidence = evidence_of(helpers.values(), before) if observe else None  # kept in this frame only
-        if not all_(map_(is_, map_(type_, module_attrs), strs)):
-            # A key of the student's own namespace that is not a plain string would have its __eq__ run by the
-            # lookups below: the namespace is made again of its plain-string names (which compares no key),
-            # everything it held kept in the grave until the runner drops it.
-            grave.append(copy(module_attrs))
-            plain = ()  # a loop, not a comprehension: making its function reads this module's globals by key
-            for item in items_of(module_attrs):
-                if type_(item[0]) is str_:
-                    plain += (item,)
-            clear(module_attrs)
-            module_attrs.update(plain)
-            plain = None
-        for name in helpers:  # what the student's module held under these names, and the last helpers
-            grave.append(module_attrs.get(name))
-        module_attrs.update(helpers)
-        # Whether the call ran too long is decided here, from a start time kept in this frame and the
-        # serving frame's clock: the watchdog's own flags live on the heap, where student code can
-        # find them (gc) and clear them.
-        grave.append((watchdog_attrs.get("fired"), watchdog_attrs.get("tick"), watchdog_attrs.get("armed"),
-                      runner_attrs.get("due"), box[0], box[1]))
-        if box[3] is not None:  # the runner emptied it as the last call started: whatever is there was slipped in
-            return None
-        box[3] = tuple_(grave)  # dropped by the runner as this call starts, on its own thread
-        grave.clear()
-        watchdog_attrs["fired"] = False
-        watchdog_attrs["tick"] = min_(0.05, max_(0.002, call_timeout / 20))
-        # The interpreter's usual switching again: the watchdog must be able to interrupt. Collection stays off
-        # here: the runner turns it on for the call and off again before it says done (runner._loop).
-        switch(switch_seconds)
-        started = clock()
-        watchdog_attrs["armed"] = (started + call_timeout,)
-        job = (call_driver, entry, built, describe, encode_answer, submission_files)
-        reported = None
-        checked = False  # whether the per-call check has run since the call (see below)
-        try:
-            if threaded:  # the answer is encoded, or the exception described, on the runner thread too
-                box[0] = (report, job)
-                runner_attrs["due"] = False
-                try:
-                    os_write(go_write, go_byte)
-                    signal = os_read(done_read, 1)  # a bytes object: nothing a collection counts
-                except os_error:  # a pipe of the hand-over closed or replaced: no honest code does that
+                    for attrs in own_dicts:  # the writes let the student's threads run: as after a call
+                        if not all_(map_(is_, map_(type_, attrs), strs)):
+                            return None
+                    attrs = None
+            # The same question draws the same random numbers in every run, on every machine, whatever the
+            # process asked before: random.seed(json.dumps(input, sort_keys=True)), C-level code only.
+            text = join(seed_encoder(case.get("input"), 0))
+            if text == last_seed:  # two exact strings (locals of this frame): compared by str's own code
+                set_state(generator, last_state)
+            else:
+                data = text.encode("utf-8")
+                # In pieces under 2 KB: hashlib lets the interpreter go for a longer one, and the student's threads
+                # would run before the lookups below (the fourteenth red team)
+                digest = sha512()
+                for at in range_(0, len_(data), 1024):
+                    digest.update(data[at:at + 1024])
+                random_seed(generator, from_bytes(data + digest.digest(), "big"))
+                last_seed, last_state = text, get_state(generator)
+                digest = None
+            grave.append(generator_attrs.get("gauss_next"))
+            setattr_(generator, "gauss_next", None)
+            pair = take(case_id, grave) if take is not None and "input" not in case else None
+            if pair is None:
+                built = build(case["input"] if "input" in case else None)
+                before = snapshot(built) if observe else None
+            else:
+                built, before = pair
+            values, answered = case.get("values"), case.get("answered")
+            if values is not None and type_(values) is list_ and helpers_with_values is not None:
+                helpers = helpers_with_values(built, values)  # a run the grader keeps no evidence of
+            elif answered is not None and type_(answered) is list_:  # a run the grader keeps no evidence of either
+                helpers = helpers_of(built, answered_link(link, answered))
+            else:
+                helpers = helpers_of(built, link)
+            evidence = evidence_of(helpers.values(), before) if observe else None  # kept in this frame only
+            if not all_(map_(is_, map_(type_, module_attrs), strs)):
+                # A key of the student's own namespace that is not a plain string would have its __eq__ run by the
+                # lookups below: the namespace is made again of its plain-string names (which compares no key),
+                # everything it held kept in the grave until the runner drops it.
+                grave.append(copy(module_attrs))
+                plain = ()  # a loop, not a comprehension: making its function reads this module's globals by key
+                for item in items_of(module_attrs):
+                    if type_(item[0]) is str_:
+                        plain += (item,)
+                clear(module_attrs)
+                module_attrs.update(plain)
+                plain = None
+            for name in helpers:  # what the student's module held under these names, and the last helpers
+                grave.append(module_attrs.get(name))
+            module_attrs.update(helpers)
+            # Whether the call ran too long is decided here, from a start time kept in this frame and the
+            # serving frame's clock: the watchdog's own flags live on the heap, where student code can
+            # find them (gc) and clear them.
+            grave.append((watchdog_attrs.get("fired"), watchdog_attrs.get("tick"), watchdog_attrs.get("armed"),
+                          runner_attrs.get("due"), box[0], box[1]))
+            if box[3] is not None:  # the runner emptied it as the last call started: whatever is there was slipped in
+                return None
+            box[3] = tuple_(grave)  # dropped by the runner as this call starts, on its own thread
+            grave.clear()
+            watchdog_attrs["fired"] = False
+            watchdog_attrs["tick"] = min_(0.05, max_(0.002, call_timeout / 20))
+            # The interpreter's usual switching again: the watchdog must be able to interrupt. Collection stays off
+            # here: the runner turns it on for the call and off again before it says done (runner._loop).
+            switch(switch_seconds)
+            started = clock()
+            watchdog_attrs["armed"] = (started + call_timeout,)
+            job = (call_driver, entry, built, describe, encode_answer, submission_files)
+            reported = None
+            checked = False  # whether the per-call check has run since the call (see below)
+            try:
+                if threaded:  # the answer is encoded, or the exception described, on the runner thread too
+                    box[0] = (report, job)
+                    runner_attrs["due"] = False
+                    try:
+                        os_write(go_write, go_byte)
+                        signal = os_read(done_read, 1)  # a bytes object: nothing a collection counts
+                    except os_error:  # a pipe of the hand-over closed or replaced: no honest code does that
+                        return None
+                    # First, before anything is allocated: collection off and the interpreter held, by this thread.
+                    # The runner does both before it says done, but its loop's variables are within the student's
+                    # reach (their trace function on that thread can rewrite them), and a thread of theirs may take
+                    # the interpreter while "done" is written (the eleventh red team's finds).
+                    gc_disable()
+                    switch(1.0)
+                    if signal != done_byte:
+                        return None
+                    # Then, before any attribute is looked up, the per-call check: it looks at the builtin types'
+                    # dicts first (seal.GUARDED_TYPES), where a key planted during the call would run in the lookups
+                    # below (the thirteenth red team), then at all the window vouches for.
+                    intact, collecting = check(window_anchor) if code_of(check) is check_code else (False, None)
+                    if not intact or collecting:  # collection on again since "done": only code of the student's did that
+                        return None
+                    checked = True
+                    # Done means the runner thread is back in its own loop, with nothing above it: a thread
+                    # of the student's could release ``done`` itself, the call still running, to go on
+                    # changing the tree after the harness had looked at it.
+                    top = current_frames().get(runner_id)
+                    if top is None or top.f_code is not loop_code or top.f_back is not None:
+                        return None
+                    top = None
+                    outcome = box[1]
+                    grave.append(outcome)
+                    box[1] = None
+                    if type_(outcome) is not tuple_ or len_(outcome) != 2:  # the runner's loop swapped
+                        return None
+                    reported = outcome[1] if outcome[0] is True else (False, "KeyboardInterrupt", outcome[1])
+                else:  # no runner thread (no ctypes): all of it here, as the call itself is
+                    box[3] = None  # the last call's leftovers die here, on the student's clock
+                    if box[4] is True:
+                        gc_enable()
+                    try:
+                        reported = report(*job)
+                    finally:
+                        box[4] = gc_isenabled()
+                        gc_disable()
+            except base_exception as exc:  # the watchdog's interrupt, landing in the harness's own lines
+                reported = (False, "KeyboardInterrupt", exc)
+            ended = clock()
+            for attrs in own_dicts:  # before any of them is read by key (see own_dicts)
+                if not all_(map_(is_, map_(type_, attrs), strs)):
                     return None
-                # First, before anything is allocated: collection off and the interpreter held, by this thread.
-                # The runner does both before it says done, but its loop's variables are within the student's
-                # reach (their trace function on that thread can rewrite them), and a thread of theirs may take
-                # the interpreter while "done" is written (the eleventh red team's finds).
-                gc_disable()
-                switch(1.0)
-                if signal != done_byte:
+            attrs = None
+            # The watchdog disarmed and its verdict read, under its lock (no method of its class runs here). Taking
+            # the lock may wait for a thread of the student's that holds it, which then runs: its dict is looked
+            # at again once the lock is held (the thirteenth red team).
+            if not lock_watchdog(False):  # held by a thread of the student's, which runs while this one waits
+                lock_watchdog()
+                intact, collecting = check(window_anchor) if code_of(check) is check_code else (False, None)
+                if not intact or collecting:
+                    unlock_watchdog()
                     return None
-                # Then, before any attribute is looked up, the per-call check: it looks at the builtin types'
-                # dicts first (seal.GUARDED_TYPES), where a key planted during the call would run in the lookups
-                # below (the thirteenth red team), then at all the window vouches for.
+            if not all_(map_(is_, map_(type_, watchdog_attrs), strs)):
+                unlock_watchdog()
+                return None
+            grave.append(watchdog_attrs.get("armed"))
+            watchdog_attrs["armed"] = None
+            fired = watchdog_attrs.get("fired") is True
+            unlock_watchdog()
+            timed_out = fired or ended - started > call_timeout
+            if type_(reported) is not tuple_ or len_(reported) != 3:  # made on the student's thread: plain data or nothing
+                return None
+            ok, answer = reported[0] is True, reported[2]
+            raised = None if ok else answer
+            try:
+                shown = loads(dumps(reported[1]))  # exact built-in types only, copied: no method of anything runs
+            except base_exception:
+                return None
+            result = {"id": case_id}
+            if timed_out:
+                result["timed_out"] = True
+            elif ok:
+                result["answer"] = shown
+            else:
+                result["raised"] = shown
+            # From here to the next call no code runs that the check vouches for (run above, right after "done", on
+            # the runner; here where the call ran on this thread).
+            if not checked:
                 intact, collecting = check(window_anchor) if code_of(check) is check_code else (False, None)
                 if not intact or collecting:  # collection on again since "done": only code of the student's did that
                     return None
-                checked = True
-                # Done means the runner thread is back in its own loop, with nothing above it: a thread
-                # of the student's could release ``done`` itself, the call still running, to go on
-                # changing the tree after the harness had looked at it.
-                top = current_frames().get(runner_id)
-                if top is None or top.f_code is not loop_code or top.f_back is not None:
-                    return None
-                top = None
-                outcome = box[1]
-                grave.append(outcome)
-                box[1] = None
-                if type_(outcome) is not tuple_ or len_(outcome) != 2:  # the runner's loop swapped
-                    return None
-                reported = outcome[1] if outcome[0] is True else (False, "KeyboardInterrupt", outcome[1])
-            else:  # no runner thread (no ctypes): all of it here, as the call itself is
-                box[3] = None  # the last call's leftovers die here, on the student's clock
-                if box[4] is True:
-                    gc_enable()
+            restore(grave)
+            # Absent fields mean their defaults (no answer, nothing raised, no timeout, unchanged):
+            # the reply stays small. What the helpers were asked is not here: the grader logged it.
+            if observe:  # else the grader reads the answers alone: the tree is neither looked at nor pooled again
+                if broken(evidence, before):
+                    return None  # the tree's "before" or a helper was swapped: this call's observations are void
                 try:
-                    reported = report(*job)
-                finally:
-                    box[4] = gc_isenabled()
-                    gc_disable()
-        except base_exception as exc:  # the watchdog's interrupt, landing in the harness's own lines
-            reported = (False, "KeyboardInterrupt", exc)
-        ended = clock()
-        for attrs in own_dicts:  # before any of them is read by key (see own_dicts)
-            if not all_(map_(is_, map_(type_, attrs), strs)):
-                return None
-        attrs = None
-        # The watchdog disarmed and its verdict read, under its lock (no method of its class runs here). Taking
-        # the lock may wait for a thread of the student's that holds it, which then runs: its dict is looked
-        # at again once the lock is held (the thirteenth red team).
-        if not lock_watchdog(False):  # held by a thread of the student's, which runs while this one waits
-            lock_watchdog()
-            intact, collecting = check(window_anchor) if code_of(check) is check_code else (False, None)
-            if not intact or collecting:
-                unlock_watchdog()
-                return None
-        if not all_(map_(is_, map_(type_, watchdog_attrs), strs)):
-            unlock_watchdog()
-            return None
-        grave.append(watchdog_attrs.get("armed"))
-        watchdog_attrs["armed"] = None
-        fired = watchdog_attrs.get("fired") is True
-        unlock_watchdog()
-        timed_out = fired or ended - started > call_timeout
-        if type_(reported) is not tuple_ or len_(reported) != 3:  # made on the student's thread: plain data or nothing
-            return None
-        ok, answer = reported[0] is True, reported[2]
-        raised = None if ok else answer
-        try:
-            shown = loads(dumps(reported[1]))  # exact built-in types only, copied: no method of anything runs
-        except base_exception:
-            return None
-        result = {"id": case_id}
-        if timed_out:
-            result["timed_out"] = True
-        elif ok:
-            result["answer"] = shown
-        else:
-            result["raised"] = shown
-        # From here to the next call no code runs that the check vouches for (run above, right after "done", on
-        # the runner; here where the call ran on this thread).
-        if not checked:
-            intact, collecting = check(window_anchor) if code_of(check) is check_code else (False, None)
-            if not intact or collecting:  # collection on again since "done": only code of the student's did that
-                return None
-        restore(grave)
-        # Absent fields mean their defaults (no answer, nothing raised, no timeout, unchanged):
-        # the reply stays small. What the helpers were asked is not here: the grader logged it.
-        if observe:  # else the grader reads the answers alone: the tree is neither looked at nor pooled again
-            if broken(evidence, before):
-                return None  # the tree's "before" or a helper was swapped: this call's observations are void
-            try:
-                if (changed(built, before) if changed is not None else snapshot(built) != before):
+                    if (changed(built, before) if changed is not None else snapshot(built) != before):
+                        result["mutated"] = True
+                    elif pair is not None:
+                        put(case_id, built, before)  # unchanged: the re-asking pass may have this very tree again
+                except base_exception:
                     result["mutated"] = True
-                elif pair is not None:
-                    put(case_id, built, before)  # unchanged: the re-asking pass may have this very tree again
-            except base_exception:
-                result["mutated"] = True
-        grave.append((answer, raised, built, helpers, before, evidence, reported, pair, job, outcome))
-        # dropped by the runner as the next call starts; and no local of this frame keeps one of them alive
-        # past that, to die here when it is rebound (an unawaited coroutine's warning, a file's __del__)
-        answer = raised = built = helpers = before = evidence = reported = pair = job = outcome = shown = None
-        results += (join(encoder(result, 0)).encode("utf-8"),)  # bytes: a later call cannot edit them
-        if timed_out:
-            timeouts += 1
-    return b'{"results": [' + b", ".join(results) + b"]}"
+            grave.append((answer, raised, built, helpers, before, evidence, reported, pair, job, outcome))
+            # dropped by the runner as the next call starts; and no local of this frame keeps one of them alive
+            # past that, to die here when it is rebound (an unawaited coroutine's warning, a file's __del__)
+            answer = raised = built = helpers = before = evidence = reported = pair = job = outcome = shown = None
+            results += (join(encoder(result, 0)).encode("utf-8"),)  # bytes: a later call cannot edit them
+            keep((case, result))  # the next case's would drop them here: their dicts are within the student's reach
+            case = result = None
+            if timed_out:
+                timeouts += 1
+        return b'{"results": [' + b", ".join(results) + b"]}"
+    finally:
+        keep((case, result, shown, answer, raised, built, helpers, before, evidence, reported, pair, job, outcome,
+              values, answered))
 
 
 def _loading_helpers(driver, link):
