@@ -461,12 +461,12 @@ REVIEWED_FORGERS = {
     # tree driver's comparison)
     "forge_statvfs.py": "tree-unchanged",
     "forge_chain.py": "tree-unchanged",
-    # found by the fifteenth red team (a probe of every route by lookup, tests/test_lookup_probe.py): a method swapped
+    # found by the lookup probe (every route by lookup at once, tests/test_lookup_probe.py): a method swapped
     # in a builtin type's dict rather than a key planted (the guard compared keys only); and a key planted at load
     # in the signal module's globals, run when the harness quieted the file's handlers after the load had ended
     "forge_type_value.py": "tree-unchanged",
     "forge_load_tail.py": "tree-unchanged",
-    # found by the sixteenth red team: a request of the student's making in the channel's list of requests read
+    # found by the fifteenth red team: a request of the student's making in the channel's list of requests read
     # early, whose sequence number was an object whose __int__ ran where the reply is formatted
     "forge_pending_seq.py": "tree-unchanged",
 }
@@ -696,7 +696,7 @@ def test_the_code_between_two_calls_reads_no_global_name():
 def test_the_code_between_two_calls_makes_no_function():
     """Making a function object (a comprehension, a generator expression, a lambda) reads ``__builtins__`` and
     ``__name__`` from its module's globals by key; a key planted there whose hash collides with either would
-    have its ``__eq__`` run on the harness's thread (found by the fifteenth red team's probe of every module's
+    have its ``__eq__`` run on the harness's thread (found by the lookup probe, which plants in every module's
     namespace, in ``call_seal.token_of``). The seal's and the harness's own modules are not in the per-call check,
     so the code that runs between two calls, and after the files load, makes none."""
     import dis
@@ -737,7 +737,7 @@ def test_honest_code_with_signals_or_a_profiler_is_not_tampering(sandbox, warm, 
 def test_nothing_the_student_planted_is_dropped_on_the_harness_s_thread(sandbox, warm, ctp26_small):
     """The harness's cases, results and requests are dicts the student reaches through gc; an object with a
     ``__del__`` planted in one ran on the harness's main thread when the harness dropped it (a case or result
-    rebound, a request replaced, a frame left early: the sixteenth red team). They go to the grave, which the
+    rebound, a request replaced, a frame left early: the fifteenth red team). They go to the grave, which the
     runner empties on its own thread: ``fixtures/probes/del_on_main.py`` answers wrong once one has run there."""
     exercise, bank = ctp26_small
     result = _graded(SUBMISSIONS.parent / "probes" / "del_on_main.py", exercise, bank, sandbox, warm)

@@ -162,7 +162,7 @@ def test_code_objects_are_read_without_a_lookup(harness):
 
 def test_a_value_swapped_in_a_builtin_type_s_dict_breaks_the_seal_and_the_wire(harness):
     """Not a key this time: ``dict.get`` itself, swapped in the dict type's own dict (gc reaches it), runs the
-    student's code at the harness's next ``attrs.get`` that misses the type cache (the fifteenth red team's route,
+    student's code at the harness's next ``attrs.get`` that misses the type cache (the lookup probe's find,
     ``forge_type_value``). ``seal.check``, ``_receive`` and ``_send`` compare the builtin types' values too, by
     identity, before any lookup: the swap is found, and the swapped method never runs for the harness."""
     seal = harness._seal

@@ -499,7 +499,7 @@ class Harness:
         # thread looks nothing up (no global name, no attribute) until the seal's check in ``_finish``. A lookup
         # there could run the student's code here, outside the load, where a trace function it sets stays on:
         # ``signal.getsignal`` read ``_int_to_enum`` from the ``signal`` module's globals, where a key planted
-        # at load ran (the fifteenth red team's ``forge_load_tail``).
+        # at load ran (the lookup probe's find, ``forge_load_tail``).
         call_tracing, settrace, setprofile, quiet = _call_tracing, _settrace, _setprofile, _quiet_signals
         handlers = _signal_handlers()  # before: what a handler the file sets is told apart from
         reply, bound, replaced = call_tracing(self._load_bind_and_quiet, (config, handlers, quiet))
@@ -847,7 +847,7 @@ def _finish(reply, tampered, guard, check, check_code, tools, grave):
     if tampered:
         # No lookup of any name from here on: a check failed, so the builtin types' dicts may hold the
         # student's methods (a ``str.encode`` of theirs would run here and could put the guard back before
-        # returning a reply of its own making: the fifteenth red team's probe). Nor are their streams flushed.
+        # returning a reply of its own making: the lookup probe). Nor are their streams flushed.
         return b'{"fatal": "tampered"}'
     try:  # a reply made while the files loaded is copied first: exact built-in types only
         payload = reply if type_(reply) is bytes_ else join(encode(loads(dumps(reply)), 0)).encode("utf-8")
@@ -947,7 +947,7 @@ def _receive(wire, grave):
             item = pending.pop(0)
             grave.append(item)
             # Exact types before anything is read of it: the list is on the heap, and an item of the student's
-            # whose ``seq`` is not an int ran its ``__int__`` where ``_send`` formats it (the sixteenth red team)
+            # whose ``seq`` is not an int ran its ``__int__`` where ``_send`` formats it (the fifteenth red team)
             if type_(item) is not tuple_ or len_(item) != 2 or type_(item[0]) is not int_ \
                     or type_(item[1]) is not bytes_:
                 exit_(4)
@@ -1225,7 +1225,7 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
     # Everything of a case that the student could have reached, and that this frame would drop, goes to the grave
     # however the cases end: an early return (tampering found) drops this frame's variables, and a __del__ of the
     # student's run by that (an object planted, through gc, in a case's dict or a result's) would run here, on the
-    # harness's thread, where it could still rewrite the serving frame's reply (the sixteenth red team).
+    # harness's thread, where it could still rewrite the serving frame's reply (the fifteenth red team).
     keep = grave.append  # bound now, while the builtin types are as the check above found them
     case = result = shown = answer = raised = built = helpers = before = evidence = reported = pair = job = None
     outcome = values = answered = None

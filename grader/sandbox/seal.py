@@ -92,7 +92,7 @@ def type_guard(extra=()):
 
     The referents of a dict whose keys are all exact strings are its values, in order: the very values (a method
     of the student's put in place of ``bytes.partition`` or ``list.append`` runs on the harness's thread at its next
-    lookup that misses the type cache: the fifteenth red team's route, ``forge_type_value``), no key added. A key
+    lookup that misses the type cache: the lookup probe's find, ``forge_type_value``), no key added. A key
     of any other type (a ``str`` subclass whose hash collides with a name, put ahead of it: the thirteenth red
     team's) turns the dict into one whose referents are its keys and values both, for good: the count differs.
     So the keys are exact strings by then, and comparing them with ``==`` runs nothing of the student's; it
