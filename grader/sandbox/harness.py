@@ -1379,10 +1379,18 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
             # at again once the lock is held (the thirteenth red team).
             if not lock_watchdog(False):  # held by a thread of the student's, which runs while this one waits
                 lock_watchdog()
+                # Everything looked at after the call is looked at again: the window, and every dict of the harness's
+                # own this loop reads by key (the fifteenth red team's second route: a thread that held this lock
+                # planted a key in the link's dict, read by the next case's helpers, and in the generator's)
                 intact, collecting = check(window_anchor) if code_of(check) is check_code else (False, None)
                 if not intact or collecting:
                     unlock_watchdog()
                     return None
+                for attrs in own_dicts:
+                    if not all_(map_(is_, map_(type_, attrs), strs)):
+                        unlock_watchdog()
+                        return None
+                attrs = None
             if not all_(map_(is_, map_(type_, watchdog_attrs), strs)):
                 unlock_watchdog()
                 return None
