@@ -469,7 +469,7 @@ REVIEWED_FORGERS = {
     # found by the fifteenth red team: a request of the student's making in the channel's list of requests read
     # early, whose sequence number was an object whose __int__ ran where the reply is formatted
     "forge_pending_seq.py": "tree-unchanged",
-    # and, by the same red team, a thread that held the watchdog's lock while the harness waited for it planted a
+    # found by the sixteenth red team: a thread that held the watchdog's lock while the harness waited for it planted a
     # key in the link's dict (read by the next case's helpers) or the random generator's: after that wait only the
     # window and the watchdog's dict were looked at again
     "forge_watchdog_wait_link.py": "tree-unchanged",
