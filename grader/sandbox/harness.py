@@ -1380,7 +1380,7 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
             if not lock_watchdog(False):  # held by a thread of the student's, which runs while this one waits
                 lock_watchdog()
                 # Everything looked at after the call is looked at again: the window, and every dict of the harness's
-                # own this loop reads by key (the fifteenth red team's second route: a thread that held this lock
+                # own this loop reads by key (the sixteenth red team's route: a thread that held this lock
                 # planted a key in the link's dict, read by the next case's helpers, and in the generator's)
                 intact, collecting = check(window_anchor) if code_of(check) is check_code else (False, None)
                 if not intact or collecting:
