@@ -474,6 +474,9 @@ REVIEWED_FORGERS = {
     # window and the watchdog's dict were looked at again
     "forge_watchdog_wait_link.py": "tree-unchanged",
     "forge_watchdog_wait_gauss.py": "tree-unchanged",
+    # found by the seventeenth red team: a key colliding with "op" planted in the memo dict json's C scanner keeps
+    # between parses, run by the next request's parse after every check of _receive
+    "forge_scanner_memo.py": "tree-unchanged",
 }
 
 
@@ -490,7 +493,9 @@ CAUGHT_WHILE_LOADING = {"forge_audit_hook.py": "has no attribute 'addaudithook'"
                         # statvfs_result's dict is in the type guard now: its planted key is found there first
                         "forge_statvfs.py": "tampered with the result channel",
                         # an item of any other shape in the channel's pending requests: the child stops at once
-                        "forge_pending_seq.py": "exited before answering (exit code 4)"}
+                        "forge_pending_seq.py": "exited before answering (exit code 4)",
+                        # a key in the scanner's memo: no request is decoded, and the reply answers none the grader sent
+                        "forge_scanner_memo.py": "tampered with the result channel"}
 
 
 def _twin_without_forging(tmp_path, name):

@@ -280,3 +280,34 @@ def test_a_key_renamed_in_a_builtin_type_s_dict_breaks_the_seal(harness):
     assert seal.check(anchor)[0] is True
     sys.setswitchinterval(interval)
     gc.enable()
+
+
+def test_receive_refuses_a_key_planted_in_the_json_scanner_s_memo(harness):
+    """json's C scanner keeps one dict between parses, its memo of object keys (emptied at the end of each parse),
+    and gc reaches it: a key colliding with "op" planted there ran its __eq__ in the next request's parse, after
+    every check of ``_receive`` (the seventeenth red team). The memo must be empty when a parse starts: no request
+    comes out, and the planted key is never compared. The scanner's own parts are C (``parse_constant`` is float)."""
+    memo = harness._json_memo
+    assert type(memo) is dict and memo == {}
+    compared = []
+    request_r, request_w = os.pipe()
+    reply_r, reply_w = os.pipe()
+    channel = harness.Channel(request_r, reply_w)
+    channel.nonce = "0123456789abcdef"
+    os.write(request_w, b'MMG1 0123456789abcdef 2 13\n{"op": "run"}')
+    wire = list(harness._wire(channel))
+    wire[7] = _exit
+    interval = sys.getswitchinterval()
+    key = _colliding("op", compared)
+    memo[key] = None
+    try:
+        assert harness._receive(tuple(wire), []) == (0, None)
+    finally:
+        memo.pop(key, None)
+        sys.setswitchinterval(interval)
+        gc.enable()
+        for fd in (request_r, request_w, reply_r, reply_w):
+            os.close(fd)
+    assert compared == [] and memo == {}
+    scanned = harness._json_scanner('{"op": "run", "bad": NaN}', 0)[0]
+    assert scanned["op"] == "run" and scanned["bad"] != scanned["bad"]  # NaN, made by float itself

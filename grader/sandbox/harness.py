@@ -11,6 +11,7 @@ plain data; the grader decides every verdict itself.
 import _hashlib
 import _random
 import _thread
+import gc
 import hashlib
 import importlib.util
 import inspect
@@ -913,10 +914,19 @@ def _wire(channel):
     return (vars(channel), channel.req_fd, channel.res_fd, channel.lock.acquire, channel.lock.release,
             _os_read, _os_write, _os_exit, _json_scanner, MAGIC, ANSWER, _seal._setswitchinterval,
             _type, _len, _int, bytes, list, tuple, _hashlib.hmac_digest, _seal._gc_disable,
-            all, map, _seal._is, _repeat(str), _seal.TYPE_GUARD, itertools.chain.from_iterable, _seal._gc_get_referents)
+            all, map, _seal._is, _repeat(str), _seal.TYPE_GUARD, itertools.chain.from_iterable, _seal._gc_get_referents,
+            _json_memo)
 
 
-_json_scanner = json.scanner.c_make_scanner(json.decoder.JSONDecoder()) if json.scanner.c_make_scanner else None
+# json's C scanner, made of C parts only: ``parse_constant`` is ``float``, not json's default (a bound method of
+# the ``_CONSTANTS`` dict in json.decoder, which the student reaches, and whose lookup would compare a key of theirs).
+_json_scanner = json.scanner.c_make_scanner(json.decoder.JSONDecoder(parse_constant=float)) \
+    if json.scanner.c_make_scanner else None
+# The one dict the scanner keeps between parses: its memo of object keys, emptied at the end of every parse.
+# gc reaches it, and a key planted there, colliding with "op", had its __eq__ run by the next request's parse, on
+# the harness's thread, after every check (the seventeenth red team): it must be empty when a parse starts.
+_json_memo = next((part for part in gc.get_referents(_json_scanner) if type(part) is dict), None) \
+    if _json_scanner is not None else None
 
 
 def _receive(wire, grave):
@@ -926,7 +936,7 @@ def _receive(wire, grave):
     it before the seal is checked."""
     (attrs, req_fd, _res_fd, lock, unlock, read, _write, exit_, scan, magic, answer, switch,
      type_, len_, int_, bytes_, list_, tuple_, _sign, stop_collecting, all_, map_, is_, strs,
-     (guarded, referents, keys), chained, referents_of) = wire
+     (guarded, referents, keys), chained, referents_of, memo) = wire
     lock()  # a thread of the student's may be reading an answer right now
     try:
         # After every wait (the lock, each read) the interpreter is held and collection turned off before
@@ -951,6 +961,8 @@ def _receive(wire, grave):
             if type_(item) is not tuple_ or len_(item) != 2 or type_(item[0]) is not int_ \
                     or type_(item[1]) is not bytes_:
                 exit_(4)
+            if memo is not None and len_(memo):  # a key of the student's in the scanner's memo (see _json_memo)
+                return 0, None
             return item[0], scan(item[1].decode("utf-8"), 0)[0]
         buffer = attrs.get("buffer")
         if type_(buffer) is not bytes_:
@@ -985,6 +997,8 @@ def _receive(wire, grave):
             attrs["buffer"] = buffer
             switch(1.0)
             if header[0] == magic:
+                if memo is not None and len_(memo):  # a key of the student's in the scanner's memo (see _json_memo)
+                    return 0, None
                 return int_(header[2]), scan(payload.decode("utf-8"), 0)[0]
             # an answer whose question was cut short (the call was interrupted): nobody waits for it
     finally:
@@ -998,7 +1012,7 @@ def _send(wire, seq, payload, key, grave):
     taken for the harness's reply."""
     (attrs, _req_fd, res_fd, lock, unlock, _read, write, _exit, _scan, magic, _answer, switch,
      type_, len_, _int, bytes_, _list, tuple_, sign, stop_collecting, all_, map_, is_, strs,
-     (guarded, referents, keys), chained, referents_of) = wire
+     (guarded, referents, keys), chained, referents_of, _memo) = wire
     lock()
     try:
         stop_collecting()  # the lock may have waited for a thread of the student's: as in _receive
