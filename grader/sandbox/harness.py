@@ -673,11 +673,12 @@ class Harness:
         restore = _builtins_restorer()
         helpers_with_values = getattr(driver, "helpers_with_values", None)
         closures = [f for f in (evidence, broken, take, put, restore) if f is not None]
-        # A driver that reads the library's objects only through getters it took at import (the tree driver
-        # reads a node's dict by the interpreter's own descriptor) needs no library class checked per call.
-        plumbing = () if getattr(driver, "READS_LIBRARY_OBJECTS_BY_OWN_GETTERS", False) is True else library_classes
+        # The library's classes are looked at after every call too, even where the driver reads their objects only
+        # through getters it took at import: making one (``object.__new__(Node)``) consults the class's abstract
+        # flag, and ``Node.__abstractmethods__ = x`` of the student's had its ``__iter__`` run there, between two
+        # calls (the eighteenth red team).
         window_anchor = _seal.Seal(lenient=[driver, *_own_modules_of(driver)], classes=[*driver_classes, Answered, Link],
-                                   plumbing=plumbing, functions=closures).anchor
+                                   plumbing=library_classes, functions=closures).anchor
         runner = self.runner
         threaded = runner.ident is not None
         kit = (
@@ -753,7 +754,7 @@ class Harness:
         grave = []
         tools = (_type, bytes, _marshal_loads, _marshal_dumps, _join, _reply_encoder, _scratch_full,
                  code_of(_scratch_full), _os_exit, _seal._setswitchinterval, _seal.SWITCH_SECONDS,
-                 _tampered, _memory_exhausted, code_of, func_of, _dict, _str, bytes.fromhex, grave.append)
+                 _tampered, _memory_exhausted, code_of, func_of, _dict, _str, bytes.fromhex, grave.append, BaseException)
         wire = _wire(self.channel)
         seq, request = receive(wire, grave)
         guard = None
@@ -792,6 +793,7 @@ class Harness:
         type_, exit_, code_of, dict_, str_ = tools[0], tools[8], tools[13], tools[15], tools[16]
         fromhex = tools[17]  # ``bytes.fromhex``, bound before any student code ran (no lookup here)
         keep = tools[18]  # ``grave.append``, likewise
+        base_exception = tools[19]  # and ``BaseException``: an ``except BaseException`` here would look it up
         switch, switch_seconds = tools[9], tools[10]
         key = b""  # ``grave``: what this thread would drop that the student could have put there (see _serve_cases)
         request = None
@@ -816,7 +818,7 @@ class Harness:
                     reply = self.run(request, guard[3], guard[10], grave)  # held: nothing ran since the check
                 else:
                     reply = {"error": "unknown request"}
-            except BaseException:  # noqa: B036 - student code broke something the harness relies on
+            except base_exception:  # noqa: B036 - student code broke something the harness relies on
                 reply = {"ok": False, "error": "the submission broke the grader's harness (patched builtins or "
                                                "modules?)"}
             if code_of(finish) is not finish_code or code_of(send) is not send_code:
@@ -831,7 +833,7 @@ def _finish(reply, tampered, guard, check, check_code, tools, grave):
     the student's streams flushed (on the runner thread). Returns the payload. Reads no
     global name: it runs after the student's code did, and after the scratch test's statvfs."""
     (type_, bytes_, loads, dumps, join, encode, scratch_full, scratch_full_code, exit_, _switch, _seconds,
-     tampered_flag, memory_flag, code_of, _func_of, _dict, _str, _fromhex, _keep) = tools
+     tampered_flag, memory_flag, code_of, _func_of, _dict, _str, _fromhex, _keep, _base_exception) = tools
     if guard is not None:
         whole, _ = check(guard[2]) if code_of(check) is check_code else (False, None)
         window, _ = check(guard[4]) if code_of(check) is check_code else (False, None)

@@ -128,7 +128,9 @@ VOLATILE = frozenset({"buffer", "asked", "told", "armed", "fired", "tick", "due"
 
 # What decides how an instance's attributes are read and written: a class that gains or swaps one
 # of these can show the driver a node's state of its choosing.
-PLUMBING = ("__dict__", "__getattribute__", "__getattr__", "__setattr__", "__delattr__", "__class__", "__slots__")
+PLUMBING = ("__dict__", "__getattribute__", "__getattr__", "__setattr__", "__delattr__", "__class__", "__slots__",
+            # set, it flags the class abstract: ``object.__new__`` then iterates it, to word its error
+            "__abstractmethods__")
 
 
 # Entries the standard library itself adds to a class as it works (copy and pickle cache the
