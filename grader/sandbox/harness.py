@@ -444,7 +444,10 @@ class Answered:
 
     def __init__(self, link, answered):
         self.link = link
-        self.known = {q.encode("utf-8"): a.encode("utf-8") for q, a in answered}
+        known = {}  # a loop, not a comprehension: it runs between two calls (see _serve_cases, MAKE_FUNCTION)
+        for question, answer in answered:
+            known[question.encode("utf-8")] = answer.encode("utf-8")
+        self.known = known
 
     def ask(self, message):
         question = message if _type(message) is bytes else _json_encode(message).encode("utf-8")
@@ -681,6 +684,7 @@ class Harness:
                                    plumbing=library_classes, functions=closures).anchor
         runner = self.runner
         threaded = runner.ident is not None
+        own_objects = (self.channel, self.watchdog, runner, _random_instance, self.link)
         kit = (
             # the per-call check, and the clock a call's time is measured by
             anchor[1], window_anchor, _seal.check, _seal.check.__code__, _perf_counter,
@@ -705,6 +709,9 @@ class Harness:
             _type, _tuple, _list, _dict, _len, _min, _max, _range, bytes, BaseException, KeyboardInterrupt,
             # which dicts hold plain-string keys only, and a namespace made so again (see _serve_cases)
             all, map, _seal._is, _repeat(str), _str, dict.items, dict.clear, dict.copy, _seal.code_of,
+            # the harness's own objects read by attribute between two calls (the generator's ``gauss_next`` by
+            # ``object.__setattr__``, the link's ``ask`` by the driver) and their very classes: see _serve_cases
+            own_objects, _tuple(_map(_type, own_objects)),
         )
         return kit, window_anchor, restore
 
@@ -1214,7 +1221,7 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
      os_read, os_error, threaded, current_frames,
      runner_id, loop_code, report, describe, encode_answer, call_timeout,
      type_, tuple_, list_, dict_, len_, min_, max_, range_, bytes_, base_exception, keyboard_interrupt,
-     all_, map_, is_, strs, str_, items_of, clear, copy, code_of) = kit
+     all_, map_, is_, strs, str_, items_of, clear, copy, code_of, own_objects, own_classes) = kit
     switch = switches[0]
     join = "".join
     # The last seed text and the generator's state after it: C-level setstate is twice as quick as seeding (a
@@ -1228,6 +1235,11 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
     # are looked at first: now, after every call, and after every wait that lets the student's threads run (a
     # flood of notes written out, the watchdog's lock taken). Honest code never touches these objects.
     own_dicts = (channel_attrs, watchdog_attrs, runner_attrs, generator_attrs, link_attrs)
+    # And their very classes: an object's ``__class__`` can be set to a subclass of the student's, whose property
+    # then runs where the harness reads or sets that attribute (the nineteenth red team: the generator's
+    # ``gauss_next``, the link's ``ask``). Looked at wherever their dicts are.
+    if not all_(map_(is_, map_(type_, own_objects), own_classes)):
+        return None
     for attrs in own_dicts:
         if not all_(map_(is_, map_(type_, attrs), strs)):
             return None
@@ -1267,6 +1279,8 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
                         told = told[os_write(reply_fd, told):]
                     intact, _ = check(window_anchor) if code_of(check) is check_code else (False, None)
                     if not intact:
+                        return None
+                    if not all_(map_(is_, map_(type_, own_objects), own_classes)):
                         return None
                     for attrs in own_dicts:  # the writes let the student's threads run: as after a call
                         if not all_(map_(is_, map_(type_, attrs), strs)):
@@ -1386,6 +1400,8 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
             except base_exception as exc:  # the watchdog's interrupt, landing in the harness's own lines
                 reported = (False, "KeyboardInterrupt", exc)
             ended = clock()
+            if not all_(map_(is_, map_(type_, own_objects), own_classes)):
+                return None
             for attrs in own_dicts:  # before any of them is read by key (see own_dicts)
                 if not all_(map_(is_, map_(type_, attrs), strs)):
                     return None
@@ -1400,6 +1416,9 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
                 # planted a key in the link's dict, read by the next case's helpers, and in the generator's)
                 intact, collecting = check(window_anchor) if code_of(check) is check_code else (False, None)
                 if not intact or collecting:
+                    unlock_watchdog()
+                    return None
+                if not all_(map_(is_, map_(type_, own_objects), own_classes)):
                     unlock_watchdog()
                     return None
                 for attrs in own_dicts:
