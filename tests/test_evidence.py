@@ -589,6 +589,19 @@ def test_a_library_class_s_attribute_plumbing_is_sealed_but_not_its_methods():
     Leaf.__lt__ = lambda self, other: True
     Base.helper = staticmethod(len)
     assert not sealed.broken()
+    Leaf.__abstractmethods__ = frozenset({"x"})  # object.__new__(Leaf) would iterate it (the eighteenth red team)
+    assert sealed.broken()
+    del Leaf.__abstractmethods__
+    assert not sealed.broken()
+
+    class Colliding(str):
+        __hash__ = str.__hash__
+
+        def __eq__(self, other):
+            return False
+
+    gc.get_referents(Base.__dict__)[0][Colliding("helper")] = None  # a key of another kind: found by the count
+    assert sealed.broken()
     gc.get_referents(Leaf.__dict__)[0]["__dict__"] = property(lambda self: {})
     assert sealed.broken()
 

@@ -64,6 +64,7 @@ _tuple = tuple
 _map = map
 _dict_keys = dict.keys
 _dict_values = dict.values
+_dict_get = dict.get
 _chain_from_iterable = _chain.from_iterable
 _proxy_values = types.MappingProxyType.values
 _FunctionType = types.FunctionType
@@ -224,7 +225,11 @@ def _anchor(namespaces, lenient, objects, classes, plumbing, functions, cells):
     every_key = _tuple(_chain(*proxies))
     classes_at_once = (proxies, _tuple(_map(_len, proxies)), every_key,
                        _tuple(_chain(*_map(_proxy_values, proxies)))) if _all(_type(k) is str for k in every_key) else None
-    pipes = _tuple((_vars(k), _tuple(_map(_vars(k).get, PLUMBING))) for k in plumbing)
+    # Each class's real dict (gc reaches it) and the ``dict.get`` of its plumbing names, read by C alone: a mapping
+    # proxy's ``get`` calls the dict's ``get`` by name, a lookup per name (after every call, since the eighteenth red
+    # team: anytree's classes).
+    pipes = _tuple((_gc_get_referents(_vars(k))[0], _tuple(_map(_vars(k).get, PLUMBING)), _tuple(_repeat(
+        _gc_get_referents(_vars(k))[0], _len(PLUMBING)))) for k in plumbing)
     parts = _tuple(_tuple(_map(getter, functions)) for getter in _FUNCTION_PARTS)  # codes, defaults, kwdefaults
     try:
         contents = _tuple(_map(_cell_contents, cells))
@@ -232,7 +237,7 @@ def _anchor(namespaces, lenient, objects, classes, plumbing, functions, cells):
         contents = None
     tools = (_all, _map, _is, _len, _getattr, _type, _sum, _FUNCTION_PARTS,
              _cell_contents, _is_scalar_id, CLASS_CACHES, PLUMBING, _dict_values, _id, zip, _repeat(str), _gettrace,
-             _getprofile, _tuple, _chain_from_iterable, _proxy_values, TYPE_GUARD, _gc_get_referents)
+             _getprofile, _tuple, _chain_from_iterable, _proxy_values, TYPE_GUARD, _gc_get_referents, _dict_get)
     switches = (_setswitchinterval, _gc_isenabled, _gc_disable)
     return (tools, switches, spaces, _tuple(loose), _tuple(held), (_tuple(kinds), classes_at_once), pipes, functions,
             parts, cells, contents, _tuple(objects), _tuple(_map(_type, objects)))
@@ -261,7 +266,7 @@ def check(anchor):
          types_) = anchor
         (all_, map_, is_, len_, getattr_, type_, sum_, function_parts, cell_contents,
          is_scalar_id, caches, plumbing, values_, id_, zip_, strs, gettrace, getprofile, tuple_, chained,
-         proxy_values, (guarded, guarded_referents, guarded_keys), referents_of) = tools
+         proxy_values, (guarded, guarded_referents, guarded_keys), referents_of, dict_get) = tools
         # The builtin types' dicts first: every attribute looked up below goes through them (see GUARDED_TYPES).
         found = referents_of(*guarded)
         if len_(found) != len_(guarded_referents) or not all_(map_(is_, found, guarded_referents)) \
@@ -319,8 +324,11 @@ def check(anchor):
                 return False, collecting
             if not all_(map_(is_, map_(proxy.get, names), values)):
                 return False, collecting
-        for proxy, values in pipes:
-            if not all_(map_(is_, map_(type_, proxy), strs)) or not all_(map_(is_, map_(proxy.get, plumbing), values)):
+        for space, values, spaces_again in pipes:
+            # plain-string keys only: a dict that ever held another kind of key has its keys among its referents
+            # as well as its values (see type_guard), so the count tells, in C, without a pass over every key
+            if len_(referents_of(space)) != len_(space) \
+                    or not all_(map_(is_, map_(dict_get, spaces_again, plumbing), values)):
                 return False, collecting
         for getter, kept in zip_(function_parts, parts):
             if not all_(map_(is_, map_(getter, functions), kept)):
