@@ -658,7 +658,7 @@ def test_clearing_the_watchdog_on_the_heap_does_not_undo_a_timeout(forger, monke
     """The watchdog's flags are on the child's heap, where gc finds them: a submission that clears them
     (or disarms the watchdog) must still be timed out, as its honest twin is, and earn no more. Whether
     a call ran too long is decided from a start time kept in the harness's own frame. Every call of both
-    sleeps 30 ms at a leaf, past the 20 ms limit, so each one times out on any machine, idle or busy (with
+    spends 30 ms of CPU at a leaf, past the 20 ms limit, so each one times out on any machine, idle or busy (with
     2 ms naps a busy machine let either one finish some calls in time, at random)."""
     monkeypatch.setenv("MINIMAX_GRADER_CALL_TIMEOUT", "0.02")
     exercise = exercises.load("ctp-26")

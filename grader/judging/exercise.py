@@ -59,6 +59,9 @@ def load_limits(values: dict) -> Limits:
     half a minute), so e.g. ``MINIMAX_GRADER_SUBMISSION_TIMEOUT=3`` wins over the file.
     """
     merged = dict(values)
+    clock = os.environ.get(LIMITS_ENV_PREFIX + "CALL_CLOCK", "").strip().lower()
+    if clock not in ("", "cpu", "wall"):  # what a call's limit counts (sandbox/session.call_clock_wanted)
+        raise ExerciseError(f"{LIMITS_ENV_PREFIX}CALL_CLOCK={clock!r} is neither 'cpu' nor 'wall'")
     for name, field_ in Limits.__dataclass_fields__.items():
         raw = os.environ.get(LIMITS_ENV_PREFIX + name.upper())
         if raw is None or not raw.strip():

@@ -36,6 +36,7 @@ _str = str
 _len = len
 _float_hex = float.hex
 _perf_counter = time.perf_counter
+_clock_gettime = getattr(time, "clock_gettime", None)  # absent on Windows: see call_clock
 _sleep = time.sleep
 _json_loads = json.loads
 _os_write = os.write
@@ -242,6 +243,33 @@ class Channel:
                     self.pending.append((seq, payload))
 
 
+def call_clock(ident):
+    """The clock id of the CPU time of thread ``ident`` (the thread the student's calls run on), or None
+    where there is none (Windows, macOS, a refusal): a call's time is then its wall-clock time.
+
+    A call's limit is the CPU time its thread spends, as judges such as DOMjudge count it, with a wall-clock
+    limit above it (``wall_limit``) for a call that waits (a sleep, a lock, a thread of its own): the time a
+    call waits for the grader's answers, or for the CPU on a busy machine, is nobody's fault of the
+    student's. On wall-clock time alone a correct call on a one-node tree was once cut off after a second,
+    with the test suite loading the machine. ``MINIMAX_GRADER_CALL_CLOCK=wall`` (the config's
+    ``call_clock``) asks for the portable fallback, so it is tested on Linux too."""
+    getclockid = getattr(time, "pthread_getcpuclockid", None)
+    if getclockid is None or _clock_gettime is None or ident is None:
+        return None
+    try:
+        clock_id = getclockid(ident)
+        _clock_gettime(clock_id)
+    except (OSError, OverflowError, ValueError):
+        return None
+    return clock_id
+
+
+def wall_limit(call_timeout):
+    """How long a call may take by the wall clock where its limit counts CPU time (see ``call_clock``): room
+    for a machine busy enough to give it a third of a CPU, and two seconds more for a stall."""
+    return call_timeout * 3 + 2.0
+
+
 class Watchdog:
     """Interrupts the student's call when it runs too long.
 
@@ -259,10 +287,11 @@ class Watchdog:
 
     def __init__(self):
         self.lock = _thread.allocate_lock()
-        self.armed = None  # (deadline,): a new tuple per call, so the thread can tell calls apart
+        self.armed = None  # (wall deadline, CPU deadline): a new tuple per call, so the thread can tell calls apart
         self.fired = False
         self.tick = 0.05
         self.interrupt = None  # interrupts the runner thread (runner.py); None: the main thread
+        self.cpu_clock = None  # the CPU clock of the thread the calls run on (call_clock), None: wall time only
         thread = threading.Thread(target=self._run, name="minimax-grader-watchdog", daemon=True)
         thread.start()
 
@@ -270,7 +299,11 @@ class Watchdog:
         while True:
             _sleep(self.tick)
             armed = self.armed
-            if armed is None or _perf_counter() < armed[0]:
+            if armed is None:
+                continue
+            cpu_clock = self.cpu_clock
+            if _perf_counter() < armed[0] and (_clock_gettime(cpu_clock) if cpu_clock is not None
+                                               else _perf_counter()) < armed[1]:
                 continue
             with self.lock:
                 if self.armed is armed:  # still the same call: it has run too long
@@ -546,6 +579,10 @@ class Harness:
         self.runner = _runner.Runner(self.watchdog.lock, getattr(self, "runner_pipes", None))  # the student's calls run there
         if self.runner.ident is not None:
             self.watchdog.interrupt = self.runner.interrupt
+        # The calls' clock: the CPU time of the thread they run on (the runner's, or this one's without it)
+        self.cpu_clock = None if self.config.get("call_clock") == "wall" else \
+            call_clock(self.runner.ident if self.runner.ident is not None else _thread.get_ident())
+        self.watchdog.cpu_clock = self.cpu_clock
         self.link = Link(self.channel, self.runner)
 
     def prepare_child(self, config):
@@ -705,6 +742,7 @@ class Harness:
             _os_read, OSError, threaded,
             _current_frames, runner.ident, _runner._loop.__code__,
             _runner.call_and_report, describe_exception, encode_answer, self.call_timeout,
+            wall_limit(self.call_timeout), _clock_gettime, self.cpu_clock,
             # builtins, bound now
             _type, _tuple, _list, _dict, _len, _min, _max, _range, bytes, BaseException, KeyboardInterrupt,
             # which dicts hold plain-string keys only, and a namespace made so again (see _serve_cases)
@@ -1219,7 +1257,7 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
      answered_link, link, link_attrs,
      watchdog_attrs, lock_watchdog, unlock_watchdog, box, runner_attrs, go_write, done_read, go_byte, done_byte,
      os_read, os_error, threaded, current_frames,
-     runner_id, loop_code, report, describe, encode_answer, call_timeout,
+     runner_id, loop_code, report, describe, encode_answer, call_timeout, call_wall_limit, cpu_time, cpu_clock,
      type_, tuple_, list_, dict_, len_, min_, max_, range_, bytes_, base_exception, keyboard_interrupt,
      all_, map_, is_, strs, str_, items_of, clear, copy, code_of, own_objects, own_classes) = kit
     switch = switches[0]
@@ -1347,7 +1385,9 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
             # here: the runner turns it on for the call and off again before it says done (runner._loop).
             switch(switch_seconds)
             started = clock()
-            watchdog_attrs["armed"] = (started + call_timeout,)
+            # The call's limit counts the CPU time of its thread, where there is such a clock (see call_clock)
+            cpu_started = cpu_time(cpu_clock) if cpu_clock is not None else started
+            watchdog_attrs["armed"] = (started + call_wall_limit, cpu_started + call_timeout)
             job = (call_driver, entry, built, describe, encode_answer, submission_files)
             reported = None
             checked = False  # whether the per-call check has run since the call (see below)
@@ -1400,6 +1440,7 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
             except base_exception as exc:  # the watchdog's interrupt, landing in the harness's own lines
                 reported = (False, "KeyboardInterrupt", exc)
             ended = clock()
+            cpu_used = (cpu_time(cpu_clock) if cpu_clock is not None else ended) - cpu_started
             if not all_(map_(is_, map_(type_, own_objects), own_classes)):
                 return None
             for attrs in own_dicts:  # before any of them is read by key (see own_dicts)
@@ -1433,7 +1474,7 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
             watchdog_attrs["armed"] = None
             fired = watchdog_attrs.get("fired") is True
             unlock_watchdog()
-            timed_out = fired or ended - started > call_timeout
+            timed_out = fired or cpu_used > call_timeout or ended - started > call_wall_limit
             if type_(reported) is not tuple_ or len_(reported) != 3:  # made on the student's thread: plain data or nothing
                 return None
             ok, answer = reported[0] is True, reported[2]
