@@ -484,6 +484,11 @@ REVIEWED_FORGERS = {
     # student's whose property ran where the harness set ``gauss_next`` or the driver read ``ask``, between calls
     "forge_generator_class.py": "tree-unchanged",
     "forge_link_class.py": "tree-unchanged",
+    # found by the twentieth red team: the student's code plays the harness, writing the init reply (unsigned, then)
+    # while it loads or in the first flush of its stdout, then reading the next request, which carried the reply
+    # key, and serving the session with replies signed by it (the thread variant: test_a_thread_started_at_load_...)
+    "forge_load_takeover.py": "tree-unchanged",
+    "forge_flush_takeover.py": "tree-unchanged",
 }
 
 
@@ -502,7 +507,10 @@ CAUGHT_WHILE_LOADING = {"forge_audit_hook.py": "has no attribute 'addaudithook'"
                         # an item of any other shape in the channel's pending requests: the child stops at once
                         "forge_pending_seq.py": "exited before answering (exit code 4)",
                         # a key in the scanner's memo: no request is decoded, and the reply answers none the grader sent
-                        "forge_scanner_memo.py": "tampered with the result channel"}
+                        "forge_scanner_memo.py": "tampered with the result channel",
+                        # the key comes with init now, before any student code runs: the forged init reply is unsigned
+                        "forge_load_takeover.py": "tampered with the result channel",
+                        "forge_flush_takeover.py": "tampered with the result channel"}
 
 
 def _twin_without_forging(tmp_path, name):
@@ -533,6 +541,29 @@ def test_reviewed_forgeries_never_beat_the_honest_score(sandbox, warm, ctp26_sma
     finally:
         if warm:
             launcher.close()
+
+
+@pytest.mark.parametrize("warm", [False, True], ids=["cold", "warm"])
+def test_a_thread_started_at_load_cannot_take_the_key(warm, tmp_path, monkeypatch):
+    """The twentieth red team's thread variant: a thread the file starts as it loads reads the requests' pipe
+    ahead of the harness, to take the request that carried the reply key. The key now comes with init, read
+    before any student code runs: whatever the thread takes, no reply of its making is signed, and the
+    forger never beats its twin (it loses the session, or the harness serves it as the twin's)."""
+    monkeypatch.setenv("MINIMAX_GRADER_SUBMISSION_TIMEOUT", "5")
+    exercise = exercises.load("ctp-26")
+    bank = banks.build(exercise, seed=11, examples=20)
+    name = "forge_load_thread_takeover.py"
+    launcher = launch.choose("posix")
+    if warm:
+        launcher = forkserver.ZygoteLauncher.wrap(launcher, exercise, bank)
+    try:
+        honest = judge.grade(submissions.load(_twin_without_forging(tmp_path, name)), exercise, bank, launcher)
+        forged = judge.grade(submissions.load(HOSTILE / name), exercise, bank, launcher)
+    finally:
+        if warm:
+            launcher.close()
+    assert (honest.score, honest.error) == (9.0, None)
+    assert forged.score <= honest.score, (forged.score, forged.error)
 
 
 # alphabeta borrows ctp-26's trees and helpers from a module of its own: its classes must be sealed
@@ -713,7 +744,7 @@ def test_the_code_between_two_calls_reads_no_global_name():
     import dis
 
     checked = {
-        "harness.py": ("_serve_cases", "_receive", "_send", "_scratch_full", "_flusher.flush_streams",
+        "harness.py": ("_serve_cases", "_receive", "_send", "_scratch_full", "_flusher.flush_streams", "_loader.load",
                        "_builtins_restorer.restore", "_finish", "_quiet_signals", "Harness._serve_requests"),
         "seal.py": ("check", "call_seal.token_of", "call_seal.parts_of", "call_seal.evidence", "call_seal.broken"),
         "zygote.py": ("_made_as_reader.made_as", "WarmHarness.pool.take", "WarmHarness.pool.put"),
@@ -732,7 +763,7 @@ def test_the_code_between_two_calls_makes_no_function():
     import dis
 
     checked = {
-        "harness.py": ("_serve_cases", "_receive", "_send", "_scratch_full", "_flusher.flush_streams",
+        "harness.py": ("_serve_cases", "_receive", "_send", "_scratch_full", "_flusher.flush_streams", "_loader.load",
                        "_builtins_restorer.restore", "_finish", "_quiet_signals", "Harness._serve_requests",
                        "Harness.run", "Answered.__init__"),
         "seal.py": ("check", "call_seal.token_of", "call_seal.parts_of", "call_seal.evidence", "call_seal.broken"),
@@ -774,10 +805,12 @@ def test_nothing_the_student_planted_is_dropped_on_the_harness_s_thread(sandbox,
     assert (result.error, result.score) == (None, result.max_score), [c.message for c in result.checks
                                                                        if c.score < c.max_score]
 
-def test_no_frame_the_loading_code_can_read_holds_the_reply_key(monkeypatch, ctp26_small):
-    """The submission's files load on the harness's main thread, where ``sys._getframe`` reaches the frame
-    then serving: the reply key must not exist in the child yet (it comes with the next request, into a
-    frame that starts after loading). The probe answers wrong as soon as it sees anything key-like."""
+@pytest.mark.parametrize("sandbox, warm", LAUNCHERS[:3])
+def test_no_frame_the_loading_code_can_read_holds_the_reply_key(sandbox, warm, monkeypatch, ctp26_small):
+    """The reply key comes with init and the harness's frames hold it; the submission's files load on the runner
+    thread (where there is one), as the calls run, so no frame of the student's stack reaches those, and nothing
+    gc hands out holds the key: the probe looks up its own stack, through every frame object and every dict, list
+    and tuple gc knows of, as it loads and in every call, and answers wrong once it has seen the key."""
     import secrets
 
     from grader.sandbox import session
@@ -785,8 +818,7 @@ def test_no_frame_the_loading_code_can_read_holds_the_reply_key(monkeypatch, ctp
     exercise, bank = ctp26_small
     real = secrets.token_bytes
     monkeypatch.setattr(session.secrets, "token_bytes", lambda n=None: b"\xcd" * 16 if n == 16 else real(n))
-    result = judge.grade(submissions.load(SUBMISSIONS / "harmless" / "reads_loading_frames.py"), exercise, bank,
-                         launch.choose("posix"))
+    result = _graded(SUBMISSIONS / "harmless" / "reads_loading_frames.py", exercise, bank, sandbox, warm)
     assert (result.error, result.score) == (None, result.max_score), [c.message for c in result.checks][:2]
 
 

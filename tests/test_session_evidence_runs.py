@@ -8,6 +8,7 @@ value. Real children, through the sandbox the machine has.
 
 from __future__ import annotations
 
+import json
 import textwrap
 
 import pytest
@@ -159,3 +160,113 @@ def test_a_question_not_asked_before_is_answered_in_a_run_without_evidence(conne
     assert inner and session.questions - asked == len(inner)  # one new question per such case, nothing else again
     assert not any("raised" in r for r in again)
     assert [r["answer"] for r in again] == [r["answer"] for r in first]
+
+
+MOVES_ITS_FIRST_QUESTION = textwrap.dedent('''
+    """Takes the harness's note "case N begins" out of the channel's notes not yet written, asks its first
+    question, and puts the note back: that question would be logged as the last case's."""
+    import gc
+    FORGE = True
+    channel = next(o for o in gc.get_objects() if type(o).__name__ == "Channel" and hasattr(o, "req_fd"))
+
+    def minimax(node, max_depth, player_a_moves):
+        note = channel.told if FORGE else b""
+        if b'["case", 0]' in note or not note:
+            note = None
+        else:
+            channel.told = b""
+        first = [True]
+
+        def value(n):
+            v = get_value(n)
+            if first[0] and note is not None:
+                first[0] = False
+                channel.told = note  # the case begins only now, after its first question went out
+            return v
+
+        def search(n, d, a):
+            if d == 0 or not n.children:
+                return value(n)
+            vs = [search(m, d - 1, not a) for m in n.children]
+            return max(vs) if a else min(vs)
+
+        try:
+            return search(node, max_depth, player_a_moves)
+        finally:
+            if first[0] and note is not None:
+                channel.told = note
+''')
+
+
+def test_a_call_cannot_move_its_questions_to_another_case(ctp26, tmp_path):
+    """Found by the twentieth red team: the note that a case begins waited in the channel's dict for the call's
+    first question to take it along, and a call could hold it back. It is written out before the call starts now:
+    every case's log is the log of the questions asked while it ran, as its honest twin's."""
+    exercise, cases = ctp26
+    forged, honest = tmp_path / "moves_its_question.py", tmp_path / "honest.py"
+    forged.write_text(MOVES_ITS_FIRST_QUESTION)
+    honest.write_text(MOVES_ITS_FIRST_QUESTION.replace("FORGE = True", "FORGE = False"))
+    traces = []
+    for path in (honest, forged):
+        with sessions.Session(load(str(path)), exercise, launch.choose()) as session:
+            assert session.open()["ok"]
+            results = session.run(cases)
+            assert session.violation is None
+        traces.append([r["trace"]["evaluated"] for r in results])
+    assert all(traces[0])
+    assert traces[1] == traces[0]
+
+
+LEAVES_A_THREAD_ASKING = textwrap.dedent('''
+    """A correct search that, on its first call, leaves a thread running (as code on threads does when its call
+    raises before it joins them): the thread asks about a deep node of that first tree while the next call runs."""
+    import threading
+    import time
+
+    _calls = [0]
+
+    def _search(node, depth, maximising):
+        moves = get_next_valid_moves(node)
+        if depth == 0 or not moves:
+            return get_value(node)
+        values = [_search(m, depth - 1, not maximising) for m in moves]
+        return max(values) if maximising else min(values)
+
+    def _deepest(node):
+        while node.children:
+            node = node.children[-1]
+        return node
+
+    def _late(value_of, node):
+        time.sleep(0.3)  # the next call runs by now
+        try:
+            value_of(node)  # the helper of its own call (a search holds the one it looked up last)
+        except Exception:
+            pass
+
+    def minimax(node, max_depth, player_a_moves):
+        _calls[0] += 1
+        if _calls[0] == 1:
+            threading.Thread(target=_late, args=(get_value, _deepest(node)), daemon=True).start()
+        if _calls[0] == 2:
+            time.sleep(0.6)  # still running when the thread asks
+        return _search(node, max_depth, player_a_moves)
+''')
+
+
+def test_a_thread_an_earlier_call_left_asking_is_no_tampering(ctp26, tmp_path):
+    """An honest search on threads whose call raised before it joined them (thread creation refused under the
+    process limit, on a loaded machine) left threads asking about their own tree while the next case ran: a node
+    number outside the running case's tree was taken for tampering. The thread is told no such node, and the
+    submission is graded as it answered."""
+    exercise, cases = ctp26
+    sizes = [len(json.dumps(case["input"]["tree"])) for case in cases]
+    big, small = max(range(len(cases)), key=sizes.__getitem__), min(range(len(cases)), key=sizes.__getitem__)
+    path = tmp_path / "leaves_a_thread.py"
+    path.write_text(LEAVES_A_THREAD_ASKING)
+    with sessions.Session(load(str(path)), exercise, launch.choose()) as session:
+        assert session.open()["ok"]
+        results = session.run([cases[big], cases[small]])
+        assert session.violation is None
+        assert session.failure is None
+    assert all("answer" in result for result in results), results

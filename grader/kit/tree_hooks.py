@@ -42,6 +42,7 @@ def fingerprint_files(exercise) -> list[Path]:
     its gradebook rows, the shipped public bank) follows them as it follows the exercise's own folder."""
     return [DRIVER.with_name(name).resolve() for name in ("tree_hooks.py", "tree_game.py", "tree_mistakes.py")]
 
+FOREIGN_NODE = "not a node of the tree of the call running now (a thread left running after its call?)"
 TRACE_CAP = 20000  # questions of one kind logged per case; a search that asks more is cut off, and says so
 
 
@@ -75,8 +76,13 @@ class TreeOracle:
         if type(message) is not list or len(message) != 2 or message[0] != "v":
             raise ValueError("not a question the tree's helpers ask")
         index = message[1]
-        if type(index) is not int or not 0 <= index < len(self.values):
-            raise ValueError("not a node of this tree")
+        if type(index) is not int:
+            raise ValueError("not a node number")
+        if not 0 <= index < len(self.values):
+            # A node of another case's tree: a thread an earlier call left running asks about its own tree (an
+            # honest search on threads whose call raised, say, before it joined them). Not logged, and no sign of
+            # tampering: the thread is told, as one asking between calls is.
+            return {"error": FOREIGN_NODE}
         if len(self.evaluated) < TRACE_CAP:
             self.evaluated.append(index)
         else:

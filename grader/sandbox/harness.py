@@ -525,6 +525,9 @@ class Harness:
         kit, window_anchor, restore = self.window(anchor)
         flush = _flusher(self.runner, sys)
         serving = (window_anchor, _scratch_cap(config), flush, flush.__code__, restore)
+        load_on_runner = _loader(self.runner) if self.runner.ident is not None else None
+        if load_on_runner is not None:
+            _signals_while_loading()
         _runner.hide_other_threads(sys)
         # The submission's files run here, on the main thread (a file may set a signal handler, which only
         # the main thread can), through sys.call_tracing: whatever trace or profile function they set is
@@ -539,6 +542,18 @@ class Harness:
         # at load ran (the lookup probe's find, ``forge_load_tail``).
         call_tracing, settrace, setprofile, quiet = _call_tracing, _settrace, _setprofile, _quiet_signals
         handlers = _signal_handlers()  # before: what a handler the file sets is told apart from
+        if load_on_runner is not None:
+            # Where there is a runner thread the files load there, as the calls run: no line of the student's
+            # ever runs on this thread, whose frames hold the reply key (see serve). Loading here let a file
+            # answer the grader in the harness's stead: it wrote the init reply, read the next request and
+            # served the session itself (the twentieth red team). A handler cannot be set off the main thread:
+            # ``signal.signal`` is a stand-in while they load (see _signals_while_loading).
+            loaded = load_on_runner(self._load_and_bind, (config,))
+            replaced = quiet(handlers)  # C functions only: nothing the files did can have changed a handler
+            if loaded is None:
+                return {"fatal": "tampered"}, anchor, kit, serving + (replaced, None)
+            reply, bound = loaded
+            return reply, anchor, kit, serving + (replaced, bound)
         reply, bound, replaced = call_tracing(self._load_bind_and_quiet, (config, handlers, quiet))
         settrace(None)
         setprofile(None)
@@ -802,6 +817,13 @@ class Harness:
                  _tampered, _memory_exhausted, code_of, func_of, _dict, _str, bytes.fromhex, grave.append, BaseException)
         wire = _wire(self.channel)
         seq, request = receive(wire, grave)
+        # The reply key comes with init and is taken out before anything else runs. Where there is a runner
+        # thread no student code ever runs on this thread (the files load on the runner too), so nothing of
+        # theirs reaches this frame or ``_serve_requests``'s, the only places the key is kept, and every
+        # reply, init's too, is one only the harness can sign.
+        key = b""
+        if _type(request) is _dict and _type(request.get("reply_key")) is _str:
+            key = bytes.fromhex(request.pop("reply_key"))
         guard = None
         reply = {"error": "the first request must be init"}
         try:
@@ -816,31 +838,31 @@ class Harness:
         if code_of(finish) is not codes[3] or code_of(send) is not codes[2]:
             _os_exit(4)
         payload = finish(reply, False, guard, check, codes[0], tools, grave)
-        send(wire, seq, payload, b"", grave)  # no key exists in this process while the files load: the grader takes this one unsigned
+        send(wire, seq, payload, key, grave)
         # The usual switching again; collection stays off on this thread for good (the runner turns it on for
         # the student's calls only: runner._loop), so no collection here runs a __del__ of theirs.
         tools[9](tools[10])
         if code_of(func_of(serve_requests)) is not serve_requests_code:
             _os_exit(4)
-        serve_requests(guard, wire, check, receive, send, finish, codes, tools, grave)
+        serve_requests(guard, wire, check, receive, send, finish, codes, tools, grave, key)
 
-    def _serve_requests(self, guard, wire, check, receive, send, finish, codes, tools, grave):
+    def _serve_requests(self, guard, wire, check, receive, send, finish, codes, tools, grave, key):
         """Requests after ``init``, one reply each, until told to exit. This frame starts after the
         submission's files have loaded and no student code runs on this thread any more, so nothing of
-        the student's reaches it: the reply key, taken out of the first request that brings it, lives
-        in its variables only.
+        the student's reaches it: the reply key, taken out of the init request by ``serve``, lives in its
+        variables and ``serve``'s only. (An exception caught here makes this frame an object that gc could
+        hand to the student's code; its reply says the harness broke, and the grader asks nothing more.)
 
         After a blocking read or write, or anything the student's code ran in, this frame calls only
         C-level code and functions whose code object it verifies first (``check``, ``_receive``,
         ``_send``, ``_finish``: none reads a global name), until the whole seal has been checked again.
         """
         check_code, receive_code, send_code, finish_code = codes
-        type_, exit_, code_of, dict_, str_ = tools[0], tools[8], tools[13], tools[15], tools[16]
-        fromhex = tools[17]  # ``bytes.fromhex``, bound before any student code ran (no lookup here)
+        type_, exit_, code_of, dict_ = tools[0], tools[8], tools[13], tools[15]
         keep = tools[18]  # ``grave.append``, likewise
         base_exception = tools[19]  # and ``BaseException``: an ``except BaseException`` here would look it up
         switch, switch_seconds = tools[9], tools[10]
-        key = b""  # ``grave``: what this thread would drop that the student could have put there (see _serve_cases)
+        # ``grave``: what this thread would drop that the student could have put there (see _serve_cases)
         request = None
         while True:
             if code_of(receive) is not receive_code:
@@ -848,8 +870,6 @@ class Harness:
             # The last request (its cases' dicts were within the student's reach) to the grave, not dropped here
             keep(request)
             seq, request = receive(wire, grave)  # the interpreter held from the moment the request is read
-            if not key and type_(request) is dict_ and type_(request.get("reply_key")) is str_:
-                key = fromhex(request.pop("reply_key"))  # before anything else runs: nowhere but here
             op = request.get("op") if type_(request) is dict_ else None
             if op == "exit":
                 exit_(0)
@@ -1124,6 +1144,87 @@ def _flusher(runner, sys_module):
     return flush_streams
 
 
+def _loader(runner):
+    """The submission's files loaded on the runner thread, by a closure that reads no global name (bound
+    before any student code runs): ``load(function, args)`` is ``function(*args)``'s value, or None where
+    the hand-over was tampered with (its pipes, the outcome's shape, the runner not back in its loop).
+
+    Like the calls, the load leaves the harness's thread waiting on a pipe: the student's code never runs
+    where the serving frames are, and a trace function their files set stays on the runner thread, whose
+    loop clears it when the load is over."""
+    box, go_write, done_read, go_byte, done_byte = runner.box, runner.go_write, runner.done_read, _runner.GO, \
+        _runner.DONE
+    write, read, os_error, stop_collecting, switch = _os_write, _os_read, OSError, _seal._gc_disable, \
+        _seal._setswitchinterval
+    frames, runner_id, loop_code, type_, tuple_, len_ = _current_frames, runner.ident, _runner._loop.__code__, \
+        _type, tuple, _len
+    (guarded, referents, keys), chained, all_, map_, is_, referents_of = _seal.TYPE_GUARD, \
+        itertools.chain.from_iterable, all, map, _seal._is, _seal._gc_get_referents
+
+    def load(function, args):
+        box[0] = (function, args)
+        try:
+            write(go_write, go_byte)
+            signal = read(done_read, 1)
+        except os_error:  # the hand-over's pipes are the filter's to keep: a closed one is the student's doing
+            return None
+        stop_collecting()  # as after every call (see _serve_cases): before anything is allocated
+        switch(1.0)
+        if signal != done_byte:
+            return None
+        # The builtin types' dicts before any attribute is looked up (see seal.GUARDED_TYPES): a ``dict.get`` of
+        # the student's, set while the files loaded, ran in the lookup below (the lookup probe's find)
+        if len_(found := referents_of(*guarded)) != len_(referents) or not all_(map_(is_, found, referents)) \
+                or tuple_(chained(guarded)) != keys:
+            return None
+        found = None
+        top = frames().get(runner_id)  # "done" from the runner's own loop, with nothing above it
+        if top is None or top.f_code is not loop_code or top.f_back is not None:
+            return None
+        top = None
+        outcome = box[1]
+        box[1] = None
+        if type_(outcome) is not tuple_ or len_(outcome) != 2 or outcome[0] is not True:
+            return None  # the load raised out of the harness's own code, or the outcome was swapped
+        loaded = outcome[1]
+        if type_(loaded) is not tuple_ or len_(loaded) != 2:
+            return None
+        return loaded
+
+    return load
+
+
+def _signals_while_loading():
+    """While the files load on the runner thread, ``signal.signal`` is a stand-in, and the signals a file
+    may arm a timer for (or send itself) are ignored.
+
+    The real one works on the main thread only, and a file that sets a handler as it loads (a time guard
+    for its own self-test: ``harmless/alarm_set_while_loading.py``) would fail to load. On the main thread
+    the harness made every handler the files set "ignore" after the load anyway: the stand-in says which
+    handler was in place, as the real one does, and sets nothing. Set once, before any student code runs."""
+    try:
+        import _signal
+        import signal as signal_module
+    except ImportError:
+        return
+    getsignal, valid = _signal.getsignal, _signal.valid_signals()
+    for name in ("SIGALRM", "SIGVTALRM", "SIGPROF", "SIGUSR1", "SIGUSR2"):
+        number = getattr(_signal, name, None)
+        if number is not None:
+            _signal.signal(number, _signal.SIG_IGN)
+
+    def signal(signalnum, handler):
+        number = int(signalnum)
+        if number not in valid:
+            raise ValueError("signal number out of range")
+        if not callable(handler) and int(handler) not in (0, 1):
+            raise TypeError("signal handler must be signal.SIG_IGN, signal.SIG_DFL, or a callable object")
+        return getsignal(number)
+
+    signal.__doc__ = signal_module.signal.__doc__
+    signal_module.signal = signal
+
+
 def _scratch_cap(config):
     """What ``_scratch_full`` compares, read from the configuration before any student code runs."""
     spec = config.get("scratch") or {}
@@ -1305,14 +1406,20 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
             if timeouts >= limit:
                 results += (join(encoder({"id": case_id, "skipped": "not run: earlier calls timed out"}, 0)).encode(),)
                 continue
-            if tell_cases:  # every question from now on is this case's; out with the channel's next frame
+            # Every question from now on is this case's. The note goes out on its own, right before the call
+            # starts (below), from this frame: kept in the channel's dict until the call's first question took it
+            # along, it was within the call's reach, which took it out, asked, and put it back, so that its
+            # questions were logged as the last case's (the twentieth red team).
+            note = b""
+            if tell_cases:
                 payload = b'["case", %d]' % number
-                told = channel_attrs.get("told")
+                told = channel_attrs.get("told")  # notes told since the last frame go first
                 grave.append(told)
-                told = (told if type_(told) is bytes_ else b"") + b"MMGN %s 0 %d\n%s" % (nonce, len_(payload), payload)
-                channel_attrs["told"] = told
-                if len_(told) > 65536:  # a flood of notes: out now; writing lets other threads run, so look again
-                    channel_attrs["told"] = b""
+                note = (told if type_(told) is bytes_ else b"") + b"MMGN %s 0 %d\n%s" % (nonce, len_(payload), payload)
+                channel_attrs["told"] = b""
+                told = None
+                if len_(note) > 4096:  # a flood of notes: out now; writing lets other threads run, so look again
+                    told, note = note, b""
                     while told:
                         told = told[os_write(reply_fd, told):]
                     intact, _ = check(window_anchor) if code_of(check) is check_code else (False, None)
@@ -1383,6 +1490,8 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
             watchdog_attrs["tick"] = min_(0.05, max_(0.002, call_timeout / 20))
             # The interpreter's usual switching again: the watchdog must be able to interrupt. Collection stays off
             # here: the runner turns it on for the call and off again before it says done (runner._loop).
+            if threaded:
+                runner_attrs["due"] = False
             switch(switch_seconds)
             started = clock()
             # The call's limit counts the CPU time of its thread, where there is such a clock (see call_clock)
@@ -1391,10 +1500,18 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
             job = (call_driver, entry, built, describe, encode_answer, submission_files)
             reported = None
             checked = False  # whether the per-call check has run since the call (see below)
+            # The case's note, the last thing before the call: the write lets the student's threads run, and from
+            # here to the call this frame reads no dict (one write under PIPE_BUF is whole, whoever else writes)
+            if note:
+                try:
+                    if os_write(reply_fd, note) != len_(note):
+                        return None
+                except os_error:  # the reply pipe made non-blocking and filled: no honest code does that
+                    return None
+                note = b""
             try:
                 if threaded:  # the answer is encoded, or the exception described, on the runner thread too
                     box[0] = (report, job)
-                    runner_attrs["due"] = False
                     try:
                         os_write(go_write, go_byte)
                         signal = os_read(done_read, 1)  # a bytes object: nothing a collection counts

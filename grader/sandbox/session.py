@@ -545,7 +545,7 @@ class Session:
 
     def _send(self, message: dict) -> int:
         self.seq += 1
-        if self.seq == 2:  # the first request after init: the harness's serving frame takes the key out of it
+        if self.seq == 1:  # init: the harness takes the key out before any student code runs (harness.serve)
             message = {**message, "reply_key": self._reply_key.hex()}
         payload = json.dumps(message).encode("utf-8")
         deadline = time.monotonic() + 2.0 if self.started is None else self.started + self.limits.submission_timeout
@@ -686,8 +686,8 @@ class Session:
         if len(buffer) < end:
             return None
         payload = bytes(buffer[newline + 1:end])
-        if kind == MAGIC and seq > 1 and not hmac.compare_digest(parts[4], reply_signature(self._reply_key, seq, payload)):
-            self._fail(TAMPERED)  # not the harness's reply: a thread of the student's wrote it (init's goes unsigned)
+        if kind == MAGIC and not hmac.compare_digest(parts[4], reply_signature(self._reply_key, seq, payload)):
+            self._fail(TAMPERED)  # not the harness's reply: the student's code wrote it (init's is signed too)
         try:
             # depth bounded before json.loads recurses; a reply is an object, a question any small value
             message = replies.loads(payload) if kind == MAGIC else replies.loads_message(payload)
