@@ -823,6 +823,17 @@ def test_no_frame_the_loading_code_can_read_holds_the_reply_key(sandbox, warm, m
 
 
 @pytest.mark.parametrize("sandbox, warm", LAUNCHERS[:3])
+def test_a_sigint_of_the_student_s_raises_nothing_on_the_harness_s_thread(sandbox, warm, ctp26_small):
+    """SIGINT's default handler raises KeyboardInterrupt on the main thread: sent by a call to its own process, it
+    landed in the harness's code (the session ended "tampered"), and its traceback made the harness's frames, which
+    hold the reply key, objects that gc hands out. Where the calls run on a runner thread SIGINT is ignored: the
+    probe's call goes on as if nothing happened, finds no key anywhere up any frame's chain, and earns full marks."""
+    exercise, bank = ctp26_small
+    result = _graded(SUBMISSIONS.parent / "probes" / "sigint_then_look.py", exercise, bank, sandbox, warm)
+    assert (result.error, result.score) == (None, result.max_score), [c.message for c in result.checks][:2]
+
+
+@pytest.mark.parametrize("sandbox, warm", LAUNCHERS[:3])
 def test_a_run_that_reads_answers_only_looks_at_no_input(sandbox, warm, ctp26_small):
     """``Session.run(observe=False)`` (the re-asking pass): the same answers, and no case says whether the
     call changed its tree, even for code that changes every tree; the run after it, which does look, still

@@ -1208,7 +1208,11 @@ def _signals_while_loading():
     except ImportError:
         return
     getsignal, valid = _signal.getsignal, _signal.valid_signals()
-    for name in ("SIGALRM", "SIGVTALRM", "SIGPROF", "SIGUSR1", "SIGUSR2"):
+    # SIGINT too, for good: its default handler raises KeyboardInterrupt on the main thread, in the harness's own
+    # code, which a file could trigger with ``os.kill(os.getpid(), SIGINT)``; the exception's traceback makes the
+    # serving frames objects that gc hands out, and they hold the reply key. (The watchdog interrupts the runner
+    # thread directly; only the fallback without a runner uses SIGINT, and it never comes here.)
+    for name in ("SIGINT", "SIGALRM", "SIGVTALRM", "SIGPROF", "SIGUSR1", "SIGUSR2"):
         number = getattr(_signal, name, None)
         if number is not None:
             _signal.signal(number, _signal.SIG_IGN)
