@@ -489,6 +489,10 @@ REVIEWED_FORGERS = {
     # key, and serving the session with replies signed by it (the thread variant: test_a_thread_started_at_load_...)
     "forge_load_takeover.py": "tree-unchanged",
     "forge_flush_takeover.py": "tree-unchanged",
+    # found by the twenty-first red team: KeyboardInterrupt raised on the harness's thread (``_thread.interrupt_main``,
+    # SIGINT's default handler) with a "done" of the call's own; the harness took it for the call's outcome and kept
+    # it, and its traceback's frames led up to the reply key: the call then served the session itself
+    "forge_sigint_key.py": "tree-unchanged",
 }
 
 
@@ -510,7 +514,10 @@ CAUGHT_WHILE_LOADING = {"forge_audit_hook.py": "has no attribute 'addaudithook'"
                         "forge_scanner_memo.py": "tampered with the result channel",
                         # the key comes with init now, before any student code runs: the forged init reply is unsigned
                         "forge_load_takeover.py": "tampered with the result channel",
-                        "forge_flush_takeover.py": "tampered with the result channel"}
+                        "forge_flush_takeover.py": "tampered with the result channel",
+                        # SIGINT is ignored, and an exception on the harness's thread while it waits for "done" is
+                        # dropped at once: the forged "done" is found (the runner is not back in its loop)
+                        "forge_sigint_key.py": "tampered with the grader's harness"}
 
 
 def _twin_without_forging(tmp_path, name):
