@@ -591,7 +591,8 @@ class Harness:
         every student call with no filter and no file fence.
         """
         self.watchdog = Watchdog()
-        self.runner = _runner.Runner(self.watchdog.lock, getattr(self, "runner_pipes", None))  # the student's calls run there
+        self.runner = _runner.Runner(self.watchdog.lock, getattr(self, "runner_pipes", None),  # the student's calls run there
+                                     threaded=self.config.get("runner") != "off")
         if self.runner.ident is not None:
             self.watchdog.interrupt = self.runner.interrupt
         # The calls' clock: the CPU time of the thread they run on (the runner's, or this one's without it)

@@ -124,10 +124,12 @@ class Runner:
     needs; a write to a pipe lets the interpreter go while it wakes the reader. Half the time per call.
     """
 
-    def __init__(self, lock, made=None):
+    def __init__(self, lock, made=None, threaded=True):
+        """``threaded`` False: no runner thread, as where ctypes is missing (the weaker fallback, forced by the
+        grader's ``MINIMAX_GRADER_RUNNER=off`` so that it is tested)."""
         self.lock = lock
         self.box = [None, None, IDLE, None, gc.isenabled()]
-        self.raiser = _async_raiser()
+        self.raiser = _async_raiser() if threaded else None
         self.ident = None
         # An interrupt due while the call was asking the grader: raised on the runner thread itself
         # as soon as the answer is in (``leave_question``), so a call that spends its time asking

@@ -372,6 +372,9 @@ class Session:
             "submission": str(self.submission_copy), "module_name": self.module_name,
             "entry": self.exercise.entry_point, "parameters": self.exercise.parameters,
             "call_timeout": self.limits.call_timeout, "call_clock": call_clock_wanted(), "sys_path": child_sys_path(),
+            # the fallback where ctypes is missing (no runner thread: files and calls on the harness's own thread),
+            # forced so that it is tested; never a student's choice
+            "runner": "off" if os.environ.get("MINIMAX_GRADER_RUNNER", "").strip().lower() == "off" else "on",
             "workdir": str(self.scratch / "work"), "rlimits": self.launcher.rlimits(self.limits),
         }
         request.update(staging.init_fields(self.staged, self.exercise))
