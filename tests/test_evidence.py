@@ -829,6 +829,19 @@ def test_no_frame_the_loading_code_can_read_holds_the_reply_key(sandbox, warm, m
     assert (result.error, result.score) == (None, result.max_score), [c.message for c in result.checks][:2]
 
 
+def test_the_stand_in_for_signal_signal_lasts_the_load_only(ctp26_small, tmp_path):
+    """While the files load (on the runner thread) ``signal.signal`` is a stand-in that sets nothing; in a call it is
+    the real one again, which says it works on the main thread only, as it always did for calls."""
+    exercise, bank = ctp26_small
+    path = tmp_path / "sets_a_handler_in_a_call.py"
+    path.write_text("import signal\n\ndef minimax(node, max_depth, player_a_moves):\n"
+                    "    signal.signal(signal.SIGALRM, lambda *a: None)\n    return 0\n")
+    result = _graded(path, exercise, bank, "posix", False)
+    assert result.error is None
+    assert any("signal only works in main thread" in (c.message or "") for c in result.checks), \
+        [c.message for c in result.checks][:2]
+
+
 @pytest.mark.parametrize("sandbox, warm", LAUNCHERS[:3])
 def test_a_sigint_of_the_student_s_raises_nothing_on_the_harness_s_thread(sandbox, warm, ctp26_small):
     """SIGINT's default handler raises KeyboardInterrupt on the main thread: sent by a call to its own process, it

@@ -527,7 +527,7 @@ class Harness:
         serving = (window_anchor, _scratch_cap(config), flush, flush.__code__, restore)
         load_on_runner = _loader(self.runner) if self.runner.ident is not None else None
         if load_on_runner is not None:
-            _signals_while_loading()
+            restore_signal = _signals_while_loading()
         _runner.hide_other_threads(sys)
         # The submission's files run here, on the main thread (a file may set a signal handler, which only
         # the main thread can), through sys.call_tracing: whatever trace or profile function they set is
@@ -548,7 +548,7 @@ class Harness:
             # answer the grader in the harness's stead: it wrote the init reply, read the next request and
             # served the session itself (the twentieth red team). A handler cannot be set off the main thread:
             # ``signal.signal`` is a stand-in while they load (see _signals_while_loading).
-            loaded = load_on_runner(self._load_and_bind, (config,))
+            loaded = load_on_runner(_then, (self._load_and_bind, (config,), restore_signal))
             replaced = quiet(handlers)  # C functions only: nothing the files did can have changed a handler
             if loaded is None:
                 return {"fatal": "tampered"}, anchor, kit, serving + (replaced, None)
@@ -1202,12 +1202,13 @@ def _signals_while_loading():
     The real one works on the main thread only, and a file that sets a handler as it loads (a time guard
     for its own self-test: ``harmless/alarm_set_while_loading.py``) would fail to load. On the main thread
     the harness made every handler the files set "ignore" after the load anyway: the stand-in says which
-    handler was in place, as the real one does, and sets nothing. Set once, before any student code runs."""
+    handler was in place, as the real one does, and sets nothing. Set before any student code runs; returns what
+    puts the real one back."""
     try:
         import _signal
         import signal as signal_module
     except ImportError:
-        return
+        return None
     getsignal, valid = _signal.getsignal, _signal.valid_signals()
     # SIGINT too, for good: its default handler raises KeyboardInterrupt on the main thread, in the harness's own
     # code, which a file could trigger with ``os.kill(os.getpid(), SIGINT)``; the exception's traceback makes the
@@ -1227,7 +1228,26 @@ def _signals_while_loading():
         return getsignal(number)
 
     signal.__doc__ = signal_module.signal.__doc__
+    real = signal_module.signal
     signal_module.signal = signal
+
+    def restore():
+        """The real ``signal.signal`` back once the files have loaded (run on the runner thread, at the end of the
+        load: a store into the ``signal`` module's namespace, where the files may have planted keys, never runs on
+        the harness's thread). In a call, as before, it says it works on the main thread only."""
+        if signal_module.signal is signal:
+            signal_module.signal = real
+
+    return restore
+
+
+def _then(function, args, after):
+    """``function(*args)``, then ``after()`` however it ended (on the runner thread: see ``_loader``)."""
+    try:
+        return function(*args)
+    finally:
+        if after is not None:
+            after()
 
 
 def _scratch_cap(config):
