@@ -517,7 +517,10 @@ CAUGHT_WHILE_LOADING = {"forge_audit_hook.py": "has no attribute 'addaudithook'"
                         "forge_flush_takeover.py": "tampered with the result channel",
                         # SIGINT is ignored, and an exception on the harness's thread while it waits for "done" is
                         # dropped at once: the forged "done" is found (the runner is not back in its loop)
-                        "forge_sigint_key.py": "tampered with the grader's harness"}
+                        "forge_sigint_key.py": "tampered with the grader's harness",
+                        # its trace on the runner's loop takes the watchdog's lock for good (the thread it planted
+                        # with is refused now): the harness stops waiting for the lock after a call's wall-clock limit
+                        "forge_watchdog_wait_link.py": "tampered with the grader's harness"}
 
 
 def _twin_without_forging(tmp_path, name):

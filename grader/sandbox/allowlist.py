@@ -225,3 +225,28 @@ def _assemble(items):
             out.append(struct.pack("HBBI", _JUMPS[op], jt, jf, item[1] & 0xFFFFFFFF))
         position += 1
     return b"".join(out)
+
+
+CLONE_THREAD = 0x00010000
+EAGAIN = 11
+
+
+def no_threads(machine):
+    """A second filter, for the runner thread alone (and what it starts): ``clone`` with ``CLONE_THREAD`` says
+    ``EAGAIN`` (Python: "can't start new thread"), ``clone3`` ``ENOSYS`` (glibc then uses ``clone``); everything
+    else is left to the allowlist. Stacked filters all run and the strictest answer wins.
+
+    Why: the student's code runs on the runner thread, and a thread of theirs could run while the harness works on
+    its own thread (the interpreter's hold on that thread is a switch interval, which a long enough stretch of the
+    harness's work, or a busy machine, lets a waiting thread break). Without threads of theirs, nothing of the
+    student's runs at all while the harness works: only their call, while the harness waits for it. A process of
+    theirs (``fork``) has memory of its own and stays allowed."""
+    if machine not in ARCHES:
+        return None
+    arch, _foreign, numbers = ARCHES[machine]
+    allow, enosys, again = ("ret", RET_ALLOW), ("ret", RET_ERRNO | ENOSYS_ERRNO), ("ret", RET_ERRNO | EAGAIN)
+    code = [("ld", 4), ("jeq", arch, 1, None), allow, ("ld", 0)]  # another architecture: the allowlist refuses it
+    code += [("jeq", numbers["clone3"], None, 1), enosys]
+    code += [("jeq", numbers["clone"], 1, None), allow]
+    code += [("ld", 16), ("jset", CLONE_THREAD, 1, None), allow, again]
+    return _assemble(code)

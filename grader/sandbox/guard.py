@@ -237,6 +237,26 @@ def install_filter(pid, channel=()):
     return libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.addressof(program), 0, 0) == 0
 
 
+def refuse_threads():
+    """``allowlist.no_threads`` on the calling thread only (the runner, before any student code runs on it): True
+    when installed, False where there is no such filter (another platform or architecture, a refusal)."""
+    if not sys.platform.startswith("linux"):
+        return False
+    code = allowlist().no_threads(os.uname().machine)
+    if code is None:
+        return False
+    ctypes, libc = _libc()
+    if libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+        return False
+    buffer = ctypes.create_string_buffer(code, len(code))
+
+    class Program(ctypes.Structure):
+        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+    program = Program(len(code) // 8, ctypes.addressof(buffer))
+    return libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.addressof(program), 0, 0) == 0
+
+
 def tasks_of(uid):
     """How many processes and threads this uid runs now (RLIMIT_NPROC counts them all)."""
     total = 0

@@ -335,6 +335,8 @@ def describe_exception(exc, submission_files):
     except BaseException:
         pass
     message = f"{name}: {text}" if text else name
+    if name == "RuntimeError" and text == "can't start new thread":  # refused by the runner's filter (_refuse_threads)
+        message += " (the grader runs submissions without threads of their own: search on this thread)"
     return (message[:300] + where)[:400]
 
 
@@ -548,6 +550,13 @@ class Harness:
             # answer the grader in the harness's stead: it wrote the init reply, read the next request and
             # served the session itself (the twentieth red team). A handler cannot be set off the main thread:
             # ``signal.signal`` is a stand-in while they load (see _signals_while_loading).
+            # First the runner refuses threads, for itself and all it starts (seccomp, that thread only): then no
+            # code of the student's runs while this thread works, only their call while it waits for "done" (the
+            # twenty-second red team's route ran a thread of theirs in a stretch of this thread's work, and found
+            # a generator of the driver's running here, whose frame led up to the reply key).
+            refused = load_on_runner(_refuse_threads, ())
+            if refused is None:
+                return {"ok": False, "grader_fault": "the runner thread could not be set up"}, None, None, None
             loaded = load_on_runner(_then, (self._load_and_bind, (config,), restore_signal))
             replaced = quiet(handlers)  # C functions only: nothing the files did can have changed a handler
             if loaded is None:
@@ -1241,6 +1250,18 @@ def _signals_while_loading():
     return restore
 
 
+def _refuse_threads():
+    """On the runner thread, before any student code runs there: ``guard.refuse_threads`` where it can be had
+    (Linux), as the pair the hand-over takes. Elsewhere the student's threads stay possible: a weaker fallback
+    (docs/security.md)."""
+    if not sys.platform.startswith("linux"):
+        return False, None
+    try:
+        return _guard().refuse_threads(), None
+    except BaseException:  # noqa: B036 - ctypes missing or refused: threads stay possible
+        return False, None
+
+
 def _then(function, args, after):
     """``function(*args)``, then ``after()`` however it ended (on the runner thread: see ``_loader``)."""
     try:
@@ -1600,7 +1621,11 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
             # the lock may wait for a thread of the student's that holds it, which then runs: its dict is looked
             # at again once the lock is held (the thirteenth red team).
             if not lock_watchdog(False):  # held by a thread of the student's, which runs while this one waits
-                lock_watchdog()
+                # The watchdog's thread holds it for a moment at most: a lock still held after a call's whole wall-clock
+                # limit is held by the student's code (a trace function on the runner's loop took it), which would
+                # keep this thread waiting until the grader's budget ran out
+                if not lock_watchdog(True, call_wall_limit):
+                    return None
                 # Everything looked at after the call is looked at again: the window, and every dict of the harness's
                 # own this loop reads by key (the sixteenth red team's route: a thread that held this lock
                 # planted a key in the link's dict, read by the next case's helpers, and in the generator's)
