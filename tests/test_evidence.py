@@ -493,6 +493,9 @@ REVIEWED_FORGERS = {
     # SIGINT's default handler) with a "done" of the call's own; the harness took it for the call's outcome and kept
     # it, and its traceback's frames led up to the reply key: the call then served the session itself
     "forge_sigint_key.py": "tree-unchanged",
+    # found by the twenty-second red team: threads of the student's broke the interpreter's hold on the harness's
+    # thread and found a generator of the driver's running there, whose frame led up to the reply key
+    "forge_genexpr_key.py": "tree-unchanged",
 }
 
 
@@ -520,7 +523,9 @@ CAUGHT_WHILE_LOADING = {"forge_audit_hook.py": "has no attribute 'addaudithook'"
                         "forge_sigint_key.py": "tampered with the grader's harness",
                         # its trace on the runner's loop takes the watchdog's lock for good (the thread it planted
                         # with is refused now): the harness stops waiting for the lock after a call's wall-clock limit
-                        "forge_watchdog_wait_link.py": "tampered with the grader's harness"}
+                        "forge_watchdog_wait_link.py": "tampered with the grader's harness",
+                        # the runner refuses threads: the file cannot start its own as it loads
+                        "forge_genexpr_key.py": "can't start new thread"}
 
 
 def _twin_without_forging(tmp_path, name):
@@ -830,6 +835,28 @@ def test_no_frame_the_loading_code_can_read_holds_the_reply_key(sandbox, warm, m
     monkeypatch.setattr(session.secrets, "token_bytes", lambda n=None: b"\xcd" * 16 if n == 16 else real(n))
     result = _graded(SUBMISSIONS / "harmless" / "reads_loading_frames.py", exercise, bank, sandbox, warm)
     assert (result.error, result.score) == (None, result.max_score), [c.message for c in result.checks][:2]
+
+
+@pytest.mark.parametrize("sandbox, warm", [p for p in LAUNCHERS if p.id != "spawn"])
+def test_no_thread_of_the_student_s_can_be_started(sandbox, warm, ctp26_small, tmp_path):
+    """The runner thread refuses threads for itself and all it starts (allowlist.no_threads, on that thread alone):
+    neither a file as it loads nor a call can start one (a process still can), and the feedback says why. The
+    harness's own threads (the watchdog, the runner) were started before and are untouched: the sample is graded."""
+    exercise, bank = ctp26_small
+    path = tmp_path / "starts_a_thread.py"
+    path.write_text("import os, threading\n\n"
+                    "def minimax(node, max_depth, player_a_moves):\n"
+                    "    pid = os.fork()\n    if pid == 0:\n        os._exit(0)\n    os.waitpid(pid, 0)\n"
+                    "    threading.Thread(target=print).start()\n    return 0\n")
+    result = _graded(path, exercise, bank, sandbox, warm)
+    assert result.error is None
+    messages = [c.message or "" for c in result.checks if c.score < c.max_score]
+    assert any("can't start new thread (the grader runs submissions without threads" in m for m in messages), messages[:2]
+    loading = tmp_path / "starts_a_thread_as_it_loads.py"
+    loading.write_text("import threading\nthreading.Thread(target=print).start()\n\n"
+                       "def minimax(node, max_depth, player_a_moves):\n    return 0\n")
+    result = _graded(loading, exercise, bank, sandbox, warm)
+    assert "can't start new thread" in (result.error or ""), result.error
 
 
 def test_the_stand_in_for_signal_signal_lasts_the_load_only(ctp26_small, tmp_path):
