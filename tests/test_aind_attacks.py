@@ -159,10 +159,21 @@ def test_grade_grades_an_aind_class(tmp_path):
 
 # -- H8: a thread left running after the call is no tampering ----------------------------------------------------
 
-def test_a_thread_left_running_is_no_tampering(checked):
-    pondering = checked("aind_ponder_thread.py")  # searches again once get_move has returned
+def test_a_thread_left_running_is_no_tampering(monkeypatch):
+    """Where the runner thread refuses threads (Linux: nothing of a submission may run while the harness works), an
+    agent that ponders or deepens on a thread of its own is told why its moves failed, and is never called a
+    tamperer. Where threads are possible (the fallback without a runner thread, forced here; other platforms), a
+    thread left running after get_move has returned is no tampering either, and the agent gets its marks."""
+    for name in ("aind_ponder_thread.py", "aind_stray_thread.py"):  # searches again after get_move; never joined
+        refused = api.check(REVIEWED / name, "aind-isolation")
+        assert refused.error is None, refused.error
+        lost = [c.message or "" for c in refused.checks if c.score < c.max_score]
+        assert lost and all("can't start new thread (the grader runs submissions without threads" in m
+                            for m in lost if not m.startswith("skipped")), lost
+    monkeypatch.setenv("MINIMAX_GRADER_RUNNER", "off")
+    pondering = api.check(REVIEWED / "aind_ponder_thread.py", "aind-isolation")
     assert (pondering.error, pondering.status, pondering.score) == (None, "passed", pondering.max_score), pondering.error
-    sloppy = checked("aind_stray_thread.py")  # deepens on a thread it never joins
+    sloppy = api.check(REVIEWED / "aind_stray_thread.py", "aind-isolation")
     assert sloppy.error is None, sloppy.error
     status = _status(sloppy)  # its get_move answers after 20 ms of wall clock: only that check may go either way
     assert all(s == "passed" for name, s in status.items() if name != "iterative-deepening"), status
