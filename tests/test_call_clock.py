@@ -77,7 +77,7 @@ def test_the_wall_clock_fallback_counts_the_waiting(slow_grader, monkeypatch):
 
 
 def test_a_call_that_only_sleeps_meets_the_wall_clock_limit(tmp_path, monkeypatch):
-    """A sleep uses no CPU: the wall-clock limit above the CPU limit (3 x 0.01 + 2 s here) ends it."""
+    """A sleep uses no CPU: the wall-clock limit above the CPU limit (2 x 0.01 + 1 s here) ends it."""
     monkeypatch.setenv("MINIMAX_GRADER_CALL_TIMEOUT", "0.01")
     sleeper = tmp_path / "sleeper.py"
     sleeper.write_text("import time\n\ndef minimax(node, max_depth, player_a_moves):\n"

@@ -266,8 +266,9 @@ def call_clock(ident):
 
 def wall_limit(call_timeout):
     """How long a call may take by the wall clock where its limit counts CPU time (see ``call_clock``): room
-    for a machine busy enough to give it a third of a CPU, and two seconds more for a stall."""
-    return call_timeout * 3 + 2.0
+    for a machine busy enough to give it half a CPU, and a second more for a stall (a call that sleeps meets it: more
+    would keep a sleeping submission waiting, and a class with it, that much longer)."""
+    return call_timeout * 2 + 1.0
 
 
 class Watchdog:
