@@ -496,6 +496,9 @@ REVIEWED_FORGERS = {
     # found by the twenty-second red team: threads of the student's broke the interpreter's hold on the harness's
     # thread and found a generator of the driver's running there, whose frame led up to the reply key
     "forge_genexpr_key.py": "tree-unchanged",
+    # found by the twenty-third red team: a property on the Watchdog class ran the student's code on the watchdog's
+    # thread, which held the watchdog's lock while the harness waited for it and put the tree back meanwhile
+    "forge_watchdog_property.py": "tree-unchanged",
 }
 
 
@@ -715,7 +718,10 @@ def test_clearing_the_watchdog_on_the_heap_does_not_undo_a_timeout(forger, monke
     honest = judge.grade(submissions.load(fixtures / "timeout_honest_slow.py"), exercise, bank, launcher)
     forged = judge.grade(submissions.load(fixtures / forger), exercise, bank, launcher)
     assert any("timed out" in (c.message or "") for c in honest.checks), honest.checks
-    assert any("timed out" in (c.message or "") for c in forged.checks), [c.message for c in forged.checks]
+    # The watchdog keeps its state in a list now: the attributes these files set are new ones on the watchdog, which
+    # the seal finds (tampering); either way the clearing undoes nothing
+    assert forged.error == HARNESS_TAMPERED or any("timed out" in (c.message or "") for c in forged.checks), \
+        (forged.error, [c.message for c in forged.checks])
     assert forged.score <= honest.score, (forged.score, honest.score)
 
 
@@ -857,6 +863,26 @@ def test_no_thread_of_the_student_s_can_be_started(sandbox, warm, ctp26_small, t
                        "def minimax(node, max_depth, player_a_moves):\n    return 0\n")
     result = _graded(loading, exercise, bank, sandbox, warm)
     assert "can't start new thread" in (result.error or ""), result.error
+
+
+def test_every_thread_of_the_harness_refuses_threads(ctp26_small, tmp_path, monkeypatch):
+    """Each of the harness's threads (its own, the watchdog's, the runner's) installs the filter that refuses threads
+    on itself before any student code runs (a filter is inherited only by threads made after it): every thread of
+    the child has as many filters as the others, and one more than the allowlist's (read from /proc, which
+    Landlock would hide: switched off for this one probe)."""
+    monkeypatch.setenv("MINIMAX_GRADER_LANDLOCK", "off")
+    exercise, bank = ctp26_small
+    path = tmp_path / "counts_filters.py"
+    path.write_text("import os\n\ndef minimax(node, max_depth, player_a_moves):\n    counts = []\n"
+                    "    for tid in sorted(os.listdir('/proc/self/task')):\n"
+                    "        with open(f'/proc/self/task/{tid}/status') as f:\n"
+                    "            counts += [int(l.split()[1]) for l in f if l.startswith('Seccomp_filters')]\n"
+                    "    raise ValueError('FILTERS %r' % (counts,))\n")
+    result = _graded(path, exercise, bank, "posix", False)
+    found = [c.message for c in result.checks if "FILTERS" in (c.message or "")]
+    assert found, [c.message for c in result.checks][:2]
+    counts = eval(found[0].split("FILTERS ", 1)[1].split("]", 1)[0] + "]")  # noqa: S307 - our own probe's list
+    assert len(counts) == 3 and len(set(counts)) == 1 and counts[0] >= 2, counts
 
 
 def test_the_stand_in_for_signal_signal_lasts_the_load_only(ctp26_small, tmp_path):

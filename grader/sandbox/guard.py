@@ -238,7 +238,8 @@ def install_filter(pid, channel=()):
 
 
 def refuse_threads():
-    """``allowlist.no_threads`` on the calling thread only (the runner, before any student code runs on it): True
+    """``allowlist.no_threads`` on the calling thread only (each of the harness's threads installs it on itself,
+    before any student code runs: the allowlist refuses the seccomp call whose TSYNC would reach the others): True
     when installed, False where there is no such filter (another platform or architecture, a refusal)."""
     if not sys.platform.startswith("linux"):
         return False

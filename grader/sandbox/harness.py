@@ -275,45 +275,77 @@ class Watchdog:
     """Interrupts the student's call when it runs too long.
 
     Portable (no SIGALRM): KeyboardInterrupt is raised in the thread the call runs on (the
-    runner's, through ``interrupt``; ``_thread.interrupt_main`` where there is no runner).
+    runner's, through ctypes' ``PyThreadState_SetAsyncExc``; ``_thread.interrupt_main`` where there is no runner).
     A student who swallows it only delays the grader's own wall-clock kill.
 
     Arming and disarming happen around every call, thousands of times per submission, so
-    they wake nobody: ``_serve_cases`` arms it by storing ``armed`` (with ``fired`` and ``tick``)
-    and disarms it under ``lock``, straight into its dict (between two calls the harness runs no
-    method of a class the student could change), and the watchdog thread looks at the clock a few
-    times per call timeout on its own. A call is interrupted at most a tick (a twentieth of its
-    timeout) late.
+    they wake nobody: ``_serve_cases`` arms it by storing into ``state`` (armed, fired, tick) and disarms it
+    under ``lock``, and the watchdog thread looks at the clocks a few times per call timeout on its own. A call
+    is interrupted at most a tick (a twentieth of its timeout) late.
+
+    The thread's loop (``_watch``) is a function over values bound before any student code runs, and reads
+    nothing through this class or the runner's: a property the student set on ``Watchdog`` (``tick``) ran their
+    code on this thread, which held the watchdog's lock while the harness waited for it and put the tree back
+    before the harness looked (the twenty-third red team). ``state`` is a list, read by index, each item's exact
+    type checked before it is used: no lookup by key, no comparison that a class of the student's could answer.
     """
 
     def __init__(self):
         self.lock = _thread.allocate_lock()
-        self.armed = None  # (wall deadline, CPU deadline): a new tuple per call, so the thread can tell calls apart
-        self.fired = False
-        self.tick = 0.05
-        self.interrupt = None  # interrupts the runner thread (runner.py); None: the main thread
+        # [armed, fired, tick]: armed is (wall deadline, CPU deadline), a new tuple per call, so the thread can tell
+        # calls apart, or None
+        self.state = [None, False, 0.05]
         self.cpu_clock = None  # the CPU clock of the thread the calls run on (call_clock), None: wall time only
-        thread = threading.Thread(target=self._run, name="minimax-grader-watchdog", daemon=True)
-        thread.start()
 
-    def _run(self):
-        while True:
-            _sleep(self.tick)
-            armed = self.armed
-            if armed is None:
-                continue
-            cpu_clock = self.cpu_clock
-            if _perf_counter() < armed[0] and (_clock_gettime(cpu_clock) if cpu_clock is not None
-                                               else _perf_counter()) < armed[1]:
-                continue
-            with self.lock:
-                if self.armed is armed:  # still the same call: it has run too long
-                    if self.interrupt is None:
-                        _thread.interrupt_main()
-                    else:  # at once, or, while the call is asking the grader, once the answer is in
-                        self.interrupt()
-                    self.armed = None
-                    self.fired = True
+    def start(self, runner, refuse=True):
+        """The watchdog's thread, once the runner and the calls' clock are known (see ``Harness.start_threads``).
+        Returns whether that thread refuses threads (its first act, awaited here, unless ``refuse`` is False: see
+        ``_refuse_threads_here``)."""
+        threaded = runner.ident is not None
+        ready, refused = _thread.allocate_lock(), [False]
+        ready.acquire()
+        _thread.start_new_thread(_watch, (
+            self.state, self.lock.acquire, self.lock.release, _perf_counter, _clock_gettime, self.cpu_clock,
+            runner.raiser if threaded else None, runner.ident, runner.box, KeyboardInterrupt, _thread.interrupt_main,
+            _sleep, _type, tuple, float, _len, _runner.RUNNING, _runner.ASKING, ready, refused, refuse))
+        ready.acquire()  # the thread has tried to install its filter
+        return refused[0]
+
+
+def _watch(state, acquire, release, wall, cpu_time, cpu_clock, raiser, runner_ident, box, keyboard_interrupt,
+           interrupt_main, sleep, type_, tuple_, float_, len_, running, asking, ready, refused, refuse):
+    """The watchdog's loop (see ``Watchdog``): reads no global name and no attribute; every value it reads from
+    the state list or the runner's box is checked for its exact type, or compared by identity, first. Its first
+    act, before any student code runs, is to refuse threads on its own thread (``_refuse_threads_here``)."""
+    refused[0] = _refuse_threads_here() if refuse else False
+    ready.release()
+    ready = refused = None
+    while True:
+        tick = state[2]
+        sleep(tick if type_(tick) is float_ and 0.0 < tick < 1.0 else 0.05)
+        armed = state[0]
+        if type_(armed) is not tuple_ or len_(armed) != 2:
+            continue
+        wall_deadline, cpu_deadline = armed
+        if type_(wall_deadline) is not float_ or type_(cpu_deadline) is not float_:
+            continue
+        if wall() < wall_deadline and (cpu_time(cpu_clock) if cpu_clock is not None else wall()) < cpu_deadline:
+            continue
+        acquire()
+        try:
+            if state[0] is armed:  # still the same call: it has run too long
+                if raiser is None:
+                    interrupt_main()
+                else:  # at once, or, while the call is asking the grader, once the answer is in (runner.leave_question)
+                    now = box[2]
+                    if now is running:
+                        raiser(runner_ident, keyboard_interrupt)
+                    elif now is asking:
+                        box[5] = True
+                state[0] = None
+                state[1] = True
+        finally:
+            release()
 
 
 _memory_exhausted = [False]  # set when student code ran out of memory; the reply then says only that
@@ -509,6 +541,7 @@ class Harness:
         self.config = {}
         self.submission_files = set()
         self.seal = None
+        self.threads_refused = False  # whether no thread may be made in this process any more (start_threads)
 
     def load(self, config):
         self.config = config
@@ -558,6 +591,7 @@ class Harness:
             refused = load_on_runner(_refuse_threads, ())
             if refused is None:
                 return {"ok": False, "grader_fault": "the runner thread could not be set up"}, None, None, None
+            self.threads_refused = self.threads_refused and refused[0] is True
             loaded = load_on_runner(_then, (self._load_and_bind, (config,), restore_signal))
             replaced = quiet(handlers)  # C functions only: nothing the files did can have changed a handler
             if loaded is None:
@@ -603,13 +637,23 @@ class Harness:
         self.watchdog = Watchdog()
         self.runner = _runner.Runner(self.watchdog.lock, getattr(self, "runner_pipes", None),  # the student's calls run there
                                      threaded=self.config.get("runner") != "off")
-        if self.runner.ident is not None:
-            self.watchdog.interrupt = self.runner.interrupt
         # The calls' clock: the CPU time of the thread they run on (the runner's, or this one's without it)
         self.cpu_clock = None if self.config.get("call_clock") == "wall" else \
             call_clock(self.runner.ident if self.runner.ident is not None else _thread.get_ident())
         self.watchdog.cpu_clock = self.cpu_clock
+        # The fallback without a runner thread stands for a Python without ctypes, which the filters need: none there
+        refuse = self.runner.ident is not None
+        watchdog_refused = self.watchdog.start(self.runner, refuse)
         self.link = Link(self.channel, self.runner)
+        # No thread may be made from now on, in this whole process (a second seccomp filter, allowlist.no_threads):
+        # the harness has all it needs, and a thread of the student's could run while this one works (the
+        # twenty-second red team). On every thread, not the runner's alone: the student's code reached the
+        # watchdog's thread through a property of its class, and started threads there (the twenty-third). Each
+        # thread installs it on itself (a filter is inherited only by threads made after it, and the allowlist
+        # refuses the seccomp call that would reach the others): the watchdog's as it starts, the runner's before
+        # the files load (``load``), this one's now. Where no filter can be had, student threads remain
+        # (docs/security.md).
+        self.threads_refused = refuse and watchdog_refused and _refuse_threads_here()
 
     def prepare_child(self, config):
         """Limits, the driver and the lock-down: everything before the submission's first line.
@@ -763,7 +807,7 @@ class Harness:
             driver.build, driver.snapshot, driver.helpers, helpers_with_values, driver.call,
             getattr(driver, "changed", None), take, put, evidence, broken, restore, Answered, self.link, vars(self.link),
             # the watchdog and the runner thread
-            vars(self.watchdog), self.watchdog.lock.acquire, self.watchdog.lock.release, runner.box, vars(runner),
+            self.watchdog.state, self.watchdog.lock.acquire, self.watchdog.lock.release, runner.box, vars(runner),
             runner.go_write if threaded else None, runner.done_read if threaded else None, _runner.GO, _runner.DONE,
             _os_read, OSError, threaded,
             _current_frames, runner.ident, _runner._loop.__code__,
@@ -1252,15 +1296,20 @@ def _signals_while_loading():
 
 
 def _refuse_threads():
-    """On the runner thread, before any student code runs there: ``guard.refuse_threads`` where it can be had
-    (Linux), as the pair the hand-over takes. Elsewhere the student's threads stay possible: a weaker fallback
+    """On the runner thread, before any student code runs there: ``_refuse_threads_here``, as the pair the
+    hand-over takes. Where no filter can be had the student's threads stay possible: a weaker fallback
     (docs/security.md)."""
+    return _refuse_threads_here(), None
+
+
+def _refuse_threads_here():
+    """``guard.refuse_threads`` on the calling thread where it can be had (Linux): True when installed."""
     if not sys.platform.startswith("linux"):
-        return False, None
+        return False
     try:
-        return _guard().refuse_threads(), None
-    except BaseException:  # noqa: B036 - ctypes missing or refused: threads stay possible
-        return False, None
+        return _guard().refuse_threads() is True
+    except BaseException:  # noqa: B036 - ctypes missing or refused
+        return False
 
 
 def _then(function, args, after):
@@ -1403,7 +1452,7 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
      channel_attrs, nonce, reply_fd, os_write,
      build, snapshot, helpers_of, helpers_with_values, call_driver, changed, take, put, evidence_of, broken, restore,
      answered_link, link, link_attrs,
-     watchdog_attrs, lock_watchdog, unlock_watchdog, box, runner_attrs, go_write, done_read, go_byte, done_byte,
+     watchdog_state, lock_watchdog, unlock_watchdog, box, runner_attrs, go_write, done_read, go_byte, done_byte,
      os_read, os_error, threaded, current_frames,
      runner_id, loop_code, report, describe, encode_answer, call_timeout, call_wall_limit, cpu_time, cpu_clock,
      type_, tuple_, list_, dict_, len_, min_, max_, range_, bytes_, base_exception, keyboard_interrupt,
@@ -1420,7 +1469,7 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
     # its __eq__ run by the lookup, here, on the harness's thread (the twelfth red team). Their keys
     # are looked at first: now, after every call, and after every wait that lets the student's threads run (a
     # flood of notes written out, the watchdog's lock taken). Honest code never touches these objects.
-    own_dicts = (channel_attrs, watchdog_attrs, runner_attrs, generator_attrs, link_attrs)
+    own_dicts = (channel_attrs, runner_attrs, generator_attrs, link_attrs)
     # And their very classes: an object's ``__class__`` can be set to a subclass of the student's, whose property
     # then runs where the harness reads or sets that attribute (the nineteenth red team: the generator's
     # ``gauss_next``, the link's ``ask``). Looked at wherever their dicts are.
@@ -1527,23 +1576,21 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
             # Whether the call ran too long is decided here, from a start time kept in this frame and the
             # serving frame's clock: the watchdog's own flags live on the heap, where student code can
             # find them (gc) and clear them.
-            grave.append((watchdog_attrs.get("fired"), watchdog_attrs.get("tick"), watchdog_attrs.get("armed"),
-                          runner_attrs.get("due"), box[0], box[1]))
+            grave.append((watchdog_state[0], watchdog_state[1], watchdog_state[2], box[5], box[0], box[1]))
             if box[3] is not None:  # the runner emptied it as the last call started: whatever is there was slipped in
                 return None
             box[3] = tuple_(grave)  # dropped by the runner as this call starts, on its own thread
             grave.clear()
-            watchdog_attrs["fired"] = False
-            watchdog_attrs["tick"] = min_(0.05, max_(0.002, call_timeout / 20))
+            watchdog_state[1] = False
+            watchdog_state[2] = min_(0.05, max_(0.002, call_timeout / 20))
             # The interpreter's usual switching again: the watchdog must be able to interrupt. Collection stays off
             # here: the runner turns it on for the call and off again before it says done (runner._loop).
-            if threaded:
-                runner_attrs["due"] = False
+            box[5] = False  # no interrupt due (see runner.Runner.interrupt)
             switch(switch_seconds)
             started = clock()
             # The call's limit counts the CPU time of its thread, where there is such a clock (see call_clock)
             cpu_started = cpu_time(cpu_clock) if cpu_clock is not None else started
-            watchdog_attrs["armed"] = (started + call_wall_limit, cpu_started + call_timeout)
+            watchdog_state[0] = (started + call_wall_limit, cpu_started + call_timeout)
             job = (call_driver, entry, built, describe, encode_answer, submission_files)
             reported = None
             checked = False  # whether the per-call check has run since the call (see below)
@@ -1642,12 +1689,9 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
                         unlock_watchdog()
                         return None
                 attrs = None
-            if not all_(map_(is_, map_(type_, watchdog_attrs), strs)):
-                unlock_watchdog()
-                return None
-            grave.append(watchdog_attrs.get("armed"))
-            watchdog_attrs["armed"] = None
-            fired = watchdog_attrs.get("fired") is True
+            grave.append(watchdog_state[0])
+            watchdog_state[0] = None
+            fired = watchdog_state[1] is True
             unlock_watchdog()
             timed_out = fired or cpu_used > call_timeout or ended - started > call_wall_limit
             if type_(reported) is not tuple_ or len_(reported) != 3:  # made on the student's thread: plain data or nothing

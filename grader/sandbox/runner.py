@@ -128,13 +128,14 @@ class Runner:
         """``threaded`` False: no runner thread, as where ctypes is missing (the weaker fallback, forced by the
         grader's ``MINIMAX_GRADER_RUNNER=off`` so that it is tested)."""
         self.lock = lock
-        self.box = [None, None, IDLE, None, gc.isenabled()]
+        # box[5]: an interrupt due while the call was asking the grader (see interrupt): in the box, a list read by
+        # index, so the watchdog's thread looks up nothing of a class the student could change
+        self.box = [None, None, IDLE, None, gc.isenabled(), False]
         self.raiser = _async_raiser() if threaded else None
         self.ident = None
-        # An interrupt due while the call was asking the grader: raised on the runner thread itself
+        # An interrupt due while the call was asking the grader (``box[5]``): raised on the runner thread itself
         # as soon as the answer is in (``leave_question``), so a call that spends its time asking
         # times out like any other, and no question is cut from its answer.
-        self.due = False
         if self.raiser is None:
             return
         (go_read, self.go_write), (self.done_read, done_write) = made or pipes()
@@ -164,7 +165,7 @@ class Runner:
             box[3] = None
             return function(*args)
         box[0] = (function, args)
-        self.due = False
+        box[5] = False
         os.write(self.go_write, GO)
         if os.read(self.done_read, 1) != DONE:
             raise RuntimeError("the runner's pipe was closed")
@@ -185,7 +186,7 @@ class Runner:
             self.raiser(self.ident, KeyboardInterrupt)
             return True
         if self.ident is not None and self.box[2] == ASKING:
-            self.due = True
+            self.box[5] = True
             return True
         return False
 
@@ -204,7 +205,7 @@ class Runner:
             if self.box[2] != ASKING:
                 return
             self.box[2] = RUNNING
-            due, self.due = self.due, False
+            due, self.box[5] = self.box[5] is True, False
         if due:
             raise KeyboardInterrupt
 
