@@ -219,17 +219,10 @@ def install_filter(pid, channel=()):
         return False
     machine = os.uname().machine
     code = filter_program(pid, machine, channel)
-    if code is None:
+    made = _sock_fprog(code) if code is not None else None
+    if made is None:
         return False
-    ctypes, libc = _libc()
-    if libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
-        return False
-    buffer = ctypes.create_string_buffer(code, len(code))
-
-    class Program(ctypes.Structure):
-        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
-
-    program = Program(len(code) // 8, ctypes.addressof(buffer))
+    ctypes, libc, program, _buffer = made
     libc.syscall.restype = ctypes.c_long
     if libc.syscall(ctypes.c_long(SECCOMP_SYSCALL[machine]), ctypes.c_long(SECCOMP_SET_MODE_FILTER),
                     ctypes.c_long(SECCOMP_FILTER_FLAG_TSYNC), ctypes.c_void_p(ctypes.addressof(program))) == 0:
@@ -244,18 +237,26 @@ def refuse_threads():
     if not sys.platform.startswith("linux"):
         return False
     code = allowlist().no_threads(os.uname().machine)
-    if code is None:
+    made = _sock_fprog(code) if code is not None else None
+    if made is None:
         return False
+    ctypes, libc, program, _buffer = made
+    return libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.addressof(program), 0, 0) == 0
+
+
+def _sock_fprog(code):
+    """A filter's BPF bytes as the kernel's ``sock_fprog``, after PR_SET_NO_NEW_PRIVS (which a filter needs without
+    CAP_SYS_ADMIN): ``(ctypes, libc, program, buffer)``, the buffer returned so that it outlives the call that
+    installs the program; None where NO_NEW_PRIVS is refused."""
     ctypes, libc = _libc()
     if libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
-        return False
+        return None
     buffer = ctypes.create_string_buffer(code, len(code))
 
     class Program(ctypes.Structure):
         _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
 
-    program = Program(len(code) // 8, ctypes.addressof(buffer))
-    return libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.addressof(program), 0, 0) == 0
+    return ctypes, libc, Program(len(code) // 8, ctypes.addressof(buffer)), buffer
 
 
 def tasks_of(uid):
