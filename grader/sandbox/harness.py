@@ -336,7 +336,11 @@ def _watch(state, acquire, release, wall, cpu_time, cpu_clock, raiser, runner_id
             if state[0] is armed:  # still the same call: it has run too long
                 if raiser is None:
                     interrupt_main()
-                else:  # at once, or, while the call is asking the grader, once the answer is in (runner.leave_question)
+                else:
+                    # At once; or, while the call is asking the grader, made due (box[5]) and raised by
+                    # runner.leave_question once the answer is in: an interrupt then would cut the question from its
+                    # answer, and waiting for a tick between two questions let a call that does little but ask run
+                    # on far past its limit
                     now = box[2]
                     if now is running:
                         raiser(runner_ident, keyboard_interrupt)

@@ -128,14 +128,12 @@ class Runner:
         """``threaded`` False: no runner thread, as where ctypes is missing (the weaker fallback, forced by the
         grader's ``MINIMAX_GRADER_RUNNER=off`` so that it is tested)."""
         self.lock = lock
-        # box[5]: an interrupt due while the call was asking the grader (see interrupt): in the box, a list read by
-        # index, so the watchdog's thread looks up nothing of a class the student could change
+        # box[5]: an interrupt due while the call was asking the grader (harness._watch), raised on the runner
+        # thread itself as soon as the answer is in (``leave_question``). In the box, a list read by index, so the
+        # watchdog's thread looks up nothing of a class the student could change.
         self.box = [None, None, IDLE, None, gc.isenabled(), False]
         self.raiser = _async_raiser() if threaded else None
         self.ident = None
-        # An interrupt due while the call was asking the grader (``box[5]``): raised on the runner thread itself
-        # as soon as the answer is in (``leave_question``), so a call that spends its time asking
-        # times out like any other, and no question is cut from its answer.
         if self.raiser is None:
             return
         (go_read, self.go_write), (self.done_read, done_write) = made or pipes()
@@ -174,21 +172,6 @@ class Runner:
         if ok:
             return value
         raise value
-
-    def interrupt(self):
-        """The watchdog's move (it holds ``self.lock``): interrupt the running call, if one is running.
-
-        While the call is asking the grader a question an interrupt would cut the question from its
-        answer, so it is made due instead: ``leave_question`` raises it once the answer is in. (Waiting
-        for a tick to land between two questions let a call that does little but ask run on far past
-        its limit.)"""
-        if self.ident is not None and self.box[2] == RUNNING:
-            self.raiser(self.ident, KeyboardInterrupt)
-            return True
-        if self.ident is not None and self.box[2] == ASKING:
-            self.box[5] = True
-            return True
-        return False
 
     def enter_question(self):
         """On the runner thread, while a call runs: no interrupt until ``leave_question``. True if entered."""
