@@ -499,6 +499,11 @@ REVIEWED_FORGERS = {
     # found by the twenty-third red team: a property on the Watchdog class ran the student's code on the watchdog's
     # thread, which held the watchdog's lock while the harness waited for it and put the tree back meanwhile
     "forge_watchdog_property.py": "tree-unchanged",
+    # found by the twenty-fourth red team: ``sys._current_frames``, kept by the harness for its look at the runner's
+    # stack (found through sys.modules), or filled into ``sys`` again from the interpreter's start-up copy by
+    # ``_imp.create_builtin``: called on the runner, it handed out the harness's running frames and the reply key
+    "forge_current_frames_key.py": "tree-unchanged",
+    "forge_imp_restores_sys.py": "tree-unchanged",
 }
 
 

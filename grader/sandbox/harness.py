@@ -814,7 +814,7 @@ class Harness:
             self.watchdog.state, self.watchdog.lock.acquire, self.watchdog.lock.release, runner.box, vars(runner),
             runner.go_write if threaded else None, runner.done_read if threaded else None, _runner.GO, _runner.DONE,
             _os_read, OSError, threaded,
-            _current_frames, runner.ident, _runner._loop.__code__,
+            *(runner.frames or (None, None)), runner.ident, _runner._loop.__code__,
             _runner.call_and_report, describe_exception, encode_answer, self.call_timeout,
             wall_limit(self.call_timeout), _clock_gettime, self.cpu_clock,
             # builtins, bound now
@@ -1215,8 +1215,8 @@ def _loader(runner):
         _runner.DONE
     write, read, os_error, stop_collecting, switch = _os_write, _os_read, OSError, _seal._gc_disable, \
         _seal._setswitchinterval
-    frames, runner_id, loop_code, type_, tuple_, len_ = _current_frames, runner.ident, _runner._loop.__code__, \
-        _type, tuple, _len
+    (make_reader, reader), runner_id, loop_code, type_, tuple_, len_ = runner.frames, runner.ident, \
+        _runner._loop.__code__, _type, tuple, _len
     (guarded, referents, keys), chained, all_, map_, is_, referents_of = _seal.TYPE_GUARD, \
         itertools.chain.from_iterable, all, map, _seal._is, _seal._gc_get_referents
 
@@ -1237,7 +1237,7 @@ def _loader(runner):
                 or tuple_(chained(guarded)) != keys:
             return None
         found = None
-        top = frames().get(runner_id)  # "done" from the runner's own loop, with nothing above it
+        top = make_reader(reader)().get(runner_id)  # "done" from the runner's own loop, with nothing above it
         if top is None or top.f_code is not loop_code or top.f_back is not None:
             return None
         top = None
@@ -1353,7 +1353,6 @@ def _scratch_full(cap):
 
 
 _call_tracing = sys.call_tracing
-_current_frames = sys._current_frames  # taken before runner.hide_other_threads takes it from the student
 _settrace = sys.settrace
 _setprofile = sys.setprofile
 _random_seed = _random.Random.seed  # the C seeding, under random.Random.seed's Python code
@@ -1457,7 +1456,7 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
      build, snapshot, helpers_of, helpers_with_values, call_driver, changed, take, put, evidence_of, broken, restore,
      answered_link, link, link_attrs,
      watchdog_state, lock_watchdog, unlock_watchdog, box, runner_attrs, go_write, done_read, go_byte, done_byte,
-     os_read, os_error, threaded, current_frames,
+     os_read, os_error, threaded, make_reader, reader,
      runner_id, loop_code, report, describe, encode_answer, call_timeout, call_wall_limit, cpu_time, cpu_clock,
      type_, tuple_, list_, dict_, len_, min_, max_, range_, bytes_, base_exception, keyboard_interrupt,
      all_, map_, is_, strs, str_, items_of, clear, copy, code_of, own_objects, own_classes) = kit
@@ -1633,7 +1632,7 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
                     # Done means the runner thread is back in its own loop, with nothing above it: a thread
                     # of the student's could release ``done`` itself, the call still running, to go on
                     # changing the tree after the harness had looked at it.
-                    top = current_frames().get(runner_id)
+                    top = make_reader(reader)().get(runner_id)  # see runner.frame_reader
                     if top is None or top.f_code is not loop_code or top.f_back is not None:
                         return None
                     top = None

@@ -6,7 +6,8 @@ student code could walk ``sys._getframe().f_back`` up to the harness and its rec
 harness hands each call to a thread of its own and waits: that thread's stack is this module's
 small loop (its locals: the reading of one pipe and the writing of another, a mailbox and a lock),
 then the driver's ``call``, then the student's code. ``sys._current_frames`` (the other threads' stacks) is taken away
-before any student code runs. What this does not hide: objects the harness keeps are still on
+before any student code runs, from ``sys`` and from the copy of ``sys`` the interpreter made at start-up
+(``hide_other_threads``); the harness's own look at this thread's stack goes through ctypes (``frame_reader``). What this does not hide: objects the harness keeps are still on
 the heap (``gc``), which is why the seal (seal.py) checks them after every call.
 
 Timeouts: the watchdog raises KeyboardInterrupt in this thread (``PyThreadState_SetAsyncExc``),
@@ -134,8 +135,10 @@ class Runner:
         self.box = [None, None, IDLE, None, gc.isenabled(), False]
         self.raiser = _async_raiser() if threaded else None
         self.ident = None
+        self.frames = None  # (make, argument): see frame_reader
         if self.raiser is None:
             return
+        self.frames = frame_reader(sys)
         (go_read, self.go_write), (self.done_read, done_write) = made or pipes()
         previous = _thread.stack_size()
         try:
@@ -193,16 +196,110 @@ class Runner:
             raise KeyboardInterrupt
 
 
-def hide_other_threads(sys_module):
+def frame_reader(sys_module):
+    """How the harness reads the runner thread's stack once "done" (is the runner back in its loop?):
+    ``(make, argument)``, where ``make(argument)()`` is the dict ``sys._current_frames()`` would return.
+
+    Not ``sys._current_frames`` kept in Python: the student's code finds whatever function the harness keeps
+    (gc, ``sys.modules``), and that one hands out the harness's own running frames, whose locals hold the
+    reply key (the twenty-fourth red team). Here the interpreter's C function is made callable only for
+    the moment of the look, from its address and a ctypes prototype: calling it from the student's side is
+    code that uses ctypes, the hole docs/security.md names (ctypes writes the process's memory anyway).
+    Where the interpreter does not export it, the Python function is kept, and the route stays open there."""
+    try:
+        import ctypes
+
+        address = ctypes.cast(ctypes.pythonapi["_PyThread_CurrentFrames"], ctypes.c_void_p).value
+        prototype = ctypes.PYFUNCTYPE(ctypes.py_object)  # the GIL kept, an error raised as Python's
+        if address and type(prototype(address)()) is dict:
+            return prototype, address
+    except (ImportError, AttributeError, OSError, TypeError):
+        pass
+    return _as_is, sys_module._current_frames
+
+
+def _as_is(function):
+    return function
+
+
+# Every way to another thread's stack (and to a hook that runs on any thread) the student's code is denied.
+HIDDEN_FROM_SYS = ("_current_frames", "_current_exceptions", "_settraceallthreads", "_setprofileallthreads",
+                   "addaudithook")
+
+
+def hide_other_threads(sys_module, scrub=True):
     """Student code may not read the other threads' stacks (the harness waits on the main one), nor set a
     trace or profile function on every thread (Python 3.12+): one on the harness's thread would see
     its frames and could rewrite their variables. Nor add an audit hook: it runs inside whatever raises
     its event (``marshal.loads``, ``array``, reading a function's ``__code__``), on any thread, so one of
     the student's would run in the middle of the harness's work between two calls. (A hook of the
     harness's own that refused later ones would itself run at every such event, thousands of times a
-    call: taking the function away costs nothing.)"""
-    for name in ("_current_frames", "_settraceallthreads", "_setprofileallthreads", "addaudithook"):
-        try:
-            delattr(sys_module, name)
-        except AttributeError:
-            pass
+    call: taking the function away costs nothing.) ``sys._current_exceptions`` too: an exception being
+    handled on another thread carries its traceback, whose frames are that thread's.
+
+    Taken from ``sys`` is not enough: the interpreter keeps a copy of ``sys``'s dict from start-up, and
+    ``_imp.create_builtin`` of a spec named "sys" (so also ``del sys.modules["sys"]; import sys``) fills
+    ``sys`` from it again (the twenty-fourth red team). The names go from that copy too, reached through
+    ctypes where its place is known (``_startup_copy``). Where it is not (``scrub`` False forces that), the
+    two functions of ``_imp`` that fill a module from such a copy refuse "sys" and "builtins" instead: a
+    weaker stand-in, since the real functions stay reachable from it. True where the copy was scrubbed."""
+    startup_copy = _startup_copy(sys_module) if scrub else None
+    for namespace in (vars(sys_module), startup_copy if startup_copy is not None else {}):
+        for name in HIDDEN_FROM_SYS:
+            namespace.pop(name, None)
+    if startup_copy is None:
+        _refuse_refilling_sys(sys_module)
+    return startup_copy is not None
+
+
+def _startup_copy(sys_module):
+    """The dict the interpreter fills ``sys`` from again (CPython 3.11: ``m_copy`` of sys's module
+    definition, the fourth pointer after the object header), or None where it is not found there (3.12+
+    keep it elsewhere; a debug build's header is longer). Checked before it is trusted: a dict holding
+    the very ``modules`` and ``_getframe`` of this ``sys``."""
+    if hasattr(sys_module, "gettotalrefcount"):  # a debug build: another object header
+        return None
+    try:
+        import ctypes
+
+        get_definition = ctypes.pythonapi["PyModule_GetDef"]
+        get_definition.restype = ctypes.c_void_p
+        get_definition.argtypes = [ctypes.py_object]
+        definition = get_definition(sys_module)
+        pointer_size = ctypes.sizeof(ctypes.c_void_p)
+        pointer = ctypes.c_void_p.from_address(definition + 4 * pointer_size).value if definition else None
+        copy = ctypes.cast(pointer, ctypes.py_object).value if pointer else None
+    except (ImportError, AttributeError, OSError, TypeError, ValueError):
+        return None
+    if type(copy) is dict and copy.get("modules") is sys_module.modules \
+            and copy.get("_getframe") is sys_module._getframe:
+        return copy
+    return None
+
+
+class _Spec:
+    """A spec of plain strings: what ``_imp``'s functions read of one, read once by the stand-in."""
+
+    def __init__(self, name, origin):
+        self.name, self.origin = name, origin
+
+
+def _refuse_refilling_sys(sys_module):
+    imp = sys_module.modules.get("_imp")
+    if imp is None:
+        return
+    for function_name in ("create_builtin", "create_dynamic"):
+        real = getattr(imp, function_name, None)
+        if real is None:
+            continue
+
+        def stand_in(spec, *rest, _real=real):
+            name, origin = spec.name, getattr(spec, "origin", None)
+            if type(name) is not str or (origin is not None and type(origin) is not str):
+                raise TypeError("a module spec's name and origin are strings")
+            if name in ("sys", "builtins"):
+                raise ImportError(f"{name} cannot be made again here")
+            return _real(_Spec(name, origin), *rest)
+
+        stand_in.__name__ = stand_in.__qualname__ = function_name
+        setattr(imp, function_name, stand_in)

@@ -1,0 +1,82 @@
+"""No way back to another thread's stack for the student's code (the twenty-fourth red team).
+
+``runner.hide_other_threads`` takes ``sys._current_frames`` (and its kin) from ``sys`` and from the copy of
+``sys`` the interpreter keeps from start-up, which ``_imp.create_builtin`` fills ``sys`` from again; where that
+copy cannot be found, ``_imp``'s two filling functions refuse "sys" instead (forced here with ``scrub=False``).
+And the harness's own look at the runner's stack keeps no such function in Python (``runner.frame_reader``).
+
+Each case runs in a fresh interpreter: hiding changes ``sys`` for good."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from conftest import ROOT
+
+REFILLS = {
+    "create_builtin": "import _imp\nfrom importlib.machinery import ModuleSpec\n"
+                      "_imp.create_builtin(ModuleSpec('sys', None))",
+    "create_dynamic": "import _imp\nfrom importlib.machinery import ModuleSpec\n"
+                      "_imp.create_dynamic(ModuleSpec('sys', None, origin='sys'))",
+    "import_again": "del sys.modules['sys']\nimport sys as again\nsys = again",
+}
+
+
+def _run(script: str) -> str:
+    done = subprocess.run([sys.executable, "-I", "-c", textwrap.dedent(script)], capture_output=True, text=True,
+                          timeout=60, cwd=ROOT / "grader" / "sandbox")
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+@pytest.mark.parametrize("refill", sorted(REFILLS))
+@pytest.mark.parametrize("scrub", [True, False], ids=["start-up copy scrubbed", "stand-ins forced"])
+def test_sys_cannot_be_filled_again_with_a_stack_reader(refill, scrub):
+    before = _run("import sys\nprint(hasattr(sys, '_current_frames'))")
+    assert before == "True"  # the interpreter has one: the test below could find it
+    attempt = textwrap.indent(REFILLS[refill], "    ")
+    found = _run("import sys\nsys.path.insert(0, '.')\nimport runner\n"
+                 f"scrubbed = runner.hide_other_threads(sys, scrub={scrub})\n"
+                 f"try:\n{attempt}\n"
+                 "except ImportError:\n    print('refused', scrubbed)\n"
+                 "else:\n    print(sorted(name for name in runner.HIDDEN_FROM_SYS if hasattr(sys, name)), scrubbed)\n")
+    if scrub:
+        assert found == "[] True"  # CPython 3.11's copy is scrubbed; the refill brings nothing back
+    else:
+        assert found in ("refused False", "[] False")  # import_again's import fails; the others refused
+
+
+def test_the_stand_ins_still_import_other_modules():
+    """Forced stand-ins, then a built-in module and an extension module imported for the first time."""
+    out = _run("""
+        import sys
+        sys.path.insert(0, '.')
+        import runner
+        runner.hide_other_threads(sys, scrub=False)
+        fresh = [name for name in ('_tracemalloc', 'faulthandler', 'atexit') if name not in sys.modules][:1]
+        for name in fresh + ['_decimal', '_json']:
+            __import__(name)
+        print('ok', len(fresh))
+        """)
+    assert out == "ok 1"
+
+
+def test_the_harness_reads_the_runner_s_stack_without_a_python_stack_reader():
+    """The reader is the C function made callable from its address for the moment of the look: no
+    function object of the harness's hands out stacks between two looks."""
+    out = _run("""
+        import sys, gc, threading
+        sys.path.insert(0, '.')
+        import runner
+        make, argument = runner.frame_reader(sys)
+        frames = make(argument)()
+        runner.hide_other_threads(sys)
+        builtin = type(len)
+        readers = [o for o in gc.get_objects() if type(o) is builtin and o.__name__ == '_current_frames']
+        print(type(argument).__name__, threading.get_ident() in frames, len(readers))
+        """)
+    assert out == "int True 0"
