@@ -504,6 +504,10 @@ REVIEWED_FORGERS = {
     # ``_imp.create_builtin``: called on the runner, it handed out the harness's running frames and the reply key
     "forge_current_frames_key.py": "tree-unchanged",
     "forge_imp_restores_sys.py": "tree-unchanged",
+    # found by the twenty-fifth red team: the runner loop's wait for "go" (a functools.partial) rewritten in place
+    # with __setstate__ into a short sleep and a function of theirs, which ran while the harness worked, turned
+    # collection on, and had a collection on the harness's thread run their gc callback there, up to the key
+    "forge_loop_partial.py": "tree-unchanged",
 }
 
 
@@ -911,6 +915,17 @@ def test_a_sigint_of_the_student_s_raises_nothing_on_the_harness_s_thread(sandbo
     probe's call goes on as if nothing happened, finds no key anywhere up any frame's chain, and earns full marks."""
     exercise, bank = ctp26_small
     result = _graded(SUBMISSIONS.parent / "probes" / "sigint_then_look.py", exercise, bank, sandbox, warm)
+    assert (result.error, result.score) == (None, result.max_score), [c.message for c in result.checks][:2]
+
+
+@pytest.mark.parametrize("sandbox, warm", LAUNCHERS[:3])
+def test_no_trace_or_profile_function_of_the_student_s_runs_in_the_runner_s_loop(sandbox, warm, ctp26_small):
+    """The twenty-fifth red team's first half: a trace function set on the runner's loop frame rewrote that
+    loop's variables once the call returned (its wait for "go" made a short sleep, then a function of theirs),
+    so code of the student's ran while the harness worked. The loop runs each call, and clears the call's
+    trace and profile functions, through ``sys.call_tracing``: the probe's functions never see the loop."""
+    exercise, bank = ctp26_small
+    result = _graded(SUBMISSIONS.parent / "probes" / "trace_on_runner_loop.py", exercise, bank, sandbox, warm)
     assert (result.error, result.score) == (None, result.max_score), [c.message for c in result.checks][:2]
 
 

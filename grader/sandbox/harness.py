@@ -969,8 +969,10 @@ def _finish(reply, tampered, guard, check, check_code, tools, grave):
             elif code_of(scratch_full) is not scratch_full_code or scratch_full(guard[5]):
                 reply = {"fatal": "scratch"}
             # The statvfs let the student's threads run: everything looked at again before any lookup below
-            # (the builtin types' dicts first, see seal.GUARDED_TYPES).
-            tampered = not (check(guard[4]) if code_of(check) is check_code else (False, None))[0]
+            # (the builtin types' dicts first, see seal.GUARDED_TYPES), collection included: on again means
+            # code of the student's ran meanwhile (the twenty-fifth red team's finds)
+            window, collecting = check(guard[4]) if code_of(check) is check_code else (False, None)
+            tampered = not window or collecting is not False
     if tampered:
         # No lookup of any name from here on: a check failed, so the builtin types' dicts may hold the
         # student's methods (a ``str.encode`` of theirs would run here and could put the guard back before
@@ -1520,9 +1522,10 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
                 if len_(note) > 4096:  # a flood of notes: out now; writing lets other threads run, so look again
                     told, note = note, b""
                     while told:
-                        told = told[os_write(reply_fd, told):]
-                    intact, _ = check(window_anchor) if code_of(check) is check_code else (False, None)
-                    if not intact:
+                        told = told[os_write(reply_fd, told):]  # bytes and ints: nothing a collection counts
+                    gc_disable()  # as after every system call here: the student's code may have run meanwhile
+                    intact, collecting = check(window_anchor) if code_of(check) is check_code else (False, None)
+                    if not intact or collecting:
                         return None
                     if not all_(map_(is_, map_(type_, own_objects), own_classes)):
                         return None
@@ -1605,6 +1608,11 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
                         return None
                 except os_error:  # the reply pipe made non-blocking and filled: no honest code does that
                     return None
+                # Collection off again before the next allocation (the job's tuple below): the write let the
+                # interpreter go, and a collection on this thread would run the student's gc callbacks and
+                # finalizers here (the twenty-fifth red team's second half; their first, code of theirs running
+                # on the runner while this thread works, is closed in runner._loop)
+                gc_disable()
                 note = b""
             try:
                 if threaded:  # the answer is encoded, or the exception described, on the runner thread too

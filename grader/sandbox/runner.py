@@ -21,27 +21,38 @@ import _thread
 import gc
 import os
 import sys
-from functools import partial
 
 IDLE, RUNNING, ASKING = 0, 1, 2
+GO, DONE = b"g", b"d"  # the one byte each way of a hand-over
 HELD_SECONDS = 1.0  # the switch interval while the harness looks (seal.check holds the interpreter the same way)
 STACK_BYTES = 16 << 20  # as deep a recursion as the main thread allows, with room to spare
 
 
-def _loop(acquire, release, box, lock, settrace=sys.settrace, setprofile=sys.setprofile, collect=gc.enable,
-          collecting=gc.isenabled, stop_collecting=gc.disable, switch=sys.setswitchinterval, held=HELD_SECONDS):
+def _loop(go_read, done_write, box, lock, read=os.read, write=os.write, call_tracing=sys.call_tracing,
+          settrace=sys.settrace, setprofile=sys.setprofile, collect=gc.enable, collecting=gc.isenabled,
+          stop_collecting=gc.disable, switch=sys.setswitchinterval, held=HELD_SECONDS, done=DONE):
     """box: [job (function, args), outcome (ok, value), state, the last call's leftovers, whether the student's
-    code runs with garbage collection on]; one call per ``acquire`` (a byte read from the harness's pipe),
-    ``release`` when it is over (a byte written back).
+    code runs with garbage collection on]; one call per byte read from the harness's pipe (``go_read``), a byte
+    written back (``done_write``) when it is over.
+
+    Once "done" is written nothing of the student's may run on this thread until the harness writes "go" (it
+    works meanwhile, and lets the interpreter go whenever it makes a system call). So this loop's state is
+    nothing the student's code can change: plain builtins and the pipes' numbers (a ``functools.partial`` can be
+    rewritten in place with ``__setstate__``: the twenty-fifth red team turned ``acquire`` into a sleep, which
+    passed the harness's look at this stack, followed by a function of theirs, which ran while the harness
+    worked, turned collection on and had a collection run their callback on the harness's thread). And no
+    trace or profile function runs in this frame: one could rewrite its variables (the interpreter writes a
+    tracer's changes to ``f_locals`` back). The call runs through ``sys.call_tracing``, which puts the
+    thread's tracing back as it was (off) when the call is over, and the trace and profile functions the
+    call set are cleared the same way, each inside a ``call_tracing`` of its own (cleared one at a time from
+    here, the other would fire on the second's call). That holds for CPython 3.11, the version CI runs;
+    docs/security.md says what differs after it.
 
     Collection runs only here, while a call runs: the harness's thread never turns it on, so no collection
     there can run a ``__del__`` of the student's (one could set a trace function on that thread, and a
-    trace function rewrites the harness's variables: found by the tenth session's red team). Turning it
-    off and holding the interpreter before "done" narrows what a thread of the student's can do while
-    the harness wakes; the harness does not rely on it (this loop's variables are within the reach of a
-    trace function of the student's on this thread) and does both again itself, first thing."""
+    trace function rewrites the harness's variables: found by the tenth session's red team)."""
     while True:
-        acquire()
+        read(go_read, 1)
         outcome = None
         if box[4] is True:
             collect()
@@ -51,7 +62,7 @@ def _loop(acquire, release, box, lock, settrace=sys.settrace, setprofile=sys.set
                 function, args = box[0]
                 box[0] = None
                 box[3] = None  # the last call's leftovers die here, on the student's clock (see Runner.call)
-                outcome = (True, function(*args))
+                outcome = (True, call_tracing(function, args))
             except BaseException as exc:
                 outcome = (False, exc)
             function = args = None
@@ -65,12 +76,12 @@ def _loop(acquire, release, box, lock, settrace=sys.settrace, setprofile=sys.set
         outcome = None
         # A trace or profile function the call left on this thread would run on top of this loop, where the
         # harness expects to find it alone once "done" (harness._serve_cases): the next call sets its own.
-        settrace(None)
-        setprofile(None)
+        call_tracing(settrace, (None,))
+        call_tracing(setprofile, (None,))
         box[4] = collecting()
         stop_collecting()
         switch(held)
-        release()
+        write(done_write, done)
 
 
 def call_and_report(call, entry, built, describe, encode, files):
@@ -106,7 +117,6 @@ def _async_raiser():
         return None
 
 
-GO, DONE = b"g", b"d"  # the one byte each way of a hand-over
 
 
 def pipes():
@@ -146,8 +156,7 @@ class Runner:
                 _thread.stack_size(STACK_BYTES)
             except (ValueError, RuntimeError):
                 pass
-            self.ident = _thread.start_new_thread(_loop, (partial(os.read, go_read, 1), partial(os.write, done_write, DONE),
-                                                          self.box, lock))
+            self.ident = _thread.start_new_thread(_loop, (go_read, done_write, self.box, lock))
         finally:
             try:
                 _thread.stack_size(previous)
@@ -223,8 +232,9 @@ def _as_is(function):
 
 
 # Every way to another thread's stack (and to a hook that runs on any thread) the student's code is denied.
+# ``monitoring`` (3.12+): its callbacks run on every thread, in whatever code object they were set for.
 HIDDEN_FROM_SYS = ("_current_frames", "_current_exceptions", "_settraceallthreads", "_setprofileallthreads",
-                   "addaudithook")
+                   "addaudithook", "monitoring")
 
 
 def hide_other_threads(sys_module, scrub=True):
