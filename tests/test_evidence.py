@@ -548,19 +548,41 @@ def _twin_without_forging(tmp_path, name):
     return twin
 
 
+@pytest.fixture(scope="module")
+def reviewed_twins(ctp26_small, tmp_path_factory):
+    """Each reviewed forger's honest twin, graded once (posix, through a fork server): honest code scores alike
+    under every launcher (tests/test_forkserver.py, tests/test_batch.py), and grading the sixty twins again
+    under each of the five launchers was a sixth of the suite's time."""
+    exercise, bank = ctp26_small
+    folder = tmp_path_factory.mktemp("twins")
+    launcher = forkserver.ZygoteLauncher.wrap(launch.choose("posix"), exercise, bank) if forkserver.available() \
+        else launch.choose("posix")
+    try:
+        return {name: judge.grade(submissions.load(_twin_without_forging(folder, name)), exercise, bank, launcher)
+                for name in REVIEWED_FORGERS}
+    finally:
+        if hasattr(launcher, "close"):
+            launcher.close()
+
+
+def test_every_reviewed_forger_s_twin_loses_exactly_its_check(reviewed_twins):
+    for name, lost in REVIEWED_FORGERS.items():
+        honest = reviewed_twins[name]
+        assert (honest.score, {c.name for c in honest.checks if c.score < c.max_score}) == (9.0, {lost}), \
+            (name, honest.score, honest.error)
+
+
 @pytest.mark.parametrize("sandbox, warm", LAUNCHERS)
-def test_reviewed_forgeries_never_beat_the_honest_score(sandbox, warm, ctp26_small, tmp_path):
+def test_reviewed_forgeries_never_beat_the_honest_score(sandbox, warm, ctp26_small, reviewed_twins):
     exercise, bank = ctp26_small
     launcher = launch.choose(sandbox)
     if warm:
         launcher = forkserver.ZygoteLauncher.wrap(launcher, exercise, bank)
     try:
         for name, lost in REVIEWED_FORGERS.items():
-            honest = judge.grade(submissions.load(_twin_without_forging(tmp_path, name)), exercise, bank, launcher)
+            honest = reviewed_twins[name]
             forged = judge.grade(submissions.load(HOSTILE / name), exercise, bank, launcher)
-            assert (honest.score, {c.name for c in honest.checks if c.score < c.max_score}) == (9.0, {lost}), \
-                (name, honest.score, honest.error)
-            assert forged.score <= honest.score, (name, forged.score, forged.error)
+            assert forged.score <= honest.score == 9.0, (name, forged.score, forged.error)
             lost_checks = {c.name for c in forged.checks if c.score < c.max_score}
             caught = forged.error == HARNESS_TAMPERED or lost in lost_checks or \
                 (name in CAUGHT_WHILE_LOADING and CAUGHT_WHILE_LOADING[name] in (forged.error or ""))
