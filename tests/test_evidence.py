@@ -508,6 +508,9 @@ REVIEWED_FORGERS = {
     # with __setstate__ into a short sleep and a function of theirs, which ran while the harness worked, turned
     # collection on, and had a collection on the harness's thread run their gc callback there, up to the key
     "forge_loop_partial.py": "tree-unchanged",
+    # found by the twenty-sixth red team: a __del__ run by a drop in the runner's loop after it cleared the trace
+    # functions set a tracer there; a "go" of a forked process woke the loop while the harness worked
+    "forge_loop_tracer_wakeup.py": "tree-unchanged",
 }
 
 
@@ -948,6 +951,16 @@ def test_no_trace_or_profile_function_of_the_student_s_runs_in_the_runner_s_loop
     trace and profile functions, through ``sys.call_tracing``: the probe's functions never see the loop."""
     exercise, bank = ctp26_small
     result = _graded(SUBMISSIONS.parent / "probes" / "trace_on_runner_loop.py", exercise, bank, sandbox, warm)
+    assert (result.error, result.score) == (None, result.max_score), [c.message for c in result.checks][:2]
+
+
+@pytest.mark.parametrize("sandbox, warm", LAUNCHERS[:3])
+def test_a_go_of_the_student_s_runs_no_job_on_the_runner(sandbox, warm, ctp26_small):
+    """The twenty-sixth red team's wake-up: a process the call forks keeps the hand-over's pipes and writes "go"
+    while the harness works; the runner woke and ran whatever job was in its mailbox (the probe leaves one of its
+    own there after every call). The runner takes a job only with the harness's hold: the probe's never runs."""
+    exercise, bank = ctp26_small
+    result = _graded(SUBMISSIONS.parent / "probes" / "wake_the_runner.py", exercise, bank, sandbox, warm)
     assert (result.error, result.score) == (None, result.max_score), [c.message for c in result.checks][:2]
 
 

@@ -813,6 +813,7 @@ class Harness:
             # the watchdog and the runner thread
             self.watchdog.state, self.watchdog.lock.acquire, self.watchdog.lock.release, runner.box, vars(runner),
             runner.go_write if threaded else None, runner.done_read if threaded else None, _runner.GO, _runner.DONE,
+            runner.hold.locked if threaded else None, runner.hold.release if threaded else None,
             _os_read, OSError, threaded,
             *(runner.frames or (None, None)), runner.ident, _runner._loop.__code__,
             _runner.call_and_report, describe_exception, encode_answer, self.call_timeout,
@@ -1175,6 +1176,8 @@ def _flusher(runner, sys_module):
     go_write = runner.go_write if threaded else None
     done_read = runner.done_read if threaded else None
     go_byte, write, read, os_error = _runner.GO, _os_write, _os_read, OSError
+    hold_held, let_go_of_hold = (runner.hold.locked, runner.hold.release) if threaded else (None, None)
+    (make_reader, reader), runner_id, loop_code = runner.frames or (None, None), runner.ident, _runner._loop.__code__
     stop_collecting, switch = _seal._gc_disable, _seal._setswitchinterval
     (guarded, referents, keys), chained, all_, map_, is_, len_ = _seal.TYPE_GUARD, itertools.chain.from_iterable, \
         all, map, _seal._is, _len
@@ -1187,6 +1190,7 @@ def _flusher(runner, sys_module):
                 box[3] = tuple_(grave)
                 grave.clear()
             box[0] = (flush, (sys_module,))
+            let_go_of_hold()  # see runner._loop
             try:
                 write(go_write, go_byte)
                 read(done_read, 1)
@@ -1194,9 +1198,16 @@ def _flusher(runner, sys_module):
                 pass
             stop_collecting()  # as after every call (see _serve_cases)
             switch(1.0)
+            if not hold_held():  # let go of by the student's code: a job of theirs could start (see runner._loop)
+                return False
             if len_(found := referents_of(*guarded)) != len_(referents) or not all_(map_(is_, found, referents)) \
                     or tuple_(chained(guarded)) != keys:
                 return False  # a key planted in a builtin type's dict (see seal.GUARDED_TYPES): the reply says tampered
+            found = None
+            top = make_reader(reader)().get(runner_id)  # a "done" of the student's, the flush still running
+            if top is None or top.f_code is not loop_code or top.f_back is not None:
+                return False
+            top = None
             grave.append(box[1])
             box[1] = None
         else:
@@ -1215,6 +1226,7 @@ def _loader(runner):
     loop clears it when the load is over."""
     box, go_write, done_read, go_byte, done_byte = runner.box, runner.go_write, runner.done_read, _runner.GO, \
         _runner.DONE
+    hold_held, let_go_of_hold = runner.hold.locked, runner.hold.release
     write, read, os_error, stop_collecting, switch = _os_write, _os_read, OSError, _seal._gc_disable, \
         _seal._setswitchinterval
     (make_reader, reader), runner_id, loop_code, type_, tuple_, len_ = runner.frames, runner.ident, \
@@ -1224,6 +1236,7 @@ def _loader(runner):
 
     def load(function, args):
         box[0] = (function, args)
+        let_go_of_hold()  # see runner._loop
         try:
             write(go_write, go_byte)
             signal = read(done_read, 1)
@@ -1231,7 +1244,7 @@ def _loader(runner):
             return None
         stop_collecting()  # as after every call (see _serve_cases): before anything is allocated
         switch(1.0)
-        if signal != done_byte:
+        if not hold_held() or signal != done_byte:  # the hold let go of by the student's code: see runner._loop
             return None
         # The builtin types' dicts before any attribute is looked up (see seal.GUARDED_TYPES): a ``dict.get`` of
         # the student's, set while the files loaded, ran in the lookup below (the lookup probe's find)
@@ -1395,10 +1408,10 @@ _reply_encoder = _result_encoder()  # a reply to a request, as a case's result: 
 
 def _builtins_restorer():
     """Undo the student's patches to builtins before harness code runs again: a closure that reads no global
-    name (see ``_serve_cases``). Key by key, never emptying the dict, and without comparing values (a planted
+    name (see ``_serve_cases``). Key by key where only values changed, and without comparing values (a planted
     object's ``__eq__`` would run); keys that are not plain strings are told apart by type first, so no
     planted key's ``__hash__`` runs either."""
-    update, names, pristine, len_, type_, str_ = _dict_update, _pristine_names, _pristine_builtins, _len, _type, _str
+    update, names, pristine, len_, type_ = _dict_update, _pristine_names, _pristine_builtins, _len, _type
     all_, map_, is_, values_, copy, clear, strs = all, map, _seal._is, dict.values, dict.copy, dict.clear, _repeat(str)
     space = _builtins_dict
     keys, values = tuple(k for k, _ in pristine), tuple(v for _, v in pristine)
@@ -1418,13 +1431,9 @@ def _builtins_restorer():
             update(space, pristine)
             return
         update(space, pristine)
-        if len_(space) != len_(names):
-            extra = ()  # a loop, not a comprehension: making its function reads this module's globals by key
-            for key in space:
-                if type_(key) is not str_ or key not in names:
-                    extra += (key,)
-            for key in extra:
-                del space[key]
+        if len_(space) != len_(names):  # names added: emptied and filled again, in time linear in the dict (a
+            clear(space)  # key-by-key removal was quadratic: 26,000 planted names kept this thread busy for 2 s, a
+            update(space, pristine)  # stretch the twenty-sixth red team's threads used)
 
     return restore
 
@@ -1458,6 +1467,7 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
      build, snapshot, helpers_of, helpers_with_values, call_driver, changed, take, put, evidence_of, broken, restore,
      answered_link, link, link_attrs,
      watchdog_state, lock_watchdog, unlock_watchdog, box, runner_attrs, go_write, done_read, go_byte, done_byte,
+     hold_held, let_go_of_hold,
      os_read, os_error, threaded, make_reader, reader,
      runner_id, loop_code, report, describe, encode_answer, call_timeout, call_wall_limit, cpu_time, cpu_clock,
      type_, tuple_, list_, dict_, len_, min_, max_, range_, bytes_, base_exception, keyboard_interrupt,
@@ -1617,6 +1627,7 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
             try:
                 if threaded:  # the answer is encoded, or the exception described, on the runner thread too
                     box[0] = (report, job)
+                    let_go_of_hold()  # the runner may take the job now, and only now (see runner._loop)
                     try:
                         os_write(go_write, go_byte)
                         signal = os_read(done_read, 1)  # a bytes object: nothing a collection counts
@@ -1628,7 +1639,9 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
                     # the interpreter while "done" is written (the eleventh red team's finds).
                     gc_disable()
                     switch(1.0)
-                    if signal != done_byte:
+                    # The hold still held: let go of by the student's code, a job of theirs could start on the runner
+                    # while this thread works, woken by a "go" of theirs (see runner._loop)
+                    if not hold_held() or signal != done_byte:
                         return None
                     # Then, before any attribute is looked up, the per-call check: it looks at the builtin types'
                     # dicts first (seal.GUARDED_TYPES), where a key planted during the call would run in the lookups

@@ -28,60 +28,78 @@ HELD_SECONDS = 1.0  # the switch interval while the harness looks (seal.check ho
 STACK_BYTES = 16 << 20  # as deep a recursion as the main thread allows, with room to spare
 
 
-def _loop(go_read, done_write, box, lock, read=os.read, write=os.write, call_tracing=sys.call_tracing,
-          settrace=sys.settrace, setprofile=sys.setprofile, collect=gc.enable, collecting=gc.isenabled,
-          stop_collecting=gc.disable, switch=sys.setswitchinterval, held=HELD_SECONDS, done=DONE):
-    """box: [job (function, args), outcome (ok, value), state, the last call's leftovers, whether the student's
-    code runs with garbage collection on]; one call per byte read from the harness's pipe (``go_read``), a byte
-    written back (``done_write``) when it is over.
+def _loop(go_read, done_write, box, lock, take_hold, read=os.read, write=os.write, call_tracing=sys.call_tracing,
+          settrace=sys.settrace, setprofile=sys.setprofile, stop_collecting=gc.disable, switch=sys.setswitchinterval,
+          held=HELD_SECONDS, done=DONE):
+    """One job per byte read from the harness's pipe (``go_read``), a byte written back (``done_write``) when it
+    is over; the job itself is ``_serve_job``'s (see there for ``box``).
 
-    Once "done" is written nothing of the student's may run on this thread until the harness writes "go" (it
-    works meanwhile, and lets the interpreter go whenever it makes a system call). So this loop's state is
-    nothing the student's code can change: plain builtins and the pipes' numbers (a ``functools.partial`` can be
-    rewritten in place with ``__setstate__``: the twenty-fifth red team turned ``acquire`` into a sleep, which
-    passed the harness's look at this stack, followed by a function of theirs, which ran while the harness
-    worked, turned collection on and had a collection run their callback on the harness's thread). And no
-    trace or profile function runs in this frame: one could rewrite its variables (the interpreter writes a
-    tracer's changes to ``f_locals`` back). The call runs through ``sys.call_tracing``, which puts the
-    thread's tracing back as it was (off) when the call is over, and the trace and profile functions the
-    call set are cleared the same way, each inside a ``call_tracing`` of its own (cleared one at a time from
-    here, the other would fire on the second's call). That holds for CPython 3.11, the version CI runs;
-    docs/security.md says what differs after it.
+    Once "done" is written nothing of the student's may run on this thread until the harness hands over the
+    next job: the harness works meanwhile, and lets the interpreter go whenever it makes a system call.
+    Three things keep it so:
 
-    Collection runs only here, while a call runs: the harness's thread never turns it on, so no collection
-    there can run a ``__del__`` of the student's (one could set a trace function on that thread, and a
-    trace function rewrites the harness's variables: found by the tenth session's red team)."""
+    - **The hold.** A lock that is held at all times but one: the harness lets go of it right before it
+      writes "go", and this loop takes it again before the job. Nothing here lets go of it; the harness finds
+      it held after every "done" (the student's code could have let go of it during the job) and lets go
+      of it again for the next job. A byte on the pipe is no proof the harness wrote it: a process the
+      student's call forks keeps the pipe's descriptors, and its "go", written while the harness worked,
+      woke this loop then (the twenty-sixth red team). Woken so, the loop waits on the hold, a lock no other
+      process can touch, until the harness's own hand-over, whose job it then runs.
+    - **Nothing of the student's runs in this frame.** Its state is plain builtins, locks and the pipes'
+      numbers (a ``functools.partial`` can be rewritten in place with ``__setstate__``: the twenty-fifth red
+      team turned the wait for "go" into a sleep and a function of theirs). Every object the student's code
+      can reach is dropped inside ``_serve_job``, never here (a ``__del__`` of theirs run by a drop here set a
+      trace function on this frame: the twenty-sixth red team).
+    - **No tracer runs in this frame.** A trace or profile function could rewrite its variables (CPython
+      writes a tracer's ``f_locals`` changes back). Every call out of this frame that runs Python goes
+      through ``sys.call_tracing``, which puts the thread's tracing back as it found it (off, here, from the
+      first line on): the job, and the clearing of the job's trace and profile functions (each in a
+      ``call_tracing`` of its own; cleared one after the other from here, the other would fire on the
+      second's call). That holds for CPython 3.11, the version CI runs; docs/security.md says what differs
+      after it."""
     while True:
         read(go_read, 1)
-        outcome = None
-        if box[4] is True:
-            collect()
-        try:
-            try:
-                box[2] = RUNNING
-                function, args = box[0]
-                box[0] = None
-                box[3] = None  # the last call's leftovers die here, on the student's clock (see Runner.call)
-                outcome = (True, call_tracing(function, args))
-            except BaseException as exc:
-                outcome = (False, exc)
-            function = args = None
-            with lock:
-                box[2] = IDLE
-        except BaseException as late:  # the watchdog's interrupt, landing just as the call ended
-            if outcome is None:
-                outcome = (False, late)
-            box[2] = IDLE
-        box[1] = outcome
-        outcome = None
-        # A trace or profile function the call left on this thread would run on top of this loop, where the
-        # harness expects to find it alone once "done" (harness._serve_cases): the next call sets its own.
+        take_hold()
+        call_tracing(_serve_job, (box, lock))
         call_tracing(settrace, (None,))
         call_tracing(setprofile, (None,))
-        box[4] = collecting()
         stop_collecting()
         switch(held)
         write(done_write, done)
+
+
+def _serve_job(box, lock, collect=gc.enable, collecting=gc.isenabled, stop_collecting=gc.disable, running=RUNNING,
+               idle=IDLE):
+    """The job in ``box``, run inside ``sys.call_tracing`` (``_loop``): box is [job (function, args), outcome
+    (ok, value), state, the last call's leftovers, whether the student's code runs with garbage collection on,
+    an interrupt due (see Runner)]. Everything here is the student's time: whatever it drops may run their code.
+
+    Collection runs only here, while a job runs: the harness's thread never turns it on, so no collection
+    there can run a ``__del__`` of the student's (one could set a trace function on that thread, and a
+    trace function rewrites the harness's variables: found by the tenth session's red team)."""
+    outcome = None
+    if box[4] is True:
+        collect()
+    try:
+        try:
+            box[2] = running
+            function, args = box[0]
+            box[0] = None
+            box[3] = None  # the last call's leftovers die here, on the student's clock
+            outcome = (True, function(*args))
+        except BaseException as exc:
+            outcome = (False, exc)
+        function = args = None
+        with lock:
+            box[2] = idle
+    except BaseException as late:  # the watchdog's interrupt, landing just as the call ended
+        if outcome is None:
+            outcome = (False, late)
+        box[2] = idle
+    box[1] = outcome
+    outcome = None
+    box[4] = collecting()
+    stop_collecting()
 
 
 def call_and_report(call, entry, built, describe, encode, files):
@@ -133,6 +151,8 @@ class Runner:
     Pipes and not locks: a thread releasing a lock keeps the interpreter while it wakes the other, which then
     wakes only to wait for it, and the machine switches between the two threads twice as often as the call
     needs; a write to a pipe lets the interpreter go while it wakes the reader. Half the time per call.
+    The hold (a lock, see ``_loop``) is never waited on in that flow: the harness lets go of it before "go",
+    the runner takes it after; it only stops a job the harness did not hand over.
     """
 
     def __init__(self, lock, made=None, threaded=True):
@@ -146,44 +166,26 @@ class Runner:
         self.raiser = _async_raiser() if threaded else None
         self.ident = None
         self.frames = None  # (make, argument): see frame_reader
+        self.hold = None  # see _loop
         if self.raiser is None:
             return
         self.frames = frame_reader(sys)
         (go_read, self.go_write), (self.done_read, done_write) = made or pipes()
+        # The hold (see _loop): held from now on, let go of by the harness only to hand a job over
+        self.hold = _thread.allocate_lock()
+        self.hold.acquire()
         previous = _thread.stack_size()
         try:
             try:
                 _thread.stack_size(STACK_BYTES)
             except (ValueError, RuntimeError):
                 pass
-            self.ident = _thread.start_new_thread(_loop, (go_read, done_write, self.box, lock))
+            self.ident = _thread.start_new_thread(_loop, (go_read, done_write, self.box, lock, self.hold.acquire))
         finally:
             try:
                 _thread.stack_size(previous)
             except (ValueError, RuntimeError):
                 pass
-
-    def call(self, function, args):
-        """``function(*args)`` on the runner thread; its exception is raised here.
-
-        ``box[3]``: what the last call left (its answer, its tree, its helpers), put there by the harness
-        and dropped as this call starts, on this thread. A ``__del__`` of the student's then runs as part
-        of their call, never while the harness is between calls, where it could swap what the harness
-        is about to use and put it back before anyone looks."""
-        box = self.box
-        if self.ident is None:
-            box[3] = None
-            return function(*args)
-        box[0] = (function, args)
-        box[5] = False
-        os.write(self.go_write, GO)
-        if os.read(self.done_read, 1) != DONE:
-            raise RuntimeError("the runner's pipe was closed")
-        ok, value = box[1]
-        box[1] = None
-        if ok:
-            return value
-        raise value
 
     def enter_question(self):
         """On the runner thread, while a call runs: no interrupt until ``leave_question``. True if entered."""
