@@ -511,6 +511,9 @@ REVIEWED_FORGERS = {
     # found by the twenty-sixth red team: a __del__ run by a drop in the runner's loop after it cleared the trace
     # functions set a tracer there; a "go" of a forked process woke the loop while the harness worked
     "forge_loop_tracer_wakeup.py": "tree-unchanged",
+    # found by the twenty-seventh red team: the runner's loop killed (its "go" pipe made non-blocking), and a copy
+    # made of its code object run by sys.unraisablehook in its place, which passed a look at the top frame's code
+    "forge_fake_runner_loop.py": "tree-unchanged",
 }
 
 
@@ -540,7 +543,9 @@ CAUGHT_WHILE_LOADING = {"forge_audit_hook.py": "has no attribute 'addaudithook'"
                         # with is refused now): the harness stops waiting for the lock after a call's wall-clock limit
                         "forge_watchdog_wait_link.py": "tampered with the grader's harness",
                         # the runner refuses threads: the file cannot start its own as it loads
-                        "forge_genexpr_key.py": "can't start new thread"}
+                        "forge_genexpr_key.py": "can't start new thread",
+                        # the runner's loop ends the process on any error: its "go" pipe made non-blocking
+                        "forge_fake_runner_loop.py": "exited before answering (exit code 4)"}
 
 
 def _twin_without_forging(tmp_path, name):
@@ -962,6 +967,18 @@ def test_a_go_of_the_student_s_runs_no_job_on_the_runner(sandbox, warm, ctp26_sm
     exercise, bank = ctp26_small
     result = _graded(SUBMISSIONS.parent / "probes" / "wake_the_runner.py", exercise, bank, sandbox, warm)
     assert (result.error, result.score) == (None, result.max_score), [c.message for c in result.checks][:2]
+
+
+@pytest.mark.parametrize("sandbox, warm", LAUNCHERS[:3])
+def test_the_runner_must_be_found_at_one_of_its_waits(sandbox, warm, ctp26_small):
+    """After "done" the runner's top frame is its loop's, and the loop's frame alone, also where a hook of the
+    student's blocks in C inside the loop's clearing of the trace functions (a dropped trace object raising in
+    its __del__, sys.unraisablehook made of C callables), "done" written by a forked process: a look at the top
+    frame passes there. The harness also wants the loop at one of its waits (runner.SAFE_WAITS): tampering, at
+    once (without that look the session waits for the stuck runner until its time is up)."""
+    exercise, bank = ctp26_small
+    result = _graded(SUBMISSIONS.parent / "probes" / "blocked_in_the_clearing.py", exercise, bank, sandbox, warm)
+    assert (result.error or "").startswith(HARNESS_TAMPERED), (result.error, result.score)
 
 
 @pytest.mark.parametrize("sandbox, warm", LAUNCHERS[:3])

@@ -21,51 +21,12 @@ import _thread
 import gc
 import os
 import sys
+import time
 
 IDLE, RUNNING, ASKING = 0, 1, 2
 GO, DONE = b"g", b"d"  # the one byte each way of a hand-over
 HELD_SECONDS = 1.0  # the switch interval while the harness looks (seal.check holds the interpreter the same way)
 STACK_BYTES = 16 << 20  # as deep a recursion as the main thread allows, with room to spare
-
-
-def _loop(go_read, done_write, box, lock, take_hold, read=os.read, write=os.write, call_tracing=sys.call_tracing,
-          settrace=sys.settrace, setprofile=sys.setprofile, stop_collecting=gc.disable, switch=sys.setswitchinterval,
-          held=HELD_SECONDS, done=DONE):
-    """One job per byte read from the harness's pipe (``go_read``), a byte written back (``done_write``) when it
-    is over; the job itself is ``_serve_job``'s (see there for ``box``).
-
-    Once "done" is written nothing of the student's may run on this thread until the harness hands over the
-    next job: the harness works meanwhile, and lets the interpreter go whenever it makes a system call.
-    Three things keep it so:
-
-    - **The hold.** A lock that is held at all times but one: the harness lets go of it right before it
-      writes "go", and this loop takes it again before the job. Nothing here lets go of it; the harness finds
-      it held after every "done" (the student's code could have let go of it during the job) and lets go
-      of it again for the next job. A byte on the pipe is no proof the harness wrote it: a process the
-      student's call forks keeps the pipe's descriptors, and its "go", written while the harness worked,
-      woke this loop then (the twenty-sixth red team). Woken so, the loop waits on the hold, a lock no other
-      process can touch, until the harness's own hand-over, whose job it then runs.
-    - **Nothing of the student's runs in this frame.** Its state is plain builtins, locks and the pipes'
-      numbers (a ``functools.partial`` can be rewritten in place with ``__setstate__``: the twenty-fifth red
-      team turned the wait for "go" into a sleep and a function of theirs). Every object the student's code
-      can reach is dropped inside ``_serve_job``, never here (a ``__del__`` of theirs run by a drop here set a
-      trace function on this frame: the twenty-sixth red team).
-    - **No tracer runs in this frame.** A trace or profile function could rewrite its variables (CPython
-      writes a tracer's ``f_locals`` changes back). Every call out of this frame that runs Python goes
-      through ``sys.call_tracing``, which puts the thread's tracing back as it found it (off, here, from the
-      first line on): the job, and the clearing of the job's trace and profile functions (each in a
-      ``call_tracing`` of its own; cleared one after the other from here, the other would fire on the
-      second's call). That holds for CPython 3.11, the version CI runs; docs/security.md says what differs
-      after it."""
-    while True:
-        read(go_read, 1)
-        take_hold()
-        call_tracing(_serve_job, (box, lock))
-        call_tracing(settrace, (None,))
-        call_tracing(setprofile, (None,))
-        stop_collecting()
-        switch(held)
-        write(done_write, done)
 
 
 def _serve_job(box, lock, collect=gc.enable, collecting=gc.isenabled, stop_collecting=gc.disable, running=RUNNING,
@@ -100,6 +61,78 @@ def _serve_job(box, lock, collect=gc.enable, collecting=gc.isenabled, stop_colle
     outcome = None
     box[4] = collecting()
     stop_collecting()
+
+
+def _loop(go_read, done_write, box, lock, take_hold, read=os.read, write=os.write, call_tracing=sys.call_tracing,
+          settrace=sys.settrace, setprofile=sys.setprofile, stop_collecting=gc.disable, switch=sys.setswitchinterval,
+          held=HELD_SECONDS, done=DONE, serve_job=_serve_job, exit_=os._exit):
+    """One job per byte read from the harness's pipe (``go_read``), a byte written back (``done_write``) when it
+    is over; the job itself is ``_serve_job``'s (see there for ``box``).
+
+    Once "done" is written nothing of the student's may run on this thread until the harness hands over the
+    next job: the harness works meanwhile, and lets the interpreter go whenever it makes a system call.
+    Three things keep it so:
+
+    - **The hold.** A lock that is held at all times but one: the harness lets go of it right before it
+      writes "go", and this loop takes it again before the job. Nothing here lets go of it; the harness finds
+      it held after every "done" (the student's code could have let go of it during the job) and lets go
+      of it again for the next job. A byte on the pipe is no proof the harness wrote it: a process the
+      student's call forks keeps the pipe's descriptors, and its "go", written while the harness worked,
+      woke this loop then (the twenty-sixth red team). Woken so, the loop waits on the hold, a lock no other
+      process can touch, until the harness's own hand-over, whose job it then runs.
+    - **Nothing of the student's runs in this frame.** Its state is plain builtins, locks and the pipes'
+      numbers (a ``functools.partial`` can be rewritten in place with ``__setstate__``: the twenty-fifth red
+      team turned the wait for "go" into a sleep and a function of theirs). Every object the student's code
+      can reach is dropped inside ``_serve_job``, never here (a ``__del__`` of theirs run by a drop here set a
+      trace function on this frame: the twenty-sixth red team).
+    - **No tracer runs in this frame.** A trace or profile function could rewrite its variables (CPython
+      writes a tracer's ``f_locals`` changes back). Every call out of this frame that runs Python goes
+      through ``sys.call_tracing``, which puts the thread's tracing back as it found it (off, here, from the
+      first line on): the job, and the clearing of the job's trace and profile functions (each in a
+      ``call_tracing`` of its own; cleared one after the other from here, the other would fire on the
+      second's call). That holds for CPython 3.11, the version CI runs; docs/security.md says what differs
+      after it."""
+    try:
+        while True:
+            read(go_read, 1)
+            take_hold()
+            call_tracing(serve_job, (box, lock))
+            call_tracing(settrace, (None,))
+            call_tracing(setprofile, (None,))
+            stop_collecting()
+            switch(held)
+            write(done_write, done)
+    finally:  # the loop never ends: an error here (the "go" pipe made non-blocking) ends the process, before a
+        exit_(4)  # hook of the student's (sys.unraisablehook) could run on a thread with no frame of the loop's
+
+
+def _safe_waits(code, waits=("read", "write", "take_hold")):
+    """Where in ``_loop`` the runner may be found once "done" is written: the instructions (byte offsets, as
+    ``frame.f_lasti`` gives them) of its calls to ``read`` ("go"), ``take_hold`` and ``write`` ("done") (3.11's
+    PRECALL too, which makes the call itself once specialized), and the loop's jump back, where the
+    interpreter may switch threads. Found elsewhere (inside the clearing of
+    the trace functions, say, where a drop can run a hook of the student's that blocks in C and goes on later)
+    the runner is not waiting for the harness, whatever its top frame says."""
+    import dis
+
+    safe, callee, precall = set(), None, None
+    for instruction in dis.get_instructions(code):
+        if instruction.opname in ("LOAD_FAST", "LOAD_GLOBAL", "LOAD_DEREF") and callee is None:
+            callee = instruction.argval
+        elif instruction.opname == "PRECALL":  # 3.11: specialized, it makes a builtin's call itself
+            precall = instruction.offset
+        elif instruction.opname == "CALL":
+            if callee in waits:
+                safe.update(offset for offset in (precall, instruction.offset) if offset is not None)
+            callee = precall = None
+        elif instruction.opname == "JUMP_BACKWARD":
+            safe.add(instruction.offset)
+        elif instruction.opname.startswith(("POP_", "STORE_")):
+            callee = None
+    return frozenset(safe)
+
+
+SAFE_WAITS = _safe_waits(_loop.__code__)
 
 
 def call_and_report(call, entry, built, describe, encode, files):
@@ -167,6 +200,7 @@ class Runner:
         self.ident = None
         self.frames = None  # (make, argument): see frame_reader
         self.hold = None  # see _loop
+        self.loop_frame = None  # the runner's own loop's frame, the one the harness must find it in (see _loop_frame)
         if self.raiser is None:
             return
         self.frames = frame_reader(sys)
@@ -181,11 +215,28 @@ class Runner:
             except (ValueError, RuntimeError):
                 pass
             self.ident = _thread.start_new_thread(_loop, (go_read, done_write, self.box, lock, self.hold.acquire))
+            self.loop_frame = self._loop_frame()
         finally:
             try:
                 _thread.stack_size(previous)
             except (ValueError, RuntimeError):
                 pass
+
+    def _loop_frame(self, seconds=10.0):
+        """The frame of this runner's ``_loop``, once it waits for its first job (before any student code runs).
+        The harness wants the runner in that very frame after every "done": a function made from the same code
+        object passes a look at the code (the twenty-seventh red team killed the loop with a non-blocking "go"
+        pipe and had ``sys.unraisablehook`` run such a copy, through a ``functools.partial``, so that it had
+        nothing above it either)."""
+        make, argument = self.frames
+        deadline = time.monotonic() + seconds
+        while True:
+            frame = make(argument)().get(self.ident)
+            if frame is not None and frame.f_code is _loop.__code__ and frame.f_lasti in SAFE_WAITS:
+                return frame
+            if time.monotonic() > deadline:
+                raise RuntimeError("the runner thread did not start")
+            time.sleep(0.0002)
 
     def enter_question(self):
         """On the runner thread, while a call runs: no interrupt until ``leave_question``. True if entered."""
