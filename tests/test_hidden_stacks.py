@@ -80,3 +80,21 @@ def test_the_harness_reads_the_runner_s_stack_without_a_python_stack_reader():
         print(type(argument).__name__, threading.get_ident() in frames, len(readers))
         """)
     assert out == "int True 0"
+
+
+def test_the_runner_s_waits_are_its_read_its_hold_its_write_and_its_jump_back():
+    """runner.SAFE_WAITS, read from the loop's own bytecode: the calls to ``read``, ``take_hold`` and ``write``
+    (each with 3.11's PRECALL) and the jump back; code it cannot read that way gets every position (no look)."""
+    out = _run("""
+        import dis, sys
+        sys.path.insert(0, '.')
+        import runner
+        named = {}
+        for instruction in dis.get_instructions(runner._loop):
+            if instruction.offset in runner.SAFE_WAITS:
+                named.setdefault(instruction.opname, 0)
+                named[instruction.opname] += 1
+        everything = runner._safe_waits(runner._serve_job.__code__)
+        print(named.get("CALL"), named.get("JUMP_BACKWARD"), len(everything) > 50)
+        """)
+    assert out == "3 1 True"

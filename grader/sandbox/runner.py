@@ -117,8 +117,9 @@ def _safe_waits(code, waits=("read", "write", "take_hold")):
 
     safe, callee, precall = set(), None, None
     for instruction in dis.get_instructions(code):
-        if instruction.opname in ("LOAD_FAST", "LOAD_GLOBAL", "LOAD_DEREF") and callee is None:
-            callee = instruction.argval
+        if instruction.opname.startswith(("LOAD_FAST", "LOAD_GLOBAL", "LOAD_DEREF")) and callee is None:
+            name = instruction.argval  # 3.13's LOAD_FAST_LOAD_FAST loads two names at once: the first is the callee
+            callee = name[0] if type(name) is tuple and name else name
         elif instruction.opname == "PRECALL":  # 3.11: specialized, it makes a builtin's call itself
             precall = instruction.offset
         elif instruction.opname == "CALL":
@@ -129,6 +130,8 @@ def _safe_waits(code, waits=("read", "write", "take_hold")):
             safe.add(instruction.offset)
         elif instruction.opname.startswith(("POP_", "STORE_")):
             callee = None
+    if len({offset for offset in safe}) < 4:  # bytecode this reading does not know: no position looked at (weaker)
+        return frozenset(range(0, len(code.co_code) + 2, 2))
     return frozenset(safe)
 
 
