@@ -11,6 +11,7 @@ plain data; the grader decides every verdict itself.
 import _hashlib
 import _random
 import _thread
+import array
 import gc
 import hashlib
 import importlib.util
@@ -279,22 +280,24 @@ class Watchdog:
     A student who swallows it only delays the grader's own wall-clock kill.
 
     Arming and disarming happen around every call, thousands of times per submission, so
-    they wake nobody: ``_serve_cases`` arms it by storing into ``state`` (armed, fired, tick) and disarms it
-    under ``lock``, and the watchdog thread looks at the clocks a few times per call timeout on its own. A call
+    they wake nobody: ``_serve_cases`` arms it by storing into ``state`` (deadlines, tick, serial number) and
+    disarms it under ``lock``, and the watchdog thread looks at the clocks a few times per call timeout on its own. A call
     is interrupted at most a tick (a twentieth of its timeout) late.
 
     The thread's loop (``_watch``) is a function over values bound before any student code runs, and reads
     nothing through this class or the runner's: a property the student set on ``Watchdog`` (``tick``) ran their
     code on this thread, which held the watchdog's lock while the harness waited for it and put the tree back
-    before the harness looked (the twenty-third red team). ``state`` is a list, read by index, each item's exact
-    type checked before it is used: no lookup by key, no comparison that a class of the student's could answer.
+    before the harness looked (the twenty-third red team). ``state`` is an ``array('d')``: whatever the
+    student's code writes there is stored as a C double, and what this thread reads is a float of its own. It
+    never holds, nor drops, an object of the student's: a list's item it overwrote (``fired``), an object of
+    theirs, ran its ``__del__`` on this thread, which set a tracer on ``_watch`` and kept the thread for good
+    (the twenty-eighth red team).
     """
 
     def __init__(self):
         self.lock = _thread.allocate_lock()
-        # [armed, fired, tick]: armed is (wall deadline, CPU deadline), a new tuple per call, so the thread can tell
-        # calls apart, or None
-        self.state = [None, False, 0.05]
+        # [wall deadline (0: not armed), CPU deadline, tick, the call's serial number (tells calls apart)]
+        self.state = array.array("d", [0.0, 0.0, 0.05, 0.0])
         self.cpu_clock = None  # the CPU clock of the thread the calls run on (call_clock), None: wall time only
 
     def start(self, runner, refuse=True):
@@ -307,47 +310,43 @@ class Watchdog:
         _thread.start_new_thread(_watch, (
             self.state, self.lock.acquire, self.lock.release, _perf_counter, _clock_gettime, self.cpu_clock,
             runner.raiser if threaded else None, runner.ident, runner.box, KeyboardInterrupt, _thread.interrupt_main,
-            _sleep, _type, tuple, float, _len, _runner.RUNNING, _runner.ASKING, ready, refused, refuse))
+            _sleep, runner.due.acquire if threaded else None, _runner.RUNNING, _runner.ASKING, ready, refused, refuse))
         ready.acquire()  # the thread has tried to install its filter
         return refused[0]
 
 
 def _watch(state, acquire, release, wall, cpu_time, cpu_clock, raiser, runner_ident, box, keyboard_interrupt,
-           interrupt_main, sleep, type_, tuple_, float_, len_, running, asking, ready, refused, refuse):
-    """The watchdog's loop (see ``Watchdog``): reads no global name and no attribute; every value it reads from
-    the state list or the runner's box is checked for its exact type, or compared by identity, first. Its first
+           interrupt_main, sleep, make_due, running, asking, ready, refused, refuse):
+    """The watchdog's loop (see ``Watchdog``): reads no global name and no attribute; its state is floats of its
+    own (read from the array); the runner's state it compares by identity within one expression, never bound
+    to a name (a name holding an object of the student's could be its last reference, and drop it here); it
+    writes nothing but doubles and a lock (an interrupt due while the call asks: ``Runner.due``). Its first
     act, before any student code runs, is to refuse threads on its own thread (``_refuse_threads_here``)."""
     refused[0] = _refuse_threads_here() if refuse else False
     ready.release()
     ready = refused = None
     while True:
         tick = state[2]
-        sleep(tick if type_(tick) is float_ and 0.0 < tick < 1.0 else 0.05)
-        armed = state[0]
-        if type_(armed) is not tuple_ or len_(armed) != 2:
-            continue
-        wall_deadline, cpu_deadline = armed
-        if type_(wall_deadline) is not float_ or type_(cpu_deadline) is not float_:
+        sleep(tick if 0.0 < tick < 1.0 else 0.05)
+        wall_deadline, cpu_deadline, serial = state[0], state[1], state[3]
+        if not wall_deadline > 0.0:
             continue
         if wall() < wall_deadline and (cpu_time(cpu_clock) if cpu_clock is not None else wall()) < cpu_deadline:
             continue
         acquire()
         try:
-            if state[0] is armed:  # still the same call: it has run too long
+            if state[0] > 0.0 and state[3] == serial:  # still the same call: it has run too long
                 if raiser is None:
                     interrupt_main()
-                else:
-                    # At once; or, while the call is asking the grader, made due (box[5]) and raised by
-                    # runner.leave_question once the answer is in: an interrupt then would cut the question from its
-                    # answer, and waiting for a tick between two questions let a call that does little but ask run
-                    # on far past its limit
-                    now = box[2]
-                    if now is running:
-                        raiser(runner_ident, keyboard_interrupt)
-                    elif now is asking:
-                        box[5] = True
-                state[0] = None
-                state[1] = True
+                # At once; or, while the call is asking the grader, made due (Runner.due) and raised by
+                # runner.leave_question once the answer is in: an interrupt then would cut the question from its
+                # answer, and waiting for a tick between two questions let a call that does little but ask run
+                # on far past its limit
+                elif box[2] is running:
+                    raiser(runner_ident, keyboard_interrupt)
+                elif box[2] is asking:
+                    make_due(False)
+                state[0] = 0.0
         finally:
             release()
 
@@ -812,6 +811,7 @@ class Harness:
             getattr(driver, "changed", None), take, put, evidence, broken, restore, Answered, self.link, vars(self.link),
             # the watchdog and the runner thread
             self.watchdog.state, self.watchdog.lock.acquire, self.watchdog.lock.release, runner.box, vars(runner),
+            runner.due.acquire if threaded else None, runner.due.release if threaded else None,
             runner.go_write if threaded else None, runner.done_read if threaded else None, _runner.GO, _runner.DONE,
             runner.hold.locked if threaded else None, runner.hold.release if threaded else None,
             _os_read, OSError, threaded,
@@ -1467,7 +1467,8 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
      channel_attrs, nonce, reply_fd, os_write,
      build, snapshot, helpers_of, helpers_with_values, call_driver, changed, take, put, evidence_of, broken, restore,
      answered_link, link, link_attrs,
-     watchdog_state, lock_watchdog, unlock_watchdog, box, runner_attrs, go_write, done_read, go_byte, done_byte,
+     watchdog_state, lock_watchdog, unlock_watchdog, box, runner_attrs, due_acquire, due_release, go_write,
+     done_read, go_byte, done_byte,
      hold_held, let_go_of_hold,
      os_read, os_error, threaded, make_reader, reader,
      runner_id, loop_frame, safe_waits, report, describe, encode_answer, call_timeout, call_wall_limit, cpu_time, cpu_clock,
@@ -1593,21 +1594,24 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
             # Whether the call ran too long is decided here, from a start time kept in this frame and the
             # serving frame's clock: the watchdog's own flags live on the heap, where student code can
             # find them (gc) and clear them.
-            grave.append((watchdog_state[0], watchdog_state[1], watchdog_state[2], box[5], box[0], box[1]))
+            grave.append((box[0], box[1]))
             if box[3] is not None:  # the runner emptied it as the last call started: whatever is there was slipped in
                 return None
             box[3] = tuple_(grave)  # dropped by the runner as this call starts, on its own thread
             grave.clear()
-            watchdog_state[1] = False
             watchdog_state[2] = min_(0.05, max_(0.002, call_timeout / 20))
+            watchdog_state[3] = watchdog_state[3] + 1.0  # this call's serial number: the watchdog tells calls apart
             # The interpreter's usual switching again: the watchdog must be able to interrupt. Collection stays off
             # here: the runner turns it on for the call and off again before it says done (runner._loop).
-            box[5] = False  # no interrupt due (see runner.Runner.interrupt)
+            if due_acquire is not None:  # no interrupt due (see runner.Runner.due): let go of, whoever held it
+                due_acquire(False)
+                due_release()
             switch(switch_seconds)
             started = clock()
             # The call's limit counts the CPU time of its thread, where there is such a clock (see call_clock)
             cpu_started = cpu_time(cpu_clock) if cpu_clock is not None else started
-            watchdog_state[0] = (started + call_wall_limit, cpu_started + call_timeout)
+            watchdog_state[1] = cpu_started + call_timeout
+            watchdog_state[0] = started + call_wall_limit  # armed
             job = (call_driver, entry, built, describe, encode_answer, submission_files)
             reported = None
             checked = False  # whether the per-call check has run since the call (see below)
@@ -1716,11 +1720,10 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
                         unlock_watchdog()
                         return None
                 attrs = None
-            grave.append(watchdog_state[0])
-            watchdog_state[0] = None
-            fired = watchdog_state[1] is True
+            watchdog_state[0] = 0.0  # disarmed (a double: nothing of the student's is dropped here or on its thread)
             unlock_watchdog()
-            timed_out = fired or cpu_used > call_timeout or ended - started > call_wall_limit
+            # From this frame's own clocks: the watchdog fires only past one of these limits
+            timed_out = cpu_used >= call_timeout or ended - started >= call_wall_limit
             if type_(reported) is not tuple_ or len_(reported) != 3:  # made on the student's thread: plain data or nothing
                 return None
             ok, answer = reported[0] is True, reported[2]

@@ -32,8 +32,7 @@ STACK_BYTES = 16 << 20  # as deep a recursion as the main thread allows, with ro
 def _serve_job(box, lock, collect=gc.enable, collecting=gc.isenabled, stop_collecting=gc.disable, running=RUNNING,
                idle=IDLE):
     """The job in ``box``, run inside ``sys.call_tracing`` (``_loop``): box is [job (function, args), outcome
-    (ok, value), state, the last call's leftovers, whether the student's code runs with garbage collection on,
-    an interrupt due (see Runner)]. Everything here is the student's time: whatever it drops may run their code.
+    (ok, value), state, the last call's leftovers, whether the student's code runs with garbage collection on]. Everything here is the student's time: whatever it drops may run their code.
 
     Collection runs only here, while a job runs: the harness's thread never turns it on, so no collection
     there can run a ``__del__`` of the student's (one could set a trace function on that thread, and a
@@ -195,10 +194,11 @@ class Runner:
         """``threaded`` False: no runner thread, as where ctypes is missing (the weaker fallback, forced by the
         grader's ``MINIMAX_GRADER_RUNNER=off`` so that it is tested)."""
         self.lock = lock
-        # box[5]: an interrupt due while the call was asking the grader (harness._watch), raised on the runner
-        # thread itself as soon as the answer is in (``leave_question``). In the box, a list read by index, so the
-        # watchdog's thread looks up nothing of a class the student could change.
-        self.box = [None, None, IDLE, None, gc.isenabled(), False]
+        self.box = [None, None, IDLE, None, gc.isenabled()]
+        # An interrupt due while the call was asking the grader (harness._watch), raised on the runner thread itself
+        # as soon as the answer is in (``leave_question``): held means due. A lock, so that the watchdog's thread
+        # sets it without writing (and dropping) an item of a list the student's code reaches.
+        self.due = _thread.allocate_lock()
         self.raiser = _async_raiser() if threaded else None
         self.ident = None
         self.frames = None  # (make, argument): see frame_reader
@@ -256,7 +256,12 @@ class Runner:
             if self.box[2] != ASKING:
                 return
             self.box[2] = RUNNING
-            due, self.box[5] = self.box[5] is True, False
+            due = self.due.locked()
+            if due:
+                try:
+                    self.due.release()
+                except RuntimeError:  # let go of meanwhile (by the student's code): nothing due any more
+                    due = False
         if due:
             raise KeyboardInterrupt
 
