@@ -1169,9 +1169,9 @@ def _send(wire, seq, payload, key, grave):
 
 
 def _flusher(runner, sys_module):
-    """The student's streams flushed on the runner thread, by a closure that reads no global name: the hand-
-    over ``Runner.call`` makes, by hand (the serving frame calls it after the student's code may have
-    swapped ``Runner.call``)."""
+    """The student's streams flushed on the runner thread, by a closure that reads no global name: the same
+    hand-over as a call's (the hold let go of, "go", "done", the hold and the runner's frame looked at: see
+    runner._loop), bound before any student code runs."""
     box, flush, threaded, tuple_ = runner.box, _runner.flush_streams, runner.ident is not None, tuple
     go_write = runner.go_write if threaded else None
     done_read = runner.done_read if threaded else None
