@@ -1017,11 +1017,13 @@ def test_the_hand_over_pipes_are_closed_only_where_no_filter_guards_them(sandbox
     """Each call goes to the runner thread over two pipes. The system-call filter guards them as it guards
     the channel (posix and bwrap: the close is refused, the student's call raises); where nothing guards
     them (the spawn sandbox, other platforms) the harness finds its pipe gone at the next hand-over and
-    says the submission tampered with it, instead of waiting for ever or taking a stray byte for "done"."""
+    says the submission tampered with it, or the runner's loop finds its end gone first and ends the process
+    (runner._loop ends it on any error), instead of waiting for ever or taking a stray byte for "done"."""
     exercise, bank = ctp26_small
     result = _graded(SUBMISSIONS / "hostile" / "closes_handover_pipe.py", exercise, bank, sandbox, warm)
     if sandbox == "spawn":
-        assert result.error == HARNESS_TAMPERED
+        assert result.error in (HARNESS_TAMPERED, "exited before answering (exit code 4)"), result.error
+        assert result.score == 0.0
     else:
         assert result.error is None and result.score == 0.0
         shown = " ".join(c.message or "" for c in result.checks)
