@@ -517,6 +517,9 @@ REVIEWED_FORGERS = {
     # found by the twenty-eighth red team: an object planted in the watchdog's state list, dropped on the watchdog's
     # thread when it overwrote that item; its __del__ set a tracer there and kept the thread
     "forge_watchdog_dropped_state.py": "tree-unchanged",
+    # found by the twenty-ninth red team: a forked process swallowed the runner's "done"; the call had left a job of
+    # its own, a spare "go" and the hold let go of, so the runner ran that job too and its "done" was the one read
+    "forge_pipe_queue_jumper.py": "tree-unchanged",
 }
 
 
@@ -805,11 +808,12 @@ def test_the_code_between_two_calls_reads_no_global_name():
     """Between a call's seal check and the next call, and after a blocking read or a flush of the student's
     streams, the harness runs only code whose code object it has verified and C-level calls. A global or
     builtin name looked up there could have been swapped by the student since the check; so these
-    functions (and the comprehensions inside them) must take everything as arguments or closures."""
+    functions (and the comprehensions inside them) must take everything as arguments, or as closures whose cells
+    the check covers (a closure's cells are writable: the lookup probe's "cells" kind finds one it does not)."""
     import dis
 
     checked = {
-        "harness.py": ("_serve_cases", "_receive", "_send", "_scratch_full", "_flusher.flush_streams", "_loader.load",
+        "harness.py": ("_serve_cases", "_receive", "_send", "_scratch_full", "_flush_streams", "_load_on_runner",
                        "_builtins_restorer.restore", "_finish", "_quiet_signals", "Harness._serve_requests"),
         "seal.py": ("check", "call_seal.token_of", "call_seal.parts_of", "call_seal.evidence", "call_seal.broken"),
         "zygote.py": ("_made_as_reader.made_as", "WarmHarness.pool.take", "WarmHarness.pool.put"),
@@ -828,7 +832,7 @@ def test_the_code_between_two_calls_makes_no_function():
     import dis
 
     checked = {
-        "harness.py": ("_serve_cases", "_receive", "_send", "_scratch_full", "_flusher.flush_streams", "_loader.load",
+        "harness.py": ("_serve_cases", "_receive", "_send", "_scratch_full", "_flush_streams", "_load_on_runner",
                        "_builtins_restorer.restore", "_finish", "_quiet_signals", "Harness._serve_requests",
                        "Harness.run", "Answered.__init__"),
         "seal.py": ("check", "call_seal.token_of", "call_seal.parts_of", "call_seal.evidence", "call_seal.broken"),
@@ -968,10 +972,12 @@ def test_no_trace_or_profile_function_of_the_student_s_runs_in_the_runner_s_loop
 def test_a_go_of_the_student_s_runs_no_job_on_the_runner(sandbox, warm, ctp26_small):
     """The twenty-sixth red team's wake-up: a process the call forks keeps the hand-over's pipes and writes "go"
     while the harness works; the runner woke and ran whatever job was in its mailbox (the probe leaves one of its
-    own there after every call). The runner takes a job only with the harness's hold: the probe's never runs."""
+    own there after every call). The runner takes a job only with the harness's hold, so the probe's never runs;
+    and a runner found waiting for the hold after a "done" read a "go" the harness did not write: tampering
+    (runner.SAFE_WAITS leaves the taking of the hold out)."""
     exercise, bank = ctp26_small
     result = _graded(SUBMISSIONS.parent / "probes" / "wake_the_runner.py", exercise, bank, sandbox, warm)
-    assert (result.error, result.score) == (None, result.max_score), [c.message for c in result.checks][:2]
+    assert (result.error or "").startswith(HARNESS_TAMPERED), (result.error, result.score)
 
 
 @pytest.mark.parametrize("sandbox, warm", LAUNCHERS[:3])

@@ -2,7 +2,9 @@
 
 Every route the red teams found to the harness's main thread was a lookup by key (a colliding key planted in a
 dict, a method swapped in a type's dict, a name in a module's namespace, a function made between two calls,
-which reads its module's ``__builtins__``). ``fixtures/probes/lookup_probe_head.py`` opens all of them at once,
+which reads its module's ``__builtins__``), a function of theirs written into a closure's cell the harness
+called, or a special method set on a class whose objects the harness makes or calls (json's C scanner, a ctypes
+prototype: ``setattr`` turns it into the type's C slot). ``fixtures/probes/lookup_probe_head.py`` opens all of them at once,
 around a correct solution, at one moment (as the file loads, after its second call, in the first flush of its
 stdout), and notes every run of its code on the main thread outside its own. Derived, not listed: it plants in
 every class and every module ``gc`` and ``sys.modules`` reach, so a type the harness's guard forgot shows here.
@@ -28,8 +30,14 @@ ROOT = Path(__file__).resolve().parent.parent
 PROBES = ROOT / "fixtures" / "probes"
 SAMPLES = ROOT / "fixtures" / "submissions"
 
-# (exercise, a correct sample, random examples (0: an object-route exercise asks its own positions))
 MOMENTS = ("load", "call:2", "flush")
+# What the probe plants, and where: "values", "keys" and "globals" in everything and in what the harness's guards
+# leave alone; "cells" in every closure (the closures the seal covers too: the harness's check after each call
+# finds those, and a closure it uses without that check shows); "slots" by ``setattr`` on every class that allows
+# it, outside what the seal covers (it finds those changed first)
+PLANTINGS = [*itertools.product(MOMENTS, ("values", "keys", "globals"), ("all", "unguarded")),
+             *((where, "cells", "all") for where in MOMENTS), *((where, "slots", "unguarded") for where in MOMENTS)]
+# (exercise, a correct sample, random examples (0: an object-route exercise asks its own positions))
 EXERCISES = [
     ("ctp-26", "ctp-26/correct/alpha_beta.py", 12),
     ("alphabeta", "alphabeta/correct/bounds_first.py", 12),
@@ -61,7 +69,7 @@ def test_no_lookup_of_the_harness_runs_student_code_on_its_thread(exercise_id, s
         launcher = forkserver.ZygoteLauncher.wrap(launcher, exercise, bank)
     ran_outside, seen_inside, verdicts = [], 0, []
     try:
-        for where, kind, scope in itertools.product(MOMENTS, ("values", "keys", "globals"), ("all", "unguarded")):
+        for where, kind, scope in PLANTINGS:
             result = judge.grade(submissions.load(_probe(tmp_path, exercise, sample, where, kind, scope)), exercise,
                                  bank, launcher)
             lines = result.output["stderr"].splitlines()

@@ -562,11 +562,16 @@ class Harness:
         self.make_seal(self.seal)
         anchor = self.seal.anchor  # into this frame before the submission's first line: serve() keeps it
         kit, window_anchor, restore = self.window(anchor)
-        flush = _flusher(self.runner, sys)
-        serving = (window_anchor, _scratch_cap(config), flush, flush.__code__, restore)
-        load_on_runner = _loader(self.runner) if self.runner.ident is not None else None
-        if load_on_runner is not None:
+        serving = (window_anchor, _scratch_cap(config), (_flush_streams, _flusher(self.runner, sys)),
+                   _seal.code_of(_flush_streams), restore)
+        load_tools = _loader(self.runner) if self.runner.ident is not None else None
+        load_on_runner = _load_on_runner  # bound now: the files may rebind the module's names
+        if load_tools is not None:
             restore_signal = _signals_while_loading()
+        # The types of what this thread makes, calls and drops between two calls, closed to ``setattr`` (see
+        # runner.lock_types): the ctypes prototype of its look at the runner's stack among them
+        prototype = self.runner.frames[0] if self.runner.frames is not None else None
+        _runner.lock_types((prototype,) if isinstance(prototype, type) else ())
         _runner.hide_other_threads(sys)
         # The submission's files run here, on the main thread (a file may set a signal handler, which only
         # the main thread can), through sys.call_tracing: whatever trace or profile function they set is
@@ -581,7 +586,7 @@ class Harness:
         # at load ran (the lookup probe's find, ``forge_load_tail``).
         call_tracing, settrace, setprofile, quiet = _call_tracing, _settrace, _setprofile, _quiet_signals
         handlers = _signal_handlers()  # before: what a handler the file sets is told apart from
-        if load_on_runner is not None:
+        if load_tools is not None:
             # Where there is a runner thread the files load there, as the calls run: no line of the student's
             # ever runs on this thread, whose frames hold the reply key (see serve). Loading here let a file
             # answer the grader in the harness's stead: it wrote the init reply, read the next request and
@@ -591,11 +596,11 @@ class Harness:
             # code of the student's runs while this thread works, only their call while it waits for "done" (the
             # twenty-second red team's route ran a thread of theirs in a stretch of this thread's work, and found
             # a generator of the driver's running here, whose frame led up to the reply key).
-            refused = load_on_runner(_refuse_threads, ())
+            refused = load_on_runner(_refuse_threads, (), load_tools)
             if refused is None:
                 return {"ok": False, "grader_fault": "the runner thread could not be set up"}, None, None, None
             self.threads_refused = self.threads_refused and refused[0] is True
-            loaded = load_on_runner(_then, (self._load_and_bind, (config,), restore_signal))
+            loaded = load_on_runner(_then, (self._load_and_bind, (config,), restore_signal), load_tools)
             replaced = quiet(handlers)  # C functions only: nothing the files did can have changed a handler
             if loaded is None:
                 return {"fatal": "tampered"}, anchor, kit, serving + (replaced, None)
@@ -813,7 +818,7 @@ class Harness:
             self.watchdog.state, self.watchdog.lock.acquire, self.watchdog.lock.release, runner.box, vars(runner),
             runner.due.acquire if threaded else None, runner.due.release if threaded else None,
             runner.go_write if threaded else None, runner.done_read if threaded else None, _runner.GO, _runner.DONE,
-            runner.hold.locked if threaded else None, runner.hold.release if threaded else None,
+            runner.hold.locked if threaded else None, runner.hold.release if threaded else None, runner.jobs, next,
             _os_read, OSError, threaded,
             *(runner.frames or (None, None)), runner.ident, runner.loop_frame, _runner.SAFE_WAITS,
             _runner.call_and_report, describe_exception, encode_answer, self.call_timeout,
@@ -984,10 +989,10 @@ def _finish(reply, tampered, guard, check, check_code, tools, grave):
     except:  # noqa: E722 - a bare except looks no name up
         payload = b'{"fatal": "tampered"}'
     if guard is not None:  # the student's streams, flushed on the runner thread (their code may run)
-        flush, flush_code = guard[6], guard[7]
+        (flush, flush_tools), flush_code = guard[6], guard[7]
         if code_of(flush) is not flush_code:
             exit_(4)
-        if flush(grave) is False:  # the builtin types' dicts changed while the student's code flushed
+        if flush(grave, flush_tools) is False:  # the hand-over tampered with while the student's code flushed
             payload = b'{"fatal": "tampered"}'
     return payload
 
@@ -1169,104 +1174,115 @@ def _send(wire, seq, payload, key, grave):
 
 
 def _flusher(runner, sys_module):
-    """The student's streams flushed on the runner thread, by a closure that reads no global name: the same
-    hand-over as a call's (the hold let go of, "go", "done", the hold and the runner's frame looked at: see
-    runner._loop), bound before any student code runs."""
-    box, flush, threaded, tuple_ = runner.box, _runner.flush_streams, runner.ident is not None, tuple
-    go_write = runner.go_write if threaded else None
-    done_read = runner.done_read if threaded else None
-    go_byte, write, read, os_error = _runner.GO, _os_write, _os_read, OSError
-    hold_held, let_go_of_hold = (runner.hold.locked, runner.hold.release) if threaded else (None, None)
-    (make_reader, reader), runner_id, loop_frame, safe_waits = runner.frames or (None, None), runner.ident, \
-        runner.loop_frame, _runner.SAFE_WAITS
-    stop_collecting, switch = _seal._gc_disable, _seal._setswitchinterval
-    (guarded, referents, keys), chained, all_, map_, is_, len_ = _seal.TYPE_GUARD, itertools.chain.from_iterable, \
-        all, map, _seal._is, _len
-    referents_of, tuple_ = _seal._gc_get_referents, tuple
+    """What ``_flush_streams`` needs, bound before any student code runs: a tuple (its items cannot be swapped,
+    as a closure's cells can: ``cell.cell_contents`` is writable, and a function of the student's put in a
+    cell of the flush's closure ran on the harness's thread, with its frames above: the cells probe's find)."""
+    threaded = runner.ident is not None
+    (guarded, referents, keys) = _seal.TYPE_GUARD
+    return (runner.box, _runner.flush_streams, threaded, tuple, runner.go_write if threaded else None,
+            runner.done_read if threaded else None, _runner.GO, _os_write, _os_read, OSError,
+            *((runner.hold.locked, runner.hold.release) if threaded else (None, None)),
+            *(runner.frames or (None, None)), runner.ident, runner.loop_frame, _runner.SAFE_WAITS,
+            _seal._gc_disable, _seal._setswitchinterval, guarded, referents, keys, itertools.chain.from_iterable,
+            all, map, _seal._is, _len, _seal._gc_get_referents, runner.jobs, next, sys_module)
 
-    def flush_streams(grave):
-        if threaded:
-            grave.append((box[0], box[1]))
-            if box[3] is None:  # what this thread held back goes with it, dropped on the runner thread
-                box[3] = tuple_(grave)
-                grave.clear()
-            box[0] = (flush, (sys_module,))
-            let_go_of_hold()  # see runner._loop
-            try:
-                write(go_write, go_byte)
-                read(done_read, 1)
-            except os_error:  # the hand-over's pipe closed: the streams stay unflushed, and the next call says why
-                pass
-            stop_collecting()  # as after every call (see _serve_cases)
-            switch(1.0)
-            if not hold_held():  # let go of by the student's code: a job of theirs could start (see runner._loop)
-                return False
-            if len_(found := referents_of(*guarded)) != len_(referents) or not all_(map_(is_, found, referents)) \
-                    or tuple_(chained(guarded)) != keys:
-                return False  # a key planted in a builtin type's dict (see seal.GUARDED_TYPES): the reply says tampered
-            found = None
-            top = make_reader(reader)().get(runner_id)  # a "done" of the student's, the flush still running
-            if top is not loop_frame or top.f_back is not None or top.f_lasti not in safe_waits:
-                return False
-            top = None
-            grave.append(box[1])
-            box[1] = None
-        else:
-            flush(sys_module)
 
-    return flush_streams
+def _flush_streams(grave, tools):
+    """The student's streams flushed on the runner thread, by a function that reads no global name: the same
+    hand-over as a call's (the hold let go of, "go", "done", the hold, the job count and the runner's frame
+    looked at: see runner._loop). False where the hand-over was tampered with."""
+    (box, flush, threaded, tuple_, go_write, done_read, go_byte, write, read, os_error, hold_held, let_go_of_hold,
+     make_reader, reader, runner_id, loop_frame, safe_waits, stop_collecting, switch, guarded, referents, keys,
+     chained, all_, map_, is_, len_, referents_of, jobs, count, sys_module) = tools
+    if threaded:
+        grave.append((box[0], box[1]))
+        if box[3] is None:  # what this thread held back goes with it, dropped on the runner thread
+            box[3] = tuple_(grave)
+            grave.clear()
+        box[0] = (flush, (sys_module,))
+        handed = count(jobs)
+        let_go_of_hold()  # see runner._loop
+        try:
+            write(go_write, go_byte)
+            read(done_read, 1)
+        except os_error:  # the hand-over's pipe closed: the streams stay unflushed, and the next call says why
+            pass
+        stop_collecting()  # as after every call (see _serve_cases)
+        switch(1.0)
+        if not hold_held():  # let go of by the student's code: a job of theirs could start (see runner._loop)
+            return False
+        if count(jobs) != handed + 2:  # a job ran that was not the harness's (see runner._loop)
+            return False
+        if len_(found := referents_of(*guarded)) != len_(referents) or not all_(map_(is_, found, referents)) \
+                or tuple_(chained(guarded)) != keys:
+            return False  # a key planted in a builtin type's dict (see seal.GUARDED_TYPES): the reply says tampered
+        found = None
+        top = make_reader(reader)().get(runner_id)  # a "done" of the student's, the flush still running
+        if top is not loop_frame or top.f_back is not None or top.f_lasti not in safe_waits:
+            return False
+        top = None
+        grave.append(box[1])
+        box[1] = None
+    else:
+        flush(sys_module)
+    return True
 
 
 def _loader(runner):
-    """The submission's files loaded on the runner thread, by a closure that reads no global name (bound
-    before any student code runs): ``load(function, args)`` is ``function(*args)``'s value, or None where
-    the hand-over was tampered with (its pipes, the outcome's shape, the runner not back in its loop).
+    """What ``_load_on_runner`` needs, bound before any student code runs: a tuple, as ``_flusher``'s (the
+    files may write a closure's cells)."""
+    (guarded, referents, keys) = _seal.TYPE_GUARD
+    return (runner.box, runner.go_write, runner.done_read, _runner.GO, _runner.DONE, runner.hold.locked,
+            runner.hold.release, _os_write, _os_read, OSError, _seal._gc_disable, _seal._setswitchinterval,
+            *runner.frames, runner.ident, runner.loop_frame, _runner.SAFE_WAITS, _type, tuple, _len, guarded,
+            referents, keys, itertools.chain.from_iterable, all, map, _seal._is, _seal._gc_get_referents,
+            runner.jobs, next)
+
+
+def _load_on_runner(function, args, tools):
+    """The submission's files loaded on the runner thread, by a function that reads no global name: ``function(*args)``'s
+    value, or None where the hand-over was tampered with (its pipes, the outcome's shape, the job count, the
+    runner not back in its loop). Everything it uses is unpacked from ``tools`` before the job: a variable of
+    this running frame is out of the files' reach.
 
     Like the calls, the load leaves the harness's thread waiting on a pipe: the student's code never runs
     where the serving frames are, and a trace function their files set stays on the runner thread, whose
     loop clears it when the load is over."""
-    box, go_write, done_read, go_byte, done_byte = runner.box, runner.go_write, runner.done_read, _runner.GO, \
-        _runner.DONE
-    hold_held, let_go_of_hold = runner.hold.locked, runner.hold.release
-    write, read, os_error, stop_collecting, switch = _os_write, _os_read, OSError, _seal._gc_disable, \
-        _seal._setswitchinterval
-    (make_reader, reader), runner_id, loop_frame, safe_waits, type_, tuple_, len_ = runner.frames, runner.ident, \
-        runner.loop_frame, _runner.SAFE_WAITS, _type, tuple, _len
-    (guarded, referents, keys), chained, all_, map_, is_, referents_of = _seal.TYPE_GUARD, \
-        itertools.chain.from_iterable, all, map, _seal._is, _seal._gc_get_referents
-
-    def load(function, args):
-        box[0] = (function, args)
-        let_go_of_hold()  # see runner._loop
-        try:
-            write(go_write, go_byte)
-            signal = read(done_read, 1)
-        except os_error:  # the hand-over's pipes are the filter's to keep: a closed one is the student's doing
-            return None
-        stop_collecting()  # as after every call (see _serve_cases): before anything is allocated
-        switch(1.0)
-        if not hold_held() or signal != done_byte:  # the hold let go of by the student's code: see runner._loop
-            return None
-        # The builtin types' dicts before any attribute is looked up (see seal.GUARDED_TYPES): a ``dict.get`` of
-        # the student's, set while the files loaded, ran in the lookup below (the lookup probe's find)
-        if len_(found := referents_of(*guarded)) != len_(referents) or not all_(map_(is_, found, referents)) \
-                or tuple_(chained(guarded)) != keys:
-            return None
-        found = None
-        top = make_reader(reader)().get(runner_id)  # "done" from the runner's own loop, waiting, nothing above it
-        if top is not loop_frame or top.f_back is not None or top.f_lasti not in safe_waits:
-            return None
-        top = None
-        outcome = box[1]
-        box[1] = None
-        if type_(outcome) is not tuple_ or len_(outcome) != 2 or outcome[0] is not True:
-            return None  # the load raised out of the harness's own code, or the outcome was swapped
-        loaded = outcome[1]
-        if type_(loaded) is not tuple_ or len_(loaded) != 2:
-            return None
-        return loaded
-
-    return load
+    (box, go_write, done_read, go_byte, done_byte, hold_held, let_go_of_hold, write, read, os_error,
+     stop_collecting, switch, make_reader, reader, runner_id, loop_frame, safe_waits, type_, tuple_, len_, guarded,
+     referents, keys, chained, all_, map_, is_, referents_of, jobs, count) = tools
+    box[0] = (function, args)
+    handed = count(jobs)
+    let_go_of_hold()  # see runner._loop
+    try:
+        write(go_write, go_byte)
+        signal = read(done_read, 1)
+    except os_error:  # the hand-over's pipes are the filter's to keep: a closed one is the student's doing
+        return None
+    stop_collecting()  # as after every call (see _serve_cases): before anything is allocated
+    switch(1.0)
+    if not hold_held() or signal != done_byte:  # the hold let go of by the student's code: see runner._loop
+        return None
+    if count(jobs) != handed + 2:  # a job ran that was not the harness's (see runner._loop)
+        return None
+    # The builtin types' dicts before any attribute is looked up (see seal.GUARDED_TYPES): a ``dict.get`` of
+    # the student's, set while the files loaded, ran in the lookup below (the lookup probe's find)
+    if len_(found := referents_of(*guarded)) != len_(referents) or not all_(map_(is_, found, referents)) \
+            or tuple_(chained(guarded)) != keys:
+        return None
+    found = None
+    top = make_reader(reader)().get(runner_id)  # "done" from the runner's own loop, waiting, nothing above it
+    if top is not loop_frame or top.f_back is not None or top.f_lasti not in safe_waits:
+        return None
+    top = None
+    outcome = box[1]
+    box[1] = None
+    if type_(outcome) is not tuple_ or len_(outcome) != 2 or outcome[0] is not True:
+        return None  # the load raised out of the harness's own code, or the outcome was swapped
+    loaded = outcome[1]
+    if type_(loaded) is not tuple_ or len_(loaded) != 2:
+        return None
+    return loaded
 
 
 def _signals_while_loading():
@@ -1469,7 +1485,7 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
      answered_link, link, link_attrs,
      watchdog_state, lock_watchdog, unlock_watchdog, box, runner_attrs, due_acquire, due_release, go_write,
      done_read, go_byte, done_byte,
-     hold_held, let_go_of_hold,
+     hold_held, let_go_of_hold, jobs, count,
      os_read, os_error, threaded, make_reader, reader,
      runner_id, loop_frame, safe_waits, report, describe, encode_answer, call_timeout, call_wall_limit, cpu_time, cpu_clock,
      type_, tuple_, list_, dict_, len_, min_, max_, range_, bytes_, base_exception, keyboard_interrupt,
@@ -1632,6 +1648,7 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
             try:
                 if threaded:  # the answer is encoded, or the exception described, on the runner thread too
                     box[0] = (report, job)
+                    handed = count(jobs)  # two more after "done": the runner's count of this job, and this look
                     let_go_of_hold()  # the runner may take the job now, and only now (see runner._loop)
                     try:
                         os_write(go_write, go_byte)
@@ -1647,6 +1664,10 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
                     # The hold still held: let go of by the student's code, a job of theirs could start on the runner
                     # while this thread works, woken by a "go" of theirs (see runner._loop)
                     if not hold_held() or signal != done_byte:
+                        return None
+                    # Exactly this job ran: a forked process that swallowed the runner's "done" had it run a second
+                    # one, of the student's, whose "done" this thread read (the twenty-ninth red team)
+                    if count(jobs) != handed + 2:
                         return None
                     # Then, before any attribute is looked up, the per-call check: it looks at the builtin types'
                     # dicts first (seal.GUARDED_TYPES), where a key planted during the call would run in the lookups

@@ -19,6 +19,7 @@ the harness's thread, as before (``Runner.ident`` is then None).
 
 import _thread
 import gc
+import itertools
 import os
 import sys
 import time
@@ -62,9 +63,9 @@ def _serve_job(box, lock, collect=gc.enable, collecting=gc.isenabled, stop_colle
     stop_collecting()
 
 
-def _loop(go_read, done_write, box, lock, take_hold, read=os.read, write=os.write, call_tracing=sys.call_tracing,
+def _loop(go_read, done_write, box, lock, take_hold, jobs, read=os.read, write=os.write, call_tracing=sys.call_tracing,
           settrace=sys.settrace, setprofile=sys.setprofile, stop_collecting=gc.disable, switch=sys.setswitchinterval,
-          held=HELD_SECONDS, done=DONE, serve_job=_serve_job, exit_=os._exit):
+          held=HELD_SECONDS, done=DONE, serve_job=_serve_job, exit_=os._exit, count=next):
     """One job per byte read from the harness's pipe (``go_read``), a byte written back (``done_write``) when it
     is over; the job itself is ``_serve_job``'s (see there for ``box``).
 
@@ -78,7 +79,14 @@ def _loop(go_read, done_write, box, lock, take_hold, read=os.read, write=os.writ
       of it again for the next job. A byte on the pipe is no proof the harness wrote it: a process the
       student's call forks keeps the pipe's descriptors, and its "go", written while the harness worked,
       woke this loop then (the twenty-sixth red team). Woken so, the loop waits on the hold, a lock no other
-      process can touch, until the harness's own hand-over, whose job it then runs.
+      process can touch; the harness, finding it there after a "done" and not at the read of "go", calls
+      that tampering (``SAFE_WAITS``).
+    - **The count.** ``jobs`` (an ``itertools.count``, which nothing can set back) goes up once per job, as
+      the hold is taken, and once each time the harness reads it, before its "go" and after the "done": two
+      more, or a job ran that the harness did not hand over. A forked process that read the runner's "done"
+      ahead of the harness, while the call had let go of the hold and left a second "go" and a job of its
+      own in the mailbox, had the runner run that job too, and its "done" was the one the harness read (the
+      twenty-ninth red team); every other check passed.
     - **Nothing of the student's runs in this frame.** Its state is plain builtins, locks and the pipes'
       numbers (a ``functools.partial`` can be rewritten in place with ``__setstate__``: the twenty-fifth red
       team turned the wait for "go" into a sleep and a function of theirs). Every object the student's code
@@ -95,6 +103,7 @@ def _loop(go_read, done_write, box, lock, take_hold, read=os.read, write=os.writ
         while True:
             read(go_read, 1)
             take_hold()
+            count(jobs)
             call_tracing(serve_job, (box, lock))
             call_tracing(settrace, (None,))
             call_tracing(setprofile, (None,))
@@ -105,13 +114,14 @@ def _loop(go_read, done_write, box, lock, take_hold, read=os.read, write=os.writ
         exit_(4)  # hook of the student's (sys.unraisablehook) could run on a thread with no frame of the loop's
 
 
-def _safe_waits(code, waits=("read", "write", "take_hold")):
+def _safe_waits(code, waits=("read", "write")):
     """Where in ``_loop`` the runner may be found once "done" is written: the instructions (byte offsets, as
-    ``frame.f_lasti`` gives them) of its calls to ``read`` ("go"), ``take_hold`` and ``write`` ("done") (3.11's
+    ``frame.f_lasti`` gives them) of its calls to ``read`` ("go") and ``write`` ("done") (3.11's
     PRECALL too, which makes the call itself once specialized), and the loop's jump back, where the
     interpreter may switch threads. Found elsewhere (inside the clearing of
     the trace functions, say, where a drop can run a hook of the student's that blocks in C and goes on later)
-    the runner is not waiting for the harness, whatever its top frame says."""
+    the runner is not waiting for the harness, whatever its top frame says. Nor at ``take_hold``: after a
+    "done" the runner is there only if it read a "go" the harness did not write (see ``_loop``)."""
     import dis
 
     safe, callee, precall = set(), None, None
@@ -129,7 +139,7 @@ def _safe_waits(code, waits=("read", "write", "take_hold")):
             safe.add(instruction.offset)
         elif instruction.opname.startswith(("POP_", "STORE_")):
             callee = None
-    if len({offset for offset in safe}) < 4:  # bytecode this reading does not know: no position looked at (weaker)
+    if len(safe) < 3:  # bytecode this reading does not know: no position looked at (weaker)
         return frozenset(range(0, len(code.co_code) + 2, 2))
     return frozenset(safe)
 
@@ -204,6 +214,7 @@ class Runner:
         self.frames = None  # (make, argument): see frame_reader
         self.hold = None  # see _loop
         self.loop_frame = None  # the runner's own loop's frame, the one the harness must find it in (see _loop_frame)
+        self.jobs = itertools.count()  # see _loop: the harness binds it before any student code runs
         if self.raiser is None:
             return
         self.frames = frame_reader(sys)
@@ -217,7 +228,8 @@ class Runner:
                 _thread.stack_size(STACK_BYTES)
             except (ValueError, RuntimeError):
                 pass
-            self.ident = _thread.start_new_thread(_loop, (go_read, done_write, self.box, lock, self.hold.acquire))
+            self.ident = _thread.start_new_thread(_loop, (go_read, done_write, self.box, lock, self.hold.acquire,
+                                                          self.jobs))
             self.loop_frame = self._loop_frame()
         finally:
             try:
@@ -374,3 +386,69 @@ def _refuse_refilling_sys(sys_module):
 
         stand_in.__name__ = stand_in.__qualname__ = function_name
         setattr(imp, function_name, stand_in)
+
+
+IMMUTABLE_TYPE, HEAP_TYPE = 1 << 8, 1 << 9  # Py_TPFLAGS_IMMUTABLETYPE, Py_TPFLAGS_HEAPTYPE
+
+
+def lock_types(also=()):
+    """Every type a C module made (json's scanner and encoder, ``_random.Random``, ``os.statvfs_result`` and
+    the other struct sequences...) and the types in ``also`` made immutable, as the builtin types are: a
+    ``setattr`` on one raises ``TypeError``. The number of types locked, or None where it cannot be done.
+
+    The harness's thread makes, calls and drops objects of such types between two calls (it parses each
+    request with json's C scanner, looks at the runner's stack through a ctypes prototype). ``setattr`` on
+    their class (found through gc) turns a special method into a C slot that calls the student's function:
+    ``_json.Scanner.__call__`` or the prototype's ``__init__`` ran on the harness's thread, with its frames
+    above (the slots probe, ``fixtures/probes/lookup_probe_head.py``, found both). Classes made by a ``class``
+    statement (the student's, the library's, the driver's) stay open: what the harness reads of those the
+    seal covers.
+
+    CPython's flag word, written through ctypes at the place its layout gives (after the variable-size
+    header and eighteen slots), checked first on a class whose flags are known; every type is found by
+    walking ``__subclasses__`` from ``object`` (``gc`` misses what a warm fork server froze). Runs before any
+    student code."""
+    if hasattr(sys, "gettotalrefcount"):  # a debug build: another object header
+        return None
+    try:
+        import ctypes
+    except ImportError:
+        return None
+
+    class _Made:
+        pass
+
+    word = ctypes.sizeof(ctypes.c_void_p)
+    flags_at, dealloc_at = 21 * word, 6 * word
+
+    def flags_of(klass):
+        return ctypes.c_ulong.from_address(id(klass) + flags_at)
+
+    try:
+        if flags_of(_Made).value != _Made.__flags__:
+            return None
+        made_by_class_statement = ctypes.c_void_p.from_address(id(_Made) + dealloc_at).value
+    except (ValueError, OSError, TypeError):
+        return None
+    wanted = {id(klass) for klass in also}
+    everything, stack, seen = list(also), [object], set()
+    while stack:
+        klass = stack.pop()
+        if id(klass) in seen:
+            continue
+        seen.add(id(klass))
+        everything.append(klass)
+        stack.extend(type.__subclasses__(klass))
+    locked = 0
+    for klass in everything:
+        flags = klass.__flags__
+        if not flags & HEAP_TYPE or flags & IMMUTABLE_TYPE:
+            continue
+        if id(klass) not in wanted and \
+                ctypes.c_void_p.from_address(id(klass) + dealloc_at).value == made_by_class_statement:
+            continue
+        cell = flags_of(klass)
+        if cell.value == flags:
+            cell.value = flags | IMMUTABLE_TYPE
+            locked += 1
+    return locked
