@@ -99,3 +99,31 @@ def test_the_runner_s_waits_are_its_read_its_write_and_its_jump_back():
         print(named.get("CALL"), named.get("JUMP_BACKWARD"), len(everything) > 50)
         """)
     assert out == "2 1 True"
+
+
+def test_the_types_a_c_module_made_are_closed_to_setattr_and_class_statements_stay_open():
+    """runner.lock_types: ``setattr`` of a special method on json's C scanner (the harness parses every request
+    with it) or on the ctypes prototype of its look at the runner's stack made it the type's C slot, run on the
+    harness's thread (the lookup probe's "slots" kind). Every type a C module made, and the types named, are
+    immutable after it; a class made by a ``class`` statement (the student's, anytree's) is not, and what the
+    types do is unchanged."""
+    out = _run("""
+        import ctypes, json, json.scanner, os, sys
+        sys.path.insert(0, '.')
+        import runner
+        prototype = ctypes.PYFUNCTYPE(ctypes.py_object)
+        class Mine:
+            pass
+        locked = runner.lock_types((prototype,))
+        refused = []
+        for klass, name in ((json.scanner.c_make_scanner, "__call__"), (prototype, "__init__"),
+                            (os.statvfs_result, "__del__"), (Mine, "__init__")):
+            try:
+                setattr(klass, name, lambda *args: None)
+            except TypeError:
+                refused.append(klass.__name__)
+        address = ctypes.cast(ctypes.pythonapi["_PyThread_CurrentFrames"], ctypes.c_void_p).value
+        print(locked > 3, refused, json.loads('{"a": [1, 2.5]}'), type(prototype(address)()).__name__,
+              os.statvfs('.').f_bsize > 0)
+        """)
+    assert out == "True ['Scanner', 'CFunctionType', 'statvfs_result'] {'a': [1, 2.5]} dict True"
