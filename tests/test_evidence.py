@@ -520,11 +520,16 @@ REVIEWED_FORGERS = {
     # found by the twenty-ninth red team: a forked process swallowed the runner's "done"; the call had left a job of
     # its own, a spare "go" and the hold let go of, so the runner ran that job too and its "done" was the one read
     "forge_pipe_queue_jumper.py": "tree-unchanged",
+    # found by the thirtieth red team: json's C scanner, given "{" the file left where the harness read requests
+    # from (the channel's list of requests, its buffer), called the file's "JSONDecodeError" on the harness's thread
+    "forge_json_error_hook.py": "tree-unchanged",
 }
 
 
 # forgers caught another way: what they reach for is not there, or their replies are not signed
 CAUGHT_WHILE_LOADING = {"forge_audit_hook.py": "has no attribute 'addaudithook'",
+                        # the request awaited with bytes left in the channel: a reply the grader does not take
+                        "forge_json_error_hook.py": "tampered with the result channel",
                         "forge_runner_takeover.py": "tampered with the result channel",
                         # the planted key is still in the channel's dict when the reply goes out: the reply is
                         # written without reading that dict by key, under a nonce the grader refuses

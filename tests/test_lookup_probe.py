@@ -34,8 +34,9 @@ MOMENTS = ("load", "call:2", "flush")
 # What the probe plants, and where: "values", "keys" and "globals" in everything and in what the harness's guards
 # leave alone; "cells" in every closure (the closures the seal covers too: the harness's check after each call
 # finds those, and a closure it uses without that check shows); "slots" by ``setattr`` on every class that allows
-# it, and outside what the seal covers (it finds those changed first, and serves no more)
-PLANTINGS = [*itertools.product(MOMENTS, ("values", "keys", "globals", "slots"), ("all", "unguarded")),
+# it, and outside what the seal covers (it finds those changed first, and serves no more); "errors" in what C code
+# fetches from a module only when something goes wrong (exception classes, the warnings functions)
+PLANTINGS = [*itertools.product(MOMENTS, ("values", "keys", "globals", "slots", "errors"), ("all", "unguarded")),
              *((where, "cells", "all") for where in MOMENTS)]
 # (exercise, a correct sample, random examples (0: an object-route exercise asks its own positions))
 EXERCISES = [

@@ -116,7 +116,6 @@ class Channel:
         self.nonce = ""
         self.buffer = b""
         self.asked = 0
-        self.pending = []  # a request read by a thread waiting for its answer, for receive() to return
         self.told = b""  # notes not written yet: they go out with the next frame (see tell)
         self.lock = _thread.allocate_lock()  # one question at a time, whatever thread asks
 
@@ -154,17 +153,6 @@ class Channel:
             _os_exit(4)
         payload = self._read_exact(int(header[3]))
         return header[0], int(header[2]), payload
-
-    def receive(self):
-        with self.lock:  # a thread of the student's may be reading an answer right now
-            if self.pending:
-                seq, payload = self.pending.pop(0)
-                return seq, _json_loads(payload.decode("utf-8"))
-            while True:
-                kind, seq, payload = self._frame()
-                if kind == MAGIC:
-                    return seq, _json_loads(payload.decode("utf-8"))
-                # an answer whose question was cut short (the call was interrupted): nobody waits for it
 
     def _frame_bytes(self, kind, seq, message):
         # bytes: a question a driver wrote as JSON itself (tree_driver: ``["v", 12]``, the commonest); the
@@ -240,8 +228,8 @@ class Channel:
                 kind, seq, payload = self._frame()
                 if kind == ANSWER and seq == number:
                     return _answer_value(payload)
-                if kind == MAGIC:  # the next request, while a thread left behind by a call still waits
-                    self.pending.append((seq, payload))
+                if kind == MAGIC:  # the next request, read by a thread a call left asking: no honest code does that
+                    _os_exit(4)  # (the harness reads requests only from the pipe itself: see _receive)
 
 
 def call_clock(ident):
@@ -1043,8 +1031,8 @@ def _quiet_signals(handlers):
 
 def _wire(channel):
     """What ``_receive`` and ``_send`` use, bound before any student code runs: the channel's attributes
-    (its dict: buffer, pending requests, notes not yet written), descriptors, nonce, lock, and C-level
-    parsing (json's C scanner)."""
+    (its dict: buffer, notes not yet written), descriptors, nonce, lock, and C-level parsing (json's C
+    scanner)."""
     return (vars(channel), channel.req_fd, channel.res_fd, channel.lock.acquire, channel.lock.release,
             _os_read, _os_write, _os_exit, _json_scanner, MAGIC, ANSWER, _seal._setswitchinterval,
             _type, _len, _int, bytes, list, tuple, _hashlib.hmac_digest, _seal._gc_disable,
@@ -1079,29 +1067,24 @@ def _receive(wire, grave):
         stop_collecting()
         switch(1.0)
         # Plain-string keys only in the channel's dict before it is read by key: a key whose hash collides
-        # with "pending", planted by a thread of the student's while this one waited, would have its __eq__
+        # with "buffer", planted by a thread of the student's while this one waited, would have its __eq__
         # run by the lookup, here (the twelfth red team, see _serve_cases). No request, then: the
         # seal finds the channel changed, and the reply (see _send) is one the grader calls tampering. The
         # builtin types' dicts first, as after every wait (see seal.GUARDED_TYPES): ``attrs.get`` goes through one.
         if len_(found := referents_of(*guarded)) != len_(referents) or not all_(map_(is_, found, referents)) \
                 or tuple_(chained(guarded)) != keys or not all_(map_(is_, map_(type_, attrs), strs)):
             return 0, None
-        pending = attrs.get("pending")
-        if type_(pending) is list_ and pending:
-            item = pending.pop(0)
-            grave.append(item)
-            # Exact types before anything is read of it: the list is on the heap, and an item of the student's
-            # whose ``seq`` is not an int ran its ``__int__`` where ``_send`` formats it (the fifteenth red team)
-            if type_(item) is not tuple_ or len_(item) != 2 or type_(item[0]) is not int_ \
-                    or type_(item[1]) is not bytes_:
-                exit_(4)
-            if memo is not None and len_(memo):  # a key of the student's in the scanner's memo (see _json_memo)
-                return 0, None
-            return item[0], scan(item[1].decode("utf-8"), 0)[0]
+        # Only bytes this function reads from the pipe itself are parsed: bytes kept on the heap are the
+        # student's to write, and json's C scanner, given bytes it cannot parse, calls whatever
+        # ``json.decoder.JSONDecodeError`` is by then, here (the thirtieth red team planted a request in the
+        # channel's list of requests read by a thread left asking, which is gone, and named a function of theirs
+        # so). The grader sends a request only once the last one is answered, and answers only questions: in an
+        # honest session nothing is left over when a request is awaited. Anything left is a reply the grader
+        # does not take (sequence number 0).
         buffer = attrs.get("buffer")
-        if type_(buffer) is not bytes_:
+        if type_(buffer) is not bytes_ or buffer:
             grave.append(buffer)
-            buffer = b""
+            return 0, None
         while True:
             while b"\n" not in buffer:
                 chunk = read(req_fd, 65536)
