@@ -523,6 +523,13 @@ REVIEWED_FORGERS = {
     # found by the thirtieth red team: json's C scanner, given "{" the file left where the harness read requests
     # from (the channel's list of requests, its buffer), called the file's "JSONDecodeError" on the harness's thread
     "forge_json_error_hook.py": "tree-unchanged",
+    # found by the thirty-first red team: a weak reference's callback on an object a frame of the harness's held
+    # across the calls (``"".join`` bound per request, the signal stand-in's closure), run where that frame let go
+    "forge_weakref_join.py": "tree-unchanged",
+    "forge_weakref_load_kit.py": "tree-unchanged",
+    # found by the thirty-second red team: the namespace loop's variable, the last reference to a value of the
+    # student's once the grave was emptied, dropped by the next case's loop on the harness's thread
+    "forge_loop_item_del.py": "tree-unchanged",
 }
 
 
@@ -826,6 +833,47 @@ def test_the_code_between_two_calls_reads_no_global_name():
     for filename, path, code in _between_calls_code(checked):
         lookups = [i.argval for i in dis.get_instructions(code) if i.opname in ("LOAD_GLOBAL", "LOAD_NAME")]
         assert lookups == [], (filename, path, lookups)
+
+
+# The variables of ``_serve_cases`` that neither come from the kit (which keeps its items for good) nor are kept by
+# its ``finally``, each holding what the student's code cannot have reached: numbers, flags, clocks, bytes and
+# strings the harness made, the harness's own dicts, a frame let go of at once, a driver's helper names.
+PLAIN_LOCALS_OF_SERVE_CASES = frozenset({
+    "_", "at", "case_id", "checked", "collecting", "cpu_started", "cpu_used", "ended", "handed", "intact", "number",
+    "ok", "started", "timed_out", "timeouts",  # numbers, flags and clocks
+    "data", "digest", "last_seed", "last_state", "note", "payload", "results", "signal", "text", "told",  # made here
+    "attrs", "own_dicts", "switch",  # the harness's own dicts, and the kit's switch
+    "exc", "top",  # the watchdog's interrupt and the runner's frame, let go of at once
+    "name",  # the driver's helper names
+})
+
+
+def test_every_variable_of_the_cases_loop_is_kept_or_plain():
+    """A variable of ``_serve_cases`` that still holds an object of the student's after the grave was emptied drops
+    it on the harness's thread when it is rebound, and its ``__del__`` (or a weak reference's callback) runs there:
+    the thirty-second red team's ``item``, the namespace loop's variable, holding a value of theirs. Each variable
+    the frame stores is the kit's, kept by the ``finally``, or one of the plain ones named above."""
+    import ast
+    import dis
+
+    source = (Path(__file__).resolve().parent.parent / "grader" / "sandbox" / "harness.py").read_text(encoding="utf-8")
+    function = next(node for node in ast.walk(ast.parse(source))
+                    if isinstance(node, ast.FunctionDef) and node.name == "_serve_cases")
+    kit = next(node for node in function.body if isinstance(node, ast.Assign) and isinstance(node.value, ast.Name)
+               and node.value.id == "kit")
+    from_kit = {name.id for target in kit.targets for name in ast.walk(target) if isinstance(name, ast.Name)}
+    kept = set()
+    for node in ast.walk(function):
+        if isinstance(node, ast.Try) and node.finalbody:
+            for call in ast.walk(ast.Module(body=node.finalbody, type_ignores=[])):
+                if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "keep":
+                    kept |= {name.id for name in ast.walk(call.args[0]) if isinstance(name, ast.Name)}
+    [code] = [code for _, _, code in _between_calls_code({"harness.py": ("_serve_cases",)})
+              if code.co_name == "_serve_cases"]
+    stored = {i.argval for i in dis.get_instructions(code) if i.opname == "STORE_FAST"}
+    arguments = set(code.co_varnames[:code.co_argcount])
+    assert {"item", "plain", "built"} <= kept
+    assert sorted(stored - from_kit - kept - arguments - PLAIN_LOCALS_OF_SERVE_CASES) == []
 
 
 def test_the_code_between_two_calls_makes_no_function():

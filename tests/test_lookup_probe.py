@@ -35,9 +35,10 @@ MOMENTS = ("load", "call:2", "flush")
 # leave alone; "cells" in every closure (the closures the seal covers too: the harness's check after each call
 # finds those, and a closure it uses without that check shows); "slots" by ``setattr`` on every class that allows
 # it, and outside what the seal covers (it finds those changed first, and serves no more); "errors" in what C code
-# fetches from a module only when something goes wrong (exception classes, the warnings functions)
+# fetches from a module only when something goes wrong (exception classes, the warnings functions); "weakrefs" a
+# weak reference with a callback on everything that takes one (it runs where its object dies)
 PLANTINGS = [*itertools.product(MOMENTS, ("values", "keys", "globals", "slots", "errors"), ("all", "unguarded")),
-             *((where, "cells", "all") for where in MOMENTS)]
+             *((where, "cells", "all") for where in MOMENTS), *((where, "weakrefs", "all") for where in MOMENTS)]
 # (exercise, a correct sample, random examples (0: an object-route exercise asks its own positions))
 EXERCISES = [
     ("ctp-26", "ctp-26/correct/alpha_beta.py", 12),

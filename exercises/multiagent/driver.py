@@ -14,7 +14,7 @@ no notes), and nothing the child says decides which class a log belongs to. Stan
 
 CLASSES = ("MinimaxAgent", "AlphaBetaAgent", "ExpectimaxAgent")
 
-_ask = [None]  # the link's ask, set for each case by helpers()
+_ask = [None]  # the link's ask, set by the first case's helpers()
 _str, _type, _int, _len, _isinstance = str, type, int, len, isinstance
 
 
@@ -101,7 +101,12 @@ def changed(built, before):
 
 
 def helpers(built, link):
-    _ask[0] = link.ask
+    """The link's ``ask``, set once (the link is the same for every case): set for each case, the one before
+    was dropped on the harness's thread, and whatever the student's code had put in its place with it (an
+    object whose ``__del__``, or a weak reference's callback, then ran there). A value the student puts there
+    answers their own questions: asked nothing, the grader logs nothing, and the checks judge that."""
+    if _ask[0] is None:
+        _ask[0] = link.ask
     return {}
 
 

@@ -331,7 +331,7 @@ def _watch(state, acquire, release, wall, cpu_time, cpu_clock, raiser, runner_id
                 # answer, and waiting for a tick between two questions let a call that does little but ask run
                 # on far past its limit
                 elif box[2] is running:
-                    raiser(runner_ident, keyboard_interrupt)
+                    raiser[0](raiser[1])(runner_ident, keyboard_interrupt)  # made now: see runner._async_raiser
                 elif box[2] is asking:
                     make_due(False)
                 state[0] = 0.0
@@ -554,12 +554,14 @@ class Harness:
                    _seal.code_of(_flush_streams), restore)
         load_tools = _loader(self.runner) if self.runner.ident is not None else None
         load_on_runner = _load_on_runner  # bound now: the files may rebind the module's names
+        restore_signal = None
         if load_tools is not None:
             restore_signal = _signals_while_loading()
         # The types of what this thread makes, calls and drops between two calls, closed to ``setattr`` (see
         # runner.lock_types): the ctypes prototype of its look at the runner's stack among them
         prototype = self.runner.frames[0] if self.runner.frames is not None else None
-        _runner.lock_types((prototype,) if isinstance(prototype, type) else ())
+        interrupter = self.runner.raiser[0] if self.runner.raiser is not None else None
+        _runner.lock_types(tuple(kind for kind in (prototype, interrupter) if isinstance(kind, type)))
         _runner.hide_other_threads(sys)
         # The submission's files run here, on the main thread (a file may set a signal handler, which only
         # the main thread can), through sys.call_tracing: whatever trace or profile function they set is
@@ -574,6 +576,14 @@ class Harness:
         # at load ran (the lookup probe's find, ``forge_load_tail``).
         call_tracing, settrace, setprofile, quiet = _call_tracing, _settrace, _setprofile, _quiet_signals
         handlers = _signal_handlers()  # before: what a handler the file sets is told apart from
+        # Everything this frame holds that the files could reach, kept for good in what ``serve`` keeps (a tuple):
+        # dropped here as this method returns, each could run a weak reference's callback of the student's on
+        # this thread, with the serving frame and the key above it (the thirty-first red team: the signal
+        # stand-in's ``restore`` closure). The jobs' arguments too (a bound method of this harness among them).
+        load_job = (self._load_and_bind, (config,), restore_signal)
+        fallback_job = (self._load_bind_and_quiet, (config, handlers, quiet))
+        kept = (load_tools, load_on_runner, restore_signal, prototype, interrupter, call_tracing, settrace,
+                setprofile, quiet, handlers, load_job, fallback_job, config)
         if load_tools is not None:
             # Where there is a runner thread the files load there, as the calls run: no line of the student's
             # ever runs on this thread, whose frames hold the reply key (see serve). Loading here let a file
@@ -588,17 +598,17 @@ class Harness:
             if refused is None:
                 return {"ok": False, "grader_fault": "the runner thread could not be set up"}, None, None, None
             self.threads_refused = self.threads_refused and refused[0] is True
-            loaded = load_on_runner(_then, (self._load_and_bind, (config,), restore_signal), load_tools)
+            loaded = load_on_runner(_then, load_job, load_tools)
             replaced = quiet(handlers)  # C functions only: nothing the files did can have changed a handler
             if loaded is None:
-                return {"fatal": "tampered"}, anchor, kit, serving + (replaced, None)
+                return {"fatal": "tampered"}, anchor, kit, serving + (replaced, None, kept)
             reply, bound = loaded
-            return reply, anchor, kit, serving + (replaced, bound)
-        reply, bound, replaced = call_tracing(self._load_bind_and_quiet, (config, handlers, quiet))
+            return reply, anchor, kit, serving + (replaced, bound, kept)
+        reply, bound, replaced = call_tracing(*fallback_job)
         settrace(None)
         setprofile(None)
         # the handlers replaced are kept for good: dropping one would run its __del__, here, on this thread
-        return reply, anchor, kit, serving + (replaced, bound)
+        return reply, anchor, kit, serving + (replaced, bound, kept)
 
     def _load_bind_and_quiet(self, config, handlers, quiet):
         """``_load_and_bind``, then the signal handlers the files set quieted, however the loading ended."""
@@ -818,10 +828,14 @@ class Harness:
             # the harness's own objects read by attribute between two calls (the generator's ``gauss_next`` by
             # ``object.__setattr__``, the link's ``ask`` by the driver) and their very classes: see _serve_cases
             own_objects, _tuple(_map(_type, own_objects)),
+            # ``"".join``, bound once: a bound method made per request, alive while the student's calls ran and dropped
+            # here when the request ends, had a weak reference's callback of theirs run on this thread (the thirty-first
+            # red team; ``grave.append`` likewise, bound once by ``serve`` and passed down as ``keep``)
+            _join,
         )
         return kit, window_anchor, restore
 
-    def run(self, request, kit, bound, grave):
+    def run(self, request, kit, bound, grave, keep):
         """Every case of a request: the reply's bytes, or a fatal reply.
 
         Called held (``serve`` has just checked the whole seal, this method included). What the cases
@@ -838,7 +852,7 @@ class Harness:
         entry, module_attrs, submission_files = bound
         tampered = _tampered  # bound now: after the cases, a global looked up could run a key the student planted
         encoded = _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, submission_files,
-                               grave)
+                               grave, keep)
         if encoded is None:
             tampered[0] = True
             return {"fatal": "tampered"}
@@ -933,7 +947,7 @@ class Harness:
                 if not intact:
                     pass
                 elif op == "run":
-                    reply = self.run(request, guard[3], guard[10], grave)  # held: nothing ran since the check
+                    reply = self.run(request, guard[3], guard[10], grave, keep)  # held: nothing ran since the check
                 else:
                     reply = {"error": "unknown request"}
             except base_exception:  # noqa: B036 - student code broke something the harness relies on
@@ -1438,7 +1452,7 @@ def _builtins_restorer():
     return restore
 
 
-def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, submission_files, grave):
+def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, submission_files, grave, keep):
     """The cases of one request, each called and looked at: the reply's bytes, or None on tampering.
 
     Reads no global name and no attribute of a Python object whose class a student could change: all
@@ -1472,9 +1486,8 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
      os_read, os_error, threaded, make_reader, reader,
      runner_id, loop_frame, safe_waits, report, describe, encode_answer, call_timeout, call_wall_limit, cpu_time, cpu_clock,
      type_, tuple_, list_, dict_, len_, min_, max_, range_, bytes_, base_exception, keyboard_interrupt,
-     all_, map_, is_, strs, str_, items_of, clear, copy, code_of, own_objects, own_classes) = kit
+     all_, map_, is_, strs, str_, items_of, clear, copy, code_of, own_objects, own_classes, join) = kit
     switch = switches[0]
-    join = "".join
     # The last seed text and the generator's state after it: C-level setstate is twice as quick as seeding (a
     # warm child's prebuilt cases all seed alike). Not a dict: student code finds any dict of this frame (gc),
     # and a key planted there whose hash collides with the next text would have its __eq__ run by the lookup.
@@ -1505,9 +1518,8 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
     # however the cases end: an early return (tampering found) drops this frame's variables, and a __del__ of the
     # student's run by that (an object planted, through gc, in a case's dict or a result's) would run here, on the
     # harness's thread, where it could still rewrite the serving frame's reply (the fifteenth red team).
-    keep = grave.append  # bound now, while the builtin types are as the check above found them
     case = result = shown = answer = raised = built = helpers = before = evidence = reported = pair = job = None
-    outcome = values = answered = None
+    outcome = values = answered = item = plain = None
     try:
         results = ()
         timeouts = 0
@@ -1584,6 +1596,10 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
                 for item in items_of(module_attrs):
                     if type_(item[0]) is str_:
                         plain += (item,)
+                # The loop's variable let go of now, while the copy in the grave still holds its value: kept, it was
+                # the last reference to an object under the namespace's last key, once the runner emptied the grave,
+                # and the next case's loop dropped it here (the thirty-second red team: its __del__ set a tracer)
+                item = None
                 clear(module_attrs)
                 module_attrs.update(plain)
                 plain = None
@@ -1774,7 +1790,7 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
         return b'{"results": [' + b", ".join(results) + b"]}"
     finally:
         keep((case, result, shown, answer, raised, built, helpers, before, evidence, reported, pair, job, outcome,
-              values, answered))
+              values, answered, item, plain))
 
 
 def _loading_helpers(driver, link):

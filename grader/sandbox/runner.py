@@ -169,14 +169,19 @@ def flush_streams(sys_module):
 
 
 def _async_raiser():
+    """How the watchdog interrupts the runner: ``(make, address)``, where ``make(address)(ident, exception)`` is
+    ``PyThreadState_SetAsyncExc``, or None where ctypes cannot reach it. A function object is made for each
+    interrupt, as ``frame_reader``'s for each look: one kept would be the student's to find (gc) and to give an
+    ``errcheck`` or a callable ``restype`` of theirs, which the watchdog's thread would then call (the
+    thirty-second red team's note). ``make`` is closed to ``setattr`` (``lock_types``)."""
     try:
         import ctypes
 
-        raiser = ctypes.pythonapi.PyThreadState_SetAsyncExc
-        raiser.argtypes = [ctypes.c_ulong, ctypes.py_object]
-        raiser.restype = ctypes.c_int
-        return raiser
-    except (ImportError, AttributeError, OSError):
+        address = ctypes.cast(ctypes.pythonapi["PyThreadState_SetAsyncExc"], ctypes.c_void_p).value
+        if not address:
+            return None
+        return ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.c_ulong, ctypes.py_object), address
+    except (ImportError, AttributeError, OSError, TypeError):
         return None
 
 
