@@ -530,6 +530,9 @@ REVIEWED_FORGERS = {
     # found by the thirty-second red team: the namespace loop's variable, the last reference to a value of the
     # student's once the grave was emptied, dropped by the next case's loop on the harness's thread
     "forge_loop_item_del.py": "tree-unchanged",
+    # found by the thirty-third red team: Harness.run's variable the last owner of the request's list of cases (the
+    # call took it out of the request), which it dropped on the harness's thread as it returned
+    "forge_run_cases_local.py": "tree-unchanged",
 }
 
 
@@ -876,6 +879,26 @@ def test_every_variable_of_the_cases_loop_is_kept_or_plain():
     assert sorted(stored - from_kit - kept - arguments - PLAIN_LOCALS_OF_SERVE_CASES) == []
 
 
+def test_run_keeps_nothing_of_the_request_in_its_frame():
+    """``Harness.run`` outlives the calls of its request: a variable of its holding a container of the request's
+    is the last owner once a call takes that container out of the request (gc reaches it), and whatever the call
+    put in it died on the harness's thread as ``run`` returned (the thirty-third red team's ``cases``). Each
+    variable it stores is plain, the loaded submission's (kept by ``serve``), or handed to the grave and let go."""
+    import ast
+    import dis
+
+    [code] = [code for _, _, code in _between_calls_code({"harness.py": ("Harness.run",)}) if code.co_name == "run"]
+    stored = {i.argval for i in dis.get_instructions(code) if i.opname == "STORE_FAST"}
+    plain = {"frozen", "limit", "tell_cases", "observe", "tampered", "encoded"}  # bytes, numbers, flags, our list
+    loaded = {"entry", "module_attrs", "submission_files"}  # ``bound``'s, kept by serve's guard
+    source = (Path(__file__).resolve().parent.parent / "grader" / "sandbox" / "harness.py").read_text(encoding="utf-8")
+    function = next(node for node in ast.walk(ast.parse(source))
+                    if isinstance(node, ast.FunctionDef) and node.name == "run")
+    handed = {node.args[0].id for node in ast.walk(function) if isinstance(node, ast.Call)
+              and isinstance(node.func, ast.Name) and node.func.id == "keep" and isinstance(node.args[0], ast.Name)}
+    assert sorted(stored - plain - loaded - handed) == [] and "cases" in handed
+
+
 def test_the_code_between_two_calls_makes_no_function():
     """Making a function object (a comprehension, a generator expression, a lambda) reads ``__builtins__`` and
     ``__name__`` from its module's globals by key; a key planted there whose hash collides with either would
@@ -1030,6 +1053,28 @@ def test_a_go_of_the_student_s_runs_no_job_on_the_runner(sandbox, warm, ctp26_sm
     (runner.SAFE_WAITS leaves the taking of the hold out)."""
     exercise, bank = ctp26_small
     result = _graded(SUBMISSIONS.parent / "probes" / "wake_the_runner.py", exercise, bank, sandbox, warm)
+    assert (result.error or "").startswith(HARNESS_TAMPERED), (result.error, result.score)
+
+
+@pytest.mark.parametrize("sandbox, warm", LAUNCHERS[:3])
+def test_a_case_s_values_list_taken_by_the_call_dies_on_the_runner(sandbox, warm, ctp26_small):
+    """The thirty-third red team's probe: in the re-asking pass a call takes the case's "values" list out of the
+    case's dict and plants an object with a ``__del__`` in it; the harness's variable was then its last owner and
+    dropped it on the harness's thread at the next case (the probe ends the child there, exit code 7). The list goes
+    to the grave with the rest of the case's: the probe scores as the tree-changing file it is."""
+    exercise, bank = ctp26_small
+    result = _graded(SUBMISSIONS.parent / "probes" / "values_list_del.py", exercise, bank, sandbox, warm)
+    assert (result.error, result.score) == (None, 9.0), (result.error, result.score)
+
+
+@pytest.mark.parametrize("sandbox, warm", LAUNCHERS[:3])
+def test_a_load_outcome_swapped_after_the_job_is_tampering(sandbox, warm, ctp26_small):
+    """The thirty-third red team's other probe: a trace function the file sets on ``_serve_job``'s frame as it
+    loads swaps the load's outcome after the job stored it, with a namespace of a dict subclass whose
+    ``__iter__`` then ran on the harness's thread before every call (exit code 7). The harness takes the outcome
+    only of the exact types the loader made."""
+    exercise, bank = ctp26_small
+    result = _graded(SUBMISSIONS.parent / "probes" / "load_outcome_swap.py", exercise, bank, sandbox, warm)
     assert (result.error or "").startswith(HARNESS_TAMPERED), (result.error, result.score)
 
 

@@ -58,3 +58,36 @@ def test_an_evaluation_by_path_is_asked_in_the_text_the_quick_reader_expects(mon
     result = api.check(SUBMISSIONS / "connect-four" / "correct" / "last_equal_column.py", "connect-four")
     assert result.status == "passed"
     assert not [p for p in slow if p.startswith(b'["e"')], slow[:3]
+
+
+def test_a_warm_child_holds_none_of_the_bank_where_the_load_s_questions_are_answered(tmp_path):
+    """The thirty-fourth red team: a child forked from a fork server with connect-four's cases prebuilt found
+    them (gc) as its file loaded and asked every inner position's value then, from the load's oracle, which logs
+    nothing (no case runs yet); in the cases it asked only alpha-beta's positions (10 against 7, warm only). A fork
+    server holds none of the bank where the load's questions are answered, and the forger is its twin again;
+    ctp-26, whose load asks nothing, keeps its prebuilt trees."""
+    from grader.judging import bank as banks
+    from grader.judging import exercise as exercises
+    from grader.judging import judge, submissions
+    from grader.sandbox import forkserver, launch
+
+    ctp26, connect_four = exercises.load("ctp-26"), exercises.load("connect-four")
+    assert not forkserver.answers_while_loading(ctp26) and forkserver.answers_while_loading(connect_four)
+    bank = banks.build(connect_four, seed=11, examples=20)
+    launcher = forkserver.ZygoteLauncher.wrap(launch.choose("posix"), connect_four, bank)
+    ctp26_launcher = forkserver.ZygoteLauncher.wrap(launch.choose("posix"), ctp26, banks.build(ctp26, seed=11,
+                                                                                                examples=4))
+    try:
+        assert launcher.server.inputs == {} and len(ctp26_launcher.server.inputs) > 0
+        forger = FOLDER / "forge_kit_zygote_inputs.py"
+        twin = tmp_path / "honest_forge_kit_zygote_inputs.py"
+        source = forger.read_text(encoding="utf-8")
+        assert "\nFORGE = True\n" in source
+        twin.write_text(source.replace("\nFORGE = True\n", "\nFORGE = False\n"), encoding="utf-8")
+        honest = judge.grade(submissions.load(twin), connect_four, bank, launcher)
+        forged = judge.grade(submissions.load(forger), connect_four, bank, launcher)
+    finally:
+        launcher.close()
+        ctp26_launcher.close()
+    assert (honest.score, [c.name for c in honest.checks if c.status == "failed"]) == (7.0, ["evaluated-positions"])
+    assert forged.score <= honest.score, (forged.score, forged.error)

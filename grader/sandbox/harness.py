@@ -844,6 +844,10 @@ class Harness:
         slips into a later case of the request reaches the harness."""
         cases = request.get("cases")
         frozen = _tuple(_map(_marshal_dumps, cases)) if _type(cases) is _list else ()
+        # The list to the grave, not this frame's: the calls may take it out of the request (gc reaches it), and
+        # whatever they put in it then died here as this method returned (the thirty-third red team)
+        keep(cases)
+        cases = None
         limit = request.get("stop_after_timeouts", 2)
         tell_cases = request.get("notes", True) is not False  # the grader says when it attributes nothing to cases
         observe = request.get("observe", True) is not False  # and when it reads nothing but the answers
@@ -1233,7 +1237,7 @@ def _loader(runner):
             runner.hold.release, _os_write, _os_read, OSError, _seal._gc_disable, _seal._setswitchinterval,
             *runner.frames, runner.ident, runner.loop_frame, _runner.SAFE_WAITS, _type, tuple, _len, guarded,
             referents, keys, itertools.chain.from_iterable, all, map, _seal._is, _seal._gc_get_referents,
-            runner.jobs, next)
+            runner.jobs, next, dict, frozenset)
 
 
 def _load_on_runner(function, args, tools):
@@ -1247,7 +1251,7 @@ def _load_on_runner(function, args, tools):
     loop clears it when the load is over."""
     (box, go_write, done_read, go_byte, done_byte, hold_held, let_go_of_hold, write, read, os_error,
      stop_collecting, switch, make_reader, reader, runner_id, loop_frame, safe_waits, type_, tuple_, len_, guarded,
-     referents, keys, chained, all_, map_, is_, referents_of, jobs, count) = tools
+     referents, keys, chained, all_, map_, is_, referents_of, jobs, count, dict_, frozenset_) = tools
     box[0] = (function, args)
     handed = count(jobs)
     let_go_of_hold()  # see runner._loop
@@ -1278,6 +1282,14 @@ def _load_on_runner(function, args, tools):
         return None  # the load raised out of the harness's own code, or the outcome was swapped
     loaded = outcome[1]
     if type_(loaded) is not tuple_ or len_(loaded) != 2:
+        return None
+    # What the calls will read of it on this thread, of the exact types ``_load_and_bind`` made: the outcome can be
+    # swapped after the job stored it (a trace function the files set on ``_serve_job``'s frame runs its last
+    # lines), and a namespace of a dict subclass ran its ``__iter__`` here before every call (the thirty-third
+    # red team). The reply is copied to exact types before it is read (``_finish``).
+    bound = loaded[1]
+    if bound is not None and (type_(bound) is not tuple_ or len_(bound) != 3 or type_(bound[1]) is not dict_
+                              or type_(bound[2]) is not frozenset_):
         return None
     return loaded
 
@@ -1778,10 +1790,13 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
                         put(case_id, built, before)  # unchanged: the re-asking pass may have this very tree again
                 except base_exception:
                     result["mutated"] = True
-            grave.append((answer, raised, built, helpers, before, evidence, reported, pair, job, outcome))
+            grave.append((answer, raised, built, helpers, before, evidence, reported, pair, job, outcome, values,
+                          answered))
             # dropped by the runner as the next call starts; and no local of this frame keeps one of them alive
-            # past that, to die here when it is rebound (an unawaited coroutine's warning, a file's __del__)
+            # past that, to die here when it is rebound (an unawaited coroutine's warning, a file's __del__; the
+            # case's ``values`` list, taken out of the case's dict by the call: the thirty-third red team)
             answer = raised = built = helpers = before = evidence = reported = pair = job = outcome = shown = None
+            values = answered = None
             results += (join(encoder(result, 0)).encode("utf-8"),)  # bytes: a later call cannot edit them
             keep((case, result))  # the next case's would drop them here: their dicts are within the student's reach
             case = result = None
