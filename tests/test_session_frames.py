@@ -59,23 +59,45 @@ def test_a_note_told_now_is_out_at_once(channel):
 
 
 @pytest.mark.parametrize("answer, value", [(b"17", 17), (b"-2.5", -2.5), (b"null", None), (b'{"error": "x"}', {"error": "x"})])
-def test_an_answer_is_read_whole_and_what_follows_it_is_kept(channel, answer, value):
-    """The answer read the quick way (the next frame, whole, in one read), whatever its value (``null`` too),
-    and the request that came in the same read left for ``receive``."""
+def test_an_answer_is_read_whole_and_what_follows_it_is_never_taken_for_a_request(channel, answer, value):
+    """The answer read the quick way (the next frame, whole, in one read), whatever its value (``null`` too). The
+    grader sends a request only once the last one is answered, so bytes after an answer are none of its: they stay
+    in the buffer, where the student's code could have written them, and ``_receive`` takes no request from them
+    (json's C scanner, given bytes it cannot parse, calls whatever ``json.decoder.JSONDecodeError`` is: the
+    thirtieth red team)."""
     found, _, to_child = channel
     os.write(to_child, b"MMGA 0123abcd 1 %d\n%s" % (len(answer), answer) + b'MMG1 0123abcd 7 13\n{"op": "run"}')
     assert found.ask(b'["v", 2]') == value
-    assert found.receive() == (7, {"op": "run"})
+    assert found.buffer == b'MMG1 0123abcd 7 13\n{"op": "run"}'
+    assert harness._receive(harness._wire(found), []) == (0, None)
 
 
-def test_an_answer_cut_across_two_reads_or_behind_a_request_is_still_found(channel):
+def test_an_answer_cut_across_two_reads_is_still_found(channel):
     found, _, to_child = channel
-    os.write(to_child, b'MMG1 0123abcd 8 13\n{"op": "run"}MMGA 0123abcd 1 4\n12')  # a request first, the answer cut
-    os.set_blocking(to_child, False)
+    os.write(to_child, b"MMGA 0123abcd 1 4\n12")  # the answer cut in two
     import threading
 
     later = threading.Timer(0.05, lambda: os.write(to_child, b".5"))
     later.start()
     assert found.ask(b'["v", 2]') == 12.5
     later.join()
-    assert found.receive() == (8, {"op": "run"})  # the request read while waiting for the answer
+    assert found.buffer == b""
+
+
+class _Ended(Exception):
+    pass
+
+
+def test_a_request_read_while_a_question_waits_ends_the_child(channel, monkeypatch):
+    """Only a thread a call left asking reads the next request (the grader sends none while a question waits): the
+    child ends (exit code 4), and the request is kept nowhere the harness would read it from."""
+    found, _, to_child = channel
+
+    def ended(code):
+        raise _Ended(code)
+
+    monkeypatch.setattr(harness, "_os_exit", ended)
+    os.write(to_child, b'MMG1 0123abcd 8 13\n{"op": "run"}MMGA 0123abcd 1 2\n12')
+    with pytest.raises(_Ended) as stopped:
+        found.ask(b'["v", 2]')
+    assert stopped.value.args == (4,) and not hasattr(found, "pending")
