@@ -297,7 +297,8 @@ class Watchdog:
         ready.acquire()
         _thread.start_new_thread(_watch, (
             self.state, self.lock.acquire, self.lock.release, _perf_counter, _clock_gettime, self.cpu_clock,
-            runner.raiser if threaded else None, runner.ident, runner.box, KeyboardInterrupt, _thread.interrupt_main,
+            runner.raiser if threaded else None, runner.ident, runner.box, KeyboardInterrupt,
+            None if threaded else _thread.interrupt_main,  # a function gc would hand the student's code (see _hand_over)
             _sleep, runner.due.acquire if threaded else None, _runner.RUNNING, _runner.ASKING, ready, refused, refuse))
         ready.acquire()  # the thread has tried to install its filter
         return refused[0]
@@ -863,7 +864,8 @@ class Harness:
         return encoded
 
     def serve(self):
-        """The first request (``init``: the submission loads), then ``_serve_requests`` for the rest.
+        """The first request (``init``: the submission loads), then ``_serve_requests`` for the rest; where there
+        is a runner, on a thread of their own (``_hand_over``), this, the main one, waiting for good.
 
         This frame starts before any student code runs. While the submission's files load on this (the
         main) thread their code can reach this frame (``sys._getframe``) and read its variables, so it
@@ -895,6 +897,20 @@ class Harness:
         key = b""
         if _type(request) is _dict and _type(request.get("reply_key")) is _str:
             key = bytes.fromhex(request.pop("reply_key"))
+        # Served from here on by a thread of its own where there will be a runner (see _hand_over): this one, the
+        # interpreter's main thread, is the one that handles signals, and it then never runs Python again
+        if _may_hand_over(request):
+            _hand_over([self._serve_from_init, seq, request, key, check, receive, send, finish, codes, tools, grave,
+                        wire, serve_requests, serve_requests_code])
+        self._serve_from_init(seq, request, key, check, receive, send, finish, codes, tools, grave, wire,
+                              serve_requests, serve_requests_code)
+
+    def _serve_from_init(self, seq, request, key, check, receive, send, finish, codes, tools, grave, wire,
+                         serve_requests, serve_requests_code):
+        """``init`` (the files load), its reply, then ``_serve_requests``: on the serving thread (see
+        ``_hand_over``), or on the main one where there is no runner. Reads no global name after the load but on
+        the way to ``os._exit``."""
+        code_of, func_of = tools[13], tools[14]
         guard = None
         reply = {"error": "the first request must be init"}
         try:
@@ -1045,6 +1061,85 @@ def _quiet_signals(handlers):
         if not changed:
             return replaced
     exit_(4)
+
+
+def _may_hand_over(request):
+    """Whether ``init`` is served by a thread of its own (``_hand_over``): where the calls will run on a runner
+    thread (ctypes reaches the interpreter, the grader did not ask for the fallback) and a thread's signals can be
+    blocked (POSIX). Before any student code runs."""
+    if _type(request) is not _dict or request.get("op") != "init" or request.get("runner") == "off":
+        return False
+    try:
+        import _signal
+    except ImportError:
+        return False
+    return hasattr(_signal, "pthread_sigmask") and _runner._async_raiser() is not None
+
+
+def _hand_over(box):
+    """The rest of the session served by a new thread; this one, the main thread, blocks every signal and waits
+    for good, never to run Python again. Never returns.
+
+    Only the main thread handles signals, and it handles one at its next check for pending work, after any call:
+    ``_thread.interrupt_main(32)`` (a signal glibc keeps, which Python has no handler entry for) from the
+    student's call made the harness's thread report "Signal 32 ignored" through ``sys.unraisablehook``, a
+    function of theirs, right after "done", with the serving frames and the key above it (the thirty-fifth red
+    team). Pending calls run there too. Served from another thread, nothing of the harness is on the thread that
+    handles them, and that thread, its signals blocked, never wakes to handle them. ``box`` holds the serving
+    method and its arguments (the reply key among them); the new thread empties it before anything else, so no
+    object gc can hand out holds the key. Runs before any student code, the files' load included."""
+    import _signal
+
+    started, go, forever = _thread.allocate_lock(), _thread.allocate_lock(), _thread.allocate_lock()
+    started.acquire()
+    go.acquire()
+    forever.acquire()
+    _ignore_timer_signals()  # on this thread, the one that may set a handler: see _signals_while_loading
+    box += [started, go]
+    _thread.start_new_thread(_served_here, (box,))
+    started.acquire()  # the box emptied
+    # Blocked after the new thread started (it keeps the signals it had, and so do the runner and the watchdog it
+    # starts: a CPU limit's SIGXCPU still ends the process), before it goes on to load the files
+    _signal.pthread_sigmask(_signal.SIG_BLOCK, tuple(_signal.valid_signals()))
+    go.release()
+    forever.acquire()
+    _os_exit(5)
+
+
+def _served_here(box, exit_=_os_exit):
+    """The serving thread of ``_hand_over``: takes everything out of ``box``, then serves, and ends the process if
+    serving ever ends."""
+    (serve_from_init, seq, request, key, check, receive, send, finish, codes, tools, grave, wire, serve_requests,
+     serve_requests_code, started, go) = box
+    box.clear()
+    started.release()
+    go.acquire()
+    started = go = None
+    try:
+        serve_from_init(seq, request, key, check, receive, send, finish, codes, tools, grave, wire, serve_requests,
+                        serve_requests_code)
+    finally:
+        exit_(5)
+
+
+def _ignore_timer_signals():
+    """The signals a file may arm a timer for (or send itself) ignored, SIGINT too for good: its default
+    handler raises KeyboardInterrupt on the main thread, which a file could trigger with ``os.kill(os.getpid(),
+    SIGINT)``; the exception's traceback makes the serving frames objects that gc hands out. (The watchdog
+    interrupts the runner thread directly; only the fallback without a runner uses SIGINT, and it never comes
+    here.) Only the main thread may set a handler: elsewhere (the serving thread of ``_hand_over``, after the
+    main thread did this) nothing is done."""
+    try:
+        import _signal
+    except ImportError:
+        return
+    for name in ("SIGINT", "SIGALRM", "SIGVTALRM", "SIGPROF", "SIGUSR1", "SIGUSR2"):
+        number = getattr(_signal, name, None)
+        if number is not None:
+            try:
+                _signal.signal(number, _signal.SIG_IGN)
+            except ValueError:  # not the main thread
+                return
 
 
 def _wire(channel):
@@ -1309,14 +1404,7 @@ def _signals_while_loading():
     except ImportError:
         return None
     getsignal, valid = _signal.getsignal, _signal.valid_signals()
-    # SIGINT too, for good: its default handler raises KeyboardInterrupt on the main thread, in the harness's own
-    # code, which a file could trigger with ``os.kill(os.getpid(), SIGINT)``; the exception's traceback makes the
-    # serving frames objects that gc hands out, and they hold the reply key. (The watchdog interrupts the runner
-    # thread directly; only the fallback without a runner uses SIGINT, and it never comes here.)
-    for name in ("SIGINT", "SIGALRM", "SIGVTALRM", "SIGPROF", "SIGUSR1", "SIGUSR2"):
-        number = getattr(_signal, name, None)
-        if number is not None:
-            _signal.signal(number, _signal.SIG_IGN)
+    _ignore_timer_signals()
 
     def signal(signalnum, handler):
         number = int(signalnum)
