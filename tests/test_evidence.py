@@ -536,11 +536,16 @@ REVIEWED_FORGERS = {
     # found by the thirty-fifth red team: _thread.interrupt_main(32) from the call tripped a signal Python has no
     # handler entry for; the harness's thread, the main one, reported it through the file's sys.unraisablehook
     "forge_signal32_unraisable.py": "tree-unchanged",
+    # found by the thirty-seventh red team: the watchdog's loop made to raise (its state array emptied), so that its
+    # thread ran the file's sys.unraisablehook, which held the runner's lock and put the tree back before "done"
+    "forge_watchdog_unraisable.py": "tree-unchanged",
 }
 
 
 # forgers caught another way: what they reach for is not there, or their replies are not signed
 CAUGHT_WHILE_LOADING = {"forge_audit_hook.py": "has no attribute 'addaudithook'",
+                        # its first call empties the watchdog's state: the watchdog's loop ends the process
+                        "forge_watchdog_unraisable.py": "exited before answering (exit code 4)",
                         # the request awaited with bytes left in the channel: a reply the grader does not take
                         "forge_json_error_hook.py": "tampered with the result channel",
                         "forge_runner_takeover.py": "tampered with the result channel",

@@ -305,39 +305,48 @@ class Watchdog:
 
 
 def _watch(state, acquire, release, wall, cpu_time, cpu_clock, raiser, runner_ident, box, keyboard_interrupt,
-           interrupt_main, sleep, make_due, running, asking, ready, refused, refuse):
+           interrupt_main, sleep, make_due, running, asking, ready, refused, refuse, exit_=_os_exit):
     """The watchdog's loop (see ``Watchdog``): reads no global name and no attribute; its state is floats of its
     own (read from the array); the runner's state it compares by identity within one expression, never bound
     to a name (a name holding an object of the student's could be its last reference, and drop it here); it
     writes nothing but doubles and a lock (an interrupt due while the call asks: ``Runner.due``). Its first
-    act, before any student code runs, is to refuse threads on its own thread (``_refuse_threads_here``)."""
+    act, before any student code runs, is to refuse threads on its own thread (``_refuse_threads_here``).
+
+    The loop never ends: an error in it (its state array emptied by the student's code, and ``state[2]`` raising)
+    ends the process, as the runner's does. Ended, the thread would report the error through
+    ``sys.unraisablehook``, a function of the student's then running on this thread for as long as it liked: it
+    took the lock the runner takes as a call ends, held "done" back and put the tree back meanwhile (the
+    thirty-seventh red team)."""
     refused[0] = _refuse_threads_here() if refuse else False
     ready.release()
     ready = refused = None
-    while True:
-        tick = state[2]
-        sleep(tick if 0.0 < tick < 1.0 else 0.05)
-        wall_deadline, cpu_deadline, serial = state[0], state[1], state[3]
-        if not wall_deadline > 0.0:
-            continue
-        if wall() < wall_deadline and (cpu_time(cpu_clock) if cpu_clock is not None else wall()) < cpu_deadline:
-            continue
-        acquire()
-        try:
-            if state[0] > 0.0 and state[3] == serial:  # still the same call: it has run too long
-                if raiser is None:
-                    interrupt_main()
-                # At once; or, while the call is asking the grader, made due (Runner.due) and raised by
-                # runner.leave_question once the answer is in: an interrupt then would cut the question from its
-                # answer, and waiting for a tick between two questions let a call that does little but ask run
-                # on far past its limit
-                elif box[2] is running:
-                    raiser[0](raiser[1])(runner_ident, keyboard_interrupt)  # made now: see runner._async_raiser
-                elif box[2] is asking:
-                    make_due(False)
-                state[0] = 0.0
-        finally:
-            release()
+    try:
+        while True:
+            tick = state[2]
+            sleep(tick if 0.0 < tick < 1.0 else 0.05)
+            wall_deadline, cpu_deadline, serial = state[0], state[1], state[3]
+            if not wall_deadline > 0.0:
+                continue
+            if wall() < wall_deadline and (cpu_time(cpu_clock) if cpu_clock is not None else wall()) < cpu_deadline:
+                continue
+            acquire()
+            try:
+                if state[0] > 0.0 and state[3] == serial:  # still the same call: it has run too long
+                    if raiser is None:
+                        interrupt_main()
+                    # At once; or, while the call is asking the grader, made due (Runner.due) and raised by
+                    # runner.leave_question once the answer is in: an interrupt then would cut the question from its
+                    # answer, and waiting for a tick between two questions let a call that does little but ask run
+                    # on far past its limit
+                    elif box[2] is running:
+                        raiser[0](raiser[1])(runner_ident, keyboard_interrupt)  # made now: see runner._async_raiser
+                    elif box[2] is asking:
+                        make_due(False)
+                    state[0] = 0.0
+            finally:
+                release()
+    finally:
+        exit_(4)
 
 
 _memory_exhausted = [False]  # set when student code ran out of memory; the reply then says only that
