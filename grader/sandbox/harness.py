@@ -298,7 +298,7 @@ class Watchdog:
         _thread.start_new_thread(_watch, (
             self.state, self.lock.acquire, self.lock.release, _perf_counter, _clock_gettime, self.cpu_clock,
             runner.raiser if threaded else None, runner.ident, runner.box, KeyboardInterrupt,
-            None if threaded else _thread.interrupt_main,  # a function gc would hand the student's code (see _hand_over)
+            None if threaded else _thread.interrupt_main,  # gc would hand it to the student's code (see _hand_over)
             _sleep, runner.due.acquire if threaded else None, _runner.RUNNING, _runner.ASKING, ready, refused, refuse))
         ready.acquire()  # the thread has tried to install its filter
         return refused[0]
@@ -1179,7 +1179,7 @@ def _receive(wire, grave):
     The interpreter is held (switch interval up) before the request is decoded, so none of them sees
     it before the seal is checked."""
     (attrs, req_fd, _res_fd, lock, unlock, read, _write, exit_, scan, magic, answer, switch,
-     type_, len_, int_, bytes_, list_, tuple_, _sign, stop_collecting, all_, map_, is_, strs,
+     type_, len_, int_, bytes_, _list, tuple_, _sign, stop_collecting, all_, map_, is_, strs,
      (guarded, referents, keys), chained, referents_of, memo) = wire
     lock()  # a thread of the student's may be reading an answer right now
     try:
@@ -1345,8 +1345,8 @@ def _loader(runner):
 
 
 def _load_on_runner(function, args, tools):
-    """The submission's files loaded on the runner thread, by a function that reads no global name: ``function(*args)``'s
-    value, or None where the hand-over was tampered with (its pipes, the outcome's shape, the job count, the
+    """The submission's files loaded on the runner thread, by a function that reads no global name:
+    ``function(*args)``'s value, or None where the hand-over was tampered with (its pipes, the outcome's shape, the job count, the
     runner not back in its loop). Everything it uses is unpacked from ``tools`` before the job: a variable of
     this running frame is out of the files' reach.
 

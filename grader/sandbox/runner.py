@@ -33,7 +33,8 @@ STACK_BYTES = 16 << 20  # as deep a recursion as the main thread allows, with ro
 def _serve_job(box, lock, collect=gc.enable, collecting=gc.isenabled, stop_collecting=gc.disable, running=RUNNING,
                idle=IDLE):
     """The job in ``box``, run inside ``sys.call_tracing`` (``_loop``): box is [job (function, args), outcome
-    (ok, value), state, the last call's leftovers, whether the student's code runs with garbage collection on]. Everything here is the student's time: whatever it drops may run their code.
+    (ok, value), state, the last call's leftovers, whether the student's code runs with garbage collection on].
+    Everything here is the student's time: whatever it drops may run their code.
 
     Collection runs only here, while a job runs: the harness's thread never turns it on, so no collection
     there can run a ``__del__`` of the student's (one could set a trace function on that thread, and a
@@ -71,7 +72,7 @@ def _loop(go_read, done_write, box, lock, take_hold, jobs, read=os.read, write=o
 
     Once "done" is written nothing of the student's may run on this thread until the harness hands over the
     next job: the harness works meanwhile, and lets the interpreter go whenever it makes a system call.
-    Three things keep it so:
+    Four things keep it so:
 
     - **The hold.** A lock that is held at all times but one: the harness lets go of it right before it
       writes "go", and this loop takes it again before the job. Nothing here lets go of it; the harness finds
