@@ -539,6 +539,9 @@ REVIEWED_FORGERS = {
     # found by the thirty-seventh red team: the watchdog's loop made to raise (its state array emptied), so that its
     # thread ran the file's sys.unraisablehook, which held the runner's lock and put the tree back before "done"
     "forge_watchdog_unraisable.py": "tree-unchanged",
+    # found by the thirty-ninth red team: each call re-sorted the trees of earlier calls, which the harness had looked
+    # at once, right after their own call, and never again
+    "forge_deferred_mutation.py": "tree-unchanged",
 }
 
 
@@ -856,6 +859,7 @@ PLAIN_LOCALS_OF_SERVE_CASES = frozenset({
     "attrs", "own_dicts", "switch",  # the harness's own dicts, and the kit's switch
     "exc", "top",  # the watchdog's interrupt and the runner's frame, let go of at once
     "name",  # the driver's helper names
+    "numbered", "differs", "late", "reply",  # the inputs looked at again: a count, a flag, bytes
 })
 
 

@@ -148,6 +148,9 @@ def _trace(exercise, call_timeout) -> Predicate:
 
 def _unchanged(exercise, call_timeout) -> Predicate:
     def predicate(outcome: Outcome):
+        if outcome.raw.get("changed_later"):
+            return ("the tree was unchanged when the call returned, but changed later, while other calls ran "
+                    "(something kept a reference to it and changed it afterwards)")
         if outcome.raw.get("mutated"):
             return "the tree was different after the call (nodes, their order, names or attributes changed)"
         return None

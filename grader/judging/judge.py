@@ -150,6 +150,15 @@ def _judge_replies(session: Session, exercise, bank: Bank, result: SubmissionRes
             if again_cases else []
     except SandboxFailure as failure:
         again_raw, again_failure = [], failure.reason
+    # Every input seen unchanged after its own call looked at once more, now that no call of the student's is
+    # left to run before the checks: a later call (or a thread of theirs) may have changed it since (see
+    # Session.audit). A child that cannot answer now has already given every answer judged below; tampering
+    # found here disqualifies, as anywhere.
+    if session.failure is None:
+        try:
+            session.audit()
+        except SandboxFailure:
+            pass
 
     # Only now, with every answer in hand, does the reference speak.
     reference = exercise.reference

@@ -845,8 +845,9 @@ class Harness:
         )
         return kit, window_anchor, restore
 
-    def run(self, request, kit, bound, grave, keep):
-        """Every case of a request: the reply's bytes, or a fatal reply.
+    def run(self, request, kit, bound, grave, keep, looked):
+        """Every case of a request: the reply's bytes, or a fatal reply; and ``looked``, the inputs to look at
+        again after the next request (see ``_serve_cases``), as they are now.
 
         Called held (``serve`` has just checked the whole seal, this method included). What the cases
         loop needs of the loaded submission comes in ``bound`` (read once while the files loaded); the cases themselves are frozen (``marshal``:
@@ -862,14 +863,14 @@ class Harness:
         tell_cases = request.get("notes", True) is not False  # the grader says when it attributes nothing to cases
         observe = request.get("observe", True) is not False  # and when it reads nothing but the answers
         if bound is None:
-            return {"error": "nothing loaded to run"}
+            return {"error": "nothing loaded to run"}, looked
         entry, module_attrs, submission_files = bound
         tampered = _tampered  # bound now: after the cases, a global looked up could run a key the student planted
         encoded = _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, submission_files,
-                               grave, keep)
+                               grave, keep, looked)
         if encoded is None:
             tampered[0] = True
-            return {"fatal": "tampered"}
+            return {"fatal": "tampered"}, looked
         return encoded
 
     def serve(self):
@@ -960,6 +961,9 @@ class Harness:
         switch, switch_seconds = tools[9], tools[10]
         # ``grave``: what this thread would drop that the student could have put there (see _serve_cases)
         request = None
+        # Every input seen unchanged after its own call, looked at again as each request ends (see _serve_cases): a
+        # tuple in this frame, which nothing of the student's reaches
+        looked = (0, ())
         while True:
             if code_of(receive) is not receive_code:
                 exit_(4)
@@ -976,7 +980,7 @@ class Harness:
                 if not intact:
                     pass
                 elif op == "run":
-                    reply = self.run(request, guard[3], guard[10], grave, keep)  # held: nothing ran since the check
+                    reply, looked = self.run(request, guard[3], guard[10], grave, keep, looked)  # held: nothing ran since the check
                 else:
                     reply = {"error": "unknown request"}
             except base_exception:  # noqa: B036 - student code broke something the harness relies on
@@ -1561,8 +1565,8 @@ def _builtins_restorer():
     return restore
 
 
-def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, submission_files, grave, keep):
-    """The cases of one request, each called and looked at: the reply's bytes, or None on tampering.
+def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, submission_files, grave, keep, looked):
+    """The cases of one request, each called and looked at: ``(the reply's bytes, looked)``, or None on tampering.
 
     Reads no global name and no attribute of a Python object whose class a student could change: all
     it uses comes in ``kit`` (bound by ``Harness.window`` before any student code ran) or is C-level.
@@ -1582,6 +1586,15 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
     the input is neither snapshotted nor compared after the call, and the call gets no seal of its own.
     The per-call check and the builtins restored still come between every two calls: they keep the
     harness whole, whatever the grader reads of the cases.
+
+    ``looked``: every input of the session seen unchanged after its own call, ``(next number, ((number, built,
+    before, evidence), ...))``, a tuple (nothing of the student's can edit it) that ``serve``'s frame keeps from one
+    request to the next. A call can change the input of an *earlier* call, after the one look the harness took
+    right after that call (the thirty-ninth red team: each call re-sorted the trees of the calls before it, and
+    left its own as it found it). So once the request's cases are done, every input seen so far is looked at
+    again, and the reply names, under ``late``, the numbers of those that changed since (the grader's
+    ``Session`` numbers the unchanged results alike, and counts those against them). A request with no cases is
+    only that look (``Session.audit``: the grader's last, before it judges).
     """
     (switches, window_anchor, check, check_code, clock, switch_seconds, gc_enable, gc_isenabled, gc_disable,
      loads, dumps, encoder, seed_encoder, random_seed, get_state, set_state, generator, generator_attrs, sha512,
@@ -1628,7 +1641,9 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
     # student's run by that (an object planted, through gc, in a case's dict or a result's) would run here, on the
     # harness's thread, where it could still rewrite the serving frame's reply (the fifteenth red team).
     case = result = shown = answer = raised = built = helpers = before = evidence = reported = pair = job = None
-    outcome = values = answered = item = plain = None
+    outcome = values = answered = item = plain = seen = None
+    numbered, entries = looked
+    still = ()
     try:
         results = ()
         timeouts = 0
@@ -1883,8 +1898,11 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
                 try:
                     if (changed(built, before) if changed is not None else snapshot(built) != before):
                         result["mutated"] = True
-                    elif pair is not None:
-                        put(case_id, built, before)  # unchanged: the re-asking pass may have this very tree again
+                    else:
+                        entries += ((numbered, built, before, evidence),)  # looked at again when the request ends
+                        numbered += 1
+                        if pair is not None:
+                            put(case_id, built, before)  # unchanged: the re-asking pass may have this very tree again
                 except base_exception:
                     result["mutated"] = True
             grave.append((answer, raised, built, helpers, before, evidence, reported, pair, job, outcome, values,
@@ -1899,10 +1917,30 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
             case = result = None
             if timed_out:
                 timeouts += 1
-        return b'{"results": [' + b", ".join(results) + b"]}"
+        # Every input seen unchanged so far, looked at again now that this request's calls are done: a later call
+        # may have changed it (see ``looked`` above). Nothing ran since the last call's checks, or since this
+        # request's first check where it had no cases. An input found changed is named once and let go of (to the
+        # grave: the runner drops it, on its own thread, as the next call starts).
+        late = b""
+        for seen in entries:
+            if broken(seen[3], seen[2]):
+                return None  # a "before" or a helper swapped since: as right after a call
+            try:
+                differs = changed(seen[1], seen[2]) if changed is not None else snapshot(seen[1]) != seen[2]
+            except base_exception:
+                differs = True
+            if differs is False:
+                still += (seen,)
+            else:
+                late += (b", %d" if late else b"%d") % seen[0]
+                grave.append(seen)
+        seen = None
+        entries = None
+        reply = b'{"results": [' + b", ".join(results) + b"]" + (b', "late": [' + late + b"]}" if late else b"}")
+        return reply, (numbered, still)
     finally:
         keep((case, result, shown, answer, raised, built, helpers, before, evidence, reported, pair, job, outcome,
-              values, answered, item, plain))
+              values, answered, item, plain, seen, entries, still))
 
 
 def _loading_helpers(driver, link):

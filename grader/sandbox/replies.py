@@ -170,7 +170,9 @@ def _parts(value) -> bool:
 
 
 _INIT = {"ok": lambda v: type(v) is bool, "error": _text, "grader_fault": _text, "parts": _parts, "fatal": _fatal}
-_RUN = {"results": lambda v: type(v) is list, "ok": lambda v: type(v) is bool, "error": _text, "fatal": _fatal}
+_RUN = {"results": lambda v: type(v) is list, "ok": lambda v: type(v) is bool, "error": _text, "fatal": _fatal,
+        "late": lambda v: type(v) is list and 0 < len(v) <= LATE_ITEMS and all(type(n) is int and n >= 0 for n in v)}
+LATE_ITEMS = 100_000  # numbers of inputs found changed after their own call (harness._serve_cases): one per case at most
 
 
 def check_init(reply: dict) -> dict:
@@ -191,6 +193,15 @@ def check_run(reply: dict, cases: list[dict]) -> list[dict]:
     for case, result in zip(cases, results):
         check_result(result, case["id"])
     return results
+
+
+def check_late(reply: dict, looked: int) -> list[int]:
+    """The reply's ``late``: the numbers (0, 1, ... in the order the session saw them unchanged) of inputs found
+    changed after their own call, each once and each one the session has numbered (``looked`` so far)."""
+    late = reply.get("late", [])
+    if len(set(late)) != len(late) or any(number >= looked for number in late):
+        raise Refused("run reply: a late change of an input never looked at")
+    return late
 
 
 def _true(value) -> bool:

@@ -335,6 +335,10 @@ class Session:
         # Per case input (the very object, kept here so its id is not reused): what the child asked in an
         # evidence run and the grader answered, handed back to it in a later run of the case (see run)
         self._answered: dict[int, tuple] = {}
+        # The results whose input the harness saw unchanged after the call, in the order it numbers them
+        # (harness._serve_cases' ``looked``): a reply's ``late`` names those changed since, by a later call
+        self._looked: list[dict] = []
+        self._late_seen: set[int] = set()
         self._stderr_file = None
         self._pinned = None  # the opening thread and its CPUs while it serves a child (launch.pin_to_this_cpu)
         self._request_fd = None  # the child's request pipe, once open() has started it
@@ -485,6 +489,9 @@ class Session:
         ran = [number for number, result in enumerate(results) if "skipped" not in result]
         if not isinstance(batch, _Quiet) and ran != list(range(len(batch.oracles))):
             self._fail(TAMPERED)  # a case answered that never began, or one begun and then skipped
+        if observe:
+            self._looked.extend(result for result in results if "skipped" not in result and not result.get("mutated"))
+        self._count_late(reply)
         for result, oracle in zip(results, batch.oracles):
             if oracle is not None and oracle is not _UNLOGGED:
                 result["trace"] = oracle.trace()
@@ -492,6 +499,35 @@ class Session:
             if kept and "input" in case:
                 self._answered[id(case["input"])] = (case["input"], kept)
         return results
+
+    def audit(self) -> None:
+        """The grader's last look before it judges: every input the child saw unchanged after its own call is
+        looked at again (a request with no cases, see ``harness._serve_cases``), and those changed since by a
+        later call, or by a thread between two requests, are counted as changed (``mutated``) in the results
+        already returned. Each run request ends with the same look; this one covers what ran after the last.
+        A change made after this is one no answer of the session can be judged by, and none is."""
+        if not self._looked:
+            return
+        reply = self.request({"op": "run", "cases": [], "notes": False}, timeout=max(self.budget_left(), 0.5))
+        self._check_fatal(reply)
+        try:
+            replies.check_run(reply, [])
+        except replies.Refused:
+            self._fail(TAMPERED)
+        self._count_late(reply)
+
+    def _count_late(self, reply: dict) -> None:
+        """Mark the results the reply's ``late`` names (see ``audit``) as changed: the checks read ``mutated``."""
+        try:
+            late = replies.check_late(reply, len(self._looked))
+        except replies.Refused:
+            self._fail(TAMPERED)
+        for number in late:
+            if number in self._late_seen:
+                self._fail(TAMPERED)  # the harness names an input once, then lets it go
+            self._late_seen.add(number)
+            self._looked[number]["mutated"] = True
+            self._looked[number]["changed_later"] = True  # the grader's own mark, never a field of the child's
 
     def _with_answers(self, case: dict, shown: dict) -> dict:
         """The case as sent in a run whose questions are no evidence (``evidence=False``), with what the child

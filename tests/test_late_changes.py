@@ -1,0 +1,163 @@
+"""An input changed after the one look the harness takes right after its own call (the thirty-ninth red team).
+
+The harness keeps every input it saw unchanged after its call, looks at all of them again as each request ends,
+and names those changed since (``late``); ``Session.audit`` asks for that look once more before the grader
+judges. These tests change an earlier input in each place student code runs after that look: a later call of
+the same request, a call of a later request that keeps no observations, and the flush of the student's streams
+after a reply (no call at all, and only the audit sees it). Each fails without its part of the fix."""
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from grader.judging import bank as banks
+from grader.judging import exercise as exercises
+from grader.judging import judge, submissions
+from grader.sandbox import forkserver, launch, replies
+from grader.sandbox import session as sessions
+
+# Every internal node a call is given is remembered; the remembered nodes' children are re-sorted by name
+# (a real, lasting change) where WHEN says: in the next call, or while the student's stdout is flushed.
+LATE_SORTER = '''
+import sys
+from anytree import Node
+
+WHEN = {when!r}
+_remembered = []
+
+
+def _sort_remembered():
+    while _remembered:
+        node = _remembered.pop()
+        node.children = sorted(node.children, key=lambda child: child.name)
+
+
+class _Stdout:
+    def write(self, text):
+        return len(text)
+
+    def flush(self):
+        if WHEN == "flush":
+            _sort_remembered()
+
+
+sys.stdout = _Stdout()
+
+
+def _search(node, depth, maximizing):
+    if depth == 0 or not node.children:
+        return get_value(node)
+    _remembered.append(node)
+    values = [_search(child, depth - 1, not maximizing) for child in get_next_valid_moves(node)]
+    return max(values) if maximizing else min(values)
+
+
+def minimax(node, max_depth, player_a_moves):
+    if WHEN == "next call":
+        _sort_remembered()
+    return _search(node, max_depth, player_a_moves)
+'''
+
+
+@pytest.fixture(scope="module")
+def ctp26_cases():
+    exercise = exercises.load("ctp-26")
+    bank = banks.build(exercise, seed=11, examples=4)
+    # cases whose trees a name sort changes (their children are not in name order already)
+    return exercise, bank, [c.to_request() for c in bank.cases]
+
+
+def _open(tmp_path, exercise, when):
+    path = tmp_path / "late.py"
+    path.write_text(LATE_SORTER.format(when=when), encoding="utf-8")
+    session = sessions.Session(submissions.load(path), exercise, launch.choose("posix"))
+    assert session.open().get("ok")
+    return session
+
+
+def test_a_later_call_of_the_same_request_changing_an_earlier_input_is_counted(tmp_path, ctp26_cases):
+    exercise, _bank, cases = ctp26_cases
+    session = _open(tmp_path, exercise, "next call")
+    try:
+        results = session.run(cases)
+    finally:
+        session.close()
+    assert session.violation is None
+    late = [r for r in results if r.get("changed_later")]
+    # every call's own tree was as it found it when it returned; each earlier one was re-sorted by the next call
+    assert not any(r.get("mutated") and not r.get("changed_later") for r in results)
+    assert late and all(r["mutated"] is True for r in late)
+
+
+def test_a_call_of_a_request_that_observes_nothing_still_has_earlier_inputs_looked_at(tmp_path, ctp26_cases):
+    exercise, _bank, cases = ctp26_cases
+    session = _open(tmp_path, exercise, "next call")
+    try:
+        first = session.run(cases[:1])
+        assert not first[0].get("mutated")
+        # a pass whose own inputs are not looked at (the consistency pass): its call re-sorts the first case's tree
+        session.run(cases[1:2], evidence=False, observe=False)
+    finally:
+        session.close()
+    assert first[0].get("mutated") is True and first[0].get("changed_later") is True
+
+
+def test_a_change_made_while_the_streams_flush_is_found_by_the_audit(tmp_path, ctp26_cases):
+    exercise, _bank, cases = ctp26_cases
+    session = _open(tmp_path, exercise, "flush")
+    try:
+        results = session.run(cases[:3])
+        # the flush after that reply re-sorted all three trees: no call has run since, only the audit looks
+        assert not any(r.get("mutated") for r in results)
+        session.audit()
+    finally:
+        session.close()
+    assert session.violation is None
+    assert [r.get("changed_later") for r in results] == [True, True, True]
+
+
+def test_an_honest_session_has_nothing_late(tmp_path, ctp26_cases):
+    exercise, _bank, cases = ctp26_cases
+    path = tmp_path / "honest.py"
+    path.write_text(LATE_SORTER.format(when="never"), encoding="utf-8")
+    session = sessions.Session(submissions.load(path), exercise, launch.choose("posix"))
+    try:
+        assert session.open().get("ok")
+        results = session.run(cases) + session.run(cases, evidence=False, observe=False)
+        session.audit()
+    finally:
+        session.close()
+    assert session.violation is None and not any(r.get("mutated") for r in results)
+
+
+@pytest.mark.parametrize("warm", [False, True], ids=["cold", "warm"])
+@pytest.mark.parametrize("again", [True, False], ids=["with-consistency-pass", "first-pass-only"])
+def test_the_graded_result_names_the_late_change(warm, again, tmp_path, ctp26_cases):
+    """Through ``judge.grade``, cold and through a fork server whose pool hands out prebuilt trees: tree-unchanged
+    fails, and says the tree changed after its call returned. Without a consistency pass (no ``consistent``
+    check) no request follows the first, and only the judge's audit sees what the flush after it changed."""
+    exercise, bank, _cases = ctp26_cases
+    if not again:
+        exercise = copy.copy(exercise)
+        exercise.checks = [spec for spec in exercise.checks if spec.kind != "consistent"]
+    path = tmp_path / "late.py"
+    path.write_text(LATE_SORTER.format(when="flush"), encoding="utf-8")
+    launcher = launch.choose("posix")
+    if warm:
+        launcher = forkserver.ZygoteLauncher.wrap(launcher, exercise, bank)
+    try:
+        result = judge.grade(submissions.load(path), exercise, bank, launcher)
+    finally:
+        if warm:
+            launcher.close()
+    unchanged = next(c for c in result.checks if c.name == "tree-unchanged")
+    assert result.error is None and unchanged.score < unchanged.max_score
+    assert "changed later" in unchanged.message, unchanged.message
+
+
+@pytest.mark.parametrize("late, looked", [([0, 0], 2), ([2], 2), ([-1], 2), (["0"], 2), ([], 2), ([True], 2)])
+def test_late_numbers_the_session_never_gave_are_refused(late, looked):
+    with pytest.raises(replies.Refused):
+        replies.check_run({"results": [], "late": late}, [])
+        replies.check_late({"results": [], "late": late}, looked)
