@@ -542,6 +542,11 @@ REVIEWED_FORGERS = {
     # found by the thirty-ninth red team: each call re-sorted the trees of earlier calls, which the harness had looked
     # at once, right after their own call, and never again
     "forge_deferred_mutation.py": "tree-unchanged",
+    # found by the fortieth red team: the same change deferred to the flush before the grader's audit, whose reply
+    # the file then turned into "memory limit" (the harness's flag) or never let the harness read (a non-blocking
+    # request pipe): an audit that does not come back used to leave every input counted as unchanged
+    "forge_memory_flag.py": "tree-unchanged",
+    "forge_audit_nonblock.py": "tree-unchanged",
 }
 
 
@@ -901,7 +906,7 @@ def test_run_keeps_nothing_of_the_request_in_its_frame():
 
     [code] = [code for _, _, code in _between_calls_code({"harness.py": ("Harness.run",)}) if code.co_name == "run"]
     stored = {i.argval for i in dis.get_instructions(code) if i.opname == "STORE_FAST"}
-    plain = {"frozen", "limit", "tell_cases", "observe", "tampered", "encoded"}  # bytes, numbers, flags, our list
+    plain = {"frozen", "limit", "tell_cases", "observe", "audit", "tampered", "encoded"}  # bytes, numbers, flags, our list
     loaded = {"entry", "module_attrs", "submission_files"}  # ``bound``'s, kept by serve's guard
     source = (Path(__file__).resolve().parent.parent / "grader" / "sandbox" / "harness.py").read_text(encoding="utf-8")
     function = next(node for node in ast.walk(ast.parse(source))

@@ -1,10 +1,11 @@
 """An input changed after the one look the harness takes right after its own call (the thirty-ninth red team).
 
-The harness keeps every input it saw unchanged after its call, looks at all of them again as each request ends,
-and names those changed since (``late``); ``Session.audit`` asks for that look once more before the grader
-judges. These tests change an earlier input in each place student code runs after that look: a later call of
-the same request, a call of a later request that keeps no observations, and the flush of the student's streams
-after a reply (no call at all, and only the audit sees it). Each fails without its part of the fix."""
+The harness keeps every input it saw unchanged after its call; ``Session.audit``, the grader's last request
+before it judges, has them all looked at again, and the reply names those changed since (``late``). These
+tests change an earlier input in each place student code runs after that first look: a later call of the same
+request, a call of a later request that keeps no observations, and the flush of the student's streams after
+a reply (no call at all). Each fails without its part of the fix (the harness's look, the session's audit,
+the judge's call of it)."""
 from __future__ import annotations
 
 import copy
@@ -14,6 +15,8 @@ import pytest
 from grader.judging import bank as banks
 from grader.judging import exercise as exercises
 from grader.judging import judge, submissions
+from grader.judging.bank import Case
+from grader.judging.checks import Outcome
 from grader.sandbox import forkserver, launch, replies
 from grader.sandbox import session as sessions
 
@@ -33,13 +36,27 @@ def _sort_remembered():
         node.children = sorted(node.children, key=lambda child: child.name)
 
 
+def _memory_flag():
+    """The harness's own "ran out of memory" flag, a list in its module, as the fortieth red team found it."""
+    for module in list(sys.modules.values()):
+        flag = vars(module).get("_memory_exhausted")
+        if type(flag) is list and len(flag) == 1:
+            return flag
+    return None
+
+
 class _Stdout:
     def write(self, text):
         return len(text)
 
     def flush(self):
+        import os
+        os.write(2, b"flushed\\n")  # counted by the test: which replies ran the student's flush
         if WHEN == "flush":
             _sort_remembered()
+        if WHEN == "flush, then the memory flag" and _remembered:  # after the first call, not the load
+            _sort_remembered()
+            _memory_flag()[0] = True  # every reply from now on says "memory limit", the audit's too
 
 
 sys.stdout = _Stdout()
@@ -81,6 +98,8 @@ def test_a_later_call_of_the_same_request_changing_an_earlier_input_is_counted(t
     session = _open(tmp_path, exercise, "next call")
     try:
         results = session.run(cases)
+        assert not any(r.get("mutated") for r in results)  # each call left its own tree as it found it
+        session.audit()
     finally:
         session.close()
     assert session.violation is None
@@ -98,6 +117,7 @@ def test_a_call_of_a_request_that_observes_nothing_still_has_earlier_inputs_look
         assert not first[0].get("mutated")
         # a pass whose own inputs are not looked at (the consistency pass): its call re-sorts the first case's tree
         session.run(cases[1:2], evidence=False, observe=False)
+        session.audit()
     finally:
         session.close()
     assert first[0].get("mutated") is True and first[0].get("changed_later") is True
@@ -161,3 +181,39 @@ def test_late_numbers_the_session_never_gave_are_refused(late, looked):
     with pytest.raises(replies.Refused):
         replies.check_run({"results": [], "late": late}, [])
         replies.check_late({"results": [], "late": late}, looked)
+
+
+def test_an_audit_that_does_not_come_back_leaves_no_input_counted_unchanged(tmp_path, ctp26_cases):
+    """The fortieth red team: the trees changed in the flush after the last request, and the harness's memory flag
+    raised there, so that the audit's reply (which named every changed tree) came back as "memory limit". A
+    process that ends before the grader's last look leaves every input not known to be unchanged."""
+    exercise, _bank, cases = ctp26_cases
+    session = _open(tmp_path, exercise, "flush, then the memory flag")
+    try:
+        results = session.run(cases[:3])
+        assert not any(r.get("mutated") for r in results)  # the flag is read before the flush: this reply is whole
+        session.audit()
+    finally:
+        session.close()
+    assert session.violation is None and session.failure and "memory" in session.failure
+    assert all(r.get("mutated") is True and r.get("unverified") for r in results)
+    outcome = Outcome(Case(id=results[0]["id"], group="fixture", input=cases[0].get("input")), results[0])
+    assert "could not look at the tree again before judging" in outcome.late_change("tree")
+
+
+def test_the_audit_s_reply_flushes_no_stream(tmp_path, ctp26_cases):
+    """No student code runs after the grader's last look: the audit's reply is the one reply that does not flush
+    the student's streams (the fortieth red team changed the trees in the flush right after that look). Two
+    sessions alike but for the audit run the student's flush equally often."""
+    exercise, _bank, cases = ctp26_cases
+    flushes = []
+    for audit in (False, True):
+        session = _open(tmp_path, exercise, "never")
+        try:
+            session.run(cases[:2])
+            if audit:
+                session.audit()
+        finally:
+            session.close()
+        flushes.append(session.output.stderr.count("flushed"))
+    assert flushes[0] == flushes[1] > 0, flushes

@@ -162,3 +162,22 @@ def test_every_report_says_which_checks_rest_on_observations_in_the_child(graded
         said = text.lower().split("observed inside your code's own process")[1].split("\n")[0]
         assert "tree-unchanged" in said and "evaluation-discipline" not in said, fmt
         assert "records kept inside the sandbox" not in text, fmt
+
+
+def test_the_object_route_s_expansion_checks_are_said_to_be_observed_in_the_child(graded):
+    """On the object route a board's ``forecast_move`` runs in the child and tells each expansion; the virtual
+    clock ticks on those notes. A search with its own copy of the rules tells only what it wants (the
+    thirty-sixth red team), so the checks that read expansions or the clock are reported as observed in the
+    child; those on scores, utilities and moves, which the grading process answered, are not."""
+    from grader import report
+    from grader.judging import exercise as exercises
+
+    result = graded("aind-isolation/correct/textbook.py", "aind-isolation")
+    kinds = {spec.name: spec.kind for spec in exercises.load("aind-isolation").checks}
+    observed = {c.name for c in result.checks if c.sandbox_evidence}
+    graded_checks = {c.name for c in result.checks if c.max_score > 0}
+    wanted = {name for name in graded_checks if kinds[name] in ("expanded", "timeout", "iterative", "game")}
+    assert wanted and observed == wanted, (observed, wanted)
+    assert any(kinds[name] == "scored" for name in graded_checks - observed)
+    text = report.render(result, "text").lower().split("observed inside your code's own process")[1].split("\n")[0]
+    assert all(name in text for name in wanted)

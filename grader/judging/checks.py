@@ -37,6 +37,18 @@ class Outcome:
             self.__dict__["_decoded"] = cached
         return cached[1]
 
+    def late_change(self, noun: str = "input") -> str | None:
+        """Why the input counts as changed where the call itself left it as it found it (``Session.audit``):
+        changed later, while other calls ran; or never looked at again before judging, because the child's
+        process ended first. None otherwise (unchanged, or changed by the call: each check says that its way)."""
+        if self.raw.get("changed_later"):
+            return (f"the {noun} was unchanged when the call returned, but changed later, while other calls ran "
+                    "(something kept a reference to it and changed it afterwards)")
+        if self.raw.get("unverified"):
+            return (f"the grader could not look at the {noun} again before judging ({self.raw['unverified']}), "
+                    "so whether later calls left it unchanged is not known")
+        return None
+
     def did_not_answer(self, call_timeout: float) -> str | None:
         if "skipped" in self.raw:
             return str(self.raw["skipped"]) or "not run"
@@ -148,9 +160,9 @@ def _trace(exercise, call_timeout) -> Predicate:
 
 def _unchanged(exercise, call_timeout) -> Predicate:
     def predicate(outcome: Outcome):
-        if outcome.raw.get("changed_later"):
-            return ("the tree was unchanged when the call returned, but changed later, while other calls ran "
-                    "(something kept a reference to it and changed it afterwards)")
+        late = outcome.late_change("tree")
+        if late:
+            return late
         if outcome.raw.get("mutated"):
             return "the tree was different after the call (nodes, their order, names or attributes changed)"
         return None
@@ -263,10 +275,15 @@ def reads_evidence(spec) -> bool:
     return spec.kind not in ANSWER_ONLY_KINDS
 
 
-def rests_on_sandbox_records(spec) -> bool:
-    """Whether a check's evidence comes from the child (``sandbox_evidence`` in exercise.toml overrides)."""
+def rests_on_sandbox_records(spec, exercise=None) -> bool:
+    """Whether a check's evidence comes from the child (``sandbox_evidence`` in exercise.toml overrides): the
+    core's kinds above, and those the exercise's hooks name (``sandbox_evidence_kinds``: the object route's
+    expansions and its clock, which the child notes as its own copy of the game's rules runs)."""
     declared = spec.params.get("sandbox_evidence")
-    return bool(declared) if declared is not None else spec.kind in SANDBOX_EVIDENCE_KINDS
+    if declared is not None:
+        return bool(declared)
+    own = exercise.hook("sandbox_evidence_kinds", ()) if exercise is not None and hasattr(exercise, "hook") else ()
+    return spec.kind in SANDBOX_EVIDENCE_KINDS or spec.kind in own
 
 
 def per_case_check(spec, exercise, outcomes: list[Outcome], predicate: Predicate) -> tuple[CheckResult, list]:

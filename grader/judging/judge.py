@@ -152,13 +152,12 @@ def _judge_replies(session: Session, exercise, bank: Bank, result: SubmissionRes
         again_raw, again_failure = [], failure.reason
     # Every input seen unchanged after its own call looked at once more, now that no call of the student's is
     # left to run before the checks: a later call (or a thread of theirs) may have changed it since (see
-    # Session.audit). A child that cannot answer now has already given every answer judged below; tampering
-    # found here disqualifies, as anywhere.
-    if session.failure is None:
-        try:
-            session.audit()
-        except SandboxFailure:
-            pass
+    # Session.audit; where the process has ended, no input counts as unchanged). Tampering found here
+    # disqualifies, as anywhere.
+    try:
+        session.audit()
+    except SandboxFailure:
+        pass
 
     # Only now, with every answer in hand, does the reference speak.
     reference = exercise.reference
@@ -191,7 +190,7 @@ def _judge_replies(session: Session, exercise, bank: Bank, result: SubmissionRes
                                              message=f"the exercise names an unknown check kind {spec.kind!r}"))
             continue
         check, failures = kinds.per_case_check(spec, exercise, outcomes, predicate)
-        check.sandbox_evidence = kinds.rests_on_sandbox_records(spec)
+        check.sandbox_evidence = kinds.rests_on_sandbox_records(spec, exercise)
         result.checks.append(check)
         if failures:
             shrink_targets.append((check, predicate, failures))

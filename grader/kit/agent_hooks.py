@@ -45,6 +45,14 @@ def path_of(event) -> tuple:
 
 
 class AgentHooks:
+    # The checks that rest on what the child notes rather than on what the grading process answered: a board's
+    # ``forecast_move`` runs in the child (the game must be playable there) and tells each expansion as it
+    # runs, and the virtual clock ticks on those notes too. A search that makes its boards another way (its own
+    # copy of the rules) tells only the expansions it wants (the thirty-sixth red team; docs/security.md, the
+    # object route), so reports say these checks were observed inside the student's process, as "tree left
+    # unchanged" is. Scores, utilities and moves are the grading process's own evidence.
+    sandbox_evidence_kinds = frozenset({"expanded", "timeout", "iterative", "game"})
+
     def __init__(self, exercise):
         self.exercise = exercise
         agent = exercise.meta.get("agent") or {}
@@ -677,7 +685,7 @@ class AgentHooks:
         if problem:
             return problem
         if outcome.raw.get("mutated"):
-            return "changed the board it was asked about (a score function only looks)"
+            return outcome.late_change("board") or "changed the board it was asked about (a score function only looks)"
         if answer.kind not in ("list", "tuple") or len(answer.items) != 2 or any(i.kind != "float" for i in answer.items):
             shown = answer.items[0].describe() if answer.kind in ("list", "tuple") and answer.items else answer.describe()
             return f"returned {shown}: a score is a float"

@@ -379,6 +379,9 @@ class KitHooks:
         an exception is not asked to tidy up): what a search that tries moves in place must undo."""
         if outcome.raw.get("answer") is None or not outcome.raw.get("mutated"):
             return None
+        late = outcome.late_change(self.decl["state_name"] or "state")
+        if late:
+            return late
         return (f"the {self.decl['state_name'] or 'state'} was different after the call: a move tried during the "
                 "search was not undone")
 

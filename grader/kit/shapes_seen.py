@@ -33,7 +33,9 @@ def bare_values(mistakes, facts) -> Finding | None:
 
 def left_changed(mistakes, facts) -> Finding | None:
     specs = [s for s in mistakes.hooks.exercise.checks if s.kind in RESTORE_KINDS]
-    changed = [o for o in facts.outcomes if o.raw.get("answer") is not None and o.raw.get("mutated")]
+    # a change the grader saw (not one it could not rule out: a process that ended before its last look)
+    changed = [o for o in facts.outcomes if o.raw.get("answer") is not None and o.raw.get("mutated")
+               and not o.raw.get("unverified")]
     if not specs or not changed:
         return None
     example = min(changed, key=facts.size)

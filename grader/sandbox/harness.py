@@ -862,12 +862,13 @@ class Harness:
         limit = request.get("stop_after_timeouts", 2)
         tell_cases = request.get("notes", True) is not False  # the grader says when it attributes nothing to cases
         observe = request.get("observe", True) is not False  # and when it reads nothing but the answers
+        audit = request.get("audit") is True  # every input seen unchanged looked at again (see _serve_cases)
         if bound is None:
             return {"error": "nothing loaded to run"}, looked
         entry, module_attrs, submission_files = bound
         tampered = _tampered  # bound now: after the cases, a global looked up could run a key the student planted
         encoded = _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, submission_files,
-                               grave, keep, looked)
+                               grave, keep, looked, audit)
         if encoded is None:
             tampered[0] = True
             return {"fatal": "tampered"}, looked
@@ -961,7 +962,7 @@ class Harness:
         switch, switch_seconds = tools[9], tools[10]
         # ``grave``: what this thread would drop that the student could have put there (see _serve_cases)
         request = None
-        # Every input seen unchanged after its own call, looked at again as each request ends (see _serve_cases): a
+        # Every input seen unchanged after its own call, looked at again by the grader's audit (see _serve_cases): a
         # tuple in this frame, which nothing of the student's reaches
         looked = (0, ())
         while True:
@@ -973,6 +974,10 @@ class Harness:
             op = request.get("op") if type_(request) is dict_ else None
             if op == "exit":
                 exit_(0)
+            # The grader's last look (see _serve_cases): read now, before any student code runs, and its reply
+            # flushes no stream, so that nothing of theirs runs after that look (the fortieth red team changed the
+            # trees in the flush after it)
+            audit = op == "run" and request.get("audit") is True
             intact, _collecting = (check(guard[2]) if code_of(check) is check_code else (False, None)) \
                 if guard is not None else (False, None)
             reply = None
@@ -988,15 +993,16 @@ class Harness:
                                                "modules?)"}
             if code_of(finish) is not finish_code or code_of(send) is not send_code:
                 exit_(4)
-            payload = finish(reply, not intact, guard, check, check_code, tools, grave)
+            payload = finish(reply, not intact, guard, check, check_code, tools, grave, audit)
             send(wire, seq, payload, key, grave)
             switch(switch_seconds)  # collection stays off on this thread (see serve)
 
 
-def _finish(reply, tampered, guard, check, check_code, tools, grave):
+def _finish(reply, tampered, guard, check, check_code, tools, grave, unflushed=False):
     """After a request's work: the whole seal and the window's checked, the fatal states, the reply's bytes,
-    the student's streams flushed (on the runner thread). Returns the payload. Reads no
-    global name: it runs after the student's code did, and after the scratch test's statvfs."""
+    the student's streams flushed (on the runner thread; not after the grader's audit, ``unflushed``). Returns
+    the payload. Reads no global name: it runs after the student's code did, and after the scratch test's
+    statvfs."""
     (type_, bytes_, loads, dumps, join, encode, scratch_full, scratch_full_code, exit_, _switch, _seconds,
      tampered_flag, memory_flag, code_of, _func_of, _dict, _str, _fromhex, _keep, _base_exception) = tools
     if guard is not None:
@@ -1023,7 +1029,7 @@ def _finish(reply, tampered, guard, check, check_code, tools, grave):
         payload = reply if type_(reply) is bytes_ else join(encode(loads(dumps(reply)), 0)).encode("utf-8")
     except:  # noqa: E722 - a bare except looks no name up
         payload = b'{"fatal": "tampered"}'
-    if guard is not None:  # the student's streams, flushed on the runner thread (their code may run)
+    if guard is not None and not unflushed:  # the student's streams, flushed on the runner thread (their code runs)
         (flush, flush_tools), flush_code = guard[6], guard[7]
         if code_of(flush) is not flush_code:
             exit_(4)
@@ -1565,7 +1571,8 @@ def _builtins_restorer():
     return restore
 
 
-def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, submission_files, grave, keep, looked):
+def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, submission_files, grave, keep, looked,
+                 audit):
     """The cases of one request, each called and looked at: ``(the reply's bytes, looked)``, or None on tampering.
 
     Reads no global name and no attribute of a Python object whose class a student could change: all
@@ -1588,13 +1595,14 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
     harness whole, whatever the grader reads of the cases.
 
     ``looked``: every input of the session seen unchanged after its own call, ``(next number, ((number, built,
-    before, evidence), ...))``, a tuple (nothing of the student's can edit it) that ``serve``'s frame keeps from one
-    request to the next. A call can change the input of an *earlier* call, after the one look the harness took
-    right after that call (the thirty-ninth red team: each call re-sorted the trees of the calls before it, and
-    left its own as it found it). So once the request's cases are done, every input seen so far is looked at
-    again, and the reply names, under ``late``, the numbers of those that changed since (the grader's
-    ``Session`` numbers the unchanged results alike, and counts those against them). A request with no cases is
-    only that look (``Session.audit``: the grader's last, before it judges).
+    before, type of before), ...))``, a tuple (nothing of the student's can edit it) that ``serve``'s frame keeps
+    from one request to the next. A call can change the input of an *earlier* call, after the one look the harness
+    took right after that call (the thirty-ninth red team: each call re-sorted the trees of the calls before it, and
+    left its own as it found it). So on ``audit`` (``Session.audit``: a request with no cases, the grader's last
+    before it judges, after every call whose answer it judges and every flush of the student's streams) every input
+    seen so far is looked at again, and the reply names, under ``late``, the numbers of those changed since (the
+    grader's ``Session`` numbers the unchanged results alike, and counts those against them). Once per session,
+    not per request: each look costs a comparison per input seen, and a shrinking grader makes dozens of requests.
     """
     (switches, window_anchor, check, check_code, clock, switch_seconds, gc_enable, gc_isenabled, gc_disable,
      loads, dumps, encoder, seed_encoder, random_seed, get_state, set_state, generator, generator_attrs, sha512,
@@ -1899,7 +1907,7 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
                     if (changed(built, before) if changed is not None else snapshot(built) != before):
                         result["mutated"] = True
                     else:
-                        entries += ((numbered, built, before, evidence),)  # looked at again when the request ends
+                        entries += ((numbered, built, before, type_(before)),)  # looked at again by the audit
                         numbered += 1
                         if pair is not None:
                             put(case_id, built, before)  # unchanged: the re-asking pass may have this very tree again
@@ -1917,27 +1925,29 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
             case = result = None
             if timed_out:
                 timeouts += 1
-        # Every input seen unchanged so far, looked at again now that this request's calls are done: a later call
-        # may have changed it (see ``looked`` above). Nothing ran since the last call's checks, or since this
-        # request's first check where it had no cases. An input found changed is named once and let go of (to the
-        # grave: the runner drops it, on its own thread, as the next call starts).
+        # The audit: every input seen unchanged so far looked at again (see ``looked`` above). Nothing ran since this
+        # request's first check. The "before" is this frame's own, in a tuple nothing can edit, and immutable all
+        # the way down; only its class could have been set to another (a comparison would run that class's code
+        # here), so its type is compared first, as ``broken`` does right after a call. An input found changed is
+        # named once and let go of (to the grave: the runner drops it, on its own thread, as the next call starts).
         late = b""
-        for seen in entries:
-            if broken(seen[3], seen[2]):
-                return None  # a "before" or a helper swapped since: as right after a call
-            try:
-                differs = changed(seen[1], seen[2]) if changed is not None else snapshot(seen[1]) != seen[2]
-            except base_exception:
-                differs = True
-            if differs is False:
-                still += (seen,)
-            else:
-                late += (b", %d" if late else b"%d") % seen[0]
-                grave.append(seen)
-        seen = None
-        entries = None
+        if audit:
+            for seen in entries:
+                if type_(seen[2]) is not seen[3]:
+                    return None
+                try:
+                    differs = changed(seen[1], seen[2]) if changed is not None else snapshot(seen[1]) != seen[2]
+                except base_exception:
+                    differs = True
+                if differs is False:
+                    still += (seen,)
+                else:
+                    late += (b", %d" if late else b"%d") % seen[0]
+                    grave.append(seen)
+            seen = None
+            entries, still = still, ()
         reply = b'{"results": [' + b", ".join(results) + b"]" + (b', "late": [' + late + b"]}" if late else b"}")
-        return reply, (numbered, still)
+        return reply, (numbered, entries)
     finally:
         keep((case, result, shown, answer, raised, built, helpers, before, evidence, reported, pair, job, outcome,
               values, answered, item, plain, seen, entries, still))

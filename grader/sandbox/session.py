@@ -502,19 +502,35 @@ class Session:
 
     def audit(self) -> None:
         """The grader's last look before it judges: every input the child saw unchanged after its own call is
-        looked at again (a request with no cases, see ``harness._serve_cases``), and those changed since by a
-        later call, or by a thread between two requests, are counted as changed (``mutated``) in the results
-        already returned. Each run request ends with the same look; this one covers what ran after the last.
-        A change made after this is one no answer of the session can be judged by, and none is."""
+        looked at again (a request with no cases, see ``harness._serve_cases``), and those changed since (by a
+        later call, a flush of the student's streams after a reply, or a thread of theirs) are counted as changed
+        (``mutated``, ``changed_later``) in the results already returned. No student code runs after that look
+        (the audit's reply flushes no stream). Where it cannot be taken (the process has ended, or ends now),
+        every input counts as not known to be unchanged (``mutated``, ``unverified``): never as unchanged."""
         if not self._looked:
             return
-        reply = self.request({"op": "run", "cases": [], "notes": False}, timeout=max(self.budget_left(), 0.5))
-        self._check_fatal(reply)
-        try:
-            replies.check_run(reply, [])
-        except replies.Refused:
-            self._fail(TAMPERED)
-        self._count_late(reply)
+        if self.failure is None:
+            try:
+                reply = self.request({"op": "run", "cases": [], "notes": False, "audit": True},
+                                     timeout=max(self.budget_left(), 0.5))
+                self._check_fatal(reply)
+                try:
+                    replies.check_run(reply, [])
+                except replies.Refused:
+                    self._fail(TAMPERED)
+                self._count_late(reply)
+                return
+            except SandboxFailure:
+                if self.violation:
+                    raise  # tampering: the whole submission is void anyway
+        # No last look: the process ended first (it ran out of memory or time, died, or was made to: the fortieth
+        # red team raised the harness's memory flag in the flush before the audit, so that the audit's reply,
+        # which named every tree it had changed, came back as "memory limit" instead). Whether later calls left the
+        # inputs as they were is then not known, and an input not known to be unchanged does not count as such.
+        for result in self._looked:
+            if not result.get("mutated"):
+                result["mutated"] = True
+                result["unverified"] = self.failure or "the process ended"
 
     def _count_late(self, reply: dict) -> None:
         """Mark the results the reply's ``late`` names (see ``audit``) as changed: the checks read ``mutated``."""
