@@ -217,3 +217,73 @@ def test_the_audit_s_reply_flushes_no_stream(tmp_path, ctp26_cases):
             session.close()
         flushes.append(session.output.stderr.count("flushed"))
     assert flushes[0] == flushes[1] > 0, flushes
+
+
+ASKED_AGAIN_SORTER = '''
+def minimax(node, max_depth, player_a_moves):
+    # the consistency pass hands the values over with the case: its get_value reads them from a list it closes over
+    if "values" in get_value.__code__.co_freevars and node.children:
+        node.children = sorted(node.children, key=lambda child: child.name)
+    if max_depth == 0 or not node.children:
+        return get_value(node)
+    values = [minimax(child, max_depth - 1, not player_a_moves) for child in get_next_valid_moves(node)]
+    return max(values) if player_a_moves else min(values)
+'''
+
+
+@pytest.mark.parametrize("warm", [False, True], ids=["cold", "warm"])
+def test_a_change_made_only_when_asked_again_is_counted(warm, tmp_path, ctp26_cases):
+    """The forty-first red team: a search that told the consistency pass from the first (its ``get_value`` reads
+    the values handed over) and changed its tree only there, where no input used to be looked at: 10 against 9
+    cold (warm, the pool handed back the first pass's trees, which the audit saw changed). That pass's inputs
+    are looked at now, and a change there counts against the case."""
+    exercise, bank, _cases = ctp26_cases
+    path = tmp_path / "again.py"
+    path.write_text(ASKED_AGAIN_SORTER, encoding="utf-8")
+    launcher = launch.choose("posix")
+    if warm:
+        launcher = forkserver.ZygoteLauncher.wrap(launcher, exercise, bank)
+    try:
+        result = judge.grade(submissions.load(path), exercise, bank, launcher)
+    finally:
+        if warm:
+            launcher.close()
+    unchanged = next(c for c in result.checks if c.name == "tree-unchanged")
+    assert result.error is None and unchanged.score < unchanged.max_score, result.score
+    assert {c.name for c in result.checks if c.score < c.max_score} == {"tree-unchanged"}
+
+
+SLOW_HONEST = '''
+import time
+
+
+def minimax(node, max_depth, player_a_moves):
+    return _search(node, max_depth, player_a_moves, True)
+
+
+def _search(node, max_depth, player_a_moves, top):
+    if top:
+        time.sleep({sleep})  # correct, and never changes the tree: only slow
+    if max_depth == 0 or not node.children:
+        return get_value(node)
+    values = [_search(child, max_depth - 1, not player_a_moves, False) for child in get_next_valid_moves(node)]
+    return max(values) if player_a_moves else min(values)
+'''
+
+
+def test_a_slow_honest_submission_loses_only_the_consistency_it_had_no_time_for(tmp_path, monkeypatch, ctp26_cases):
+    """The forty-first red team's honest case: a correct search too slow for the consistency pass used the
+    submission's whole time there, the process was killed, the audit could not be asked, and the tree counted as
+    not known to be unchanged. The consistency pass now leaves time for the audit (no case starts once the time
+    left is a call's limit and the audit's); the cases it did not start fail "consistent-answers", as running out
+    of time there did before, and "tree left unchanged" stands."""
+    _exercise, bank, _cases = ctp26_cases
+    sleep = 0.1
+    monkeypatch.setenv("MINIMAX_GRADER_SUBMISSION_TIMEOUT", str(round(len(bank.cases) * sleep + 6.0, 1)))
+    exercise = exercises.load("ctp-26")
+    path = tmp_path / "slow.py"
+    path.write_text(SLOW_HONEST.format(sleep=sleep), encoding="utf-8")
+    result = judge.grade(submissions.load(path), exercise, bank, launch.choose("posix"))
+    lost = {c.name: c.message for c in result.checks if c.score < c.max_score}
+    assert result.error is None and list(lost) == ["consistent-answers"], (result.error, lost)
+    assert "ran out before every position was asked again" in lost["consistent-answers"]

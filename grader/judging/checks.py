@@ -44,6 +44,9 @@ class Outcome:
         if self.raw.get("changed_later"):
             return (f"the {noun} was unchanged when the call returned, but changed later, while other calls ran "
                     "(something kept a reference to it and changed it afterwards)")
+        if self.raw.get("changed_when_asked_again"):
+            return (f"the {noun} was left unchanged the first time, but changed when the same position was asked "
+                    "about again later")
         if self.raw.get("unverified"):
             return (f"the grader could not look at the {noun} again before judging ({self.raw['unverified']}), "
                     "so whether later calls left it unchanged is not known")

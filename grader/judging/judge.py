@@ -20,12 +20,13 @@ from grader.judging.bank import Bank
 from grader.judging.checks import Outcome
 from grader.judging.result import CheckResult, SubmissionResult
 from grader.sandbox import launch
-from grader.sandbox.session import SandboxFailure, Session
+from grader.sandbox.session import OUT_OF_TIME, SandboxFailure, Session
 from grader.judging.submissions import Submission, definition_line
 
 CONSISTENCY_SAMPLE = 40
 SHRINK_BUDGET = 4.0
 DIAGNOSIS_BUDGET = 2.0
+AUDIT_RESERVE = 1.5  # seconds kept for the audit after the consistency pass's last call (Session.audit)
 
 
 def grade(submission: Submission, exercise, bank: Bank, launcher: launch.Launcher | None = None,
@@ -141,15 +142,22 @@ def _judge_replies(session: Session, exercise, bank: Bank, result: SubmissionRes
     # Asking again costs a second pass over every fixed case: only when the rubric has a check for it. It
     # judges the answers alone, so its helpers' questions are no evidence: where the exercise can, the child
     # gets their answers with the cases and asks nothing (Session.run). Everything evidence rests on was
-    # asked in the first pass, before the child could hold any of these answers. Nor is a changed input
-    # looked for: the first pass saw every call's input after it (observe=False).
+    # asked in the first pass, before the child could hold any of these answers. Its inputs are looked at as
+    # the first pass's are: a call that changes its input only when asked again (the forty-first red team's
+    # forger, which told the two passes apart) changes it all the same. It leaves the audit time enough: no
+    # case starts once the time left is what a call and the audit may take.
     again_cases = _consistency_sample(bank) if any(s.kind == "consistent" for s in exercise.checks) else []
     again_failure = None
+    limits = getattr(session, "limits", exercise.limits)
+    reserve = 2 * limits.call_timeout + 1.0 + AUDIT_RESERVE  # a call's wall-clock limit (harness.wall_limit)
     try:
-        again_raw = session.run([c.to_request() for c in again_cases], evidence=False, observe=False) \
-            if again_cases else []
+        again_raw = session.run([c.to_request() for c in again_cases], evidence=False,
+                                within=session.budget_left() - reserve) if again_cases else []
     except SandboxFailure as failure:
         again_raw, again_failure = [], failure.reason
+    if any(raw.get("skipped") == OUT_OF_TIME for raw in again_raw):
+        again_failure = (f"the submission's time ({limits.submission_timeout:g} s) ran out before every "
+                         "position was asked again")
     # Every input seen unchanged after its own call looked at once more, now that no call of the student's is
     # left to run before the checks: a later call (or a thread of theirs) may have changed it since (see
     # Session.audit; where the process has ended, no input counts as unchanged). Tampering found here
@@ -158,6 +166,18 @@ def _judge_replies(session: Session, exercise, bank: Bank, result: SubmissionRes
         session.audit()
     except SandboxFailure:
         pass
+
+    # A call of the consistency pass that changed its input (right after it, or later, as the audit saw) changed
+    # that case's position: it counts against the case's first-pass result, which the checks read
+    first_by_id = {case.id: raw for case, raw in zip(bank.cases, first_raw)}
+    for raw in again_raw:
+        first = first_by_id.get(raw.get("id"))
+        if raw.get("mutated") and first is not None and not first.get("mutated"):
+            first["mutated"] = True
+            if raw.get("unverified"):
+                first["unverified"] = raw["unverified"]
+            else:
+                first["changed_when_asked_again"] = True
 
     # Only now, with every answer in hand, does the reference speak.
     reference = exercise.reference

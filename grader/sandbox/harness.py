@@ -863,12 +863,14 @@ class Harness:
         tell_cases = request.get("notes", True) is not False  # the grader says when it attributes nothing to cases
         observe = request.get("observe", True) is not False  # and when it reads nothing but the answers
         audit = request.get("audit") is True  # every input seen unchanged looked at again (see _serve_cases)
+        within = request.get("within")  # seconds from now after which no case starts (see _serve_cases)
+        stop_at = _perf_counter() + within if _type(within) is float and within >= 0.0 else None
         if bound is None:
             return {"error": "nothing loaded to run"}, looked
         entry, module_attrs, submission_files = bound
         tampered = _tampered  # bound now: after the cases, a global looked up could run a key the student planted
         encoded = _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, submission_files,
-                               grave, keep, looked, audit)
+                               grave, keep, looked, audit, stop_at)
         if encoded is None:
             tampered[0] = True
             return {"fatal": "tampered"}, looked
@@ -1572,7 +1574,7 @@ def _builtins_restorer():
 
 
 def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, submission_files, grave, keep, looked,
-                 audit):
+                 audit, stop_at):
     """The cases of one request, each called and looked at: ``(the reply's bytes, looked)``, or None on tampering.
 
     Reads no global name and no attribute of a Python object whose class a student could change: all
@@ -1603,6 +1605,11 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
     seen so far is looked at again, and the reply names, under ``late``, the numbers of those changed since (the
     grader's ``Session`` numbers the unchanged results alike, and counts those against them). Once per session,
     not per request: each look costs a comparison per input seen, and a shrinking grader makes dozens of requests.
+
+    ``stop_at``: a time (this frame's clock) after which no case starts: the rest come back ``skipped`` (the
+    grader's consistency pass leaves itself time for its audit, which a process killed for running out of the
+    submission's time could not answer: a slow but honest submission lost "tree left unchanged" for it, the
+    forty-first red team's find). None: every case runs, as far as ``limit`` allows.
     """
     (switches, window_anchor, check, check_code, clock, switch_seconds, gc_enable, gc_isenabled, gc_disable,
      loads, dumps, encoder, seed_encoder, random_seed, get_state, set_state, generator, generator_attrs, sha512,
@@ -1661,6 +1668,10 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
             case_id = case["id"]
             if timeouts >= limit:
                 results += (join(encoder({"id": case_id, "skipped": "not run: earlier calls timed out"}, 0)).encode(),)
+                continue
+            if stop_at is not None and clock() >= stop_at:
+                results += (join(encoder({"id": case_id, "skipped": "not run: the submission's time ran out"}, 0)
+                                 ).encode(),)
                 continue
             # Every question from now on is this case's. The note goes out on its own, right before the call
             # starts (below), from this frame: kept in the channel's dict until the call's first question took it

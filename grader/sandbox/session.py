@@ -191,6 +191,10 @@ class _Loading:
         return self.oracle
 
 
+# A case the harness did not start because the time the grader gave the request ran out (``Session.run(within=)``)
+OUT_OF_TIME = "not run: the submission's time ran out"
+
+
 class SandboxFailure(Exception):
     """The child could not answer; ``reason`` is the one line the student will read."""
 
@@ -441,7 +445,8 @@ class Session:
         if self._output_overflowed():  # Python ignores SIGXFSZ: the writes failed, the child lived on
             self._fail(f"output exceeded {self.limits.output_bytes >> 20} MiB (truncated)")
 
-    def run(self, cases: list[dict], evidence: bool = True, observe: bool = True) -> list[dict]:
+    def run(self, cases: list[dict], evidence: bool = True, observe: bool = True, within: float | None = None
+            ) -> list[dict]:
         """Run the cases in one request; the evidence of each is the grader's log of its questions.
 
         ``evidence=False``: the caller reads no trace of this run (the consistency pass judges answers
@@ -449,7 +454,9 @@ class Session:
         would answer (``child_values``: a tree's values), the child gets it with each case and asks nothing;
         a question then (a thread an earlier call left behind) is told no call is running.
         ``observe=False``: nor does the caller read whether a call changed its input (no result says
-        ``mutated``), so the child spends nothing on looking (the consistency pass compares answers only).
+        ``mutated``), so the child spends nothing on looking.
+        ``within``: seconds after which the harness starts no more cases (they come back ``skipped`` with
+        ``OUT_OF_TIME``), so that the process is still there for what the grader asks next (``audit``).
 
         Which helpers were asked about what is never something the child reports: the child holds
         no value it has not asked for, so there is nothing to read around and no record to forge.
@@ -476,6 +483,8 @@ class Session:
             request["notes"] = False  # nothing is told to a case: the harness says no case boundaries
         if not observe:
             request["observe"] = False
+        if within is not None:
+            request["within"] = float(max(within, 0.0))
         request["cases"] = sent
         try:
             reply = self.request(request, timeout=self.budget_left())
