@@ -906,7 +906,8 @@ def test_run_keeps_nothing_of_the_request_in_its_frame():
 
     [code] = [code for _, _, code in _between_calls_code({"harness.py": ("Harness.run",)}) if code.co_name == "run"]
     stored = {i.argval for i in dis.get_instructions(code) if i.opname == "STORE_FAST"}
-    plain = {"frozen", "limit", "tell_cases", "observe", "audit", "tampered", "encoded"}  # bytes, numbers, flags, our list
+    plain = {"frozen", "limit", "tell_cases", "observe", "audit", "within", "stop_at", "tampered",
+             "encoded"}  # bytes, numbers, flags, our list
     loaded = {"entry", "module_attrs", "submission_files"}  # ``bound``'s, kept by serve's guard
     source = (Path(__file__).resolve().parent.parent / "grader" / "sandbox" / "harness.py").read_text(encoding="utf-8")
     function = next(node for node in ast.walk(ast.parse(source))
@@ -1082,10 +1083,14 @@ def test_a_case_s_values_list_taken_by_the_call_dies_on_the_runner(sandbox, warm
     """The thirty-third red team's probe: in the re-asking pass a call takes the case's "values" list out of the
     case's dict and plants an object with a ``__del__`` in it; the harness's variable was then its last owner and
     dropped it on the harness's thread at the next case (the probe ends the child there, exit code 7). The list goes
-    to the grave with the rest of the case's: the probe scores as the tree-changing file it is."""
+    to the grave with the rest of the case's: the probe scores as the tree-changing file it is. Since the forty-first
+    red team the re-asking pass's calls are looked at as the first pass's are, seal included, and the probe's
+    repointed closure cell is found there first: tampering, which is as good (never the exit code 7)."""
     exercise, bank = ctp26_small
     result = _graded(SUBMISSIONS.parent / "probes" / "values_list_del.py", exercise, bank, sandbox, warm)
-    assert (result.error, result.score) == (None, 9.0), (result.error, result.score)
+    assert (result.error, result.score) == (None, 9.0) or (result.error or "").startswith(HARNESS_TAMPERED), \
+        (result.error, result.score)
+    assert "exit code 7" not in (result.error or "")
 
 
 @pytest.mark.parametrize("sandbox, warm", LAUNCHERS[:3])
