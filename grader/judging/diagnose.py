@@ -414,7 +414,7 @@ def _look_for(spec, exercise, facts: Facts, kinds) -> str | None:
     if spec.kind == "consistent":
         changed = [o for o in facts.outcomes if o.case.id in facts.again
                    and not kinds._same_reply(o.raw, facts.again[o.case.id])
-                   and not kinds._not_asked(o.raw) and not kinds._not_asked(facts.again[o.case.id])]
+                   and not kinds.not_asked(o.raw)]  # answered first, and not again: changed (consistency_check)
         if not changed:
             return None
         first = changed[0]

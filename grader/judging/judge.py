@@ -26,7 +26,10 @@ from grader.judging.submissions import Submission, definition_line
 CONSISTENCY_SAMPLE = 40
 SHRINK_BUDGET = 4.0
 DIAGNOSIS_BUDGET = 2.0
-AUDIT_RESERVE = 1.5  # seconds kept for the audit after the consistency pass's last call (Session.audit)
+# Seconds kept for the audit after the consistency pass's last call (Session.audit): the audit takes milliseconds;
+# the rest is room for a last call a little longer than the longest before it (a much longer one, where the time
+# is this short, can still use it up: the process is then gone before the audit, and no input counts as unchanged)
+AUDIT_RESERVE = 2.5
 
 
 def grade(submission: Submission, exercise, bank: Bank, launcher: launch.Launcher | None = None,
@@ -145,14 +148,18 @@ def _judge_replies(session: Session, exercise, bank: Bank, result: SubmissionRes
     # asked in the first pass, before the child could hold any of these answers. Its inputs are looked at as
     # the first pass's are: a call that changes its input only when asked again (the forty-first red team's
     # forger, which told the two passes apart) changes it all the same. It leaves the audit time enough: no
-    # case starts once the time left is what a call and the audit may take.
+    # case starts that the longest call of the pass so far would take past the audit's reserve.
     again_cases = _consistency_sample(bank) if any(s.kind == "consistent" for s in exercise.checks) else []
+    # Only positions answered the first time are asked again: one cut short then has no answer to compare, and
+    # asking it again would only use up the time (two calls cut short end a pass), while a position answered the
+    # first time and not again counts as a changed answer (checks.consistency_check)
+    answered_first = {case.id for case, raw in zip(bank.cases, first_raw) if not kinds.not_asked(raw)}
+    again_cases = [case for case in again_cases if case.id in answered_first]
     again_failure = None
     limits = getattr(session, "limits", exercise.limits)
-    reserve = 2 * limits.call_timeout + 1.0 + AUDIT_RESERVE  # a call's wall-clock limit (harness.wall_limit)
     try:
         again_raw = session.run([c.to_request() for c in again_cases], evidence=False,
-                                within=session.budget_left() - reserve) if again_cases else []
+                                within=session.budget_left() - AUDIT_RESERVE) if again_cases else []
     except SandboxFailure as failure:
         again_raw, again_failure = [], failure.reason
     if any(raw.get("skipped") == OUT_OF_TIME for raw in again_raw):

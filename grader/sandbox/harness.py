@@ -1606,10 +1606,12 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
     grader's ``Session`` numbers the unchanged results alike, and counts those against them). Once per session,
     not per request: each look costs a comparison per input seen, and a shrinking grader makes dozens of requests.
 
-    ``stop_at``: a time (this frame's clock) after which no case starts: the rest come back ``skipped`` (the
-    grader's consistency pass leaves itself time for its audit, which a process killed for running out of the
+    ``stop_at``: a time (this frame's clock) by which the request's calls should be done: a case starts only
+    while the longest call so far would still end before it; the rest come back ``skipped`` (the grader's
+    consistency pass leaves itself time for its audit, which a process killed for running out of the
     submission's time could not answer: a slow but honest submission lost "tree left unchanged" for it, the
-    forty-first red team's find). None: every case runs, as far as ``limit`` allows.
+    forty-first red team's find; a fixed reserve of a whole call's limit skipped cases that would have fitted,
+    the forty-second's). None: every case runs, as far as ``limit`` allows.
     """
     (switches, window_anchor, check, check_code, clock, switch_seconds, gc_enable, gc_isenabled, gc_disable,
      loads, dumps, encoder, seed_encoder, random_seed, get_state, set_state, generator, generator_attrs, sha512,
@@ -1659,6 +1661,7 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
     outcome = values = answered = item = plain = seen = None
     numbered, entries = looked
     still = ()
+    longest = 0.0  # the longest call of this request so far, by the wall clock (see stop_at)
     try:
         results = ()
         timeouts = 0
@@ -1669,7 +1672,7 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
             if timeouts >= limit:
                 results += (join(encoder({"id": case_id, "skipped": "not run: earlier calls timed out"}, 0)).encode(),)
                 continue
-            if stop_at is not None and clock() >= stop_at:
+            if stop_at is not None and clock() + longest >= stop_at:
                 results += (join(encoder({"id": case_id, "skipped": "not run: the submission's time ran out"}, 0)
                                  ).encode(),)
                 continue
@@ -1853,6 +1856,8 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
                 reported = (False, "KeyboardInterrupt", exc)
             ended = clock()
             cpu_used = (cpu_time(cpu_clock) if cpu_clock is not None else ended) - cpu_started
+            if ended - started > longest:
+                longest = ended - started
             if not all_(map_(is_, map_(type_, own_objects), own_classes)):
                 return None
             for attrs in own_dicts:  # before any of them is read by key (see own_dicts)
