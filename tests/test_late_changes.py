@@ -93,6 +93,19 @@ def _open(tmp_path, exercise, when):
     return session
 
 
+def _graded(path, source, exercise, bank, warm):
+    """``source`` graded as ``path``, cold (posix) or through a fork server whose pool hands out prebuilt trees."""
+    path.write_text(source, encoding="utf-8")
+    launcher = launch.choose("posix")
+    if warm:
+        launcher = forkserver.ZygoteLauncher.wrap(launcher, exercise, bank)
+    try:
+        return judge.grade(submissions.load(path), exercise, bank, launcher)
+    finally:
+        if warm:
+            launcher.close()
+
+
 def test_a_later_call_of_the_same_request_changing_an_earlier_input_is_counted(tmp_path, ctp26_cases):
     exercise, _bank, cases = ctp26_cases
     session = _open(tmp_path, exercise, "next call")
@@ -161,16 +174,7 @@ def test_the_graded_result_names_the_late_change(warm, again, tmp_path, ctp26_ca
     if not again:
         exercise = copy.copy(exercise)
         exercise.checks = [spec for spec in exercise.checks if spec.kind != "consistent"]
-    path = tmp_path / "late.py"
-    path.write_text(LATE_SORTER.format(when="flush"), encoding="utf-8")
-    launcher = launch.choose("posix")
-    if warm:
-        launcher = forkserver.ZygoteLauncher.wrap(launcher, exercise, bank)
-    try:
-        result = judge.grade(submissions.load(path), exercise, bank, launcher)
-    finally:
-        if warm:
-            launcher.close()
+    result = _graded(tmp_path / "late.py", LATE_SORTER.format(when="flush"), exercise, bank, warm)
     unchanged = next(c for c in result.checks if c.name == "tree-unchanged")
     assert result.error is None and unchanged.score < unchanged.max_score
     assert "changed later" in unchanged.message, unchanged.message
@@ -238,16 +242,7 @@ def test_a_change_made_only_when_asked_again_is_counted(warm, tmp_path, ctp26_ca
     cold (warm, the pool handed back the first pass's trees, which the audit saw changed). That pass's inputs
     are looked at now, and a change there counts against the case."""
     exercise, bank, _cases = ctp26_cases
-    path = tmp_path / "again.py"
-    path.write_text(ASKED_AGAIN_SORTER, encoding="utf-8")
-    launcher = launch.choose("posix")
-    if warm:
-        launcher = forkserver.ZygoteLauncher.wrap(launcher, exercise, bank)
-    try:
-        result = judge.grade(submissions.load(path), exercise, bank, launcher)
-    finally:
-        if warm:
-            launcher.close()
+    result = _graded(tmp_path / "again.py", ASKED_AGAIN_SORTER, exercise, bank, warm)
     unchanged = next(c for c in result.checks if c.name == "tree-unchanged")
     assert result.error is None and unchanged.score < unchanged.max_score, result.score
     assert {c.name for c in result.checks if c.score < c.max_score} == {"tree-unchanged"}

@@ -299,6 +299,12 @@ def per_case_check(spec, exercise, outcomes: list[Outcome], predicate: Predicate
     failures = []
     for outcome in chosen:
         problem = predicate(outcome)
+        if not problem and "skipped" in outcome.raw:
+            # A case never run is no evidence that the check holds on it: the forty-third red team's search
+            # ran its first two random trees past the limit, the harness stopped the pass there, and every
+            # check but the answers' passed on the trees it was never asked about (where it evaluated inner
+            # nodes, changed the tree and answered with a string)
+            problem = f"{outcome.raw['skipped'] or 'not run'}: nothing to judge this check on"
         if problem:
             failures.append((outcome, problem))
     result = CheckResult(spec.name, spec.title, "passed", spec.points, spec.points, hidden=spec.hidden,
@@ -327,8 +333,15 @@ def consistency_check(spec, exercise, first: dict[str, Outcome], second: list[di
         if before is None:
             continue
         again = Outcome(before.case, raw, before.expected)
-        if _same_reply(before.raw, raw) or not_asked(before.raw):
-            continue  # a first call that was cut short or never made says nothing about memory
+        if "skipped" in before.raw:  # never run at all: no evidence that it answers alike (the forty-third red team)
+            result.failed_cases += 1
+            if result.status == "passed":
+                result.status, result.score = "failed", 0.0
+                result.message = (f"{exercise.hook('call_text')(before.case.input)} was never run (earlier calls ran "
+                                  "out of time), so whether it gives the same answer again is not known")
+            continue
+        if _same_reply(before.raw, raw) or before.raw.get("timed_out"):
+            continue  # a first call that was cut short says nothing about memory
         # A position answered the first time and not answered when asked again (cut short, or not run after
         # the calls before it were) is no answer given again: the forty-second red team's search ran its
         # first two re-asked calls past the limit, the harness stopped the pass there, and none of its changed

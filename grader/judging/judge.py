@@ -30,6 +30,8 @@ DIAGNOSIS_BUDGET = 2.0
 # the rest is room for a last call a little longer than the longest before it (a much longer one, where the time
 # is this short, can still use it up: the process is then gone before the audit, and no input counts as unchanged)
 AUDIT_RESERVE = 2.5
+RESENDS = 3  # requests for the cases a pass left after two calls cut short (_run_the_rest)
+TIMED_OUT_BEFORE = "not run: earlier calls timed out"  # harness._serve_cases' reason
 
 
 def grade(submission: Submission, exercise, bank: Bank, launcher: launch.Launcher | None = None,
@@ -101,6 +103,7 @@ def _grade_in_session(session: Session, exercise, bank: Bank, result: Submission
                 return
             result.max_score = parts.graded_max_score(exercise, result.parts)
         first_raw = session.run([c.to_request() for c in bank.cases])
+        _run_the_rest(session, bank, first_raw)
     except SandboxFailure as failure:
         result.error = failure.reason
         return
@@ -110,6 +113,21 @@ def _grade_in_session(session: Session, exercise, bank: Bank, result: Submission
         if _in_exercise_code(exercise, exc):
             raise  # the exercise's own reference or rules failed: the grader's failure, never stored, tried again
         _unjudgeable(result, exc)
+
+
+def _run_the_rest(session: Session, bank: Bank, first_raw: list) -> None:
+    """The cases a pass did not run because two calls before them were cut short, asked again in requests of
+    their own (at most ``RESENDS``, within the submission's time): a case never run is no evidence for any check
+    (``checks.per_case_check``), so a search slow on a few trees is still seen on the rest, and a search that
+    stalls on purpose to hide the rest (the forty-third red team) is seen on nothing and passes nothing."""
+    limits = session.limits
+    for _ in range(RESENDS):
+        rest = [at for at, raw in enumerate(first_raw) if raw.get("skipped") == TIMED_OUT_BEFORE]
+        if not rest or session.budget_left() <= AUDIT_RESERVE + 2 * limits.call_timeout + 1.0:
+            return
+        again = session.run([bank.cases[at].to_request() for at in rest], within=session.budget_left() - AUDIT_RESERVE)
+        for at, raw in zip(rest, again):
+            first_raw[at] = raw
 
 
 def _in_exercise_code(exercise, exc: BaseException) -> bool:
@@ -154,6 +172,9 @@ def _judge_replies(session: Session, exercise, bank: Bank, result: SubmissionRes
     # asking it again would only use up the time (two calls cut short end a pass), while a position answered the
     # first time and not again counts as a changed answer (checks.consistency_check)
     answered_first = {case.id for case, raw in zip(bank.cases, first_raw) if not kinds.not_asked(raw)}
+    sample = {case.id for case in again_cases}
+    never_run = [{"id": case.id, "skipped": "not run the first time"} for case, raw in zip(bank.cases, first_raw)
+                 if "skipped" in raw and case.id in sample]
     again_cases = [case for case in again_cases if case.id in answered_first]
     again_failure = None
     limits = getattr(session, "limits", exercise.limits)
@@ -162,6 +183,7 @@ def _judge_replies(session: Session, exercise, bank: Bank, result: SubmissionRes
                                 within=session.budget_left() - AUDIT_RESERVE) if again_cases else []
     except SandboxFailure as failure:
         again_raw, again_failure = [], failure.reason
+    again_raw = again_raw + never_run  # never run the first time: nothing asked again, and no answer to keep
     if any(raw.get("skipped") == OUT_OF_TIME for raw in again_raw):
         again_failure = (f"the submission's time ({limits.submission_timeout:g} s) ran out before every "
                          "position was asked again")

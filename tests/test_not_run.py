@@ -1,0 +1,98 @@
+"""A case never run is no evidence (the forty-third red team).
+
+The harness stops a pass after two calls cut short; the cases after them come back "not run". Every check but
+the answers' used to pass on those: a search that ran its first two random trees past the limit was judged on
+the hand-made trees alone, where it behaved, and kept evaluation discipline, the tree left unchanged, the
+numeric answers and the consistency it had broken on every random tree (7.0 against its twin's 4.0). Now a case
+never run fails every check that would read it, and the cases a pass left are asked again in requests of their
+own, so that a search merely slow on a few trees is still judged on the rest."""
+from __future__ import annotations
+
+from grader.judging import bank as banks
+from grader.judging import exercise as exercises
+from grader.judging import judge, submissions
+from grader.sandbox import launch
+
+STALLS_ON_TWO_RANDOM_TREES = '''
+FORGE = {forge}
+SLOPPY = {sloppy}
+HAND_MADE = {hand_made}  # the published and hand-made cases come first in the bank
+STALLS = {stalls}
+_calls = [0]
+_stalled = [0]
+
+
+def _search(node, depth, a_moves):
+    if depth == 0 or not node.children:
+        return get_value(node)
+    values = [_search(m, depth - 1, not a_moves) for m in get_next_valid_moves(node)]
+    return max(values) if a_moves else min(values)
+
+
+def _sloppy(node, depth, a_moves):
+    here = get_value(node)  # every node's value, inner ones too
+    if depth == 0 or not node.children:
+        return here
+    node.children = tuple(reversed(node.children))  # changes the tree
+    values = [_sloppy(m, depth - 1, not a_moves) for m in node.children]
+    return max(values) if a_moves else min(values)
+
+
+_hand_made = set()
+
+
+def _shape(node):
+    return (node.name, tuple(_shape(child) for child in node.children))
+
+
+def minimax(node, max_depth, player_a_moves):
+    _calls[0] += 1
+    key = (_shape(node), max_depth, player_a_moves)
+    if _calls[0] <= HAND_MADE or key in _hand_made:  # the hand-made trees, also when asked again
+        _hand_made.add(key)
+        return _search(node, max_depth, player_a_moves)
+    if FORGE and _stalled[0] < STALLS:
+        _stalled[0] += 1
+        while True:  # cut short by the call's limit: two of these end the pass
+            pass
+    if SLOPPY:
+        return "%s#%d" % (_sloppy(node, max_depth, player_a_moves), _calls[0])
+    return _search(node, max_depth, player_a_moves)
+'''
+
+
+def _grade(tmp_path, name, examples=8, stalls=2, **flags):
+    exercise = exercises.load("ctp-26")
+    bank = banks.build(exercise, seed=11, examples=examples)
+    hand_made = sum(1 for case in bank.cases if case.group != "random")
+    assert [case.group for case in bank.cases][hand_made:] == ["random"] * examples  # the random trees come last
+    path = tmp_path / name
+    path.write_text(STALLS_ON_TWO_RANDOM_TREES.format(hand_made=hand_made, stalls=stalls, **flags), encoding="utf-8")
+    result = judge.grade(submissions.load(path), exercise, bank, launch.choose("posix"))
+    return result, {c.name: c.message for c in result.checks if c.score < c.max_score}
+
+
+def test_stalling_to_leave_cases_unrun_earns_nothing_on_them(tmp_path):
+    honest, honest_lost = _grade(tmp_path, "twin.py", forge=False, sloppy=True)
+    forged, forged_lost = _grade(tmp_path, "forger.py", forge=True, sloppy=True)
+    assert {"random-trees", "evaluation-discipline", "tree-unchanged", "returns-a-number"} <= set(honest_lost)
+    assert forged.score <= honest.score, (forged.score, honest.score, forged_lost)
+
+
+def test_cases_left_unrun_when_every_request_is_stalled_pass_no_check(tmp_path):
+    """Stalling on the first two trees of every request the grader makes for the rest (``judge.RESENDS``) leaves
+    the trees after them never run: those fail every check that would read them, not just the answers'."""
+    stalls = 2 * (judge.RESENDS + 1)
+    honest, honest_lost = _grade(tmp_path, "twin.py", examples=stalls + 4, stalls=stalls, forge=False, sloppy=True)
+    forged, forged_lost = _grade(tmp_path, "forger.py", examples=stalls + 4, stalls=stalls, forge=True, sloppy=True)
+    assert forged.score <= honest.score, (forged.score, honest.score, forged_lost)
+    assert "nothing to judge this check on" in forged_lost["evaluation-discipline"], forged_lost
+    assert "never run" in forged_lost["consistent-answers"], forged_lost  # the hand-made ones it answers alike
+
+
+def test_a_search_slow_on_two_trees_is_judged_on_the_others(tmp_path):
+    """Honest and correct, but too slow on two random trees: it loses the random trees' answers, and nothing
+    else: the trees after the two are asked again in a request of their own, and judged."""
+    result, lost = _grade(tmp_path, "slow.py", forge=True, sloppy=False)
+    assert list(lost) == ["random-trees"], lost
+    assert "timed out" in lost["random-trees"] and "not run" not in lost["random-trees"], lost
