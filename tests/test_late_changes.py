@@ -257,8 +257,8 @@ def minimax(node, max_depth, player_a_moves):
 
 
 def _search(node, max_depth, player_a_moves, top):
-    if top:
-        time.sleep({sleep})  # correct, and never changes the tree: only slow
+    if top and "values" in get_value.__code__.co_freevars:  # asked again (the values handed over)
+        time.sleep({sleep})  # correct, and never changes the tree: only slow, and only when asked again
     if max_depth == 0 or not node.children:
         return get_value(node)
     values = [_search(child, max_depth - 1, not player_a_moves, False) for child in get_next_valid_moves(node)]
@@ -273,8 +273,8 @@ def test_a_slow_honest_submission_loses_only_the_consistency_it_had_no_time_for(
     left is a call's limit and the audit's); the cases it did not start fail "consistent-answers", as running out
     of time there did before, and "tree left unchanged" stands."""
     _exercise, bank, _cases = ctp26_cases
-    sleep = 0.1
-    monkeypatch.setenv("MINIMAX_GRADER_SUBMISSION_TIMEOUT", str(round(len(bank.cases) * sleep + 6.0, 1)))
+    sleep = 0.2  # the consistency pass asks 51 positions again: 10 s, where 5 are left
+    monkeypatch.setenv("MINIMAX_GRADER_SUBMISSION_TIMEOUT", "6")
     exercise = exercises.load("ctp-26")
     path = tmp_path / "slow.py"
     path.write_text(SLOW_HONEST.format(sleep=sleep), encoding="utf-8")

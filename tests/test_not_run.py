@@ -4,7 +4,7 @@ The harness stops a pass after two calls cut short; the cases after them come ba
 the answers' used to pass on those: a search that ran its first two random trees past the limit was judged on
 the hand-made trees alone, where it behaved, and kept evaluation discipline, the tree left unchanged, the
 numeric answers and the consistency it had broken on every random tree (7.0 against its twin's 4.0). Now a case
-never run fails every check that would read it, and the cases a pass left are asked again in requests of their
+never run fails every check that would read it, and the cases a pass left are asked again in a request of their
 own, so that a search merely slow on a few trees is still judged on the rest."""
 from __future__ import annotations
 
@@ -61,7 +61,8 @@ def minimax(node, max_depth, player_a_moves):
 '''
 
 
-def _grade(tmp_path, name, examples=8, stalls=2, **flags):
+def _grade(tmp_path, monkeypatch, name, examples=8, stalls=2, **flags):
+    monkeypatch.setenv("MINIMAX_GRADER_CALL_TIMEOUT", "0.3")  # a stall costs what the limit lets it
     exercise = exercises.load("ctp-26")
     bank = banks.build(exercise, seed=11, examples=examples)
     hand_made = sum(1 for case in bank.cases if case.group != "random")
@@ -72,27 +73,27 @@ def _grade(tmp_path, name, examples=8, stalls=2, **flags):
     return result, {c.name: c.message for c in result.checks if c.score < c.max_score}
 
 
-def test_stalling_to_leave_cases_unrun_earns_nothing_on_them(tmp_path):
-    honest, honest_lost = _grade(tmp_path, "twin.py", forge=False, sloppy=True)
-    forged, forged_lost = _grade(tmp_path, "forger.py", forge=True, sloppy=True)
+def test_stalling_to_leave_cases_unrun_earns_nothing_on_them(tmp_path, monkeypatch):
+    honest, honest_lost = _grade(tmp_path, monkeypatch, "twin.py", forge=False, sloppy=True)
+    forged, forged_lost = _grade(tmp_path, monkeypatch, "forger.py", forge=True, sloppy=True)
     assert {"random-trees", "evaluation-discipline", "tree-unchanged", "returns-a-number"} <= set(honest_lost)
     assert forged.score <= honest.score, (forged.score, honest.score, forged_lost)
 
 
-def test_cases_left_unrun_when_every_request_is_stalled_pass_no_check(tmp_path):
+def test_cases_left_unrun_when_every_request_is_stalled_pass_no_check(tmp_path, monkeypatch):
     """Stalling on the first two trees of every request the grader makes for the rest (``judge.RESENDS``) leaves
     the trees after them never run: those fail every check that would read them, not just the answers'."""
     stalls = 2 * (judge.RESENDS + 1)
-    honest, honest_lost = _grade(tmp_path, "twin.py", examples=stalls + 4, stalls=stalls, forge=False, sloppy=True)
-    forged, forged_lost = _grade(tmp_path, "forger.py", examples=stalls + 4, stalls=stalls, forge=True, sloppy=True)
+    honest, honest_lost = _grade(tmp_path, monkeypatch, "twin.py", examples=stalls + 4, stalls=stalls, forge=False, sloppy=True)
+    forged, forged_lost = _grade(tmp_path, monkeypatch, "forger.py", examples=stalls + 4, stalls=stalls, forge=True, sloppy=True)
     assert forged.score <= honest.score, (forged.score, honest.score, forged_lost)
     assert "nothing to judge this check on" in forged_lost["evaluation-discipline"], forged_lost
     assert "never run" in forged_lost["consistent-answers"], forged_lost  # the hand-made ones it answers alike
 
 
-def test_a_search_slow_on_two_trees_is_judged_on_the_others(tmp_path):
+def test_a_search_slow_on_two_trees_is_judged_on_the_others(tmp_path, monkeypatch):
     """Honest and correct, but too slow on two random trees: it loses the random trees' answers, and nothing
     else: the trees after the two are asked again in a request of their own, and judged."""
-    result, lost = _grade(tmp_path, "slow.py", forge=True, sloppy=False)
+    result, lost = _grade(tmp_path, monkeypatch, "slow.py", forge=True, sloppy=False)
     assert list(lost) == ["random-trees"], lost
     assert "timed out" in lost["random-trees"] and "not run" not in lost["random-trees"], lost
