@@ -13,7 +13,7 @@ from grader.judging import exercise as exercises
 from grader.judging import judge, submissions
 from grader.sandbox import launch
 
-FORGER = Path(__file__).resolve().parent.parent / "fixtures" / "submissions" / "hostile" / "forge_timeout_skip.py"
+FORGER = Path(__file__).resolve().parent.parent / "fixtures" / "submissions" / "judging" / "forge_timeout_skip.py"
 
 
 def test_answers_cut_short_when_asked_again_are_not_the_same_answers(tmp_path, monkeypatch):

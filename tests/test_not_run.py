@@ -97,3 +97,18 @@ def test_a_search_slow_on_two_trees_is_judged_on_the_others(tmp_path, monkeypatc
     result, lost = _grade(tmp_path, monkeypatch, "slow.py", forge=True, sloppy=False)
     assert list(lost) == ["random-trees"], lost
     assert "timed out" in lost["random-trees"] and "not run" not in lost["random-trees"], lost
+
+
+def test_the_red_team_s_own_staller_never_beats_its_twin(tmp_path, monkeypatch):
+    from pathlib import Path
+
+    monkeypatch.setenv("MINIMAX_GRADER_CALL_TIMEOUT", "0.3")
+    forger = Path(__file__).resolve().parent.parent / "fixtures" / "submissions" / "judging" / "forge_stall_vacuous.py"
+    twin = tmp_path / "twin.py"
+    twin.write_text(forger.read_text(encoding="utf-8").replace("\nFORGE = True\n", "\nFORGE = False\n"), encoding="utf-8")
+    exercise = exercises.load("ctp-26")
+    bank = banks.build(exercise, seed=11, examples=20)
+    launcher = launch.choose("posix")
+    honest = judge.grade(submissions.load(twin), exercise, bank, launcher)
+    forged = judge.grade(submissions.load(forger), exercise, bank, launcher)
+    assert honest.score < honest.max_score and forged.score <= honest.score, (forged.score, honest.score)

@@ -30,7 +30,7 @@ DIAGNOSIS_BUDGET = 2.0
 # the rest is room for a last call a little longer than the longest before it (a much longer one, where the time
 # is this short, can still use it up: the process is then gone before the audit, and no input counts as unchanged)
 AUDIT_RESERVE = 2.5
-RESENDS = 1  # requests for the cases a pass left after two calls cut short (_run_the_rest): each costs up to two more
+RESENDS = 3  # requests for the cases a pass left after two calls cut short (_run_the_rest): each costs up to two more
 TIMED_OUT_BEFORE = "not run: earlier calls timed out"  # harness._serve_cases' reason
 
 
@@ -116,8 +116,8 @@ def _grade_in_session(session: Session, exercise, bank: Bank, result: Submission
 
 
 def _run_the_rest(session: Session, bank: Bank, first_raw: list) -> None:
-    """The cases a pass did not run because two calls before them were cut short, asked again in a request of
-    their own (``RESENDS``, within the submission's time): a case never run is no evidence for any check
+    """The cases a pass did not run because two calls before them were cut short, asked again in requests of
+    their own (at most ``RESENDS``, within the submission's time): a case never run is no evidence for any check
     (``checks.per_case_check``), so a search slow on a few trees is still seen on the rest, and a search that
     stalls on purpose to hide the rest (the forty-third red team) is seen on nothing and passes nothing."""
     limits = session.limits
