@@ -17,7 +17,7 @@ from grader.judging import exercise as exercises
 from grader.judging import judge, submissions
 from grader.judging.bank import Case
 from grader.judging.checks import Outcome
-from grader.sandbox import forkserver, launch, replies
+from grader.sandbox import launch, replies
 from grader.sandbox import session as sessions
 
 # Every internal node a call is given is remembered; the remembered nodes' children are re-sorted by name
@@ -95,15 +95,10 @@ def _open(tmp_path, exercise, when):
 
 def _graded(path, source, exercise, bank, warm):
     """``source`` graded as ``path``, cold (posix) or through a fork server whose pool hands out prebuilt trees."""
+    from test_evidence import _graded as graded_under
+
     path.write_text(source, encoding="utf-8")
-    launcher = launch.choose("posix")
-    if warm:
-        launcher = forkserver.ZygoteLauncher.wrap(launcher, exercise, bank)
-    try:
-        return judge.grade(submissions.load(path), exercise, bank, launcher)
-    finally:
-        if warm:
-            launcher.close()
+    return graded_under(path, exercise, bank, "posix", warm)
 
 
 def test_a_later_call_of_the_same_request_changing_an_earlier_input_is_counted(tmp_path, ctp26_cases):
