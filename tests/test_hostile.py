@@ -34,8 +34,8 @@ from conftest import ROOT, SUBMISSIONS
 HOSTILE = SUBMISSIONS / "hostile"
 MANIFEST = tomllib.loads((HOSTILE / "expected.toml").read_text(encoding="utf-8"))
 HONEST = sorted((SUBMISSIONS / "ctp-26" / "correct").glob("*.py"))
-LIMITS = {"MINIMAX_GRADER_CALL_TIMEOUT": "1.0", "MINIMAX_GRADER_LOAD_TIMEOUT": "3",
-          "MINIMAX_GRADER_SUBMISSION_TIMEOUT": "8", "MINIMAX_GRADER_CPU_SECONDS": "2"}
+LIMITS = {"MINIMAX_GRADER_CALL_TIMEOUT": "1.0", "MINIMAX_GRADER_LOAD_TIMEOUT": "2",
+          "MINIMAX_GRADER_SUBMISSION_TIMEOUT": "8", "MINIMAX_GRADER_CPU_SECONDS": "1"}
 EXAMPLES = 40
 NOBODY = 65534
 
@@ -270,9 +270,26 @@ def _unprivileged_python(workdir: Path) -> tuple[list[str], dict]:
     return command, {**env, "PYTHONPATH": f"{ROOT}{os.pathsep}{inner_site}"}
 
 
+# One unprivileged Python grading many files as ``check`` does, one at a time per thread: the
+# battery then pays for one interpreter and one import of the grader, not one per file (124 of
+# them cost about 30 s of CPU). The command line itself is tried by the tests that name it.
+ONE_PROCESS_BATTERY = """
+import concurrent.futures, json, sys
+from grader.doors import api
+
+def grade(path):
+    return path, json.loads(api.check(path, "ctp-26", examples=int(sys.argv[1])).to_json())
+
+with concurrent.futures.ThreadPoolExecutor(max_workers=int(sys.argv[2])) as pool:
+    for path, data in pool.map(grade, sys.argv[3:]):
+        print(json.dumps({"path": path, "result": data}), flush=True)
+"""
+
+
 def grade_unprivileged(attacks: list[str] | None, honest_count: int, sandbox: str | None = None,
-                       workers: int = 2) -> dict:
-    """Each file graded by the CLI running as uid 65534 (two at a time), from a world-readable copy."""
+                       workers: int = 2, one_process: bool = False) -> dict:
+    """Each file graded as by ``check``, running as uid 65534 (two at a time), from a world-readable copy:
+    by the CLI, one process a file, or (``one_process``) by one Python that grades them all."""
     workdir = Path(tempfile.mkdtemp(prefix="minimax-unprivileged-"))
     try:
         os.chmod(workdir, 0o755)
@@ -301,6 +318,16 @@ def grade_unprivileged(attacks: list[str] | None, honest_count: int, sandbox: st
             except ValueError:
                 raise AssertionError(f"{path.name}: no JSON from the CLI: {done.stderr.decode()[-800:]}") from None
 
+        if one_process:
+            assert not sandbox, "the one-process battery grades with the sandbox check would choose"
+            done = subprocess.run(command + ["-c", ONE_PROCESS_BATTERY, str(EXAMPLES), str(workers)] + [str(p) for p in paths],
+                                  capture_output=True, env=env, cwd=workdir, timeout=900)
+            stderr = done.stderr.decode("utf-8", "replace")
+            assert done.returncode == 0, stderr[-1500:]
+            lines = [json.loads(line) for line in done.stdout.decode("utf-8").splitlines() if line.startswith("{")]
+            by_path = {line["path"]: line["result"] for line in lines}
+            assert sorted(by_path) == sorted(str(p) for p in paths), stderr[-800:]
+            return {path: (by_path[str(path)], stderr) for path in paths}
         with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
             return dict(zip(paths, pool.map(grade, paths)))
     finally:
@@ -317,8 +344,10 @@ def check_outcomes(outcomes: dict, *, strict: bool) -> None:
         assert_attack_lost(path.name, data["status"], data["score"], text, strict=strict)
 
 
-def test_battery_from_the_command_line_as_an_unprivileged_user():
-    outcomes = grade_unprivileged(None, honest_count=3)
+def test_battery_as_an_unprivileged_user():
+    """Every attack graded as ``check`` grades it (a cold child each, the sandbox it chooses), by a grader
+    running as uid 65534: the laptop case, where nothing of the grader's is root's."""
+    outcomes = grade_unprivileged(None, honest_count=3, one_process=True)
     modes = {data["sandbox"]["mode"] for data, _ in outcomes.values()}
     check_outcomes(outcomes, strict=modes == {"bwrap"} or _fenced("posix"))
     if _bwrap_problem() is None:
