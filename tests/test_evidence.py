@@ -983,11 +983,18 @@ def test_no_frame_the_loading_code_can_read_holds_the_reply_key(sandbox, warm, m
 
     from grader.sandbox import session
 
+    import dataclasses
+
     exercise, bank = ctp26_small
+    # The probe walks every object gc knows of in every call: on a busy machine its 30 s for the whole
+    # submission ran out before the consistency pass was over (9.5 of 10, nothing about the key). Twelve
+    # trees and a random one make every kind of call (load, first pass, asked again, audit) at a fifth of the cost.
+    monkeypatch.setattr(exercise, "limits", dataclasses.replace(exercise.limits, submission_timeout=180.0, cpu_seconds=180))
+    bank = banks.Bank(bank.exercise_id, bank.seed, 1, bank.cases[:12] + bank.group("random")[-1:])
     real = secrets.token_bytes
     monkeypatch.setattr(session.secrets, "token_bytes", lambda n=None: b"\xcd" * 16 if n == 16 else real(n))
     result = _graded(SUBMISSIONS / "harmless" / "reads_loading_frames.py", exercise, bank, sandbox, warm)
-    assert (result.error, result.score) == (None, result.max_score), [c.message for c in result.checks][:2]
+    assert (result.error, result.score) == (None, result.max_score), [c.message for c in result.checks if c.message]
 
 
 @pytest.mark.parametrize("sandbox, warm", [p for p in LAUNCHERS if p.id != "spawn"])

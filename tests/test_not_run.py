@@ -5,7 +5,8 @@ the answers' used to pass on those: a search that ran its first two random trees
 the hand-made trees alone, where it behaved, and kept evaluation discipline, the tree left unchanged, the
 numeric answers and the consistency it had broken on every random tree (7.0 against its twin's 4.0). Now a case
 never run fails every check that would read it, and the cases a pass left are asked again in a request of their
-own, so that a search merely slow on a few trees is still judged on the rest."""
+own, so that a search merely slow on a few trees is still judged on the rest. (The calls cut short themselves, and
+those that raised, fail the checks of their case too: tests/test_unanswered.py.)"""
 from __future__ import annotations
 
 from grader.judging import bank as banks
@@ -92,11 +93,16 @@ def test_cases_left_unrun_when_every_request_is_stalled_pass_no_check(tmp_path, 
 
 
 def test_a_search_slow_on_two_trees_is_judged_on_the_others(tmp_path, monkeypatch):
-    """Honest and correct, but too slow on two random trees: it loses the random trees' answers, and nothing
-    else: the trees after the two are asked again in a request of their own, and judged."""
+    """Honest and correct, but too slow on two random trees: it loses the random trees' answers, and the checks of
+    its behaviour on those two trees alone (a call that never answered shows nothing to judge them on: the
+    forty-fourth red team), while the trees after the two are asked again in a request of their own, and judged:
+    without that, the six never run would fail each check too."""
     result, lost = _grade(tmp_path, monkeypatch, "slow.py", forge=True, sloppy=False)
-    assert list(lost) == ["random-trees"], lost
+    assert sorted(lost) == ["evaluation-discipline", "random-trees", "returns-a-number", "tree-unchanged"], lost
     assert "timed out" in lost["random-trees"] and "not run" not in lost["random-trees"], lost
+    assert "(fails on 2 of 8 random trees)" in lost["random-trees"], lost
+    for name in ("evaluation-discipline", "returns-a-number", "tree-unchanged"):
+        assert "timed out after 0.3 s: nothing to judge this check on (fails on 2 of" in lost[name], lost
 
 
 def test_the_red_team_s_own_staller_never_beats_its_twin(tmp_path, monkeypatch):

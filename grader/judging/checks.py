@@ -289,35 +289,62 @@ def rests_on_sandbox_records(spec, exercise=None) -> bool:
     return spec.kind in SANDBOX_EVIDENCE_KINDS or spec.kind in own
 
 
-def per_case_check(spec, exercise, outcomes: list[Outcome], predicate: Predicate) -> tuple[CheckResult, list]:
-    """Runs the predicate over the check's cases; returns the result and the failing outcomes."""
+def owed_answers(exercise, outcomes: list[Outcome], predicates: list[tuple]) -> frozenset:
+    """The ids of the cases the call left without an answer (it raised or ran out of time) where the rubric
+    wants one: some check of the case (``predicates``: its specs and their predicates) fails for want of it.
+    A position the rubric asks only for the shape of what comes back (coin-row's finished positions, where
+    there is no move to give and a search may raise) owes no answer, and its raise costs nothing."""
+    call_timeout = exercise.limits.call_timeout
+    owed = set()
+    for outcome in outcomes:
+        if "skipped" in outcome.raw or not outcome.did_not_answer(call_timeout):
+            continue
+        if any((not spec.groups or outcome.case.group in spec.groups) and predicate(outcome)
+               for spec, predicate in predicates):
+            owed.add(outcome.case.id)
+    return frozenset(owed)
+
+
+def per_case_check(spec, exercise, outcomes: list[Outcome], predicate: Predicate,
+                   owed: frozenset | None = None) -> tuple[CheckResult, list]:
+    """Runs the predicate over the check's cases; returns the result and the failing outcomes. A case never
+    run, or left without the answer the rubric wants (``owed``, from ``owed_answers``; None: every case
+    without an answer), fails the check whatever its predicate says."""
     chosen = [o for o in outcomes if not spec.groups or o.case.group in spec.groups]
     if not chosen:  # e.g. --examples 0: nothing was asked, so nothing is awarded or owed
         where = where_words(exercise, spec.groups)
         return CheckResult(spec.name, spec.title, "skipped", 0.0, 0.0, hidden=spec.hidden,
                            message=f"not graded: this run asked no {where}, so its points leave the maximum"), []
-    failures = []
+    failures, unanswered = [], []
+    call_timeout = exercise.limits.call_timeout
     for outcome in chosen:
         problem = predicate(outcome)
-        if not problem and "skipped" in outcome.raw:
-            # A case never run is no evidence that the check holds on it: the forty-third red team's search
-            # ran its first two random trees past the limit, the harness stopped the pass there, and every
-            # check but the answers' passed on the trees it was never asked about (where it evaluated inner
-            # nodes, changed the tree and answered with a string)
-            problem = f"{outcome.raw['skipped'] or 'not run'}: nothing to judge this check on"
         if problem:
             failures.append((outcome, problem))
+            continue
+        missing = outcome.did_not_answer(call_timeout)
+        if missing and ("skipped" in outcome.raw or owed is None or outcome.case.id in owed):
+            # A call that gave no answer is no evidence that the check holds on it, whatever it did before it
+            # stopped: the forty-third red team's search ran its first two random trees past the limit, the
+            # harness stopped the pass there, and every check but the answers' passed on the trees never run;
+            # the forty-fourth's raised (or ran out of time) right after a search that evaluated inner nodes,
+            # pruned too much or never undid its moves, and only the answers' check, already lost, saw the call.
+            # A case without the answer the rubric wants therefore fails every check that reads it (the
+            # answers' checks say so themselves), as the object route's checks of a search's record always did.
+            unanswered.append((outcome, f"{missing}: nothing to judge this check on"))
     result = CheckResult(spec.name, spec.title, "passed", spec.points, spec.points, hidden=spec.hidden,
-                         total_cases=len(chosen), failed_cases=len(failures))
-    if failures:
+                         total_cases=len(chosen), failed_cases=len(failures) + len(unanswered))
+    if failures or unanswered:
         size = exercise.hook("size", lambda case_input: 0)
-        # The smallest case that was really asked: "not run" shows nothing about the code.
-        smallest, problem = min(failures, key=lambda f: ("skipped" in f[0].raw, size(f[0].case.input)))
+        # The smallest case where the check itself found something; failing that, one really asked ("not run"
+        # shows nothing about the code).
+        smallest, problem = min(failures or unanswered, key=lambda f: ("skipped" in f[0].raw, size(f[0].case.input)))
         where = where_words(exercise, spec.groups)
         result.status = "failed"
         result.score = 0.0
-        result.message = failure_message(exercise, smallest, problem, len(failures), len(chosen), where)
+        result.message = failure_message(exercise, smallest, problem, result.failed_cases, len(chosen), where)
         result.counterexample = describe(exercise, smallest, problem)
+    # Only what the check itself found is worth shrinking: a smaller case without an answer says nothing new.
     return result, failures
 
 

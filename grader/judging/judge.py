@@ -220,6 +220,9 @@ def _judge_replies(session: Session, exercise, bank: Bank, result: SubmissionRes
         result.error = mismatch[:600]
         return
 
+    predicates = {spec.name: kinds.predicate_for(spec, exercise) for spec in exercise.checks if spec.kind != "consistent"}
+    owed = kinds.owed_answers(exercise, outcomes, [(spec, predicates[spec.name]) for spec in exercise.checks
+                                                   if predicates.get(spec.name) is not None])
     shrink_targets = []
     for spec in exercise.checks:
         left_out = parts.not_graded(spec, result.parts)
@@ -233,12 +236,12 @@ def _judge_replies(session: Session, exercise, bank: Bank, result: SubmissionRes
         if spec.kind == "consistent":
             result.checks.append(kinds.consistency_check(spec, exercise, by_id, again_raw, again_failure))
             continue
-        predicate = kinds.predicate_for(spec, exercise)
+        predicate = predicates[spec.name]
         if predicate is None:
             result.checks.append(CheckResult(spec.name, spec.title, "error", 0.0, spec.points, hidden=spec.hidden,
                                              message=f"the exercise names an unknown check kind {spec.kind!r}"))
             continue
-        check, failures = kinds.per_case_check(spec, exercise, outcomes, predicate)
+        check, failures = kinds.per_case_check(spec, exercise, outcomes, predicate, owed)
         check.sandbox_evidence = kinds.rests_on_sandbox_records(spec, exercise)
         result.checks.append(check)
         if failures:

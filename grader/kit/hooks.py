@@ -357,7 +357,7 @@ class KitHooks:
 
     def check_shape(self, outcome, spec):
         if outcome.raw.get("answer") is None:
-            return None  # a crash or a timeout is judged by the other checks
+            return None  # no answer: checks.per_case_check fails the case if the rubric wanted one
         answer = outcome.answer
         parts, problem = self.parts(answer)
         if problem:
@@ -376,7 +376,8 @@ class KitHooks:
 
     def check_restored(self, outcome, spec):
         """The state handed over is exactly as it was after every call that returned (a call cut short by
-        an exception is not asked to tidy up): what a search that tries moves in place must undo."""
+        an exception has nothing to show here, and checks.per_case_check fails it where an answer was wanted):
+        what a search that tries moves in place must undo."""
         if outcome.raw.get("answer") is None or not outcome.raw.get("mutated"):
             return None
         late = outcome.late_change(self.decl["state_name"] or "state")
@@ -400,7 +401,7 @@ class KitHooks:
 
     def check_evaluations(self, outcome, spec):
         if "skipped" in outcome.raw or outcome.raw.get("timed_out") or outcome.raw.get("raised"):
-            return None  # judged by the answer checks
+            return None  # no answer: checks.per_case_check fails the case (nothing to judge)
         trace = outcome.raw.get("trace") or {}
         if trace.get("truncated"):
             return "evaluated far too many positions (the trace was cut off)"

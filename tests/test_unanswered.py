@@ -1,0 +1,104 @@
+"""A call that gives no answer is no evidence for any check of its case (the forty-fourth red team).
+
+Every check that reads the grader's log of questions or looks at the input after the call (evaluation
+discipline, pruning, the board put back, the answer's shape) used to pass a call that raised or ran out of time:
+"judged by the answer checks". But the answers' check is one check: a search that misbehaved and then raised
+lost only that one, where its twin, answering, lost the others too (alphabeta 8.0 against 5.0, tic-tac-toe 5.0
+against 4.0, ctp-26 by running out of time 7.0 against 6.0). Now a case left without the answer the rubric wants
+fails every check of the case; a case where no check wants an answer (coin-row's finished positions, asked only
+for the shape of what comes back) costs nothing when the call raises.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import SUBMISSIONS
+from grader.judging import bank as banks
+from grader.judging import exercise as exercises
+from grader.judging import judge, submissions
+from grader.sandbox import forkserver, launch
+
+JUDGING = SUBMISSIONS / "judging"
+
+FORGERS = [
+    ("forge_raise_after_pruning.py", "alphabeta"),
+    ("forge_raise_unrestored.py", "tictactoe"),
+    ("forge_stall_after_inner_eval.py", "ctp-26"),
+]
+
+
+def _grade(path: Path, exercise_id: str, warm: bool):
+    exercise = exercises.load(exercise_id)
+    bank = banks.build(exercise, seed=11, examples=20)
+    launcher = launch.choose("posix")
+    if warm:
+        launcher = forkserver.ZygoteLauncher.wrap(launcher, exercise, bank)
+    try:
+        return judge.grade(submissions.load(path), exercise, bank, launcher)
+    finally:
+        if warm:
+            launcher.close()
+
+
+def _twin(forger: Path, tmp_path: Path) -> Path:
+    twin = tmp_path / forger.name.replace("forge_", "twin_")
+    text = forger.read_text(encoding="utf-8")
+    assert "\nFORGE = True\n" in text
+    twin.write_text(text.replace("\nFORGE = True\n", "\nFORGE = False\n"), encoding="utf-8")
+    return twin
+
+
+@pytest.mark.parametrize("warm", [False, True], ids=["cold", "warm"])
+@pytest.mark.parametrize("name, exercise_id", FORGERS)
+def test_a_call_that_gives_no_answer_earns_no_check_of_its_case(name, exercise_id, warm, tmp_path, monkeypatch):
+    monkeypatch.setenv("MINIMAX_GRADER_CALL_TIMEOUT", "0.3")  # the staller's spins cost what the limit lets them
+    forger = JUDGING / name
+    honest = _grade(_twin(forger, tmp_path), exercise_id, warm)
+    forged = _grade(forger, exercise_id, warm)
+    assert honest.error is None and forged.error is None, (honest.error, forged.error)
+    assert honest.score < honest.max_score  # the twin's misbehaviour is seen
+    assert forged.score <= honest.score, (forged.score, honest.score,
+                                          [(c.name, c.message) for c in forged.checks if c.score < c.max_score])
+
+
+def test_the_message_says_there_was_nothing_to_judge(tmp_path, monkeypatch):
+    """The check a raise costs says why: the call raised, so the check had nothing to look at."""
+    forged = _grade(JUDGING / "forge_raise_after_pruning.py", "alphabeta", warm=False)
+    lost = {c.name: c.message or "" for c in forged.checks if c.score < c.max_score}
+    assert "raised RuntimeError: gave up" in lost["no-over-pruning"], lost
+    assert "nothing to judge this check on" in lost["no-over-pruning"], lost
+
+
+def test_an_honest_raise_costs_the_checks_of_its_own_case_alone(tmp_path):
+    """Correct everywhere but on one shape of tree (a root with a single move: two of the random trees here, none of
+    the hand-made ones), where it raises: every check fails on those trees alone, and says why."""
+    path = tmp_path / "raises_on_single_moves.py"
+    path.write_text(
+        "def minimax(node, max_depth, player_a_moves):\n"
+        "    moves = get_next_valid_moves(node)\n"
+        "    if node.parent is None and len(moves) == 1:\n"
+        "        raise ValueError('one move')\n"
+        "    if max_depth == 0 or not moves:\n"
+        "        return get_value(node)\n"
+        "    values = [minimax(m, max_depth - 1, not player_a_moves) for m in moves]\n"
+        "    return max(values) if player_a_moves else min(values)\n", encoding="utf-8")
+    result = _grade(path, "ctp-26", warm=False)
+    lost = {c.name: c for c in result.checks if c.score < c.max_score}
+    assert "random-trees" in lost, [(c.name, c.message) for c in result.checks]
+    assert lost["random-trees"].failed_cases == 2, lost["random-trees"].message
+    assert sorted(lost) == ["evaluation-discipline", "random-trees", "returns-a-number", "tree-unchanged"], lost
+    for name in ("evaluation-discipline", "returns-a-number", "tree-unchanged"):
+        assert "raised ValueError: one move" in lost[name].message and "nothing to judge" in lost[name].message
+        assert lost[name].failed_cases == 2, lost[name].message
+
+
+def test_a_raise_where_no_check_wants_an_answer_costs_nothing():
+    """coin-row asks for the shape of what comes back on finished positions too, where there is no move: a search
+    that raises there (its moves are empty) keeps full marks."""
+    sample = SUBMISSIONS / "coin-row" / "correct" / "value_helper.py"
+    assert "only called on unfinished positions" in sample.read_text(encoding="utf-8")
+    exercise = exercises.load("coin-row")
+    result = judge.grade(submissions.load(sample), exercise, banks.build(exercise), launch.choose("posix"))
+    assert (result.status, result.score) == ("passed", result.max_score), [(c.name, c.message) for c in result.checks]
