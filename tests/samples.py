@@ -76,6 +76,16 @@ def assert_as_recorded(result, exercise_id: str, relative: str) -> None:
     assert found == wanted, (result.error, [(c.name, c.status, c.score, c.message) for c in result.checks])
 
 
+def flag_twin(forger: Path, folder: Path) -> Path:
+    """A red team's forger with its switch (the line ``FORGE = True``) turned off, written into ``folder`` as
+    ``honest_<name>``: the same code, honest about what the forger hides. The forger must have the line."""
+    source = forger.read_text(encoding="utf-8")
+    assert "\nFORGE = True\n" in source, f"{forger.name} has no line FORGE = True"
+    twin = folder / f"honest_{forger.name}"
+    twin.write_text(source.replace("\nFORGE = True\n", "\nFORGE = False\n"), encoding="utf-8")
+    return twin
+
+
 def honest_twin(fixture: Path, folder: Path) -> Path:
     """A forging fixture with its forging call (the line ``_forge()``) made ``pass``, written into
     ``folder``: what the same code earns without forging. The fixture must make that call."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from samples import flag_twin
 from grader.judging import bank as banks
 from grader.judging import exercise as exercises
 from grader.judging import judge, submissions
@@ -20,9 +21,7 @@ def test_answers_cut_short_when_asked_again_are_not_the_same_answers(tmp_path, m
     monkeypatch.setenv("MINIMAX_GRADER_CALL_TIMEOUT", "0.3")  # the forger's burns are cut short at that
     exercise = exercises.load("ctp-26")
     bank = banks.build(exercise, seed=11, examples=4)
-    source = FORGER.read_text(encoding="utf-8")
-    twin = tmp_path / "twin.py"
-    twin.write_text(source.replace("\nFORGE = True\n", "\nFORGE = False\n"), encoding="utf-8")
+    twin = flag_twin(FORGER, tmp_path)
     launcher = launch.choose("posix")
     honest = judge.grade(submissions.load(twin), exercise, bank, launcher)
     forged = judge.grade(submissions.load(FORGER), exercise, bank, launcher)

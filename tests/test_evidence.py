@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from conftest import SUBMISSIONS
-from samples import honest_twin
+from samples import flag_twin, honest_twin
 from grader.judging import bank as banks
 from grader.judging import exercise as exercises
 from grader.judging import judge, submissions
@@ -593,11 +593,7 @@ CAUGHT_WHILE_LOADING = {"forge_audit_hook.py": "has no attribute 'addaudithook'"
 
 
 def _twin_without_forging(tmp_path, name):
-    source = (HOSTILE / name).read_text(encoding="utf-8")
-    assert "\nFORGE = True\n" in source
-    twin = tmp_path / f"honest_{name}"
-    twin.write_text(source.replace("\nFORGE = True\n", "\nFORGE = False\n"), encoding="utf-8")
-    return twin
+    return flag_twin(HOSTILE / name, tmp_path)
 
 
 @pytest.fixture(scope="module")

@@ -3,14 +3,18 @@
 Every fixture in ``fixtures/submissions/hostile/`` is graded next to the honest samples, two
 at a time: under bubblewrap, with bubblewrap switched off (posix: only attacks that need a
 filesystem view may come out differently, and the fallback must be announced), in one bulk
-run of a class folder (warm fork server), and by the grader's command line running as an
-unprivileged user (with bwrap, and a few key attacks without it). Each attack must
-score 0 with the status and reason its manifest names; the honest samples must keep full
-marks; and a canary folder (copies of the submissions, a fake home, an output folder)
-must be byte-identical afterwards.
+run of a class folder (warm fork server), and by a grader running as an unprivileged user: every
+attack as ``check`` grades it, by one Python as uid 65534 (with the sandbox it chooses), a few key
+attacks by the ``check`` command line with bwrap off, and a whole class by ``grade`` with bwrap off.
+Each attack must score 0 with the status and reason its manifest names; the honest samples must keep
+full marks; and a canary folder (copies of the submissions, a fake home, an output folder) must be
+byte-identical afterwards.
 
 Limits are shortened through the environment so the looping and sleeping attacks cost
-seconds, not half a minute each.
+seconds, not half a minute each: with 1 s of CPU a process, a spinning attack is killed by the CPU
+limit before its call's own limit (1 s) is reached, and the manifest accepts either (the call's limit
+alone is tried under the default limits in tests/test_evidence.py). An honest sample uses about a
+tenth of that second.
 """
 
 from __future__ import annotations

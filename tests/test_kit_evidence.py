@@ -16,7 +16,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import SUBMISSIONS
-from samples import honest_twin
+from samples import flag_twin, honest_twin
 from grader.doors import api
 from grader.sandbox.session import HARNESS_TAMPERED
 
@@ -80,10 +80,7 @@ def test_a_warm_child_holds_none_of_the_bank_where_the_load_s_questions_are_answ
     try:
         assert launcher.server.inputs == {} and len(ctp26_launcher.server.inputs) > 0
         forger = FOLDER / "forge_kit_zygote_inputs.py"
-        twin = tmp_path / "honest_forge_kit_zygote_inputs.py"
-        source = forger.read_text(encoding="utf-8")
-        assert "\nFORGE = True\n" in source
-        twin.write_text(source.replace("\nFORGE = True\n", "\nFORGE = False\n"), encoding="utf-8")
+        twin = flag_twin(forger, tmp_path)
         honest = judge.grade(submissions.load(twin), connect_four, bank, launcher)
         forged = judge.grade(submissions.load(forger), connect_four, bank, launcher)
     finally:

@@ -66,7 +66,7 @@ def _probe(tmp_path, exercise, sample, where, kind, scope) -> Path:
 def test_no_lookup_of_the_harness_runs_student_code_on_its_thread(exercise_id, sample, examples, warm, tmp_path):
     exercise = exercises.load(exercise_id)
     bank = banks.build(exercise, seed=11, examples=examples)
-    if not examples:  # an object route's own positions: one of each group makes every kind of call (62 -> 14 for aind)
+    if exercise.agent is not None:  # the object route's own positions: one of each group makes every kind of call (62 -> 14)
         firsts = {}
         for case in bank.cases:
             firsts.setdefault(case.group, case)
@@ -82,15 +82,15 @@ def test_no_lookup_of_the_harness_runs_student_code_on_its_thread(exercise_id, s
             lines = result.output["stderr"].splitlines()
             ran_outside += [(where, kind, scope, line[:300]) for line in lines if line.startswith("MAIN-CALL")]
             seen_inside += sum(line.startswith("LOAD-CALL") for line in lines)
-            verdicts.append((where, kind, scope, result.score, result.error))
-            max_score = result.max_score
+            verdicts.append((where, kind, scope, result.score, result.max_score, result.error))
     finally:
         if warm:
             launcher.close()
     assert ran_outside == [], sorted({r[:3] + (" < ".join(r[3].split(" < ")[:6]),) for r in ran_outside})
     # Each probe was graded: full marks, or a verdict of tampering (never a grader failure, never a timeout)
-    for where, kind, scope, score, error in verdicts:
-        assert score == max_score or (score == 0 and "tampered" in (error or "")), (where, kind, scope, score, error)
+    for where, kind, scope, score, max_score, error in verdicts:
+        assert (score == max_score == exercise.max_score) or (score == 0 and "tampered" in (error or "")), (
+            where, kind, scope, score, max_score, error)
     # The probe works: planted as the file loads, its notes from inside the load (the loader's own lookups, on the
     # runner thread the files load on) show
     assert seen_inside > 0

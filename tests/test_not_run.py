@@ -9,6 +9,7 @@ own, so that a search merely slow on a few trees is still judged on the rest. (T
 those that raised, fail the checks of their case too: tests/test_unanswered.py.)"""
 from __future__ import annotations
 
+from samples import flag_twin
 from grader.judging import bank as banks
 from grader.judging import exercise as exercises
 from grader.judging import judge, submissions
@@ -110,8 +111,7 @@ def test_the_red_team_s_own_staller_never_beats_its_twin(tmp_path, monkeypatch):
 
     monkeypatch.setenv("MINIMAX_GRADER_CALL_TIMEOUT", "0.3")
     forger = Path(__file__).resolve().parent.parent / "fixtures" / "submissions" / "judging" / "forge_stall_vacuous.py"
-    twin = tmp_path / "twin.py"
-    twin.write_text(forger.read_text(encoding="utf-8").replace("\nFORGE = True\n", "\nFORGE = False\n"), encoding="utf-8")
+    twin = flag_twin(forger, tmp_path)
     exercise = exercises.load("ctp-26")
     bank = banks.build(exercise, seed=11, examples=20)
     launcher = launch.choose("posix")

@@ -6,19 +6,20 @@ discipline, pruning, the board put back, the answer's shape) used to pass a call
 lost only that one, where its twin, answering, lost the others too (alphabeta 8.0 against 5.0, tic-tac-toe 5.0
 against 4.0, ctp-26 by running out of time 7.0 against 6.0). Now a case left without the answer the rubric wants
 fails every check of the case; a case where no check wants an answer (coin-row's finished positions, asked only
-for the shape of what comes back) costs nothing when the call raises.
+for the shape of what comes back) costs nothing when the call raises. A check failed only for want of answers
+names no mistake: it saw none.
 """
 from __future__ import annotations
-
-from pathlib import Path
 
 import pytest
 
 from conftest import SUBMISSIONS
+from samples import flag_twin
+from test_evidence import _graded, small_banks  # noqa: F401  (small_banks: the fixture, seed 11, 20 examples)
 from grader.judging import bank as banks
 from grader.judging import exercise as exercises
 from grader.judging import judge, submissions
-from grader.sandbox import forkserver, launch
+from grader.sandbox import launch
 
 JUDGING = SUBMISSIONS / "judging"
 
@@ -28,52 +29,42 @@ FORGERS = [
     ("forge_stall_after_inner_eval.py", "ctp-26"),
 ]
 
-
-def _grade(path: Path, exercise_id: str, warm: bool):
-    exercise = exercises.load(exercise_id)
-    bank = banks.build(exercise, seed=11, examples=20)
-    launcher = launch.choose("posix")
-    if warm:
-        launcher = forkserver.ZygoteLauncher.wrap(launcher, exercise, bank)
-    try:
-        return judge.grade(submissions.load(path), exercise, bank, launcher)
-    finally:
-        if warm:
-            launcher.close()
-
-
-def _twin(forger: Path, tmp_path: Path) -> Path:
-    twin = tmp_path / forger.name.replace("forge_", "twin_")
-    text = forger.read_text(encoding="utf-8")
-    assert "\nFORGE = True\n" in text
-    twin.write_text(text.replace("\nFORGE = True\n", "\nFORGE = False\n"), encoding="utf-8")
-    return twin
+# The mistakes the checks of ctp-26 name when they fail: none may be named from calls that never answered.
+BEHAVIOUR_CODES = {"mutates-tree", "wrong-return-type", "evaluates-internal-nodes"}
 
 
 @pytest.mark.parametrize("warm", [False, True], ids=["cold", "warm"])
 @pytest.mark.parametrize("name, exercise_id", FORGERS)
-def test_a_call_that_gives_no_answer_earns_no_check_of_its_case(name, exercise_id, warm, tmp_path, monkeypatch):
+def test_a_call_that_gives_no_answer_earns_no_check_of_its_case(name, exercise_id, warm, small_banks, tmp_path,
+                                                                monkeypatch):
     monkeypatch.setenv("MINIMAX_GRADER_CALL_TIMEOUT", "0.3")  # the staller's spins cost what the limit lets them
+    exercise, _ = small_banks(exercise_id)
+    exercise = exercises.load(exercise_id)  # with the limit above (the module's copy was loaded without it)
+    bank = small_banks(exercise_id)[1]
     forger = JUDGING / name
-    honest = _grade(_twin(forger, tmp_path), exercise_id, warm)
-    forged = _grade(forger, exercise_id, warm)
+    honest = _graded(flag_twin(forger, tmp_path), exercise, bank, "posix", warm)
+    forged = _graded(forger, exercise, bank, "posix", warm)
     assert honest.error is None and forged.error is None, (honest.error, forged.error)
     assert honest.score < honest.max_score  # the twin's misbehaviour is seen
     assert forged.score <= honest.score, (forged.score, honest.score,
                                           [(c.name, c.message) for c in forged.checks if c.score < c.max_score])
 
 
-def test_the_message_says_there_was_nothing_to_judge(tmp_path, monkeypatch):
+def test_the_message_says_there_was_nothing_to_judge(small_banks):
     """The check a raise costs says why: the call raised, so the check had nothing to look at."""
-    forged = _grade(JUDGING / "forge_raise_after_pruning.py", "alphabeta", warm=False)
+    exercise, bank = small_banks("alphabeta")
+    forged = _graded(JUDGING / "forge_raise_after_pruning.py", exercise, bank, "posix", False)
     lost = {c.name: c.message or "" for c in forged.checks if c.score < c.max_score}
     assert "raised RuntimeError: gave up" in lost["no-over-pruning"], lost
     assert "nothing to judge this check on" in lost["no-over-pruning"], lost
 
 
-def test_an_honest_raise_costs_the_checks_of_its_own_case_alone(tmp_path):
+def test_an_honest_raise_costs_the_checks_of_its_own_case_alone_and_names_no_mistake(small_banks, tmp_path):
     """Correct everywhere but on one shape of tree (a root with a single move: two of the random trees here, none of
-    the hand-made ones), where it raises: every check fails on those trees alone, and says why."""
+    the hand-made ones), where it raises: every check fails on those two trees alone and says why, and the
+    diagnosis names no mistake of behaviour (it never saw the tree changed, a string returned, an inner node
+    evaluated)."""
+    exercise, bank = small_banks("ctp-26")
     path = tmp_path / "raises_on_single_moves.py"
     path.write_text(
         "def minimax(node, max_depth, player_a_moves):\n"
@@ -84,14 +75,38 @@ def test_an_honest_raise_costs_the_checks_of_its_own_case_alone(tmp_path):
         "        return get_value(node)\n"
         "    values = [minimax(m, max_depth - 1, not player_a_moves) for m in moves]\n"
         "    return max(values) if player_a_moves else min(values)\n", encoding="utf-8")
-    result = _grade(path, "ctp-26", warm=False)
+    result = _graded(path, exercise, bank, "posix", False)
     lost = {c.name: c for c in result.checks if c.score < c.max_score}
-    assert "random-trees" in lost, [(c.name, c.message) for c in result.checks]
-    assert lost["random-trees"].failed_cases == 2, lost["random-trees"].message
     assert sorted(lost) == ["evaluation-discipline", "random-trees", "returns-a-number", "tree-unchanged"], lost
+    assert lost["random-trees"].failed_cases == 2, lost["random-trees"].message
     for name in ("evaluation-discipline", "returns-a-number", "tree-unchanged"):
         assert "raised ValueError: one move" in lost[name].message and "nothing to judge" in lost[name].message
-        assert lost[name].failed_cases == 2, lost[name].message
+        assert lost[name].failed_cases == lost[name].unanswered_cases == 2, lost[name].message
+        assert lost[name].to_dict()["unanswered_cases"] == 2
+    assert not BEHAVIOUR_CODES & {m.code for m in result.mistakes}, result.mistakes
+
+
+def test_a_check_that_found_something_says_how_many_cases_had_no_answer(small_banks, tmp_path):
+    """Evaluates inner nodes everywhere but on two trees, where it raises before asking anything: the check shows a
+    case where it saw an inner node asked, counts both kinds, and the mistake is named."""
+    exercise, bank = small_banks("ctp-26")
+    path = tmp_path / "evaluates_inner_and_raises.py"
+    path.write_text(
+        "def minimax(node, max_depth, player_a_moves):\n"
+        "    moves = get_next_valid_moves(node)\n"
+        "    if node.parent is None and len(moves) == 1:\n"
+        "        raise ValueError('one move')\n"
+        "    here = get_value(node)\n"
+        "    if max_depth == 0 or not moves:\n"
+        "        return here\n"
+        "    values = [minimax(m, max_depth - 1, not player_a_moves) for m in moves]\n"
+        "    return max(values) if player_a_moves else min(values)\n", encoding="utf-8")
+    result = _graded(path, exercise, bank, "posix", False)
+    check = next(c for c in result.checks if c.name == "evaluation-discipline")
+    assert check.status == "failed" and "nothing to judge" not in check.message, check.message
+    assert check.unanswered_cases == 2 and check.failed_cases > 2, check.message
+    assert ", 2 of them without an answer to judge)" in check.message, check.message
+    assert "evaluates-internal-nodes" in {m.code for m in result.mistakes}, result.mistakes
 
 
 def test_a_raise_where_no_check_wants_an_answer_costs_nothing():

@@ -99,7 +99,7 @@ def _student_evaluated(outcome):
     """The student's evaluated nodes, or None when the case says nothing about pruning."""
     raw = outcome.raw
     if "skipped" in raw or raw.get("timed_out") or raw.get("raised") or raw.get("answer") is None:
-        return None  # the value checks already report a call that did not answer
+        return None  # nothing to judge: checks.per_case_check fails such a case where an answer was wanted
     trace = raw.get("trace") or {}
     return trace.get("evaluated") or [], bool(trace.get("truncated"))
 

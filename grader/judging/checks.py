@@ -124,9 +124,12 @@ def tagged_number(data: dict):
     return None
 
 
-def failure_message(exercise, outcome: Outcome, problem: str, failed: int, total: int, where: str) -> str:
+def failure_message(exercise, outcome: Outcome, problem: str, failed: int, total: int, where: str,
+                    unanswered: int = 0) -> str:
+    """``unanswered``: how many of the ``failed`` cases failed only for want of an answer (said when not all did)."""
     call = exercise.hook("call_text")(outcome.case.input)
-    return f"{call}: {problem} (fails on {failed} of {total} {where})"
+    without = f", {unanswered} of them without an answer to judge" if 0 < unanswered < failed else ""
+    return f"{call}: {problem} (fails on {failed} of {total} {where}{without})"
 
 
 def default_verify(case_input, expected, answer: Answer):
@@ -291,7 +294,8 @@ def rests_on_sandbox_records(spec, exercise=None) -> bool:
 
 def owed_answers(exercise, outcomes: list[Outcome], predicates: list[tuple]) -> frozenset:
     """The ids of the cases the call left without an answer (it raised or ran out of time) where the rubric
-    wants one: some check of the case (``predicates``: its specs and their predicates) fails for want of it.
+    wants one: some check of the case (``predicates``: its specs and their predicates) fails on it (an answers'
+    check, for want of the answer; the built-in exercises' other checks pass a case without one).
     A position the rubric asks only for the shape of what comes back (coin-row's finished positions, where
     there is no move to give and a search may raise) owes no answer, and its raise costs nothing."""
     call_timeout = exercise.limits.call_timeout
@@ -333,7 +337,8 @@ def per_case_check(spec, exercise, outcomes: list[Outcome], predicate: Predicate
             # answers' checks say so themselves), as the object route's checks of a search's record always did.
             unanswered.append((outcome, f"{missing}: nothing to judge this check on"))
     result = CheckResult(spec.name, spec.title, "passed", spec.points, spec.points, hidden=spec.hidden,
-                         total_cases=len(chosen), failed_cases=len(failures) + len(unanswered))
+                         total_cases=len(chosen), failed_cases=len(failures) + len(unanswered),
+                         unanswered_cases=len(unanswered))
     if failures or unanswered:
         size = exercise.hook("size", lambda case_input: 0)
         # The smallest case where the check itself found something; failing that, one really asked ("not run"
@@ -342,7 +347,8 @@ def per_case_check(spec, exercise, outcomes: list[Outcome], predicate: Predicate
         where = where_words(exercise, spec.groups)
         result.status = "failed"
         result.score = 0.0
-        result.message = failure_message(exercise, smallest, problem, result.failed_cases, len(chosen), where)
+        result.message = failure_message(exercise, smallest, problem, result.failed_cases, len(chosen), where,
+                                         result.unanswered_cases)
         result.counterexample = describe(exercise, smallest, problem)
     # Only what the check itself found is worth shrinking: a smaller case without an answer says nothing new.
     return result, failures

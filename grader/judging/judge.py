@@ -221,8 +221,10 @@ def _judge_replies(session: Session, exercise, bank: Bank, result: SubmissionRes
         return
 
     predicates = {spec.name: kinds.predicate_for(spec, exercise) for spec in exercise.checks if spec.kind != "consistent"}
+    # (the checks of a part the grader supplies are left out: their predicates judge nothing of the student's)
     owed = kinds.owed_answers(exercise, outcomes, [(spec, predicates[spec.name]) for spec in exercise.checks
-                                                   if predicates.get(spec.name) is not None])
+                                                   if predicates.get(spec.name) is not None
+                                                   and parts.not_graded(spec, result.parts) is None])
     shrink_targets = []
     for spec in exercise.checks:
         left_out = parts.not_graded(spec, result.parts)
@@ -378,5 +380,6 @@ def _adopt(exercise, check: CheckResult, outcome, problem: str) -> bool:
         return False
     check.counterexample = kinds.describe(exercise, outcome, problem, shrunk=True)
     where = kinds.where_words(exercise, check_groups(exercise, check))
-    check.message = kinds.failure_message(exercise, outcome, problem, check.failed_cases, check.total_cases, where)
+    check.message = kinds.failure_message(exercise, outcome, problem, check.failed_cases, check.total_cases, where,
+                                          check.unanswered_cases)
     return True

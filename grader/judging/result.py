@@ -54,13 +54,17 @@ class CheckResult:
     failed_cases: int = 0
     total_cases: int = 0
     sandbox_evidence: bool = False  # observed inside the child (see checks.SANDBOX_EVIDENCE_KINDS)
+    # Of the failed cases, those failed only because the call gave no answer to judge (checks.per_case_check):
+    # no mistake is named from them (the diagnosis reads a check failed on these alone as saying nothing).
+    unanswered_cases: int = 0
 
     def to_dict(self) -> dict:
         return {"name": self.name, "title": self.title, "status": self.status, "score": self.score,
                 "max_score": self.max_score, "message": self.message,
                 "counterexample": self.counterexample.to_dict() if self.counterexample else None,
                 "hidden": self.hidden, "failed_cases": self.failed_cases, "total_cases": self.total_cases,
-                **({"sandbox_evidence": True} if self.sandbox_evidence else {})}
+                **({"sandbox_evidence": True} if self.sandbox_evidence else {}),
+                **({"unanswered_cases": self.unanswered_cases} if self.unanswered_cases else {})}
 
 
 @dataclass

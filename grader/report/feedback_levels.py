@@ -54,7 +54,8 @@ def redact(result: SubmissionResult, level: str = "full", audience: str = "stude
     checks = []
     for check in result.checks:
         if check.name in hidden:
-            check = replace(check, title=HIDDEN_TITLE, message="", counterexample=None, failed_cases=0, total_cases=0)
+            check = replace(check, title=HIDDEN_TITLE, message="", counterexample=None, failed_cases=0, total_cases=0,
+                            unanswered_cases=0)
         elif level != "full":
             check = replace(check, counterexample=None, message=_summary(check) if level == "hints" else "")
         else:
