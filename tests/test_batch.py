@@ -137,6 +137,36 @@ def test_outputs_exist_and_parse(graded):
     assert "http://" not in summary.replace("http://www.w3.org/2000/svg", "") and "https://" not in summary
 
 
+@pytest.mark.parametrize("layout", ["file", "in-a-folder"])
+def test_a_file_name_that_is_not_utf8_costs_that_student_alone(tmp_path, layout):
+    """One student's file named with bytes that are not UTF-8 (the forty-fifth red team): the class run used to
+    stop before grading anyone ("surrogates not allowed") and wrote no results at all. Now that student gets one
+    line, the others their grades, and every output is written."""
+    import os
+
+    klass = tmp_path / "class"
+    klass.mkdir()
+    correct = samples("correct")[0]
+    (klass / "alice.py").write_bytes(correct.read_bytes())
+    odd = os.fsdecode(b"\xff.py")
+    if layout == "file":
+        (klass / odd).write_bytes(correct.read_bytes())
+    else:
+        (klass / "carol").mkdir()
+        (klass / "carol" / "solution.py").write_bytes(correct.read_bytes())
+        (klass / "carol" / odd).write_text("x = 1\n")
+    out = tmp_path / "out"
+    outcome = batch.grade([klass], "ctp-26", out, seed=5, jobs=1, examples=4)
+    assert outcome.failures == []
+    document = json.loads((out / "results.json").read_text(encoding="utf-8"))
+    by_id = {s["student"]: s for s in document["submissions"]}
+    assert by_id["alice"]["status"] == "passed"
+    other = by_id["carol" if layout == "in-a-folder" else "\ufffd"]
+    assert other["status"] == "error" and "is not valid UTF-8: rename the file" in other["error"], other["error"]
+    for name in ("grades.csv", "summary.html"):
+        assert (out / name).read_text(encoding="utf-8-sig")
+
+
 def test_csv_defuses_formulas():
     from grader.export import csv as grades_csv
 

@@ -150,6 +150,32 @@ def test_duplicate_ids_are_kept_apart(tmp_path):
     assert sorted(f.student for f in found) == ["alice", "alice~2"]
 
 
+def test_a_generated_id_never_takes_a_name_already_in_the_class(tmp_path):
+    """``bob/``, ``bob.py`` and ``bob~2.py`` (the forty-fifth red team): the second bob may not become ``bob~2``,
+    which is a student of its own; every output, the LMS import and the copy detection are keyed by id."""
+    (tmp_path / "c" / "bob").mkdir(parents=True)
+    (tmp_path / "c" / "bob" / "solution.py").write_text(CORRECT)
+    (tmp_path / "c" / "bob.py").write_text(CORRECT)
+    (tmp_path / "c" / "bob~2.py").write_text(CORRECT)
+    found = find([tmp_path / "c"], tmp_path / "staging")
+    ids = [f.student for f in found]
+    assert len(ids) == len(set(ids)) == 3, ids
+    assert "bob~2" in ids and "bob" in ids
+
+
+def test_names_that_are_not_utf8_are_shown_readably(tmp_path):
+    """A file name's bytes that are not UTF-8 reach Python as lone surrogates, which no output can hold: what is
+    shown and stored (the id, the display, a skipped entry) has U+FFFD in their place."""
+    folder = tmp_path / "c"
+    folder.mkdir()
+    (folder / os.fsdecode(b"\xff\xfe.py")).write_text(CORRECT)
+    (folder / os.fsdecode(b"not\xffpython.txt")).write_text("notes")
+    survey = discover.survey([folder], tmp_path / "staging")
+    shown = [f.student for f in survey.found] + [f.display for f in survey.found] + [s.path for s in survey.skipped]
+    assert shown and all(text.encode("utf-8") for text in shown)
+    assert "\ufffd\ufffd" in [f.student for f in survey.found]
+
+
 def _zip(path, members: dict[str, str | bytes]):
     with zipfile.ZipFile(path, "w") as zf:
         for name, data in members.items():

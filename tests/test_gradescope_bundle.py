@@ -150,7 +150,7 @@ def test_run_autograder_grades_a_buggy_and_a_correct_submission(installed):
     buggy = run_autograder(installed, SUBMISSIONS / "buggy/always_max.py")
     assert buggy["score"] == 0
     assert [t["name"] for t in buggy["tests"]][:3] == ["published-cases", "fixture-trees", "random-trees"]
-    assert buggy["tests"][0]["status"] == "failed" and "yours: 1" in buggy["tests"][0]["output"]
+    assert buggy["tests"][0]["status"] == "failed" and "yours: `10`" in buggy["tests"][0]["output"]
     correct = run_autograder(installed, SUBMISSIONS / "correct/negamax.py")
     assert correct["score"] == 10
     assert all(t["status"] == "passed" for t in correct["tests"])

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import ast
 from grader import python_source
+from grader.file_names import readable
 import hashlib
 import os
 import re
@@ -54,6 +55,11 @@ class Found:
     display: str               # what reports call it: the path as the instructor knows it
     problem: str | None = None
 
+    def __post_init__(self):
+        # What is shown and stored is UTF-8, whatever bytes the file system had (``grader.file_names``).
+        self.student, self.display = readable(self.student), readable(self.display)
+        self.problem = None if self.problem is None else readable(self.problem)
+
 
 @dataclass
 class Skipped:
@@ -61,6 +67,9 @@ class Skipped:
 
     path: str      # as the instructor knows it (inside an archive: archive/member)
     reason: str
+
+    def __post_init__(self):
+        self.path, self.reason = readable(self.path), readable(self.reason)
 
 
 @dataclass
@@ -474,13 +483,17 @@ def safe_name(student: str) -> str:
 
 
 def _unique_ids(found: list[Found]) -> list[Found]:
-    """Two submissions with one id (``alice.py`` and ``alice/``) keep both: the second becomes ``alice~2``."""
-    seen: dict[str, int] = {}
+    """Two submissions with one id (``alice.py`` and ``alice/``) keep both: the second becomes ``alice~2``, or
+    the first ``alice~N`` that no submission is called already (the forty-fifth red team's class held ``bob/``,
+    ``bob.py`` and ``bob~2.py``: two rows ``bob~2`` in every output, the LMS import and the copy detection)."""
+    taken = {item.student for item in found}
+    used: set[str] = set()
     for item in found:
         key = item.student
-        if key in seen:
-            seen[key] += 1
-            item.student = f"{key}~{seen[key]}"
-        else:
-            seen[key] = 1
+        if key in used:
+            number = 2
+            while f"{key}~{number}" in taken or f"{key}~{number}" in used:
+                number += 1
+            item.student = f"{key}~{number}"
+        used.add(item.student)
     return found

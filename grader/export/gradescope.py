@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from grader.report import markdown as md
 from grader.report.feedback import LABELS, check_text, error_text
 from grader.judging.result import SubmissionResult
 
@@ -64,12 +65,12 @@ def schema() -> dict:
 
 def _summary(result: SubmissionResult) -> str:
     if result.status == "error":
-        return f"**ERROR**: {error_text(result)}"
+        return f"**ERROR**: {md.text(error_text(result))}"  # the error quotes the submission (its exception, its file)
     lines = [f"**{result.status.upper()}**: {result.score:g} / {result.max_score:g} points on {result.exercise}."]
     if result.mistakes:
         lines.append("")
         lines.append("Likely mistake" + ("s:" if len(result.mistakes) > 1 else ":"))
         lines += [f"- `{m.code}`: {m.explanation}" for m in result.mistakes]
     if (result.sandbox or {}).get("warning"):
-        lines += ["", f"> Warning: {result.sandbox['warning']}"]
+        lines += ["", f"> Warning: {md.text(result.sandbox['warning'])}"]
     return "\n".join(lines)

@@ -11,10 +11,12 @@ courtesy for a clear message; the sandbox would find it too).
 from __future__ import annotations
 
 import ast
-from grader import python_source
 import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from grader import python_source
+from grader.file_names import is_readable, readable
 
 MAX_SOURCE_BYTES = 1 << 20
 MAX_FILES = 40
@@ -32,7 +34,7 @@ class Submission:
 
     @property
     def id(self) -> str:
-        return self.path.stem if self.path.suffix == ".py" else self.path.name
+        return readable(self.path.stem if self.path.suffix == ".py" else self.path.name)
 
     @property
     def is_folder(self) -> bool:
@@ -62,23 +64,29 @@ def _pick_entry(files: list[Path]) -> Path | None:
 
 def load(path: str | Path) -> Submission:
     path = Path(path)
-    submission = Submission(path=path, display=str(path))
+    shown = readable(str(path))
+    submission = Submission(path=path, display=shown)
     if not path.exists():
-        submission.problem = f"no such file or folder: {path}"
+        submission.problem = f"no such file or folder: {shown}"
         return submission
     if path.is_dir():
         files = python_files(path)
         if not files:
-            submission.problem = f"the folder {path} contains no Python file"
+            submission.problem = f"the folder {shown} contains no Python file"
             return submission
         if len(files) > MAX_FILES:
-            submission.problem = f"the folder {path} holds {len(files)} Python files; at most {MAX_FILES} are graded"
+            submission.problem = f"the folder {shown} holds {len(files)} Python files; at most {MAX_FILES} are graded"
             return submission
     elif path.suffix != ".py":
-        submission.problem = f"{path.name} is not a Python file (.py)"
+        submission.problem = f"{readable(path.name)} is not a Python file (.py)"
         return submission
     else:
         files = [path]
+    odd = next((file for file in files if not is_readable(file.name)), None)
+    if odd is not None:
+        submission.problem = (f"the file name {readable(odd.name)!r} is not valid UTF-8: rename the file (the grader "
+                              "shows, stores and reports names as UTF-8)")
+        return submission
     submission.entry_file = _pick_entry(files)
     submission.files = files
     digest = hashlib.sha256()

@@ -53,6 +53,9 @@ def _environment(html: bool):
 
     env.globals["svg"] = to_svg
     env.filters["indent_block"] = lambda text, n=4: "\n".join((" " * n + line) if line else line for line in str(text).splitlines())
+    from grader.report import markdown
+
+    env.filters["md_text"], env.filters["md_code"], env.filters["md_fence"] = markdown.text, markdown.code, markdown.fence
     return env
 
 

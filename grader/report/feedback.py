@@ -8,24 +8,27 @@ once instead of drifting apart in every exporter.
 from __future__ import annotations
 
 from grader.judging.result import CheckResult, SubmissionResult
+from grader.report import markdown as md
 
 LABELS = {"passed": "PASS", "failed": "FAIL", "skipped": "SKIP", "error": "ERROR"}
 
 
 def check_text(result: SubmissionResult, check: CheckResult, *, mistakes: bool = True, markdown: bool = False) -> str:
     """What went wrong with ``check`` (empty for a passed check without a message)."""
+    # In Markdown, what the submission chose (its exception's text, its answer) is made inert (report.markdown).
+    words, code = (md.text, md.code) if markdown else (str, str)
     lines: list[str] = []
     if check.message:
-        lines.append(check.message)
+        lines.append(words(check.message))
     cx = check.counterexample
     if cx is not None:
         lead = ("Smallest " if cx.shrunk else "A ") + cx.noun
-        lines += ["", f"{lead} on which it goes wrong, {cx.call}:"]
-        lines += ["```text", cx.picture, "```"] if markdown else ["    " + line for line in cx.picture.splitlines()]
+        lines += ["", f"{lead} on which it goes wrong, {code(cx.call)}:"]
+        lines += [md.fence(cx.picture)] if markdown else ["    " + line for line in cx.picture.splitlines()]
         if cx.answer_right:  # a trace, the tree or the type went wrong: never "expected: 0  yours: 0"
-            lines.append(f"your answer here, {cx.actual}, is right: what goes wrong is said above")
+            lines.append(f"your answer here, {code(cx.actual)}, is right: what goes wrong is said above")
         else:
-            lines.append(f"expected: {_shown(cx.expected)}    yours: {_shown(cx.actual)}")
+            lines.append(f"expected: {code(_shown(cx.expected))}    yours: {code(_shown(cx.actual))}")
     if mistakes and check.status in ("failed", "error") and result.mistakes:
         lines += ["", "Likely mistake" + ("s:" if len(result.mistakes) > 1 else ":")]
         for m in result.mistakes:
