@@ -5,6 +5,8 @@ A file name is bytes on Linux; one that is not UTF-8 reaches Python with its odd
 of a class's results (the forty-fifth red team: one student's ``\\xff.py`` cost the whole class its outputs).
 Every name that leaves the file system for a report goes through ``readable``; a submission whose own files
 have such names is that student's one-line problem (``grader.judging.submissions.load``).
+
+May import: nothing
 """
 
 from __future__ import annotations

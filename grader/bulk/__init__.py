@@ -13,5 +13,5 @@ submissions out to ``grader.judging`` in worker processes, gathers plain result 
 back into the gradebook, and writes the class's outputs from the gradebook alone through
 ``grader.report``, ``grader.export`` and ``grader.similarity``. Only the doors import it.
 
-May import: grader.export, grader.judging, grader.paths, grader.python_source, grader.report, grader.sandbox, grader.similarity, grader.tournament, grader.version
+May import: grader.export, grader.file_names, grader.judging, grader.paths, grader.python_source, grader.report, grader.sandbox, grader.similarity, grader.tournament, grader.version
 """

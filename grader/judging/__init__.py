@@ -13,5 +13,5 @@ thing the reports, exports and gradebook ever see. ``bank_release`` writes the s
 ``exercise``), ``grader.vocabulary``, ``grader.paths``, ``grader.config`` and ``grader.version``;
 never a door, ``grader.bulk``, ``grader.report`` or ``grader.export``.
 
-May import: grader.config, grader.kit, grader.paths, grader.python_source, grader.sandbox, grader.version, grader.vocabulary
+May import: grader.config, grader.file_names, grader.kit, grader.paths, grader.python_source, grader.sandbox, grader.version, grader.vocabulary
 """
