@@ -118,3 +118,15 @@ def test_the_red_team_s_own_staller_never_beats_its_twin(tmp_path, monkeypatch):
     honest = judge.grade(submissions.load(twin), exercise, bank, launcher)
     forged = judge.grade(submissions.load(forger), exercise, bank, launcher)
     assert honest.score < honest.max_score and forged.score <= honest.score, (forged.score, honest.score)
+
+
+def test_the_grader_reads_the_reasons_the_harness_writes():
+    """The child's harness imports nothing of the grader's, so the words it gives for a case it did not start are
+    written twice: the grader's copies (``session``) must be the harness's, or the re-asking never finds a case."""
+    from pathlib import Path
+
+    from grader.sandbox import session
+
+    harness = (Path(session.__file__).with_name("harness.py")).read_text(encoding="utf-8")
+    for reason in (session.TIMED_OUT_BEFORE, session.OUT_OF_TIME):
+        assert f'"skipped": "{reason}"' in harness, reason

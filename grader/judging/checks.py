@@ -310,10 +310,10 @@ def owed_answers(exercise, outcomes: list[Outcome], predicates: list[tuple]) -> 
 
 
 def per_case_check(spec, exercise, outcomes: list[Outcome], predicate: Predicate,
-                   owed: frozenset | None = None) -> tuple[CheckResult, list]:
+                   owed: frozenset) -> tuple[CheckResult, list]:
     """Runs the predicate over the check's cases; returns the result and the failing outcomes. A case never
-    run, or left without the answer the rubric wants (``owed``, from ``owed_answers``; None: every case
-    without an answer), fails the check whatever its predicate says."""
+    run, or left without the answer the rubric wants (``owed``, from ``owed_answers``), fails the check
+    whatever its predicate says."""
     chosen = [o for o in outcomes if not spec.groups or o.case.group in spec.groups]
     if not chosen:  # e.g. --examples 0: nothing was asked, so nothing is awarded or owed
         where = where_words(exercise, spec.groups)
@@ -327,7 +327,7 @@ def per_case_check(spec, exercise, outcomes: list[Outcome], predicate: Predicate
             failures.append((outcome, problem))
             continue
         missing = outcome.did_not_answer(call_timeout)
-        if missing and ("skipped" in outcome.raw or owed is None or outcome.case.id in owed):
+        if missing and ("skipped" in outcome.raw or outcome.case.id in owed):
             # A call that gave no answer is no evidence that the check holds on it, whatever it did before it
             # stopped: the forty-third red team's search ran its first two random trees past the limit, the
             # harness stopped the pass there, and every check but the answers' passed on the trees never run;

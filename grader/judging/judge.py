@@ -20,7 +20,7 @@ from grader.judging.bank import Bank
 from grader.judging.checks import Outcome
 from grader.judging.result import CheckResult, SubmissionResult
 from grader.sandbox import launch
-from grader.sandbox.session import OUT_OF_TIME, SandboxFailure, Session
+from grader.sandbox.session import OUT_OF_TIME, TIMED_OUT_BEFORE, SandboxFailure, Session
 from grader.judging.submissions import Submission, definition_line
 
 CONSISTENCY_SAMPLE = 40
@@ -31,7 +31,6 @@ DIAGNOSIS_BUDGET = 2.0
 # is this short, can still use it up: the process is then gone before the audit, and no input counts as unchanged)
 AUDIT_RESERVE = 2.5
 RESENDS = 3  # requests for the cases a pass left after two calls cut short (_run_the_rest): each costs up to two more
-TIMED_OUT_BEFORE = "not run: earlier calls timed out"  # harness._serve_cases' reason
 
 
 def grade(submission: Submission, exercise, bank: Bank, launcher: launch.Launcher | None = None,

@@ -27,10 +27,13 @@ _HTML = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
 _LINE_START = re.compile(r"^(\s*)(?:([#+\-=])|(\d+)([.)]))")
 
 
+def _one_line(value) -> str:
+    return " ".join(str(value).splitlines())
+
+
 def text(value) -> str:
     """``value`` as running Markdown text that renders as exactly its characters (on one line)."""
-    flat = " ".join(str(value).splitlines())
-    escaped = _SPECIAL.sub(r"\\\1", flat)
+    escaped = _SPECIAL.sub(r"\\\1", _one_line(value))
     escaped = "".join(_HTML.get(char, char) for char in escaped)
     return _LINE_START.sub(_escape_line_start, escaped, count=1)
 
@@ -47,7 +50,7 @@ def _longest_run(value: str) -> int:
 
 def code(value) -> str:
     """``value`` as an inline code span (on one line): backticks inside cannot close it."""
-    flat = " ".join(str(value).splitlines())
+    flat = _one_line(value)
     ticks = "`" * (_longest_run(flat) + 1)
     pad = " " if flat.startswith("`") or flat.endswith("`") or not flat.strip() else ""
     return f"{ticks}{pad}{flat}{pad}{ticks}"

@@ -191,8 +191,11 @@ class _Loading:
         return self.oracle
 
 
-# A case the harness did not start because the time the grader gave the request ran out (``Session.run(within=)``)
+# Why the harness did not start a case (``skipped``; harness._serve_cases writes these words, a file of the
+# child's that imports nothing of the grader's): the time the grader gave the request ran out
+# (``Session.run(within=)``), or two calls before it were cut short (the grader asks those again, judge._run_the_rest)
 OUT_OF_TIME = "not run: the submission's time ran out"
+TIMED_OUT_BEFORE = "not run: earlier calls timed out"
 
 
 class SandboxFailure(Exception):
