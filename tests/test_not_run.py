@@ -90,16 +90,19 @@ def test_cases_left_unrun_when_every_request_is_stalled_pass_no_check(tmp_path, 
     forged, forged_lost = _grade(tmp_path, monkeypatch, "forger.py", examples=stalls + 4, stalls=stalls, forge=True, sloppy=True)
     assert forged.score <= honest.score, (forged.score, honest.score, forged_lost)
     assert "nothing to judge this check on" in forged_lost["evaluation-discipline"], forged_lost
-    assert "never run" in forged_lost["consistent-answers"], forged_lost  # the hand-made ones it answers alike
+    # the hand-made ones it answers alike; those never run, or cut short, the first time are not known to
+    assert "so whether it gives the same answer again is not known" in forged_lost["consistent-answers"], forged_lost
 
 
 def test_a_search_slow_on_two_trees_is_judged_on_the_others(tmp_path, monkeypatch):
     """Honest and correct, but too slow on two random trees: it loses the random trees' answers, and the checks of
     its behaviour on those two trees alone (a call that never answered shows nothing to judge them on: the
-    forty-fourth red team), while the trees after the two are asked again in a request of their own, and judged:
-    without that, the six never run would fail each check too."""
+    forty-fourth red team; nor whether it answers alike when asked again), while the trees after the two are asked
+    again in a request of their own, and judged: without that, the six never run would fail each check too."""
     result, lost = _grade(tmp_path, monkeypatch, "slow.py", forge=True, sloppy=False)
-    assert sorted(lost) == ["evaluation-discipline", "random-trees", "returns-a-number", "tree-unchanged"], lost
+    assert sorted(lost) == ["consistent-answers", "evaluation-discipline", "random-trees", "returns-a-number",
+                            "tree-unchanged"], lost
+    assert "(2 of " in lost["consistent-answers"] and "not known to answer alike)" in lost["consistent-answers"], lost
     assert "timed out" in lost["random-trees"] and "not run" not in lost["random-trees"], lost
     assert "(fails on 2 of 8 random trees)" in lost["random-trees"], lost
     for name in ("evaluation-discipline", "returns-a-number", "tree-unchanged"):

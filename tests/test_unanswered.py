@@ -117,3 +117,34 @@ def test_a_raise_where_no_check_wants_an_answer_costs_nothing():
     exercise = exercises.load("coin-row")
     result = judge.grade(submissions.load(sample), exercise, banks.build(exercise), launch.choose("posix"))
     assert (result.status, result.score) == ("passed", result.max_score), [(c.name, c.message) for c in result.checks]
+
+
+def test_a_call_cut_short_where_no_check_wants_an_answer_is_judged_all_the_same(tmp_path, monkeypatch):
+    """A raise on a finished coin-row position is an acceptable program; a call that never ends there is not, and
+    was judged by nothing: "returns-a-move" passed a case no answer check covers, and the consistency pass left out
+    a position whose first call was cut short. The forger (10 against its twin's 8, which answers "left", then
+    "right") spun on the first finished position it was asked; now that case fails both checks."""
+    monkeypatch.setenv("MINIMAX_GRADER_CALL_TIMEOUT", "0.3")  # the forger spins once, for what the limit lets it
+    exercise = exercises.load("coin-row")
+    bank = banks.build(exercise)
+    forger = JUDGING / "forge_stall_where_no_answer_is_owed.py"
+    honest = judge.grade(submissions.load(flag_twin(forger, tmp_path)), exercise, bank, launch.choose("posix"))
+    forged = judge.grade(submissions.load(forger), exercise, bank, launch.choose("posix"))
+    lost = {c.name: c.message or "" for c in forged.checks if c.score < c.max_score}
+    assert honest.error is None and forged.error is None, (honest.error, forged.error)
+    assert {c.name for c in honest.checks if c.score < c.max_score} == {"same-answer-again"}, honest.checks
+    assert forged.score <= honest.score, (forged.score, honest.score, lost)
+    assert "timed out after 0.3 s: nothing to judge this check on" in lost["returns-a-move"], lost
+    assert "ran out of time the first time it was asked" in lost["same-answer-again"], lost
+    assert "(1 of " in lost["same-answer-again"] and "not known to answer alike)" in lost["same-answer-again"], lost
+
+
+def test_a_consistency_check_failed_only_on_calls_cut_short_names_no_mistake(tmp_path, monkeypatch):
+    """The honest search slow on two random trees loses "consistent-answers" on them (not known to answer alike),
+    but nothing it answered changed: no mistake about memory across calls is named from that."""
+    from test_not_run import _grade
+
+    result, lost = _grade(tmp_path, monkeypatch, "slow.py", forge=True, sloppy=False)
+    check = next(c for c in result.checks if c.name == "consistent-answers")
+    assert check.status == "failed" and check.unanswered_cases == check.failed_cases == 2, (check.message, check)
+    assert "state-across-calls" not in {m.code for m in result.mistakes}, [(m.code, m.evidence) for m in result.mistakes]

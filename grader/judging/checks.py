@@ -297,11 +297,17 @@ def owed_answers(exercise, outcomes: list[Outcome], predicates: list[tuple]) -> 
     wants one: some check of the case (``predicates``: its specs and their predicates) fails on it (an answers'
     check, for want of the answer; the built-in exercises' other checks pass a case without one).
     A position the rubric asks only for the shape of what comes back (coin-row's finished positions, where
-    there is no move to give and a search may raise) owes no answer, and its raise costs nothing."""
+    there is no move to give and a search may raise) owes no answer, and its raise costs nothing. A call cut
+    short owes one everywhere: it gave nothing back at all, not even the exception a check could pass, and a
+    search that never ends on a finished game is no acceptable program (cut short there, it was judged by
+    nothing: ``forge_stall_where_no_answer_is_owed.py``)."""
     call_timeout = exercise.limits.call_timeout
     owed = set()
     for outcome in outcomes:
         if "skipped" in outcome.raw or not outcome.did_not_answer(call_timeout):
+            continue
+        if outcome.raw.get("timed_out"):
+            owed.add(outcome.case.id)
             continue
         if any((not spec.groups or outcome.case.group in spec.groups) and predicate(outcome)
                for spec, predicate in predicates):
@@ -361,20 +367,28 @@ def consistency_check(spec, exercise, first: dict[str, Outcome], second: list[di
     if failure:
         result.status, result.score, result.message = "failed", 0.0, f"asking again failed: {failure}"
         return result
+    unknown = 0  # never run or cut short the first time: not known to answer alike
     for raw in second:
         before = first.get(raw.get("id"))
         if before is None:
             continue
         again = Outcome(before.case, raw, before.expected)
-        if "skipped" in before.raw:  # never run at all: no evidence that it answers alike (the forty-third red team)
+        # Never run at all, or cut short the first time: no evidence that it answers alike (the forty-third red team;
+        # and a call cut short where no answer check covers the case, coin-row's finished positions, was judged by
+        # nothing at all: the forty-fifth's note). Where an answer check covers the case, that check has failed
+        # already and this one, which depends on it, is not run.
+        if "skipped" in before.raw or before.raw.get("timed_out"):
             result.failed_cases += 1
+            unknown += 1
             if result.status == "passed":
+                why = ("was never run (earlier calls ran out of time)" if "skipped" in before.raw
+                       else "ran out of time the first time it was asked")
                 result.status, result.score = "failed", 0.0
-                result.message = (f"{exercise.hook('call_text')(before.case.input)} was never run (earlier calls ran "
-                                  "out of time), so whether it gives the same answer again is not known")
+                result.message = (f"{exercise.hook('call_text')(before.case.input)} {why}, so whether it gives "
+                                  "the same answer again is not known")
             continue
-        if _same_reply(before.raw, raw) or before.raw.get("timed_out"):
-            continue  # a first call that was cut short says nothing about memory
+        if _same_reply(before.raw, raw):
+            continue
         # A position answered the first time and not answered when asked again (cut short, or not run after
         # the calls before it were) is no answer given again: the forty-second red team's search ran its
         # first two re-asked calls past the limit, the harness stopped the pass there, and none of its changed
@@ -389,7 +403,14 @@ def consistency_check(spec, exercise, first: dict[str, Outcome], second: list[di
                               f"and {shown_again} when asked again later")
             result.counterexample = describe(exercise, again, result.message)
     if result.failed_cases:
-        result.message += f" ({result.failed_cases} of {len(second)} answers changed)"
+        result.unanswered_cases = unknown  # a check failed on these alone names no mistake (diagnose)
+        changed, of = result.failed_cases - unknown, f"{result.failed_cases} of {len(second)}"
+        if not unknown:
+            result.message += f" ({of} answers changed)"
+        elif not changed:
+            result.message += f" ({of} not known to answer alike)"
+        else:
+            result.message += f" ({of}: {changed} answers changed, {unknown} not known to answer alike)"
     return result
 
 
@@ -405,7 +426,9 @@ def _reply_text(outcome: Outcome) -> str:
     problem = outcome.did_not_answer(0)
     if problem and outcome.raw.get("timed_out"):
         return "ran out of time"  # the call's limit is the exercise's, not this report's
-    return problem if problem else f"returned {outcome.answer.show()}"
+    # its type named only where it is not a number or a container (``describe``): the two replies are set side by
+    # side, and the consistency check is every exercise's, whatever its answers are (a move is a str)
+    return problem if problem else f"returned {outcome.answer.describe()}"
 
 
 def skipped(spec, failed_dependencies: list[str]) -> CheckResult:

@@ -169,11 +169,13 @@ def _judge_replies(session: Session, exercise, bank: Bank, result: SubmissionRes
     again_cases = _consistency_sample(bank) if any(s.kind == "consistent" for s in exercise.checks) else []
     # Only positions answered the first time are asked again: one cut short then has no answer to compare, and
     # asking it again would only use up the time (two calls cut short end a pass), while a position answered the
-    # first time and not again counts as a changed answer (checks.consistency_check)
+    # first time and not again counts as a changed answer (checks.consistency_check). One never run or cut short
+    # the first time is in the pass all the same, unasked: the check counts it as not known to answer alike
+    # (where no answer check covers the position, nothing else judges it: coin-row's finished positions)
     answered_first = {case.id for case, raw in zip(bank.cases, first_raw) if not kinds.not_asked(raw)}
     sample = {case.id for case in again_cases}
-    never_run = [{"id": case.id, "skipped": "not run the first time"} for case, raw in zip(bank.cases, first_raw)
-                 if "skipped" in raw and case.id in sample]
+    never_run = [{"id": case.id, "skipped": "not run the first time" if "skipped" in raw else "cut short the first time"}
+                 for case, raw in zip(bank.cases, first_raw) if kinds.not_asked(raw) and case.id in sample]
     again_cases = [case for case in again_cases if case.id in answered_first]
     again_failure = None
     limits = getattr(session, "limits", exercise.limits)
