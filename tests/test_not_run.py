@@ -133,3 +133,19 @@ def test_the_grader_reads_the_reasons_the_harness_writes():
     harness = (Path(session.__file__).with_name("harness.py")).read_text(encoding="utf-8")
     for reason in (session.TIMED_OUT_BEFORE, session.OUT_OF_TIME):
         assert f'"skipped": "{reason}"' in harness, reason
+
+
+def test_the_grader_gives_a_call_the_wall_clock_time_the_harness_does():
+    """The harness's ``wall_limit`` and the grader's ``call_wall_limit`` are one rule written twice (the harness
+    imports nothing of the grader's): the re-asking starts a request only while a whole call fits."""
+    from pathlib import Path
+
+    from grader.sandbox import session
+
+    path = Path(session.__file__).with_name("harness.py")
+    source = path.read_text(encoding="utf-8")
+    start = source.index("def wall_limit(call_timeout):")
+    namespace: dict = {}
+    exec(compile(source[start:source.index("\n\n\n", start)], str(path), "exec"), namespace)  # that function alone
+    for timeout in (0.05, 0.3, 1.0, 2.5, 10.0):
+        assert namespace["wall_limit"](timeout) == session.call_wall_limit(timeout), timeout

@@ -20,7 +20,7 @@ from grader.judging.bank import Bank
 from grader.judging.checks import Outcome
 from grader.judging.result import CheckResult, SubmissionResult
 from grader.sandbox import launch
-from grader.sandbox.session import OUT_OF_TIME, TIMED_OUT_BEFORE, SandboxFailure, Session
+from grader.sandbox.session import OUT_OF_TIME, TIMED_OUT_BEFORE, SandboxFailure, Session, call_wall_limit
 from grader.judging.submissions import Submission, definition_line
 
 CONSISTENCY_SAMPLE = 40
@@ -122,7 +122,7 @@ def _run_the_rest(session: Session, bank: Bank, first_raw: list) -> None:
     limits = session.limits
     for _ in range(RESENDS):
         rest = [at for at, raw in enumerate(first_raw) if raw.get("skipped") == TIMED_OUT_BEFORE]
-        if not rest or session.budget_left() <= AUDIT_RESERVE + 2 * limits.call_timeout + 1.0:
+        if not rest or session.budget_left() <= AUDIT_RESERVE + call_wall_limit(limits.call_timeout):
             return
         again = session.run([bank.cases[at].to_request() for at in rest], within=session.budget_left() - AUDIT_RESERVE)
         for at, raw in zip(rest, again):

@@ -198,6 +198,13 @@ OUT_OF_TIME = "not run: the submission's time ran out"
 TIMED_OUT_BEFORE = "not run: earlier calls timed out"
 
 
+def call_wall_limit(call_timeout: float) -> float:
+    """How long one call may take by the wall clock where its limit counts CPU time: the harness's ``wall_limit``
+    (its file imports nothing of the grader's, so the rule is written there too). The grader starts a request for
+    the cases left over only while a whole such call still fits (``judge._run_the_rest``)."""
+    return call_timeout * 2 + 1.0
+
+
 class SandboxFailure(Exception):
     """The child could not answer; ``reason`` is the one line the student will read."""
 
