@@ -117,14 +117,14 @@ def test_a_later_call_of_the_same_request_changing_an_earlier_input_is_counted(t
     assert late and all(r["mutated"] is True for r in late)
 
 
-def test_a_call_of_a_request_that_observes_nothing_still_has_earlier_inputs_looked_at(tmp_path, ctp26_cases):
+def test_a_call_of_a_request_that_keeps_no_evidence_still_has_earlier_inputs_looked_at(tmp_path, ctp26_cases):
     exercise, _bank, cases = ctp26_cases
     session = _open(tmp_path, exercise, "next call")
     try:
         first = session.run(cases[:1])
         assert not first[0].get("mutated")
-        # a pass whose own inputs are not looked at (the consistency pass): its call re-sorts the first case's tree
-        session.run(cases[1:2], evidence=False, observe=False)
+        # a pass that keeps no evidence (the consistency pass): its call re-sorts the first case's tree
+        session.run(cases[1:2], evidence=False)
         session.audit()
     finally:
         session.close()
@@ -152,7 +152,7 @@ def test_an_honest_session_has_nothing_late(tmp_path, ctp26_cases):
     session = sessions.Session(submissions.load(path), exercise, launch.choose("posix"))
     try:
         assert session.open().get("ok")
-        results = session.run(cases) + session.run(cases, evidence=False, observe=False)
+        results = session.run(cases) + session.run(cases, evidence=False)
         session.audit()
     finally:
         session.close()

@@ -861,7 +861,6 @@ class Harness:
         cases = None
         limit = request.get("stop_after_timeouts", 2)
         tell_cases = request.get("notes", True) is not False  # the grader says when it attributes nothing to cases
-        observe = request.get("observe", True) is not False  # and when it reads nothing but the answers
         audit = request.get("audit") is True  # every input seen unchanged looked at again (see _serve_cases)
         within = request.get("within")  # seconds from now after which no case starts (see _serve_cases)
         stop_at = _perf_counter() + within if _type(within) is float and within >= 0.0 else None
@@ -869,7 +868,7 @@ class Harness:
             return {"error": "nothing loaded to run"}, looked
         entry, module_attrs, submission_files = bound
         tampered = _tampered  # bound now: after the cases, a global looked up could run a key the student planted
-        encoded = _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, submission_files,
+        encoded = _serve_cases(kit, frozen, limit, tell_cases, entry, module_attrs, submission_files,
                                grave, keep, looked, audit, stop_at)
         if encoded is None:
             tampered[0] = True
@@ -1573,7 +1572,7 @@ def _builtins_restorer():
     return restore
 
 
-def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, submission_files, grave, keep, looked,
+def _serve_cases(kit, frozen, limit, tell_cases, entry, module_attrs, submission_files, grave, keep, looked,
                  audit, stop_at):
     """The cases of one request, each called and looked at: ``(the reply's bytes, looked)``, or None on tampering.
 
@@ -1591,10 +1590,9 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
     the next call starts, on its own thread. A ``__del__`` on the harness's thread could set a trace
     function there, and a trace function can rewrite a frame's variables.
 
-    ``observe`` False (the grader reads nothing of these cases but their answers: the re-asking pass):
-    the input is neither snapshotted nor compared after the call, and the call gets no seal of its own.
-    The per-call check and the builtins restored still come between every two calls: they keep the
-    harness whole, whatever the grader reads of the cases.
+    Every call's input is snapshotted before it and compared after it, in every request (the consistency pass's
+    too: a call that changed its input only when asked again was the forty-first red team's), with a seal of the
+    call's own; the per-call check and the builtins restored come between every two calls.
 
     ``looked``: every input of the session seen unchanged after its own call, ``(next number, ((number, built,
     before, type of before), ...))``, a tuple (nothing of the student's can edit it) that ``serve``'s frame keeps
@@ -1722,7 +1720,7 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
             pair = take(case_id, grave) if take is not None and "input" not in case else None
             if pair is None:
                 built = build(case["input"] if "input" in case else None)
-                before = snapshot(built) if observe else None
+                before = snapshot(built)
             else:
                 built, before = pair
             values, answered = case.get("values"), case.get("answered")
@@ -1732,7 +1730,7 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
                 helpers = helpers_of(built, answered_link(link, answered))
             else:
                 helpers = helpers_of(built, link)
-            evidence = evidence_of(helpers.values(), before) if observe else None  # kept in this frame only
+            evidence = evidence_of(helpers.values(), before)  # kept in this frame only
             if not all_(map_(is_, map_(type_, module_attrs), strs)):
                 # A key of the student's own namespace that is not a plain string would have its __eq__ run by the
                 # lookups below: the namespace is made again of its plain-string names (which compares no key),
@@ -1916,19 +1914,18 @@ def _serve_cases(kit, frozen, limit, tell_cases, observe, entry, module_attrs, s
             restore(grave)
             # Absent fields mean their defaults (no answer, nothing raised, no timeout, unchanged):
             # the reply stays small. What the helpers were asked is not here: the grader logged it.
-            if observe:  # else the grader reads the answers alone: the tree is neither looked at nor pooled again
-                if broken(evidence, before):
-                    return None  # the tree's "before" or a helper was swapped: this call's observations are void
-                try:
-                    if (changed(built, before) if changed is not None else snapshot(built) != before):
-                        result["mutated"] = True
-                    else:
-                        entries += ((numbered, built, before, type_(before)),)  # looked at again by the audit
-                        numbered += 1
-                        if pair is not None:
-                            put(case_id, built, before)  # unchanged: the re-asking pass may have this very tree again
-                except base_exception:
+            if broken(evidence, before):
+                return None  # the tree's "before" or a helper was swapped: this call's observations are void
+            try:
+                if (changed(built, before) if changed is not None else snapshot(built) != before):
                     result["mutated"] = True
+                else:
+                    entries += ((numbered, built, before, type_(before)),)  # looked at again by the audit
+                    numbered += 1
+                    if pair is not None:
+                        put(case_id, built, before)  # unchanged: the re-asking pass may have this very tree again
+            except base_exception:
+                result["mutated"] = True
             grave.append((answer, raised, built, helpers, before, evidence, reported, pair, job, outcome, values,
                           answered))
             # dropped by the runner as the next call starts; and no local of this frame keeps one of them alive

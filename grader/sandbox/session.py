@@ -455,16 +455,13 @@ class Session:
         if self._output_overflowed():  # Python ignores SIGXFSZ: the writes failed, the child lived on
             self._fail(f"output exceeded {self.limits.output_bytes >> 20} MiB (truncated)")
 
-    def run(self, cases: list[dict], evidence: bool = True, observe: bool = True, within: float | None = None
-            ) -> list[dict]:
+    def run(self, cases: list[dict], evidence: bool = True, within: float | None = None) -> list[dict]:
         """Run the cases in one request; the evidence of each is the grader's log of its questions.
 
         ``evidence=False``: the caller reads no trace of this run (the consistency pass judges answers
         alone, after the first pass has been logged). Where the exercise can hand the child what its helpers
         would answer (``child_values``: a tree's values), the child gets it with each case and asks nothing;
         a question then (a thread an earlier call left behind) is told no call is running.
-        ``observe=False``: nor does the caller read whether a call changed its input (no result says
-        ``mutated``), so the child spends nothing on looking.
         ``within``: seconds after which the harness starts no more cases (they come back ``skipped`` with
         ``OUT_OF_TIME``), so that the process is still there for what the grader asks next (``audit``).
 
@@ -491,8 +488,6 @@ class Session:
                 sent = [self._with_answers(case, shown) for case, shown in zip(cases, sent)]
         if isinstance(self.batch, _Quiet):
             request["notes"] = False  # nothing is told to a case: the harness says no case boundaries
-        if not observe:
-            request["observe"] = False
         if within is not None:
             request["within"] = float(max(within, 0.0))
         request["cases"] = sent
@@ -508,8 +503,7 @@ class Session:
         ran = [number for number, result in enumerate(results) if "skipped" not in result]
         if not isinstance(batch, _Quiet) and ran != list(range(len(batch.oracles))):
             self._fail(TAMPERED)  # a case answered that never began, or one begun and then skipped
-        if observe:
-            self._looked.extend(result for result in results if "skipped" not in result and not result.get("mutated"))
+        self._looked.extend(result for result in results if "skipped" not in result and not result.get("mutated"))
         self._count_late(reply)
         for result, oracle in zip(results, batch.oracles):
             if oracle is not None and oracle is not _UNLOGGED:
