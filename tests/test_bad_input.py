@@ -202,14 +202,17 @@ def test_a_bad_limit_override_is_a_usage_error(value):
 
 
 def test_calls_cut_short_are_not_answers_that_changed(fast_limits):
-    """A slow search is not a search with memory: unanswered calls never count as inconsistent."""
+    """A slow search is not a search with memory: a call cut short the first time is not known to answer alike
+    (the check fails on it, as every check needing a whole call does), never an answer that changed, and no mistake
+    about memory is named from it."""
     from grader.doors import api
 
     fast_limits("slow_on_big_trees.py")
     result = api.check(BAD / "slow_on_big_trees.py", "ctp-26", examples=40)
     checks = {c.name: c for c in result.checks}
     assert checks["published-cases"].status == checks["fixture-trees"].status == "passed"
-    assert checks["consistent-answers"].status == "passed", checks["consistent-answers"].message
+    consistent = checks["consistent-answers"].message or ""
+    assert "not known to answer alike)" in consistent and "answers changed" not in consistent, consistent
     assert "state-across-calls" not in {m.code for m in result.mistakes}
     assert checks["random-trees"].status == "failed" and "timed out after 0.5 s" in checks["random-trees"].message
     shown = checks["random-trees"].counterexample

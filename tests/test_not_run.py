@@ -96,16 +96,17 @@ def test_cases_left_unrun_when_every_request_is_stalled_pass_no_check(tmp_path, 
 
 def test_a_search_slow_on_two_trees_is_judged_on_the_others(tmp_path, monkeypatch):
     """Honest and correct, but too slow on two random trees: it loses the random trees' answers, and the checks of
-    its behaviour on those two trees alone (a call that never answered shows nothing to judge them on: the
-    forty-fourth red team; nor whether it answers alike when asked again), while the trees after the two are asked
-    again in a request of their own, and judged: without that, the six never run would fail each check too."""
+    its behaviour that need a call's whole work on those two trees alone (a call cut short shows nothing to judge
+    them on: the forty-fourth red team; nor whether it answers alike when asked again, nor whether it would have
+    put back a tree it was changing), while the grader's log of what the two calls asked is judged as any other's
+    (no inner node in it: evaluation discipline holds). The trees after the two are asked again in a request of
+    their own, and judged: without that, the six never run would fail each check too."""
     result, lost = _grade(tmp_path, monkeypatch, "slow.py", forge=True, sloppy=False)
-    assert sorted(lost) == ["consistent-answers", "evaluation-discipline", "random-trees", "returns-a-number",
-                            "tree-unchanged"], lost
+    assert sorted(lost) == ["consistent-answers", "random-trees", "returns-a-number", "tree-unchanged"], lost
     assert "(2 of " in lost["consistent-answers"] and "not known to answer alike)" in lost["consistent-answers"], lost
     assert "timed out" in lost["random-trees"] and "not run" not in lost["random-trees"], lost
     assert "(fails on 2 of 8 random trees)" in lost["random-trees"], lost
-    for name in ("evaluation-discipline", "returns-a-number", "tree-unchanged"):
+    for name in ("returns-a-number", "tree-unchanged"):
         assert "timed out after 0.3 s: nothing to judge this check on (fails on 2 of" in lost[name], lost
 
 

@@ -5,9 +5,12 @@ discipline, pruning, the board put back, the answer's shape) used to pass a call
 "judged by the answer checks". But the answers' check is one check: a search that misbehaved and then raised
 lost only that one, where its twin, answering, lost the others too (alphabeta 8.0 against 5.0, tic-tac-toe 5.0
 against 4.0, ctp-26 by running out of time 7.0 against 6.0). Now a case left without the answer the rubric wants
-fails every check of the case; a case where no check wants an answer (coin-row's finished positions, asked only
-for the shape of what comes back) costs nothing when the call raises. A check failed only for want of answers
-names no mistake: it saw none.
+fails every check of the case that needs the call's whole work, while the checks that read what the call did up to
+where it stopped (the grader's log of its questions; the tree after a call that raised) judge that, as they judge a
+wrong answer (the forty-sixth red team: failing those too made a crash cost more than ``except: return 0``). A case
+where no check wants an answer (coin-row's finished positions, asked only for the shape of what comes back) costs
+nothing when the call raises, and a call cut short there owes one. A check failed only for want of answers names no
+mistake: it saw none.
 """
 from __future__ import annotations
 
@@ -61,9 +64,10 @@ def test_the_message_says_there_was_nothing_to_judge(small_banks):
 
 def test_an_honest_raise_costs_the_checks_of_its_own_case_alone_and_names_no_mistake(small_banks, tmp_path):
     """Correct everywhere but on one shape of tree (a root with a single move: two of the random trees here, none of
-    the hand-made ones), where it raises: every check fails on those two trees alone and says why, and the
-    diagnosis names no mistake of behaviour (it never saw the tree changed, a string returned, an inner node
-    evaluated)."""
+    the hand-made ones), where it raises: the answers and the answer's type fail on those two trees alone and say
+    why; the checks that read what a call did (the grader's log, the tree after it) judge those two calls as any
+    other and pass them, so a crash costs no more than a wrong answer would (the forty-sixth red team); the
+    diagnosis names no mistake of behaviour."""
     exercise, bank = small_banks("ctp-26")
     path = tmp_path / "raises_on_single_moves.py"
     path.write_text(
@@ -77,9 +81,9 @@ def test_an_honest_raise_costs_the_checks_of_its_own_case_alone_and_names_no_mis
         "    return max(values) if player_a_moves else min(values)\n", encoding="utf-8")
     result = _graded(path, exercise, bank, "posix", False)
     lost = {c.name: c for c in result.checks if c.score < c.max_score}
-    assert sorted(lost) == ["evaluation-discipline", "random-trees", "returns-a-number", "tree-unchanged"], lost
+    assert sorted(lost) == ["random-trees", "returns-a-number"], lost
     assert lost["random-trees"].failed_cases == 2, lost["random-trees"].message
-    for name in ("evaluation-discipline", "returns-a-number", "tree-unchanged"):
+    for name in ("returns-a-number",):
         assert "raised ValueError: one move" in lost[name].message and "nothing to judge" in lost[name].message
         assert lost[name].failed_cases == lost[name].unanswered_cases == 2, lost[name].message
         assert lost[name].to_dict()["unanswered_cases"] == 2
@@ -87,26 +91,59 @@ def test_an_honest_raise_costs_the_checks_of_its_own_case_alone_and_names_no_mis
 
 
 def test_a_check_that_found_something_says_how_many_cases_had_no_answer(small_banks, tmp_path):
-    """Evaluates inner nodes everywhere but on two trees, where it raises before asking anything: the check shows a
-    case where it saw an inner node asked, counts both kinds, and the mistake is named."""
+    """Right on the hand-made trees (asked first), a string on the random ones, and a raise on two of those: the
+    answer's type check shows a case where it saw a string, counts both kinds, and the mistake is named."""
     exercise, bank = small_banks("ctp-26")
-    path = tmp_path / "evaluates_inner_and_raises.py"
+    hand_made = sum(1 for case in bank.cases if case.group != "random")
+    path = tmp_path / "strings_and_raises.py"
     path.write_text(
-        "def minimax(node, max_depth, player_a_moves):\n"
+        "_calls = [0]\n"
+        "def _search(node, max_depth, player_a_moves):\n"
         "    moves = get_next_valid_moves(node)\n"
-        "    if node.parent is None and len(moves) == 1:\n"
-        "        raise ValueError('one move')\n"
-        "    here = get_value(node)\n"
         "    if max_depth == 0 or not moves:\n"
-        "        return here\n"
-        "    values = [minimax(m, max_depth - 1, not player_a_moves) for m in moves]\n"
-        "    return max(values) if player_a_moves else min(values)\n", encoding="utf-8")
+        "        return get_value(node)\n"
+        "    values = [_search(m, max_depth - 1, not player_a_moves) for m in moves]\n"
+        "    return max(values) if player_a_moves else min(values)\n"
+        "def minimax(node, max_depth, player_a_moves):\n"
+        "    _calls[0] += 1\n"
+        "    if len(get_next_valid_moves(node)) == 1:\n"
+        "        raise ValueError('one move')\n"
+        "    value = _search(node, max_depth, player_a_moves)\n"
+        f"    return value if _calls[0] <= {hand_made} else str(value)\n", encoding="utf-8")
     result = _graded(path, exercise, bank, "posix", False)
-    check = next(c for c in result.checks if c.name == "evaluation-discipline")
+    check = next(c for c in result.checks if c.name == "returns-a-number")
     assert check.status == "failed" and "nothing to judge" not in check.message, check.message
     assert check.unanswered_cases == 2 and check.failed_cases > 2, check.message
     assert ", 2 of them without an answer to judge)" in check.message, check.message
-    assert "evaluates-internal-nodes" in {m.code for m in result.mistakes}, result.mistakes
+    assert "wrong-return-type" in {m.code for m in result.mistakes}, result.mistakes
+
+
+def test_catching_a_crash_to_return_any_number_gains_no_more_than_the_type_check(small_banks, tmp_path):
+    """The forty-sixth red team: the same search, letting an IndexError out (the twin) or wrapped in
+    ``except IndexError: return 0``, lost 5.5 and 3.0 points: every check of a case that raised failed for want of
+    an answer, while a wrong number was judged on what the call did. Now the checks that read what a call did judge
+    a call that raised on the same record; the two differ by the answer's type alone ("returns a number": a call
+    that raised returned none, and a raise must not hide a string)."""
+    exercise, bank = small_banks("ctp-26")
+    search = (
+        "def _search(node, max_depth, player_a_moves):\n"
+        "    moves = get_next_valid_moves(node)\n"
+        "    if len(moves) == 1 and node.parent is None:\n"
+        "        [][0]  # an IndexError, on the two random trees whose root has one move\n"
+        "    if max_depth == 0 or not moves:\n"
+        "        return get_value(node)\n"
+        "    values = [_search(m, max_depth - 1, not player_a_moves) for m in moves]\n"
+        "    return max(values) if player_a_moves else min(values)\n")
+    raising, catching = tmp_path / "raising.py", tmp_path / "catching.py"
+    raising.write_text(search + "minimax = _search\n", encoding="utf-8")
+    catching.write_text(search + "def minimax(node, max_depth, player_a_moves):\n    try:\n"
+                        "        return _search(node, max_depth, player_a_moves)\n    except IndexError:\n"
+                        "        return 0\n", encoding="utf-8")
+    crashed, caught = (_graded(path, exercise, bank, "posix", False) for path in (raising, catching))
+    lost = {c.name for c in crashed.checks if c.score < c.max_score}
+    assert lost == {"random-trees", "returns-a-number"}, [(c.name, c.message) for c in crashed.checks]
+    points = next(spec.points for spec in exercise.checks if spec.name == "returns-a-number")
+    assert caught.score - crashed.score == points, (caught.score, crashed.score)
 
 
 def test_a_raise_where_no_check_wants_an_answer_costs_nothing():
@@ -148,3 +185,16 @@ def test_a_consistency_check_failed_only_on_calls_cut_short_names_no_mistake(tmp
     check = next(c for c in result.checks if c.name == "consistent-answers")
     assert check.status == "failed" and check.unanswered_cases == check.failed_cases == 2, (check.message, check)
     assert "state-across-calls" not in {m.code for m in result.mistakes}, [(m.code, m.evidence) for m in result.mistakes]
+
+
+def test_a_call_cut_short_is_judged_on_what_it_asked_before(small_banks, monkeypatch):
+    """The grader's log of a call's questions is its own, however the call ends: the forty-fourth's staller asked
+    about inner nodes and then spun until its limit, and evaluation discipline fails on what the log shows (an
+    inner node asked), not for want of an answer."""
+    monkeypatch.setenv("MINIMAX_GRADER_CALL_TIMEOUT", "0.3")
+    exercise = exercises.load("ctp-26")
+    bank = small_banks("ctp-26")[1]
+    forged = _graded(JUDGING / "forge_stall_after_inner_eval.py", exercise, bank, "posix", False)
+    check = next(c for c in forged.checks if c.name == "evaluation-discipline")
+    assert check.status == "failed" and check.unanswered_cases == 0, check.message
+    assert "nothing to judge" not in check.message, check.message

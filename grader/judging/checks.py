@@ -157,8 +157,8 @@ def _trace(exercise, call_timeout) -> Predicate:
     violation = exercise.hook("trace_violation")
 
     def predicate(outcome: Outcome):
-        if "skipped" in outcome.raw or outcome.raw.get("timed_out"):
-            return None
+        if "skipped" in outcome.raw:
+            return None  # never run: per_case_check fails it (a call cut short or that raised is judged on what it asked)
         return violation(outcome.case.input, outcome.raw.get("trace") or {})
 
     return predicate
@@ -177,6 +177,22 @@ def _unchanged(exercise, call_timeout) -> Predicate:
 
 
 PREDICATES = {"answers": _answers, "numeric": _numeric, "trace": _trace, "unchanged": _unchanged}
+
+# The kinds whose predicates judge what a call did up to where it stopped, not what it would have done: the grader's
+# own log of the questions a call asked before it raised or was cut short (an inner node it evaluated is in it either
+# way), and the input after a call that raised (its own exception left it so; a call the grader cut short may have
+# been stopped in the middle of a change it would have undone). On such calls these judge the record, as they judge a
+# call that answered wrongly: a crash costs them no more than a wrong answer does (the forty-sixth red team: with
+# every check of the case failed for want of an answer, wrapping a search in ``except: return 0`` gained 2.5 points
+# over letting it raise, and hid nothing the log did not show either way). Every other check needs the call's whole
+# work (its answer, its type, every position a correct search evaluates, the board put back) and fails a case left
+# without an answer where the rubric wants one (``owed_answers``).
+JUDGES_UNFINISHED = {"trace": ("raised", "timed_out"), "unchanged": ("raised",)}
+
+
+def judges_unfinished(spec, outcome: Outcome) -> bool:
+    """Whether ``spec`` judges ``outcome``, a call that raised or was cut short, on what it did (see JUDGES_UNFINISHED)."""
+    return any(outcome.raw.get(how) for how in JUDGES_UNFINISHED.get(spec.kind, ()))
 
 
 def predicate_for(spec, exercise) -> Predicate | None:
@@ -333,14 +349,15 @@ def per_case_check(spec, exercise, outcomes: list[Outcome], predicate: Predicate
             failures.append((outcome, problem))
             continue
         missing = outcome.did_not_answer(call_timeout)
-        if missing and ("skipped" in outcome.raw or outcome.case.id in owed):
+        if missing and ("skipped" in outcome.raw or outcome.case.id in owed and not judges_unfinished(spec, outcome)):
             # A call that gave no answer is no evidence that the check holds on it, whatever it did before it
             # stopped: the forty-third red team's search ran its first two random trees past the limit, the
             # harness stopped the pass there, and every check but the answers' passed on the trees never run;
             # the forty-fourth's raised (or ran out of time) right after a search that evaluated inner nodes,
             # pruned too much or never undid its moves, and only the answers' check, already lost, saw the call.
-            # A case without the answer the rubric wants therefore fails every check that reads it (the
-            # answers' checks say so themselves), as the object route's checks of a search's record always did.
+            # A case without the answer the rubric wants therefore fails every check that needs the call's whole
+            # work (the answers' checks say so themselves), as the object route's checks of a search's record always
+            # did; the checks that read what the call did up to where it stopped judge that (JUDGES_UNFINISHED).
             unanswered.append((outcome, f"{missing}: nothing to judge this check on"))
     result = CheckResult(spec.name, spec.title, "passed", spec.points, spec.points, hidden=spec.hidden,
                          total_cases=len(chosen), failed_cases=len(failures) + len(unanswered),
