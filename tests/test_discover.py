@@ -259,3 +259,61 @@ def test_modules_of_one_program_without_imports_between_them_stay_one_student(tm
     parts = SAMPLES.parent / "aima-isolation" / "buggy" / "two_files_rook_moves"
     archive = _zip(tmp_path / "rob.zip", {p.name: p.read_text() for p in parts.glob("*.py")})
     assert [f.student for f in find([archive], tmp_path / "staging")] == ["rob"]
+
+
+# -- one student's files are never another's (the forty-sixth red team) ------------------------
+
+
+def test_a_link_to_another_entry_of_the_class_is_that_student_s_error(tmp_path):
+    """``mallory.py -> alice.py``: alice's code graded as mallory's, and alice flagged as mallory's copy."""
+    folder = tmp_path / "class"
+    folder.mkdir()
+    (folder / "alice.py").write_text(CORRECT)
+    os.symlink("alice.py", folder / "mallory.py")
+    found = by_student(find([folder], tmp_path / "staging"))
+    assert found["alice"].problem is None
+    assert found["mallory"].path is None and "link to another entry" in found["mallory"].problem
+
+
+def test_a_link_into_a_neighbour_s_folder_is_that_student_s_error(tmp_path):
+    """A GitHub Classroom clone keeps links: ``hw-mallory/solution.py -> ../hw-alice/solution.py``."""
+    folder = tmp_path / "class"
+    for user in ("alice", "mallory"):
+        (folder / f"hw-{user}" / ".git").mkdir(parents=True)
+    (folder / "hw-alice" / "solution.py").write_text(CORRECT)
+    os.symlink("../hw-alice/solution.py", folder / "hw-mallory" / "solution.py")
+    found = by_student(find([folder], tmp_path / "staging"))
+    assert found["alice"].problem is None
+    assert found["mallory"].path is None and "leads outside" in found["mallory"].problem
+
+
+@pytest.mark.parametrize("where", ["folder", "class-zip"])
+def test_a_student_s_archive_never_names_other_students(tmp_path, where):
+    """``aaron.zip`` (his work and a broken ``bob.py``) beside bob's own submission: read as a class, it took the id
+    ``bob`` and bob's row in the LMS import (the real bob became ``bob~2``). Among students an archive is one
+    student's, and one holding several submissions is its owner's error; bob stays bob."""
+    folder = tmp_path / "class"
+    folder.mkdir()
+    _zip(folder / "aaron.zip", {"aaron.py": CORRECT, "bob.py": "def minimax(:\n"})
+    (folder / "bob.py").write_text(CORRECT)
+    given = folder if where == "folder" else _zip(tmp_path / "download.zip", {
+        "aaron.zip": (folder / "aaron.zip").read_bytes(), "bob.py": CORRECT})
+    found = find([given], tmp_path / "staging")
+    assert sorted(f.student for f in found) == ["aaron", "bob"], [(f.student, f.display) for f in found]
+    by = by_student(found)
+    assert by["bob"].problem is None and by["bob"].display.endswith("bob.py")
+    assert by["aaron"].path is None and "holds several submissions" in by["aaron"].problem
+
+
+def test_an_archive_of_two_code_folders_that_are_not_alternatives_is_one_student(tmp_path):
+    """``alice.zip`` with ``code/minimax.py`` and ``experiments/plotting.py``: one program's parts, not a class of
+    students ``code`` and ``experiments`` (alice had no row)."""
+    folder = tmp_path / "class"
+    folder.mkdir()
+    _zip(folder / "alice.zip", {"code/minimax.py": CORRECT, "experiments/plotting.py": "def plot(xs):\n    return xs\n"})
+    (folder / "bob.py").write_text(CORRECT)
+    found = by_student(find([folder], tmp_path / "staging"))
+    assert set(found) == {"alice", "bob"} and found["alice"].problem is None
+    assert found["alice"].path.name == "code"
+    alone = find([folder / "alice.zip"], tmp_path / "staging2")
+    assert [f.student for f in alone] == ["alice"]

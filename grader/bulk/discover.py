@@ -17,10 +17,16 @@ Nobody is lost without a word: ``survey`` returns, beside the submissions, every
 looked at and left out (a README, the LMS's metadata, ``__MACOSX``), each with the reason, so
 the instructor can read the whole account before grading starts.
 
-An archive is read by one rule wherever it is found (on the command line or inside a
-folder): it is a class when it holds several submissions (per-student folders or archives,
-or several ``.py`` files that each define the same top-level names, i.e. alternatives to one
-another), and one student's submission (named after the archive) otherwise.
+An archive named on the command line is a class when it holds several submissions (per-student
+archives, or several ``.py`` files or code folders that each define the same top-level names,
+i.e. alternatives to one another), and one student's submission (named after the archive)
+otherwise. Inside a folder (or another archive) archives are read so too only where the folder holds
+nothing else to grade and every archive in it holds a class (sections of one download); among
+students' submissions an archive is one student's, and one that holds several submissions is that
+student's error: read as a class, a student's archive could name other students, take their ids
+and their rows in the LMS import. Likewise a link
+inside a class is refused, and one inside a student's folder must stay in that folder: a link to a
+neighbour's files would grade them as this student's.
 """
 
 from __future__ import annotations
@@ -144,11 +150,35 @@ def _class_folder(folder: Path, root: Path, staging: Path, shown: str, skipped: 
     entries = [p for p in everything if not _ignored(p)]
     repos = [p for p in entries if p.is_dir() and not p.is_symlink() and (p / ".git").exists()]
     prefix = _common_prefix([p.name for p in repos]) if len(repos) > 1 else ""
+    archives = {}  # each archive here, unpacked: an ArchiveError, or (its folder, its top, whether it holds a class)
+    if depth < MAX_NESTING:
+        for entry in entries:
+            if entry.suffix.lower() == ".zip" and entry.is_file() and not entry.is_symlink():
+                try:
+                    unpacked = unpack(entry, staging)
+                except ArchiveError as exc:
+                    archives[entry] = exc
+                    continue
+                top = _single_top(unpacked)
+                archives[entry] = (unpacked, top, _holds_a_class(top))
+    # Archives here are classes (sections of one download: the instructor's folder of issue 12) only where the folder
+    # holds nothing else to grade and every archive in it holds a class; anywhere else an archive is one student's,
+    # and one that holds several submissions is that student's error: read as a class, a student's archive named
+    # other students (the forty-sixth red team: ``aaron.zip`` holding a broken ``bob.py``, beside bob's own
+    # submission, took bob's id and his row in the LMS import).
+    students_here = any(not entry.is_symlink() and (entry.is_dir() or entry.suffix == ".py" and entry.is_file())
+                        for entry in entries)
+    sections = bool(archives) and not students_here and all(type(a) is tuple and a[2] for a in archives.values())
     found = []
     for entry in entries:
         display = f"{shown}/{entry.name}"
         if entry.is_symlink() and not _inside(entry, root):
             found.append(Found(_student_of(entry), None, display, f"{entry.name} is a link that leads outside {shown}"))
+        elif entry.is_symlink():
+            # Inside the class, a link is another submission under a second name: graded as this one's, and the
+            # student it leads to flagged as this one's copy (the forty-sixth red team: ``mallory.py -> alice.py``)
+            found.append(Found(_student_of(entry), None, display, f"{entry.name} is a link to another entry of {shown}: "
+                                                                  "a submission is graded from its own files"))
         elif entry.is_dir():
             student = entry.name[len(prefix):] if entry in repos and prefix else entry.name
             found.append(_student_folder(entry, student, root, display))
@@ -156,7 +186,8 @@ def _class_folder(folder: Path, root: Path, staging: Path, shown: str, skipped: 
             if depth >= MAX_NESTING:
                 found.append(Found(_student_of(entry), None, display, f"{entry.name}: archives nested too deeply"))
             else:
-                found.extend(_archive(entry, staging, display, depth + 1, skipped))
+                found.extend(_unpacked_archive(entry, archives[entry], display, depth + 1, skipped, staging,
+                                               may_be_a_class=sections))
         elif entry.suffix == ".py" and entry.is_file():
             found.append(_single_file(entry, root, display))
         else:
@@ -174,10 +205,16 @@ def _single_file(path: Path, root: Path, display: str) -> Found:
 
 
 def _student_folder(folder: Path, student: str, root: Path, display: str) -> Found:
-    """A student's folder: its own Python files, or the first folder below it that has some."""
+    """A student's folder: its own Python files, or the first folder below it that has some. A link in it must
+    stay in it: one into a neighbour's folder would grade the neighbour's code as this student's (the forty-sixth
+    red team's GitHub Classroom clone: ``hw-mallory/solution.py -> ../hw-alice/solution.py``)."""
+    own = folder.resolve()
     for path in _walk(folder):
         if path.is_symlink() and not _inside(path, root):
             return Found(student, None, display, f"{path.relative_to(folder)} is a link that leads outside the folder being graded")
+        if path.is_symlink() and not _inside(path, own):
+            return Found(student, None, display, f"{path.relative_to(folder)} is a link that leads outside {display}: "
+                                                 "a submission is graded from its own files")
     target = _code_folder(folder)
     if target is None:
         return Found(student, None, display, f"the folder {display} contains no Python file")
@@ -288,14 +325,30 @@ def gradescope_students(metadata: Path) -> dict[str, str]:
 
 
 def _archive(path: Path, staging: Path, display: str, depth: int, skipped: list[Skipped]) -> list[Found]:
-    """An archive, wherever it was found: a class of several submissions, or one student's (see the module's doc)."""
+    """An archive named on the command line: a class of several submissions, or one student's (the module's doc)."""
     try:
         folder = unpack(path, staging)
     except ArchiveError as exc:
         return [Found(_student_of(path), None, display, str(exc))]
     top = _single_top(folder)
-    if not _holds_a_class(top):
+    return _unpacked_archive(path, (folder, top, _holds_a_class(top)), display, depth, skipped, staging,
+                             may_be_a_class=True)
+
+
+def _unpacked_archive(path: Path, unpacked, display: str, depth: int, skipped: list[Skipped], staging: Path,
+                      may_be_a_class: bool) -> list[Found]:
+    """``unpacked``: ``(folder, top, holds a class)`` or the ArchiveError it gave. ``may_be_a_class``: False where it
+    was found among students (see ``_class_folder``), where one that holds several submissions is its owner's error."""
+    if isinstance(unpacked, ArchiveError):
+        return [Found(_student_of(path), None, display, str(unpacked))]
+    folder, top, holds_a_class = unpacked
+    if not holds_a_class:
         return [_student_folder(top, _student_of(path), folder.resolve(), display)]
+    if not may_be_a_class:
+        return [Found(_student_of(path), None, display,
+                      f"{path.name} holds several submissions (files or folders that are alternatives to one another) "
+                      "among other students' submissions, where an archive is one student's: submit one solution "
+                      "(a class archive is graded when it is named on the command line)")]
     inner: list[Skipped] = []
     found = _class_folder(top, root=folder.resolve(), staging=staging, shown=display, skipped=inner, depth=depth)
     skipped.extend(inner)
@@ -326,8 +379,9 @@ def _holds_a_class(top: Path) -> bool:
             code = _code_folder(entry)
             if code is not None:
                 folders.append(python_files(code))
-    if not files:  # folders with code and nothing beside them: one per student
-        return len(folders) > 1
+    if not files:  # folders with code and nothing beside them: one per student, when they are alternatives too (an
+        # honest archive of ``code/`` and ``experiments/`` is one program's parts: the forty-sixth red team's was split)
+        return len(folders) > 1 and _alternatives(folders, {p.name for p in entries})
     units = files + folders
     return len(units) > 1 and _alternatives(units, {p.stem for p in entries})
 
