@@ -245,3 +245,139 @@ def test_a_search_reading_the_clock_only_where_it_expands_is_within_the_slack(ch
     result = checked("aind_clock_interior.py")
     assert (result.error, result.status, result.score) == (None, "passed", result.max_score), \
         [(c.name, c.message) for c in result.checks if c.status != "passed"]
+
+
+# -- the forty-seventh red team: what a record costs the grading process -----------------------------------------
+
+DEEP_SCORER = '''
+class SearchTimeout(Exception):
+    pass
+
+
+def custom_score(game, player):
+    return 0.0
+
+
+custom_score_2 = custom_score_3 = custom_score
+
+
+class IsolationPlayer:
+    def __init__(self, search_depth=3, score_fn=custom_score, timeout=10.):
+        self.search_depth = search_depth
+        self.score = score_fn
+        self.TIMER_THRESHOLD = timeout
+
+
+def _result(state, move):
+    blocked, locs, seat = state
+    moved = tuple(move if i == seat else l for i, l in enumerate(locs))
+    return tuple(sorted(blocked + (move,))), moved, 1 - seat
+
+
+class MinimaxPlayer(IsolationPlayer):
+    def get_move(self, game, time_left):
+        return (-1, -1)
+
+    def minimax(self, game, depth):
+        left = [LIMIT]
+
+        def down(board):  # positions made without forecast_move, one deeper each time, each scored
+            moves = board.get_legal_moves()
+            for index, move in enumerate(moves):
+                if left[0] <= 0:
+                    return
+                child = board.copy()
+                child._state, child._path = _result(board._state, move), board._path + [index]
+                self.score(child, self)
+                left[0] -= 1
+                down(child)
+
+        down(game)
+        moves = game.get_legal_moves()
+        return moves[0] if moves else (-1, -1)
+
+
+class AlphaBetaPlayer(MinimaxPlayer):
+    def alphabeta(self, game, depth, alpha=float("-inf"), beta=float("inf")):
+        return self.minimax(game, depth)
+'''
+
+
+def test_judging_a_record_costs_a_rules_step_per_position_not_per_look(tmp_path):
+    """An agent that scored thousands of deep positions a call (made without forecast_move, each one step below the
+    last) cost the grading process five minutes of CPU after its session: every check and the diagnosis walked each
+    scored path from the root again, some fifteen times a case. Now a path's position is worked out once: the rules
+    run about once per position asked, in the oracle and in the judge together (counted, not timed)."""
+    from grader.judging import bank as banks
+    from grader.judging import exercise as exercises
+    from grader.judging import judge, submissions
+    from grader.kit import agent_oracle
+    from grader.sandbox import launch
+
+    exercise = exercises.load("aind-isolation")
+    bank = banks.build(exercise)
+    rules = exercise.hooks.rules
+    steps, scored = [0], [0]
+    real_result, real_ask = rules.result, agent_oracle.AgentOracle.ask
+
+    def counted_result(state, move):
+        steps[0] += 1
+        return real_result(state, move)
+
+    def counted_ask(self, message):
+        if type(message) is list and message and message[0] == "e":
+            scored[0] += 1
+        return real_ask(self, message)
+
+    path = tmp_path / "deep_scorer.py"
+    path.write_text("LIMIT = 150\n" + DEEP_SCORER, encoding="utf-8")
+    try:
+        rules.result = counted_result
+        agent_oracle.AgentOracle.ask = counted_ask
+        result = judge.grade(submissions.load(path), exercise, bank, launch.choose("posix"))
+    finally:
+        rules.result, agent_oracle.AgentOracle.ask = real_result, real_ask
+    assert result.error is None and result.score < result.max_score, (result.error, result.score)
+    assert scored[0] > 1000, scored[0]
+    # 5,550 positions scored: 47,000 steps in all (the reference's and the diagnosis's own searches take up to 60,000
+    # for an agent that scores nothing); 1,345,000 when each look walked from the root
+    assert steps[0] < 4 * scored[0] + 100_000, (steps[0], scored[0])
+
+
+def test_an_oracle_keeps_its_positions_within_a_cap_and_only_while_its_case_runs(monkeypatch):
+    """Expansion notes come one way; random paths the child makes from its own copy of the rules made the grading
+    process keep a position for every prefix of every case of a run (0.5 GB). Past POSITION_CAP a position is
+    worked out and not kept, with the same answers; a case's positions go when the next case begins or the run
+    ends (``_Batch.case_over``)."""
+    from grader.judging import exercise as exercises
+    from grader.kit import agent_oracle
+    from grader.sandbox.session import _Batch
+
+    exercise = exercises.load("aind-isolation")
+    hooks = exercise.hooks
+    case = next(c for c in hooks.fixture_cases(exercise.fixtures_path) if c["group"] == "minimax")
+    seat = case["input"]["seat"]
+    free = hooks.oracle(case["input"])
+    paths = [[a] for a in range(len(hooks.rules.moves_for(free.root, hooks.rules.to_move(free.root))))]
+    paths += [p + [b] for p in paths for b in range(2)]
+    answers = [free.ask(["e", p, seat]) for p in paths]
+    monkeypatch.setattr(agent_oracle, "POSITION_CAP", 3)
+    capped = hooks.oracle(case["input"])
+    assert [capped.ask(["e", p, seat]) for p in paths] == answers
+    assert len(capped.positions) <= 3 < len(free.positions)
+    capped.case_over()
+    assert capped.positions == {(): capped.root} and len(capped.trace()["events"]) == len(paths)
+
+    class Kept:
+        def __init__(self):
+            self.over = 0
+
+        def case_over(self):
+            self.over += 1
+
+    made = [Kept(), Kept()]
+    batch = _Batch([{"input": 0}, {"input": 1}], lambda case: made[case["input"]])
+    assert batch.begin(0) and made[0].over == 0
+    assert batch.begin(1) and made[0].over == 1 and made[1].over == 0
+    batch.case_over()
+    assert made[1].over == 1

@@ -28,6 +28,7 @@ from functools import cached_property
 from pathlib import Path
 
 from grader.kit import agent_declaration, agent_pictures
+from grader.kit.by_identity import ByIdentity
 from grader.kit.agent_oracle import AgentOracle
 from grader.kit.agent_search import INF, AgentSearch
 from grader.kit.errors import DeclarationError
@@ -36,6 +37,7 @@ from grader.kit.generated import configured_driver
 from grader.vocabulary.answers import Answer
 
 DRIVER = Path(__file__).with_name("agent_driver.py")
+REACHED_CAP = 200_000  # positions _at keeps by path, in all
 SLACK = 20  # recorded calls a search may make after the clock ran out before it reads the clock again
 GROUP_WORDS = {}
 
@@ -67,6 +69,11 @@ class AgentHooks:
         words = {t["group"]: f"{t['group']} positions" for t in self.decl["tasks"]}
         exercise.meta.setdefault("group_words", words)
         self._refs: dict = {}
+        self._roots = ByIdentity(4096)  # each case's decoded root, by its input: one object, so _at can remember by it
+        self._reached = ByIdentity(4096)  # each root's positions by path (see _at)
+        self._reached_count = 0
+        self._looked = ByIdentity(4096)  # _looks of each record, by depth
+        self._finished = ByIdentity(4096)  # each root's positions by path: finished or not (see _over_at)
 
     # -- what the core loads ---------------------------------------------------------------------
 
@@ -192,7 +199,9 @@ class AgentHooks:
     # -- references --------------------------------------------------------------------------------
 
     def state_of(self, case_input):
-        return self.rules.decode(case_input["state"])
+        """The case's root position, decoded once per input (positions are never changed in place: the rules
+        make a new one for each move, as the oracle and the searcher rely on)."""
+        return self._roots.get(case_input, lambda: self.rules.decode(case_input["state"]))
 
     def searcher(self, task) -> AgentSearch:
         return AgentSearch(self.rules, task.get("score"))
@@ -236,20 +245,30 @@ class AgentHooks:
 
     def _looks(self, outcome, depth):
         """(finished?, by path, the parents whose children were scored to sort them): a child above the depth
-        limit scored while unfinished, or any child scored twice (once to sort, once when searched)."""
+        limit scored while unfinished, or any child scored twice (once to sort, once when searched). Worked out
+        once per record and depth: the checks and the diagnosis ask it again and again (see ``_at``)."""
+        over, looks = self._looked.get(self.events(outcome), lambda: self._work_out_looks(outcome, depth), tag=depth)
+        return dict(over), set(looks)
+
+    def _work_out_looks(self, outcome, depth):
         state = self.state_of(outcome.case.input)
         over, counts, looks = {}, {}, set()
         for event in self.events(outcome):
             if event[0] in ("e", "u"):
                 path = path_of(event)
                 if path not in over:
-                    over[path] = self._over(self._at(state, path))
+                    over[path] = self._over_at(state, path)
                 counts[path] = counts.get(path, 0) + 1
                 if event[0] == "e" and depth is not None and len(path) < depth and (not over[path] or counts[path] > 1):
                     looks.add(path[:-1])
         return over, looks
 
     def scored_of(self, outcome, depth=None) -> tuple[set, list]:
+        scored, seats = self._looked.get(self.events(outcome), lambda: self._work_out_scored(outcome, depth),
+                                         tag=("scored", depth))
+        return set(scored), list(seats)
+
+    def _work_out_scored(self, outcome, depth=None) -> tuple[set, list]:
         """(leaves scored, seats asked): score-function calls, and ``utility`` asked on a finished position.
 
         A score asked above the depth limit of an unfinished position is a look ahead to sort the moves
@@ -270,15 +289,50 @@ class AgentHooks:
                 scored.add(path)
         return scored, seats
 
+    def _over_at(self, state, path) -> bool:
+        """Whether the position ``path`` leads to from ``state`` is finished, remembered as ``_at`` remembers it."""
+        finished = self._finished.get(state, dict)
+        found = finished.get(path)
+        if found is None:
+            found = finished[path] = self._over(self._at(state, path))
+        return found
+
     def _at(self, state, path):
-        for index in path:
-            state = self.rules.result(state, self.rules.moves_for(state, self.rules.to_move(state))[index])
-        return state
+        """The position ``path`` leads to from ``state``, remembered by path for each root: the record is read by
+        several checks and the diagnosis, each looking up every path it holds, and each walk from the root cost a
+        rules step per move (the forty-seventh red team's agent scored 6,000 deep positions a call, made without
+        ``forecast_move``: judging it took five minutes of the grader's CPU). At most REACHED_CAP positions are kept
+        in all; past that the memory starts again."""
+        path = tuple(path)
+        if not path:
+            return state
+        reached = self._reached.get(state, dict)
+        found = reached.get(path)
+        if found is not None:
+            return found
+        known = len(path) - 1
+        while known > 0 and path[:known] not in reached:
+            known -= 1
+        current = reached[path[:known]] if known > 0 else state
+        if self._reached_count > REACHED_CAP:
+            self._reached.clear()
+            self._finished.clear()
+            self._reached_count = 0
+            reached = self._reached.get(state, dict)
+        for end in range(known + 1, len(path) + 1):
+            current = self.rules.result(current, self.rules.moves_for(current, self.rules.to_move(current))[path[end - 1]])
+            reached[path[:end]] = current
+            self._reached_count += 1
+        return current
 
     def expanded_of(self, outcome) -> set:
         return {path_of(e) for e in self.events(outcome) if e[0] == "x"}
 
     def order_of(self, outcome, depth=None) -> dict:
+        order = self._looked.get(self.events(outcome), lambda: self._work_out_order(outcome, depth), tag=("order", depth))
+        return {parent: list(children) for parent, children in order.items()}
+
+    def _work_out_order(self, outcome, depth=None) -> dict:
         """The student's own order of the children of each position: the order in which the search
         first went into each (an expansion below it, or its score as a leaf). Children forecast all at
         once, or scored only to sort them, are not yet gone into."""

@@ -16,6 +16,10 @@ from __future__ import annotations
 TRACE_CAP = 30000
 MAX_PATH = 120
 CUT_OFF = 100  # recorded calls past the end of the clock after which a search is stopped (its questions refused)
+# Positions one case keeps by path (an honest search of these games reaches a few thousand): past it a position is
+# worked out from the longest kept prefix and not kept. Expansion notes come one way, and random paths of a copy of
+# the rules the child carries made the grading process hold 0.5 GB (the forty-seventh red team).
+POSITION_CAP = 50_000
 
 
 class AgentOracle:
@@ -55,8 +59,15 @@ class AgentOracle:
             moves = self.rules.moves_for(state, self.rules.to_move(state))
             if not 0 <= path[end - 1] < len(moves):
                 raise ValueError("not a path of this case")
-            state = self.positions[path[:end]] = self.rules.result(state, moves[path[end - 1]])
+            state = self.rules.result(state, moves[path[end - 1]])
+            if len(self.positions) < POSITION_CAP:
+                self.positions[path[:end]] = state
         return state
+
+    def case_over(self) -> None:
+        """The case's call has returned (the session begins the next, or the run ends): no question is answered
+        here again, so the positions go; the record stays for the checks."""
+        self.positions = {(): self.root}
 
     def _seat(self, seat):
         if type(seat) is not int or seat not in (0, 1):

@@ -116,11 +116,19 @@ class _Batch:
         """The harness starts case ``number``: only the next one is right."""
         if type(number) is not int or number != len(self.oracles) or number >= len(self.cases):
             return False
+        self.case_over()
         oracle = self.oracle_for(self.cases[number])
         self.oracles.append(oracle)
         if self.answers is not None:
             self.answers.append({} if getattr(oracle, "replayable", False) else None)
         return True
+
+    def case_over(self) -> None:
+        """The running case is over (the next begins, or the run ended): its oracle, asked nothing more, may let go of
+        what it kept only to answer (``case_over``, where it has one: the object route's positions)."""
+        over = getattr(self.oracles[-1], "case_over", None) if self.oracles else None
+        if over is not None:
+            over()
 
     def remember(self, question: bytes, answer: bytes) -> None:
         """The running case's question and its answer, where kept (see ``answers``)."""
@@ -495,6 +503,8 @@ class Session:
             reply = self.request(request, timeout=self.budget_left())
         finally:
             batch, self.batch = self.batch, None
+            if isinstance(batch, _Batch):
+                batch.case_over()
         self._check_fatal(reply)
         try:
             results = replies.check_run(reply, cases)  # only the harness's own keys, types and counts
