@@ -317,3 +317,27 @@ def test_an_archive_of_two_code_folders_that_are_not_alternatives_is_one_student
     assert found["alice"].path.name == "code"
     alone = find([folder / "alice.zip"], tmp_path / "staging2")
     assert [f.student for f in alone] == ["alice"]
+
+
+def test_a_link_between_submissions_of_a_gradescope_export_is_that_student_s_error(tmp_path):
+    export = tmp_path / "export"
+    (export / "submission_1").mkdir(parents=True)
+    (export / "submission_1" / "minimax.py").write_text(CORRECT)
+    os.symlink("submission_1", export / "submission_2")
+    (export / "submission_metadata.yml").write_text("submission_1:\n  :submitters:\n  - :sid: '111'\n"
+                                                    "submission_2:\n  :submitters:\n  - :sid: '222'\n")
+    found = by_student(find([export], tmp_path / "staging"))
+    assert found["111"].problem is None
+    assert found["222"].path is None and "link to another entry" in found["222"].problem
+
+
+def test_a_broken_section_or_a_folder_without_code_leaves_the_other_sections_classes(tmp_path):
+    """A folder of section archives where one cannot be unpacked, or beside a folder of feedback files, is still
+    sections: the others' students are listed one by one, the broken one is its own error."""
+    folder = five_students(tmp_path / "downloads")
+    (folder / "classC.zip").write_bytes(b"not a zip")
+    (folder / "feedback").mkdir()
+    (folder / "feedback" / "notes.txt").write_text("later")
+    found = by_student(find([folder], tmp_path / "staging"))
+    assert {"kim", "lee", "max", "ann", "ben"} <= set(found), sorted(found)
+    assert found["classC"].problem is not None

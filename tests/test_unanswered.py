@@ -198,3 +198,67 @@ def test_a_call_cut_short_is_judged_on_what_it_asked_before(small_banks, monkeyp
     check = next(c for c in forged.checks if c.name == "evaluation-discipline")
     assert check.status == "failed" and check.unanswered_cases == 0, check.message
     assert "nothing to judge" not in check.message, check.message
+
+
+def test_catching_a_crash_in_alphabeta_gains_no_more_than_the_type_check(small_banks, tmp_path):
+    """The same on alphabeta, where the review of the fix found it left: its under-pruning check (a node alpha-beta
+    prunes, evaluated) read nothing of a call that raised, so raising cost it and catching did not (2.0 points apart,
+    not 0.5). It reads the log up to where the call stopped now (the exercise's ``JUDGES_UNFINISHED``); over-pruning
+    still needs the whole call."""
+    import math  # noqa: F401  (the search below uses it in the child)
+
+    exercise, bank = small_banks("alphabeta")
+    hand_made = sum(1 for case in bank.cases if case.group != "random")
+    search = (
+        "import math\n_calls = [0]\n"
+        "def _ab(node, max_depth, alpha, beta, player_a_moves, deep):\n"
+        "    moves = get_next_valid_moves(node)\n"
+        "    if max_depth == 0 or not moves:\n"
+        "        return get_value(node)\n"
+        "    if deep and len(moves) == 1:\n"
+        "        [][0]  # an IndexError deep in the search, after some leaves were evaluated\n"
+        "    best = -math.inf if player_a_moves else math.inf\n"
+        "    for move in moves:\n"
+        "        value = _ab(move, max_depth - 1, alpha, beta, not player_a_moves, deep)\n"
+        "        if player_a_moves:\n"
+        "            best = max(best, value)\n"
+        "            if best > beta:\n"
+        "                break\n"
+        "            alpha = max(alpha, best)\n"
+        "        else:\n"
+        "            best = min(best, value)\n"
+        "            if best < alpha:\n"
+        "                break\n"
+        "            beta = min(beta, best)\n"
+        "    return best\n"
+        "def _search(node, max_depth, alpha, beta, player_a_moves):\n"
+        "    _calls[0] += 1\n"
+        f"    return _ab(node, max_depth, alpha, beta, player_a_moves, _calls[0] > {hand_made})\n")
+    raising, catching = tmp_path / "raising.py", tmp_path / "catching.py"
+    raising.write_text(search + "alphabeta = _search\n", encoding="utf-8")
+    catching.write_text(search + "def alphabeta(node, max_depth, alpha, beta, player_a_moves):\n    try:\n"
+                        "        return _search(node, max_depth, alpha, beta, player_a_moves)\n"
+                        "    except IndexError:\n        return 0\n", encoding="utf-8")
+    crashed, caught = (_graded(path, exercise, bank, "posix", False) for path in (raising, catching))
+    lost = {c.name: c.message for c in crashed.checks if c.score < c.max_score}
+    assert "no-under-pruning" not in lost and "random-trees" in lost, lost
+    points = next(spec.points for spec in exercise.checks if spec.name == "returns-a-number")
+    assert caught.score - crashed.score <= points, (caught.score, crashed.score, lost)
+
+
+def test_the_consistency_check_shows_an_answer_that_changed_before_one_not_known(small_banks):
+    """Cut short the first time on one position and answering differently on another, in that order: the check shows
+    the changed answer (it found something there), and counts both."""
+    from grader.judging import checks
+
+    exercise, bank = small_banks("ctp-26")
+    spec = next(s for s in exercise.checks if s.kind == "consistent")
+    cut, changed = bank.cases[0], bank.cases[1]
+    first = {cut.id: checks.Outcome(cut, {"id": cut.id, "timed_out": True}),
+             changed.id: checks.Outcome(changed, {"id": changed.id, "answer": {"t": "int", "v": 3}})}
+    second = [{"id": cut.id, "skipped": "cut short the first time"}, {"id": changed.id, "answer": {"t": "int", "v": 4}}]
+    result = checks.consistency_check(spec, exercise, first, second, None)
+    assert result.status == "failed" and result.failed_cases == 2 and result.unanswered_cases == 1, result.message
+    assert "the first time and returned 4 when asked again later" in result.message, result.message
+    assert result.message.endswith("(2 of 2: 1 answer changed, 1 not known to answer alike)"), result.message
+    assert result.counterexample is not None

@@ -95,10 +95,18 @@ def _order_words(case_input, evaluated) -> str:
     return f"the moves are searched in another order than left to right ({paths[pair[0]]} before {paths[pair[1]]}), so "
 
 
-def _student_evaluated(outcome):
-    """The student's evaluated nodes, or None when the case says nothing about pruning."""
+# Under-pruning reads the grader's log up to where a call stopped: a node alpha-beta prunes, evaluated before a
+# raise or a cut, is in it as in any other call's (checks.JUDGES_UNFINISHED; the forty-sixth red team's fairness
+# finding: failing the check on every call that raised made a crash cost more than ``except: return 0``).
+# Over-pruning needs the whole call: a call that stopped early evaluated fewer nodes for that reason alone.
+JUDGES_UNFINISHED = {"under-pruning": ("raised", "timed_out")}
+
+
+def _student_evaluated(outcome, whole=True):
+    """The student's evaluated nodes, or None when the case says nothing about pruning (``whole``: only a call that
+    answered says anything; else any call that ran, whatever stopped it)."""
     raw = outcome.raw
-    if "skipped" in raw or raw.get("timed_out") or raw.get("raised") or raw.get("answer") is None:
+    if "skipped" in raw or whole and (raw.get("timed_out") or raw.get("raised") or raw.get("answer") is None):
         return None  # nothing to judge: checks.per_case_check fails such a case where an answer was wanted
     trace = raw.get("trace") or {}
     return trace.get("evaluated") or [], bool(trace.get("truncated"))
@@ -113,7 +121,7 @@ def _named(case_input, indices, limit=6):
 
 def check_under_pruning(outcome, spec):
     """Every node the student evaluated must be one that alpha-beta cannot prune."""
-    seen = _student_evaluated(outcome)
+    seen = _student_evaluated(outcome, whole=False)
     if seen is None:
         return None
     evaluated, truncated = seen

@@ -166,9 +166,12 @@ def _class_folder(folder: Path, root: Path, staging: Path, shown: str, skipped: 
     # and one that holds several submissions is that student's error: read as a class, a student's archive named
     # other students (the forty-sixth red team: ``aaron.zip`` holding a broken ``bob.py``, beside bob's own
     # submission, took bob's id and his row in the LMS import).
-    students_here = any(not entry.is_symlink() and (entry.is_dir() or entry.suffix == ".py" and entry.is_file())
+    # (an archive that could not be unpacked, or a folder with no code in it, says nothing either way)
+    students_here = any(not entry.is_symlink() and (entry.suffix == ".py" and entry.is_file()
+                                                    or entry.is_dir() and _code_folder(entry) is not None)
                         for entry in entries)
-    sections = bool(archives) and not students_here and all(type(a) is tuple and a[2] for a in archives.values())
+    readable = [a for a in archives.values() if type(a) is tuple]
+    sections = bool(readable) and not students_here and all(a[2] for a in readable)
     found = []
     for entry in entries:
         display = f"{shown}/{entry.name}"
@@ -272,6 +275,9 @@ def _gradescope(folder: Path, root: Path, staging: Path, shown: str, depth: int,
         student = names.get(key) or key
         if entry.is_symlink() and not _inside(entry, root):
             found.append(Found(student, None, display, f"{entry.name} is a link that leads outside {shown}"))
+        elif entry.is_symlink():  # another submission under a second name (see _class_folder)
+            found.append(Found(student, None, display, f"{entry.name} is a link to another entry of {shown}: "
+                                                       "a submission is graded from its own files"))
         elif entry.is_dir():
             found.append(_student_folder(entry, student, root, display))
         elif entry.suffix.lower() == ".zip" and entry.is_file() and depth < MAX_NESTING:

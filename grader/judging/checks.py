@@ -187,12 +187,18 @@ PREDICATES = {"answers": _answers, "numeric": _numeric, "trace": _trace, "unchan
 # over letting it raise, and hid nothing the log did not show either way). Every other check needs the call's whole
 # work (its answer, its type, every position a correct search evaluates, the board put back) and fails a case left
 # without an answer where the rubric wants one (``owed_answers``).
+# An exercise's own kinds join them through its hooks' ``JUDGES_UNFINISHED`` (alphabeta's under-pruning: a node
+# evaluated that alpha-beta prunes is in the log of a call that stopped as in any other).
 JUDGES_UNFINISHED = {"trace": ("raised", "timed_out"), "unchanged": ("raised",)}
 
 
-def judges_unfinished(spec, outcome: Outcome) -> bool:
+def judges_unfinished(spec, outcome: Outcome, exercise=None) -> bool:
     """Whether ``spec`` judges ``outcome``, a call that raised or was cut short, on what it did (see JUDGES_UNFINISHED)."""
-    return any(outcome.raw.get(how) for how in JUDGES_UNFINISHED.get(spec.kind, ()))
+    hows = JUDGES_UNFINISHED.get(spec.kind)
+    if hows is None and exercise is not None:
+        own = exercise.hook("JUDGES_UNFINISHED") if hasattr(exercise, "hook") else None
+        hows = own.get(spec.kind) if isinstance(own, dict) else None
+    return any(outcome.raw.get(how) for how in hows or ())
 
 
 def predicate_for(spec, exercise) -> Predicate | None:
@@ -349,7 +355,7 @@ def per_case_check(spec, exercise, outcomes: list[Outcome], predicate: Predicate
             failures.append((outcome, problem))
             continue
         missing = outcome.did_not_answer(call_timeout)
-        if missing and ("skipped" in outcome.raw or outcome.case.id in owed and not judges_unfinished(spec, outcome)):
+        if missing and ("skipped" in outcome.raw or outcome.case.id in owed and not judges_unfinished(spec, outcome, exercise)):
             # A call that gave no answer is no evidence that the check holds on it, whatever it did before it
             # stopped: the forty-third red team's search ran its first two random trees past the limit, the
             # harness stopped the pass there, and every check but the answers' passed on the trees never run;
@@ -397,7 +403,7 @@ def consistency_check(spec, exercise, first: dict[str, Outcome], second: list[di
         if "skipped" in before.raw or before.raw.get("timed_out"):
             result.failed_cases += 1
             unknown += 1
-            if result.status == "passed":
+            if result.status == "passed":  # an answer that did change, found later, is shown instead (below)
                 why = ("was never run (earlier calls ran out of time)" if "skipped" in before.raw
                        else "ran out of time the first time it was asked")
                 result.status, result.score = "failed", 0.0
@@ -412,7 +418,7 @@ def consistency_check(spec, exercise, first: dict[str, Outcome], second: list[di
         # answers was ever compared. A call that takes longer on the same position the second time has changed
         # too (its state grew across calls).
         result.failed_cases += 1
-        if result.status == "passed":
+        if result.status == "passed" or result.counterexample is None:  # the first answer that changed is shown
             shown_before = _reply_text(before)
             shown_again = _reply_text(again)
             result.status, result.score = "failed", 0.0
@@ -427,7 +433,8 @@ def consistency_check(spec, exercise, first: dict[str, Outcome], second: list[di
         elif not changed:
             result.message += f" ({of} not known to answer alike)"
         else:
-            result.message += f" ({of}: {changed} answers changed, {unknown} not known to answer alike)"
+            result.message += (f" ({of}: {changed} answer{'s' if changed != 1 else ''} changed, {unknown} not known "
+                               "to answer alike)")
     return result
 
 

@@ -37,7 +37,7 @@ from grader.kit.generated import configured_driver
 from grader.vocabulary.answers import Answer
 
 DRIVER = Path(__file__).with_name("agent_driver.py")
-REACHED_CAP = 200_000  # positions _at keeps by path, in all
+REACHED_CAP = 50_000  # positions _at keeps by path, in all (about 30 MiB of isolation positions)
 SLACK = 20  # recorded calls a search may make after the clock ran out before it reads the clock again
 GROUP_WORDS = {}
 
@@ -72,7 +72,9 @@ class AgentHooks:
         self._roots = ByIdentity(4096)  # each case's decoded root, by its input: one object, so _at can remember by it
         self._reached = ByIdentity(4096)  # each root's positions by path (see _at)
         self._reached_count = 0
-        self._looked = ByIdentity(4096)  # _looks of each record, by depth
+        # _looks, scored_of and order_of of each record, by depth: a bulk worker's hooks live for the whole class, and an
+        # entry holds its record, so few are kept (a record is judged within one submission, by a few dozen lookups)
+        self._looked = ByIdentity(256)
         self._finished = ByIdentity(4096)  # each root's positions by path: finished or not (see _over_at)
 
     # -- what the core loads ---------------------------------------------------------------------
