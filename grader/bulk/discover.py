@@ -154,13 +154,7 @@ def _class_folder(folder: Path, root: Path, staging: Path, shown: str, skipped: 
     if depth < MAX_NESTING:
         for entry in entries:
             if entry.suffix.lower() == ".zip" and entry.is_file() and not entry.is_symlink():
-                try:
-                    unpacked = unpack(entry, staging)
-                except ArchiveError as exc:
-                    archives[entry] = exc
-                    continue
-                top = _single_top(unpacked)
-                archives[entry] = (unpacked, top, _holds_a_class(top))
+                archives[entry] = _opened(entry, staging)
     # Archives here are classes (sections of one download: the instructor's folder of issue 12) only where the folder
     # holds nothing else to grade and every archive in it holds a class; anywhere else an archive is one student's,
     # and one that holds several submissions is that student's error: read as a class, a student's archive named
@@ -332,13 +326,17 @@ def gradescope_students(metadata: Path) -> dict[str, str]:
 
 def _archive(path: Path, staging: Path, display: str, depth: int, skipped: list[Skipped]) -> list[Found]:
     """An archive named on the command line: a class of several submissions, or one student's (the module's doc)."""
+    return _unpacked_archive(path, _opened(path, staging), display, depth, skipped, staging, may_be_a_class=True)
+
+
+def _opened(path: Path, staging: Path):
+    """The archive unpacked: ``(folder, top, whether it holds a class)``, or the ArchiveError saying why not."""
     try:
         folder = unpack(path, staging)
     except ArchiveError as exc:
-        return [Found(_student_of(path), None, display, str(exc))]
+        return exc
     top = _single_top(folder)
-    return _unpacked_archive(path, (folder, top, _holds_a_class(top)), display, depth, skipped, staging,
-                             may_be_a_class=True)
+    return folder, top, _holds_a_class(top)
 
 
 def _unpacked_archive(path: Path, unpacked, display: str, depth: int, skipped: list[Skipped], staging: Path,

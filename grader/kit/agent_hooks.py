@@ -29,7 +29,7 @@ from pathlib import Path
 
 from grader.kit import agent_declaration, agent_pictures
 from grader.kit.by_identity import ByIdentity
-from grader.kit.agent_oracle import AgentOracle
+from grader.kit.agent_oracle import AgentOracle, reach
 from grader.kit.agent_search import INF, AgentSearch
 from grader.kit.errors import DeclarationError
 from grader.kit.game import load_module
@@ -300,32 +300,20 @@ class AgentHooks:
         return found
 
     def _at(self, state, path):
-        """The position ``path`` leads to from ``state``, remembered by path for each root: the record is read by
-        several checks and the diagnosis, each looking up every path it holds, and each walk from the root cost a
-        rules step per move (the forty-seventh red team's agent scored 6,000 deep positions a call, made without
-        ``forecast_move``: judging it took five minutes of the grader's CPU). At most REACHED_CAP positions are kept
-        in all; past that the memory starts again."""
-        path = tuple(path)
-        if not path:
-            return state
-        reached = self._reached.get(state, dict)
-        found = reached.get(path)
-        if found is not None:
-            return found
-        known = len(path) - 1
-        while known > 0 and path[:known] not in reached:
-            known -= 1
-        current = reached[path[:known]] if known > 0 else state
+        """The position ``path`` leads to from ``state``, remembered by path for each root (``agent_oracle.reach``, as
+        the oracle answers): the record is read by several checks and the diagnosis, each looking up every path it
+        holds, and each walk from the root cost a rules step per move (the forty-seventh red team's agent scored
+        6,000 deep positions a call, made without ``forecast_move``: judging it took five minutes of the grader's
+        CPU). At most REACHED_CAP positions are kept in all; past that the memory starts again."""
         if self._reached_count > REACHED_CAP:
             self._reached.clear()
             self._finished.clear()
             self._reached_count = 0
-            reached = self._reached.get(state, dict)
-        for end in range(known + 1, len(path) + 1):
-            current = self.rules.result(current, self.rules.moves_for(current, self.rules.to_move(current))[path[end - 1]])
-            reached[path[:end]] = current
-            self._reached_count += 1
-        return current
+        reached = self._reached.get(state, lambda: {(): state})
+        before = len(reached)
+        found = reach(self.rules, reached, tuple(path), REACHED_CAP)
+        self._reached_count += len(reached) - before
+        return found
 
     def expanded_of(self, outcome) -> set:
         return {path_of(e) for e in self.events(outcome) if e[0] == "x"}

@@ -22,6 +22,24 @@ CUT_OFF = 100  # recorded calls past the end of the clock after which a search i
 POSITION_CAP = 50_000
 
 
+def reach(rules, known: dict, path: tuple, cap: int):
+    """The position ``path`` leads to, walked from the longest prefix of it in ``known`` (which holds ``()``, the
+    root), each position on the way kept in ``known`` while it holds fewer than ``cap``; ValueError for a path that
+    leads nowhere. The oracle answers by it, and the judge reads a record's paths by it (``AgentHooks._at``)."""
+    at = len(path)
+    while path[:at] not in known:
+        at -= 1
+    state = known[path[:at]]
+    for end in range(at + 1, len(path) + 1):
+        moves = rules.moves_for(state, rules.to_move(state))
+        if not 0 <= path[end - 1] < len(moves):
+            raise ValueError("not a path of this case")
+        state = rules.result(state, moves[path[end - 1]])
+        if len(known) < cap:
+            known[path[:end]] = state
+    return state
+
+
 class AgentOracle:
     def __init__(self, rules, case_input: dict | None = None, baseline=None):
         self.rules = rules
@@ -50,19 +68,7 @@ class AgentOracle:
             raise ValueError("not a position")
         if len(where) > MAX_PATH:
             raise ValueError("a path longer than any game here")
-        path = tuple(where)
-        known = len(path)
-        while path[:known] not in self.positions:
-            known -= 1
-        state = self.positions[path[:known]]
-        for end in range(known + 1, len(path) + 1):
-            moves = self.rules.moves_for(state, self.rules.to_move(state))
-            if not 0 <= path[end - 1] < len(moves):
-                raise ValueError("not a path of this case")
-            state = self.rules.result(state, moves[path[end - 1]])
-            if len(self.positions) < POSITION_CAP:
-                self.positions[path[:end]] = state
-        return state
+        return reach(self.rules, self.positions, tuple(where), POSITION_CAP)
 
     def case_over(self) -> None:
         """The case's call has returned (the session begins the next, or the run ends): no question is answered
