@@ -88,6 +88,59 @@ def test_the_passes_are_read_from_the_expansions(checked):
     assert hooks.deepening_passes(outcome(notes)) == []  # nothing said is a search
 
 
+
+# -- the thirty-sixth red team: forecasts made without telling ---------------------------------------------------
+
+def test_hiding_the_forecasts_a_search_never_uses_gains_nothing(checked, tmp_path):
+    """An eager search forecasts every child before it looks at the depth, so it also forecasts the children of its
+    leaves; the forger makes those boards from the rules without telling, the twin tells. Judged, they cost the twin
+    "expanded" and the depths of iterative deepening (19 against 23); not judged, the two are alike."""
+    from samples import flag_twin
+
+    forger = REVIEWED / "aind_eager_successors.py"
+    forged, honest = checked(forger), checked(flag_twin(forger, tmp_path))
+    assert forged.error is None and honest.error is None, (forged.error, honest.error)
+    assert forged.score <= honest.score, (forged.score, honest.score)
+    assert _status(honest)["minimax-expanded"] == "passed", _status(honest)
+    assert _status(honest)["iterative-deepening"] == "passed", _status(honest)
+    assert honest.score == honest.max_score, [(c.name, c.message) for c in honest.checks if c.status != "passed"]
+
+
+def test_only_a_forecast_never_used_below_a_scored_leaf_is_left_out():
+    from grader.kit.agent_hooks import unused_forecasts
+
+    # depth 1, eager: both root children forecast, each one's children forecast, then each scored as a leaf
+    eager = [["x", [0]], ["x", [1]], ["x", [0, 0]], ["x", [0, 1]], ["e", [0], 0], ["x", [1, 0]], ["e", [1], 0]]
+    assert unused_forecasts(eager) == {(0, 0), (0, 1), (1, 0)}
+    # one level too deep: the grandchildren are scored, so every forecast is on the way to a score
+    deeper = [["x", [0]], ["x", [0, 0]], ["e", [0, 0], 0], ["x", [1]], ["x", [1, 0]], ["e", [1, 0], 0]]
+    assert unused_forecasts(deeper) == set()
+    # a forecast never used whose parent was not scored (a finished child judged without asking, a search cut by
+    # the clock) is judged as before; so is a forecast scored itself, or one gone below
+    assert unused_forecasts([["x", [0]], ["x", [0, 0]], ["t", 5.0]]) == set()
+    assert unused_forecasts([["x", [0]], ["e", [0], 0], ["x", [0, 0]], ["e", [0, 0], 0]]) == set()
+    assert unused_forecasts([["x", [0]], ["e", [0], 0], ["x", [0, 0]], ["x", [0, 0, 1]], ["e", [0, 0, 1], 0]]) == set()
+
+
+def test_the_depths_of_an_eager_deepening_are_those_it_scored(checked):
+    from grader.judging import exercise as exercises
+    from grader.judging.checks import Outcome
+
+    hooks = exercises.load("aind-isolation").hooks
+    case = next(c for c in hooks.fixture_cases(None) if c["group"] == "iterative")
+
+    class Case:
+        input = case["input"]
+
+    def outcome(events):
+        return Outcome(Case, {"trace": {"events": events}})
+
+    depth1 = [["x", [0]], ["x", [1]], ["x", [0, 0]], ["e", [0], 0], ["x", [1, 0]], ["e", [1], 0]]
+    depth2 = [["x", [0]], ["x", [1]], ["x", [0, 0]], ["x", [0, 0, 0]], ["e", [0, 0], 0], ["x", [1, 0]],
+              ["x", [1, 0, 0]], ["e", [1, 0], 0]]
+    assert [p["depth"] for p in hooks.deepening_passes(outcome(depth1 + depth2))] == [1, 2]
+    assert hooks.expanded_of(outcome(depth2)) == {(0,), (1,), (0, 0), (1, 0)}
+
 # -- H3: only the grader starts a move's clock ---------------------------------------------------------------
 
 def test_the_child_cannot_start_a_move_s_clock(checked):

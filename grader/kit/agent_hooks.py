@@ -46,6 +46,27 @@ def path_of(event) -> tuple:
     return tuple(event[1])
 
 
+def unused_forecasts(events) -> set:
+    """The expansions a search made from a position it then scored as a leaf, and never looked at again (no
+    score, utility or expansion at or below them): the children an eager search forecasts before it looks at the
+    depth. Nothing the grading process answered depends on them, and a search can make the same boards from its
+    own copy of the rules without telling (the thirty-sixth red team's forger): judged, they cost only the search
+    that tells. So the checks leave them out (``expanded_of``, ``deepening_passes``, ``timeout_reading``); an
+    expansion on the way to anything scored, or one a correct search makes, is never left out."""
+    scored = {path_of(e) for e in events if e[0] in ("e", "u")}
+    gone_into = set()  # every proper prefix of a recorded position: the search went below it
+    for event in events:
+        if event[0] not in ("x", "e", "u"):
+            continue
+        path = path_of(event)
+        for end in range(len(path) - 1, 0, -1):  # longest first: a prefix already in has all of its own in too
+            if path[:end] in gone_into:
+                break
+            gone_into.add(path[:end])
+    return {path for path in (path_of(e) for e in events if e[0] == "x")
+            if path and path[:-1] in scored and path not in scored and path not in gone_into}
+
+
 class AgentHooks:
     # The checks that rest on what the child notes rather than on what the grading process answered: a board's
     # ``forecast_move`` runs in the child (the game must be playable there) and tells each expansion as it
@@ -315,8 +336,13 @@ class AgentHooks:
         self._reached_count += len(reached) - before
         return found
 
+    def unused_of(self, outcome) -> set:
+        """``unused_forecasts`` of the record, worked out once per record."""
+        return set(self._looked.get(self.events(outcome), lambda: unused_forecasts(self.events(outcome)), tag="unused"))
+
     def expanded_of(self, outcome) -> set:
-        return {path_of(e) for e in self.events(outcome) if e[0] == "x"}
+        """The positions the search expanded, but for the forecasts it never used (``unused_forecasts``)."""
+        return {path_of(e) for e in self.events(outcome) if e[0] == "x"} - self.unused_of(outcome)
 
     def order_of(self, outcome, depth=None) -> dict:
         order = self._looked.get(self.events(outcome), lambda: self._work_out_order(outcome, depth), tag=("order", depth))
@@ -488,10 +514,13 @@ class AgentHooks:
         case_input = outcome.case.input
         limit = float(case_input["clock"]) - float(case_input["task"]["threshold"])
         ticks, ran_out, noticed, before_notice, after_notice = 0, None, None, 0, 0
+        unused = self.unused_of(outcome)
         for event in self.events(outcome):
             if event[0] not in ("x", "e", "u", "t"):
                 continue
-            ticks += 1
+            ticks += 1  # every recorded call ticked the clock the grading process answered from
+            if event[0] == "x" and path_of(event) in unused:
+                continue  # not counted against the search: a forecast made without telling would not be
             if ran_out is None and float(case_input["clock"]) - ticks < float(case_input["task"]["threshold"]):
                 ran_out = ticks
             if noticed is not None:
@@ -560,7 +589,7 @@ class AgentHooks:
         begins the next search. A search that first forecasts and scores every root child to sort them, then
         forecasts them again, shows as a "look" (root children only) before its body: a look is merged into
         the deeper search that follows it. Each pass: its first and last tick, its depth (the longest path
-        it expanded) and its events."""
+        it expanded, the forecasts it never used left out: ``unused_forecasts``) and its events."""
         segments, entered, tick = [], set(), 0
         for event in self.events(outcome):
             if event[0] not in ("x", "e", "u", "t"):
@@ -575,10 +604,12 @@ class AgentHooks:
             segment = segments[-1]
             segment["events"].append(event)
             segment["end"] = tick
-            if event[0] == "x":
-                segment["depth"] = max(segment["depth"], len(path))
             if path and (len(path) > 1 or event[0] != "x"):
                 entered.add(path[0])
+        for segment in segments:  # its depth: the longest path it expanded, but for the forecasts it never used
+            unused = unused_forecasts(segment["events"])
+            segment["depth"] = max((len(path_of(e)) for e in segment["events"]
+                                    if e[0] == "x" and path_of(e) not in unused), default=0)
         passes: list[dict] = []
         for i, segment in enumerate(segments):
             following = segments[i + 1] if i + 1 < len(segments) else None
