@@ -106,20 +106,49 @@ def test_hiding_the_forecasts_a_search_never_uses_gains_nothing(checked, tmp_pat
     assert honest.score == honest.max_score, [(c.name, c.message) for c in honest.checks if c.status != "passed"]
 
 
+
+@pytest.mark.parametrize("name, exercise, lost", [
+    ("aind_fake_next_depth.py", "aind-isolation", "iterative-deepening"),
+    ("aind_custom_player_fake_next_depth.py", "aind-isolation-custom-player", "iterative-deepening"),
+    ("aind_continue_after_timeout.py", "aind-isolation", "minimax-timeout"),
+])
+def test_the_forty_eighth_red_team_s_forgers_never_beat_their_twins(checked, tmp_path, name, exercise, lost):
+    """One forecast of the next depth passed a depth cut short off as completed; scores asked at interior nodes
+    passed the forecasts made after the clock ran out off as unused. Each loses what its twin loses."""
+    from samples import flag_twin
+
+    forged, honest = checked(name, exercise), checked(flag_twin(REVIEWED / name, tmp_path), exercise)
+    assert forged.error is None and honest.error is None, (forged.error, honest.error)
+    assert forged.score <= honest.score, (forged.score, honest.score)
+    assert _status(forged)[lost] == "failed" and _status(honest)[lost] == "failed", (_status(forged), _status(honest))
+
+
+def test_an_eager_search_reading_the_clock_after_its_forecasts_is_not_one_level_too_deep(checked):
+    result = checked("aind_eager_clock_after_forecasts.py")
+    assert (result.error, result.score) == (None, result.max_score), \
+        [(c.name, c.message) for c in result.checks if c.status != "passed"]
+
 def test_only_a_forecast_never_used_below_a_scored_leaf_is_left_out():
     from grader.kit.agent_hooks import unused_forecasts
 
+    def at_depth(depth):
+        return lambda path: len(path) >= depth
+
     # depth 1, eager: both root children forecast, each one's children forecast, then each scored as a leaf
     eager = [["x", [0]], ["x", [1]], ["x", [0, 0]], ["x", [0, 1]], ["e", [0], 0], ["x", [1, 0]], ["e", [1], 0]]
-    assert unused_forecasts(eager) == {(0, 0), (0, 1), (1, 0)}
+    assert unused_forecasts(eager, at_depth(1)) == {(0, 0), (0, 1), (1, 0)}
+    # the same scores asked above the depth limit are looks to sort the moves: their children stay judged (the
+    # forty-eighth red team scored every interior node to hide the forecasts it made after the clock ran out)
+    assert unused_forecasts(eager, at_depth(2)) == set()
     # one level too deep: the grandchildren are scored, so every forecast is on the way to a score
     deeper = [["x", [0]], ["x", [0, 0]], ["e", [0, 0], 0], ["x", [1]], ["x", [1, 0]], ["e", [1, 0], 0]]
-    assert unused_forecasts(deeper) == set()
+    assert unused_forecasts(deeper, at_depth(1)) == set()
     # a forecast never used whose parent was not scored (a finished child judged without asking, a search cut by
     # the clock) is judged as before; so is a forecast scored itself, or one gone below
-    assert unused_forecasts([["x", [0]], ["x", [0, 0]], ["t", 5.0]]) == set()
-    assert unused_forecasts([["x", [0]], ["e", [0], 0], ["x", [0, 0]], ["e", [0, 0], 0]]) == set()
-    assert unused_forecasts([["x", [0]], ["e", [0], 0], ["x", [0, 0]], ["x", [0, 0, 1]], ["e", [0, 0, 1], 0]]) == set()
+    assert unused_forecasts([["x", [0]], ["x", [0, 0]], ["t", 5.0]], at_depth(1)) == set()
+    assert unused_forecasts([["x", [0]], ["e", [0], 0], ["x", [0, 0]], ["e", [0, 0], 0]], at_depth(1)) == set()
+    assert unused_forecasts([["x", [0]], ["e", [0], 0], ["x", [0, 0]], ["x", [0, 0, 1]], ["e", [0, 0, 1], 0]],
+                            at_depth(1)) == set()
 
 
 def test_the_depths_of_an_eager_deepening_are_those_it_scored(checked):
@@ -139,7 +168,11 @@ def test_the_depths_of_an_eager_deepening_are_those_it_scored(checked):
     depth2 = [["x", [0]], ["x", [1]], ["x", [0, 0]], ["x", [0, 0, 0]], ["e", [0, 0], 0], ["x", [1, 0]],
               ["x", [1, 0, 0]], ["e", [1, 0], 0]]
     assert [p["depth"] for p in hooks.deepening_passes(outcome(depth1 + depth2))] == [1, 2]
-    assert hooks.expanded_of(outcome(depth2)) == {(0,), (1,), (0, 0), (1, 0)}
+    # the clock read after a leaf's forecasts and found run out, so the leaf never scored: still depth 2 (the
+    # forty-eighth red team's honest search read "[1, 3]")
+    cut = [["x", [0]], ["x", [1]], ["x", [0, 0]], ["x", [0, 0, 0]], ["e", [0, 0], 0], ["x", [1, 0]], ["x", [1, 0, 0]],
+           ["t", 1.0]]
+    assert [p["depth"] for p in hooks.deepening_passes(outcome(depth1 + cut))] == [1, 2]
 
 # -- H3: only the grader starts a move's clock ---------------------------------------------------------------
 

@@ -46,14 +46,16 @@ def path_of(event) -> tuple:
     return tuple(event[1])
 
 
-def unused_forecasts(events) -> set:
-    """The expansions a search made from a position it then scored as a leaf, and never looked at again (no
-    score, utility or expansion at or below them): the children an eager search forecasts before it looks at the
-    depth. Nothing the grading process answered depends on them, and a search can make the same boards from its
-    own copy of the rules without telling (the thirty-sixth red team's forger): judged, they cost only the search
-    that tells. So the checks leave them out (``expanded_of``, ``deepening_passes``, ``timeout_reading``); an
-    expansion on the way to anything scored, or one a correct search makes, is never left out."""
-    scored = {path_of(e) for e in events if e[0] in ("e", "u")}
+def unused_forecasts(events, leaf) -> set:
+    """The expansions a search made from a position it then scored as a leaf (``leaf(path)``: at the depth limit,
+    or a finished game), and never looked at again (no score, utility or expansion at or below them): the children
+    an eager search forecasts before it looks at the depth. Nothing the grading process answered depends on them,
+    and a search can make the same boards from its own copy of the rules without telling (the thirty-sixth red
+    team's forger): judged, they cost only the search that tells. So the checks of one search leave them out
+    (``expanded_of``, ``timeout_reading``); an expansion on the way to anything scored, one a correct search makes,
+    or a sibling of a position scored above the depth limit (a look to sort the moves: the forty-eighth red team
+    asked such scores to hide the forecasts it made after the clock ran out) is never left out."""
+    scored = {path for path in (path_of(e) for e in events if e[0] in ("e", "u")) if leaf(path)}
     gone_into = set()  # every proper prefix of a recorded position: the search went below it
     for event in events:
         if event[0] not in ("x", "e", "u"):
@@ -337,8 +339,19 @@ class AgentHooks:
         return found
 
     def unused_of(self, outcome) -> set:
-        """``unused_forecasts`` of the record, worked out once per record."""
-        return set(self._looked.get(self.events(outcome), lambda: unused_forecasts(self.events(outcome)), tag="unused"))
+        """``unused_forecasts`` of the record of one search of the case's depth, worked out once per record; none
+        where the case is no such search (iterative deepening: its passes are read by ``deepening_passes``)."""
+        case_input = outcome.case.input
+        depth = case_input.get("depth")
+        if depth is None or (case_input.get("task") or {}).get("kind") in ("iterative", "game"):
+            return set()
+        state = self.state_of(case_input)
+
+        def leaf(path):
+            return len(path) >= depth or self._over_at(state, path)
+
+        return set(self._looked.get(self.events(outcome), lambda: unused_forecasts(self.events(outcome), leaf),
+                                    tag="unused"))
 
     def expanded_of(self, outcome) -> set:
         """The positions the search expanded, but for the forecasts it never used (``unused_forecasts``)."""
@@ -519,8 +532,9 @@ class AgentHooks:
             if event[0] not in ("x", "e", "u", "t"):
                 continue
             ticks += 1  # every recorded call ticked the clock the grading process answered from
-            if event[0] == "x" and path_of(event) in unused:
-                continue  # not counted against the search: a forecast made without telling would not be
+            if event[0] == "x" and noticed is None and path_of(event) in unused:
+                continue  # not counted against the search: a forecast made without telling would not be (once the
+                # search has read that the time is up, every forecast counts: the forty-eighth red team's)
             if ran_out is None and float(case_input["clock"]) - ticks < float(case_input["task"]["threshold"]):
                 ran_out = ticks
             if noticed is not None:
@@ -589,7 +603,7 @@ class AgentHooks:
         begins the next search. A search that first forecasts and scores every root child to sort them, then
         forecasts them again, shows as a "look" (root children only) before its body: a look is merged into
         the deeper search that follows it. Each pass: its first and last tick, its depth (the longest path
-        it expanded, the forecasts it never used left out: ``unused_forecasts``) and its events."""
+        it expanded, a score or utility asked at or below it) and its events."""
         segments, entered, tick = [], set(), 0
         for event in self.events(outcome):
             if event[0] not in ("x", "e", "u", "t"):
@@ -606,10 +620,20 @@ class AgentHooks:
             segment["end"] = tick
             if path and (len(path) > 1 or event[0] != "x"):
                 entered.add(path[0])
-        for segment in segments:  # its depth: the longest path it expanded, but for the forecasts it never used
-            unused = unused_forecasts(segment["events"])
+        for segment in segments:
+            # Its depth: the longest path it expanded with a score or a utility asked at or below it, in this pass.
+            # A forecast nothing was asked below (an eager search's leaves' children, whether the leaf was scored
+            # or the clock ran out first: the forty-eighth red team's) could have been made without telling.
+            answered = set()
+            for event in segment["events"]:
+                if event[0] in ("e", "u"):
+                    path = path_of(event)
+                    for end in range(len(path), 0, -1):  # longest first: a prefix already in has its own in too
+                        if path[:end] in answered:
+                            break
+                        answered.add(path[:end])
             segment["depth"] = max((len(path_of(e)) for e in segment["events"]
-                                    if e[0] == "x" and path_of(e) not in unused), default=0)
+                                    if e[0] == "x" and path_of(e) in answered), default=0)
         passes: list[dict] = []
         for i, segment in enumerate(segments):
             following = segments[i + 1] if i + 1 < len(segments) else None
@@ -685,6 +709,12 @@ class AgentHooks:
                 best += [list(m) for m in self.rules.moves_for(state, self.rules.to_move(state))]
                 continue
             moves, whole = self.pass_choice(case_input, passes[depth - 1], depth)
+            if not whole and depth != len(depths):
+                # a depth another one followed valued every move of the root: one forecast of the next depth's
+                # first move, cut by the clock, does not make a depth cut short a completed one (the forty-eighth
+                # red team returned the move of a half-searched depth that way)
+                return (f"began depth {depth + 1} before depth {depth} had valued every move of the root: the move "
+                        "of a depth cut short by the clock is not to be trusted")
             if whole or depth != len(depths) or len(completed) == 1:
                 best += moves  # the last pass, read after its last event, counts only if it valued every root move
         if move not in best:
