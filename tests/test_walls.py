@@ -269,6 +269,7 @@ extra = {{"x86_64": dict(mount=165, umount2=166, unshare=272, setns=308, bpf=321
                         pidfd_getfd=438, chroot=51, setuid=146, init_module=105, kexec_load=104, reboot=142,
                         swapon=224)}}[os.uname().machine]
 parent = os.getppid()
+read, write = os.pipe()
 assert guard.install_filter(os.getpid())
 libc = ctypes.CDLL(None, use_errno=True)
 libc.syscall.restype = ctypes.c_long
@@ -283,12 +284,15 @@ checks = {{"kill(-1)": errno_of(numbers["kill"], -1, 0), "kill(parent)": errno_o
           "tgkill(parent)": errno_of(numbers["tgkill"], parent, parent, 0),
           "setpriority(PRIO_USER, 0)": errno_of(numbers["setpriority"], 2, 0, 0),
           "clone(CLONE_NEWUSER)": errno_of(numbers["clone"], 0x10000000 | 17, 0, 0, 0, 0),
-          "clone3": errno_of(numbers["clone3"], 0, 0), "prctl(PR_SET_DUMPABLE)": errno_of(numbers["prctl"], 4, 1, 0, 0, 0)}}
+          "clone3": errno_of(numbers["clone3"], 0, 0), "prctl(PR_SET_DUMPABLE)": errno_of(numbers["prctl"], 4, 1, 0, 0, 0),
+          "fcntl(F_SETOWN)": errno_of(numbers["fcntl"], read, 8, parent), "fcntl(F_SETSIG)": errno_of(numbers["fcntl"], read, 10, 9),
+          "fcntl(F_SETOWN_EX)": errno_of(numbers["fcntl"], read, 15, 0), "ioctl(FIOASYNC)": errno_of(numbers["ioctl"], read, 0x5452, 0)}}
 let_through += [name for name, errno in checks.items() if errno != (38 if name == "clone3" else 1)]
 if os.uname().machine == "x86_64":
     let_through += ["x32 getpid"] if errno_of(0x40000000 | 39) != 1 else []
 own = {{"kill(self, 0)": errno_of(numbers["kill"], os.getpid(), 0),
-       "prlimit(0)": errno_of(numbers["prlimit64"], 0, 7, 0, 0)}}
+       "prlimit(0)": errno_of(numbers["prlimit64"], 0, 7, 0, 0), "fcntl(F_GETFL)": errno_of(numbers["fcntl"], read, 3),
+       "fcntl(F_SETFL, O_NONBLOCK)": errno_of(numbers["fcntl"], read, 4, os.O_NONBLOCK)}}
 print(let_through, [name for name, errno in own.items() if errno])
 '''
 

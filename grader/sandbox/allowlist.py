@@ -36,7 +36,7 @@ ALLOWED = """
     stat fstat lstat newfstatat statx statfs fstatfs access faccessat faccessat2
     readlink readlinkat getdents getdents64 getcwd chdir fchdir umask
     mkdir mkdirat rmdir unlink unlinkat rename renameat renameat2 link linkat symlink symlinkat
-    truncate ftruncate fallocate fsync fdatasync fcntl flock fadvise64 readahead ioctl
+    truncate ftruncate fallocate fsync fdatasync flock fadvise64 readahead
     dup pipe pipe2 sendfile copy_file_range
     select pselect6 poll ppoll epoll_create epoll_create1 epoll_ctl epoll_wait epoll_pwait epoll_pwait2
     eventfd eventfd2 timerfd_create timerfd_settime timerfd_gettime
@@ -67,7 +67,8 @@ CLONE_NAMESPACES = 0x7E020000  # CLONE_NEWNS, NEWCGROUP, NEWUTS, NEWIPC, NEWUSER
 PR_OPTIONS = (3, 15, 16, 21, 22, 23, 38, 39, 0x53564D41)  # GET_DUMPABLE, SET/GET_NAME, GET/SET_SECCOMP,
 # CAPBSET_READ, SET/GET_NO_NEW_PRIVS, SET_VMA (glibc names its mappings); never SET_DUMPABLE back to 1
 
-# Other argument checks: (name, [(argument, "in", values) or (argument, "clear", mask)]), all must hold.
+# Other argument checks: (name, [(argument, "in", values), (argument, "notin", values) or (argument, "clear",
+# mask)]), all must hold.
 ARGUMENTS = (
     ("clone", [(0, "clear", CLONE_NAMESPACES)]),
     ("prctl", [(0, "in", PR_OPTIONS)]),
@@ -75,6 +76,13 @@ ARGUMENTS = (
     ("setpriority", [(0, "in", (0,)), (1, "in", ("own",))]),  # process of this uid, the grader's too
     ("ioprio_get", [(0, "in", (1,)), (1, "in", ("own",))]),   # IOPRIO_WHO_PROCESS
     ("ioprio_set", [(0, "in", (1,)), (1, "in", ("own",))]),
+    # A descriptor's owner is whom the kernel signals when it is ready (O_ASYNC), with the signal F_SETSIG names:
+    # SIGKILL or SIGSTOP to any process of the same uid, which neither this filter's pid checks nor a kernel
+    # without Landlock's signal scoping (before 6.12) stops (the forty-ninth red team stopped the grader and every
+    # worker that way, as an ordinary user). Never F_SETOWN, F_SETSIG, F_SETOWN_EX; nor the ioctls that do the
+    # same (FIOASYNC, and FIOSETOWN and SIOCSPGRP, which sockets take: refused anyway).
+    ("fcntl", [(1, "notin", (8, 10, 15))]),
+    ("ioctl", [(1, "notin", (0x5452, 0x8901, 0x8902))]),
 )
 
 # The channel's descriptors (the harness's requests and replies): no call may close them or put another
