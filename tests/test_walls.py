@@ -298,6 +298,17 @@ print(let_through, [name for name, errno in own.items() if errno])
 
 
 @linux
+def test_a_locked_down_child_is_the_first_the_kernel_ends_when_memory_runs_out():
+    """The memory limit is per process and a child may fork: where memory runs short, the out-of-memory killer
+    takes a child (and what it forked) first, not the grader or a neighbour (the forty-ninth red team)."""
+    code = ("import os, sys; sys.path.insert(0, {sandbox!r}); import guard; guard.lock_down({{}}); "
+            "pid = os.fork()\nif pid == 0: os._exit(int(open('/proc/self/oom_score_adj').read()) != 1000)\n"
+            "print(open('/proc/self/oom_score_adj').read().strip(), os.waitpid(pid, 0)[1])").format(sandbox=str(SANDBOX))
+    done = subprocess.run([sys.executable, "-I", "-S", "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr[-800:]
+    assert done.stdout.split() == ["1000", "0"], done.stdout
+
+@linux
 @pytest.mark.skipif(os.uname().machine not in ("x86_64", "aarch64"), reason="tables for x86_64 and aarch64 only")
 def test_the_allowlist_refuses_with_eperm_and_lets_the_child_reach_itself():
     """Namespaces, mounts, BPF, perf, keys, io_uring, ptrace, exec, sockets, calls aimed at the parent,
