@@ -128,6 +128,41 @@ def test_an_eager_search_reading_the_clock_after_its_forecasts_is_not_one_level_
     assert (result.error, result.score) == (None, result.max_score), \
         [(c.name, c.message) for c in result.checks if c.status != "passed"]
 
+
+@pytest.mark.parametrize("record", ["stops_at_a_won_root_move.json", "deepens_a_won_game.json"])
+def test_an_iterative_deepening_that_proves_a_win_passes(record):
+    """Records of the grader's own textbook sample (the fiftieth review): a search may stop its root loop at a
+    won move, and from then on each pass reads as shallow as the win; neither is a depth cut short."""
+    from grader.judging import exercise as exercises
+    from grader.judging.checks import Outcome
+    from grader.sandbox import harness
+
+    data = json.loads((REVIEWED / "aind_records" / record).read_text(encoding="utf-8"))
+    hooks = exercises.load("aind-isolation").hooks
+
+    class Case:
+        input = data["input"]
+        id = "iterative-x"
+
+    answer = json.loads(json.dumps(harness.encode_answer(tuple(data["move"]))))
+    outcome = Outcome(Case, {"trace": {"events": data["events"]}, "answer": answer})
+    assert hooks.check_iterative(outcome, None) is None
+
+
+def test_a_finished_position_told_apart_in_the_child_is_worth_its_utility():
+    """A search that tells won and lost games by the board's own is_winner/is_loser asks nothing there: the
+    grading process values such a position itself, so the pass still values that root move."""
+    from grader.judging import exercise as exercises
+
+    hooks = exercises.load("aind-isolation").hooks
+    data = json.loads((REVIEWED / "aind_records" / "stops_at_a_won_root_move.json").read_text(encoding="utf-8"))
+    passes = hooks.deepening_passes(type("O", (), {"raw": {"trace": {"events": data["events"]}},
+                                                   "case": type("C", (), {"input": data["input"]})})())
+    won = next(p for p in passes if any(e[0] == "e" and e[1] == [3] for e in p["events"]))
+    quiet = dict(won, events=[e for e in won["events"] if not (e[0] in ("e", "u") and e[1] == [3])])
+    moves, whole = hooks.pass_choice(data["input"], quiet, 1)
+    assert whole and moves == [data["move"]], (moves, whole)
+
 def test_only_a_forecast_never_used_below_a_scored_leaf_is_left_out():
     from grader.kit.agent_hooks import unused_forecasts
 

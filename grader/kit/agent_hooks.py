@@ -676,6 +676,8 @@ class AgentHooks:
         if depths[:-1] != wanted[:-1] or depths[-1] > wanted[-1]:
             if len(depths) >= 2 and depths[-1] == 1 and depths[:-1] == wanted[:len(depths) - 1]:
                 pass  # the next depth's look, cut by the clock
+            elif self._deepened_to_a_win(outcome.case.input, passes):
+                pass  # a won game: from the pass that proved the win on, no line goes deeper than that win
             else:
                 return (f"searched the depths {depths[:8]} in turn (read from the positions it expanded), where "
                         "iterative deepening searches 1, 2, 3, ... from the root")
@@ -723,12 +725,37 @@ class AgentHooks:
                     f"{shown}: the move of a depth cut short by the clock is not to be trusted")
         return None
 
+    def _deepened_to_a_win(self, case_input, passes) -> bool:
+        """Depths 1, 2, 3, ... until a pass proves a win at the root, each later pass no deeper than its number:
+        a search that stops at a won move (nothing can beat it) reads as shallow as the win, pass after pass, as
+        it deepens until the clock runs out (the fiftieth review's textbook search, on a late-game position)."""
+        won = False
+        for number, one_pass in enumerate(passes, start=1):
+            if not (0 if number == len(passes) else 1) <= one_pass["depth"] <= number:  # the last may be cut at once
+                return False
+            if won:
+                continue
+            top = self._pass_reading(case_input, one_pass, number)[2]
+            won = top is not None and top >= INF
+            if not won and one_pass["depth"] != number and number != len(passes):
+                return False
+        return won
+
     def pass_choice(self, case_input, one_pass: dict, depth: int) -> tuple[list, bool]:
         """The moves a search of ``depth`` chose, read from its record: the values the grading process
         answered for the leaves it scored (for the seats it asked), taken up the positions it expanded,
         MAX where the searching player moves, MIN elsewhere. A correct search's choice, and a search's
         own choice even where its leaves are scored from the wrong view (that is another check's mistake).
-        Also whether it valued every move of the root (a search the clock cut short did not)."""
+        A finished position it expanded and never asked about (a search that tells a won or lost game by the
+        board's own ``is_winner``/``is_loser``) is worth its utility for the searching player: the grading process
+        knows it. Also whether the search is whole at the root: it valued every root move, or one it valued is a
+        proven win (a search may stop at a won move: nothing after it can be better; the fiftieth review's
+        textbook search did); a search the clock cut short is not."""
+        moves, whole, _top = self._pass_reading(case_input, one_pass, depth)
+        return moves, whole
+
+    def _pass_reading(self, case_input, one_pass: dict, depth: int) -> tuple[list, bool, float | None]:
+        """``pass_choice``'s moves and wholeness, and the best value it read at the root (None: no root move)."""
         root = self.state_of(case_input)
         score = self.rules.SCORES[case_input["task"].get("score") or "improved"]
         me = self.rules.to_move(root)
@@ -749,6 +776,8 @@ class AgentHooks:
                 return leaves[path]
             found = [v for v in (value(c) for c in children.get(path, [])) if v is not None]
             if not found:
+                if path and path not in children and self._over(self._at(root, path)):
+                    return self.rules.utility(self._at(root, path), me)
                 return None
             return max(found) if self.rules.to_move(self._at(root, path)) == me else min(found)
 
@@ -756,9 +785,9 @@ class AgentHooks:
         values = {c[0]: value(c) for c in children.get((), [])}
         values = {i: v for i, v in values.items() if v is not None}
         if not values:
-            return [], False
+            return [], False, None
         top = max(values.values())
-        return [list(moves[i]) for i, v in values.items() if v == top], len(values) == len(moves)
+        return [list(moves[i]) for i, v in values.items() if v == top], len(values) == len(moves) or top >= INF, top
 
     def _solved(self, case_input, depth) -> bool:
         """Whether a search of ``depth`` already ends every line in a finished game (deeper changes nothing)."""
