@@ -111,10 +111,14 @@ def test_hiding_the_forecasts_a_search_never_uses_gains_nothing(checked, tmp_pat
     ("aind_fake_next_depth.py", "aind-isolation", "iterative-deepening"),
     ("aind_custom_player_fake_next_depth.py", "aind-isolation-custom-player", "iterative-deepening"),
     ("aind_continue_after_timeout.py", "aind-isolation", "minimax-timeout"),
+    # the fifty-first: a forged line to a stuck opponent read as a proven win
+    ("aind_forged_win_min_root.py", "aind-isolation", "iterative-deepening"),
+    ("aind_forged_win_no_deeper.py", "aind-isolation", "iterative-deepening"),
 ])
-def test_the_forty_eighth_red_team_s_forgers_never_beat_their_twins(checked, tmp_path, name, exercise, lost):
+def test_the_later_red_teams_forgers_never_beat_their_twins(checked, tmp_path, name, exercise, lost):
     """One forecast of the next depth passed a depth cut short off as completed; scores asked at interior nodes
-    passed the forecasts made after the clock ran out off as unused. Each loses what its twin loses."""
+    passed the forecasts made after the clock ran out off as unused; a forecast line to a stuck opponent, nothing asked,
+    read as a proven win (the fifty-first). Each loses what its twin loses."""
     from samples import flag_twin
 
     forged, honest = checked(name, exercise), checked(flag_twin(REVIEWED / name, tmp_path), exercise)

@@ -99,6 +99,7 @@ class AgentHooks:
         # entry holds its record, so few are kept (a record is judged within one submission, by a few dozen lookups)
         self._looked = ByIdentity(256)
         self._finished = ByIdentity(4096)  # each root's positions by path: finished or not (see _over_at)
+        self._wins: dict = {}  # (case, depth): a forced win there, by the grader's own search (see _wins_within)
 
     # -- what the core loads ---------------------------------------------------------------------
 
@@ -736,7 +737,7 @@ class AgentHooks:
             if won:
                 continue
             top = self._pass_reading(case_input, one_pass, number)[2]
-            won = top is not None and top >= INF
+            won = top is not None and top >= INF and self._wins_within(case_input, number)
             if not won and one_pass["depth"] != number and number != len(passes):
                 return False
         return won
@@ -779,7 +780,15 @@ class AgentHooks:
                 if path and path not in children and self._over(self._at(root, path)):
                     return self.rules.utility(self._at(root, path), me)
                 return None
-            return max(found) if self.rules.to_move(self._at(root, path)) == me else min(found)
+            at = self._at(root, path)
+            mover = self.rules.to_move(at)
+            if mover == me:
+                return max(found)
+            if min(found) >= INF and len(found) < len(self.rules.moves_for(at, mover)):
+                # a win where the opponent moves needs every reply to lose (no search prunes there): one reply
+                # forecast along a line of the search's choosing is no win (the fifty-first red team's forgers)
+                return None
+            return min(found)
 
         moves = self.rules.moves_for(root, me)
         values = {c[0]: value(c) for c in children.get((), [])}
@@ -787,7 +796,17 @@ class AgentHooks:
         if not values:
             return [], False, None
         top = max(values.values())
-        return [list(moves[i]) for i, v in values.items() if v == top], len(values) == len(moves) or top >= INF, top
+        # whole: every root move valued, or a win read from the record that the rules confirm at this depth
+        whole = len(values) == len(moves) or (top >= INF and self._wins_within(case_input, depth))
+        return [list(moves[i]) for i, v in values.items() if v == top], whole, top
+
+    def _wins_within(self, case_input, depth) -> bool:
+        """Whether the searching player has a forced win within ``depth`` plies, by the grader's own search:
+        what makes a pass that stopped at a won move whole, never the record alone."""
+        key = (json.dumps(case_input, sort_keys=True), depth)
+        if key not in self._wins:
+            self._wins[key] = self.variant(case_input, depth)["value"] >= INF
+        return self._wins[key]
 
     def _solved(self, case_input, depth) -> bool:
         """Whether a search of ``depth`` already ends every line in a finished game (deeper changes nothing)."""
