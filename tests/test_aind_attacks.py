@@ -167,6 +167,21 @@ def test_a_finished_position_told_apart_in_the_child_is_worth_its_utility():
     moves, whole = hooks.pass_choice(data["input"], quiet, 1)
     assert whole and moves == [data["move"]], (moves, whole)
 
+
+def test_confirming_a_win_searches_a_bounded_tree_only(monkeypatch):
+    """A record of wrong-seat scores can read a win at any depth it reaches; the grader confirms one with its own
+    search only where the depth-limited tree is small, never at the cost of minutes of its CPU."""
+    from grader.judging import exercise as exercises
+    from grader.kit import agent_hooks
+
+    hooks = exercises.load("aind-isolation").hooks
+    case = next(c for c in hooks.fixture_cases(None) if c["group"] == "iterative")["input"]
+    searched = []
+    monkeypatch.setattr(hooks, "variant", lambda case_input, depth: searched.append(depth) or {"value": 0.0})
+    assert hooks._search_size(hooks.state_of(case), 9, agent_hooks.WIN_SEARCH_CAP) > agent_hooks.WIN_SEARCH_CAP
+    assert hooks._wins_within(case, 9) is False and searched == []
+    assert hooks._wins_within(case, 2) is False and searched == [2]
+
 def test_only_a_forecast_never_used_below_a_scored_leaf_is_left_out():
     from grader.kit.agent_hooks import unused_forecasts
 

@@ -38,6 +38,7 @@ from grader.vocabulary.answers import Answer
 
 DRIVER = Path(__file__).with_name("agent_driver.py")
 REACHED_CAP = 50_000  # positions _at keeps by path, in all (about 30 MiB of isolation positions)
+WIN_SEARCH_CAP = 20_000  # positions of a depth-limited tree the grader searches to confirm a win (_wins_within)
 SLACK = 20  # recorded calls a search may make after the clock ran out before it reads the clock again
 GROUP_WORDS = {}
 
@@ -148,9 +149,10 @@ class AgentHooks:
     def _over(self, state) -> bool:
         return not self.rules.moves_for(state, self.rules.to_move(state))
 
-    def _search_size(self, state, depth) -> int:
+    def _search_size(self, state, depth, cap: int = 2000) -> int:
+        """Positions of the depth-limited tree from ``state``, counted up to just past ``cap``."""
         count, frontier = 0, [(state, depth)]
-        while frontier and count <= 2000:
+        while frontier and count <= cap:
             s, d = frontier.pop()
             count += 1
             if d:
@@ -805,7 +807,10 @@ class AgentHooks:
         what makes a pass that stopped at a won move whole, never the record alone."""
         key = (json.dumps(case_input, sort_keys=True), depth)
         if key not in self._wins:
-            self._wins[key] = self.variant(case_input, depth)["value"] >= INF
+            # Past WIN_SEARCH_CAP positions the grader does not search (a record of wrong-seat scores can read a win
+            # at any depth it reaches: the search it would cost is the grader's CPU): no confirmed win then.
+            small = self._search_size(self.state_of(case_input), depth, WIN_SEARCH_CAP) <= WIN_SEARCH_CAP
+            self._wins[key] = small and self.variant(case_input, depth)["value"] >= INF
         return self._wins[key]
 
     def _solved(self, case_input, depth) -> bool:
