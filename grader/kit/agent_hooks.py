@@ -47,6 +47,15 @@ def path_of(event) -> tuple:
     return tuple(event[1])
 
 
+def add_with_prefixes(found: set, path: tuple) -> None:
+    """``path`` and every prefix of it but the root into ``found``; longest first, stopping at one already there
+    (its own prefixes are then there too), so a record's paths cost about one step per position they reach."""
+    for end in range(len(path), 0, -1):
+        if path[:end] in found:
+            return
+        found.add(path[:end])
+
+
 def unused_forecasts(events, leaf) -> set:
     """The expansions a search made from a position it then scored as a leaf (``leaf(path)``: at the depth limit,
     or a finished game), and never looked at again (no score, utility or expansion at or below them): the children
@@ -59,13 +68,8 @@ def unused_forecasts(events, leaf) -> set:
     scored = {path for path in (path_of(e) for e in events if e[0] in ("e", "u")) if leaf(path)}
     gone_into = set()  # every proper prefix of a recorded position: the search went below it
     for event in events:
-        if event[0] not in ("x", "e", "u"):
-            continue
-        path = path_of(event)
-        for end in range(len(path) - 1, 0, -1):  # longest first: a prefix already in has all of its own in too
-            if path[:end] in gone_into:
-                break
-            gone_into.add(path[:end])
+        if event[0] in ("x", "e", "u"):
+            add_with_prefixes(gone_into, path_of(event)[:-1])
     return {path for path in (path_of(e) for e in events if e[0] == "x")
             if path and path[:-1] in scored and path not in scored and path not in gone_into}
 
@@ -630,11 +634,7 @@ class AgentHooks:
             answered = set()
             for event in segment["events"]:
                 if event[0] in ("e", "u"):
-                    path = path_of(event)
-                    for end in range(len(path), 0, -1):  # longest first: a prefix already in has its own in too
-                        if path[:end] in answered:
-                            break
-                        answered.add(path[:end])
+                    add_with_prefixes(answered, path_of(event))
             segment["depth"] = max((len(path_of(e)) for e in segment["events"]
                                     if e[0] == "x" and path_of(e) in answered), default=0)
         passes: list[dict] = []
@@ -779,7 +779,7 @@ class AgentHooks:
                 return leaves[path]
             found = [v for v in (value(c) for c in children.get(path, [])) if v is not None]
             if not found:
-                if path and path not in children and self._over(self._at(root, path)):
+                if path and path not in children and self._over_at(root, path):
                     return self.rules.utility(self._at(root, path), me)
                 return None
             at = self._at(root, path)
