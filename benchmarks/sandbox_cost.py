@@ -117,6 +117,22 @@ def seal_cost(exercise, runs: int) -> None:
     and "before", the closures of ``seal.call_seal``), the check after every call (the window's anchor:
     the driver and the harness's closures) and the whole seal, checked once per request, both made
     exactly as a child makes them."""
+    # The child's share first: the in-process harness below refuses new threads from then on (as a child's does),
+    # and a Session needs a thread of its own to watch the child's output.
+    bank = build(exercise)
+    launcher = launch.choose("posix")
+    requests = [case.to_request() for case in bank.cases]
+    times = []
+    for _ in range(max(3, runs // 5)):
+        session = Session(SOLUTION, exercise, launcher)
+        try:
+            session.open()
+            started = time.perf_counter()
+            session.run(requests)
+            times.append((time.perf_counter() - started) / len(requests) * 1e6)
+        finally:
+            session.close()
+    case_cost = statistics.median(times)
     import importlib.util
 
     from grader.sandbox import harness as harness_module
@@ -134,7 +150,6 @@ def seal_cost(exercise, runs: int) -> None:
     child_side.channel.nonce = "0" * 16
     child_side.make_seal(whole)
     _kit, window, _restore = child_side.window(whole.anchor)
-    bank = build(exercise)
     built = [driver.build(case.input) for case in bank.cases]
     befores = [driver.snapshot(b) for b in built]
     evidence_of, broken = seal.call_seal()
@@ -154,19 +169,6 @@ def seal_cost(exercise, runs: int) -> None:
                 assert intact
             times.append((time.perf_counter() - started) / len(built) * 1e6)
     per_call, per_check, per_request = statistics.median(samples), statistics.median(checks), statistics.median(wholes)
-    launcher = launch.choose("posix")
-    requests = [case.to_request() for case in bank.cases]
-    times = []
-    for _ in range(max(3, runs // 5)):
-        session = Session(SOLUTION, exercise, launcher)
-        try:
-            session.open()
-            started = time.perf_counter()
-            session.run(requests)
-            times.append((time.perf_counter() - started) / len(requests) * 1e6)
-        finally:
-            session.close()
-    case_cost = statistics.median(times)
     print(f"the call's own seal: {per_call:.1f} us; the per-call check (the driver and the harness's closures): "
           f"{per_check:.1f} us; one bank case in a posix child (both included): {case_cost:.1f} us; their share "
           f"x{(per_call + per_check) / case_cost:.2f}; the whole seal, checked once per request: {per_request:.1f} us")

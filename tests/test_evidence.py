@@ -276,9 +276,15 @@ def test_a_driver_counting_in_a_global_is_not_tampering_but_a_swapped_function_i
 
 
 def _careful_only(anchor):
-    """The same anchor with the quick way taken out: ``check`` must decide every namespace and class the careful way."""
+    """The same anchor with the quick ways taken out (the dicts' versions, and the passes over every key and value
+    at once): ``check`` must decide every namespace and class the careful way."""
     loose = tuple(entry[:1] + (None,) + entry[2:] for entry in anchor[3])
-    return anchor[:3] + (loose, anchor[4], (anchor[5][0], None)) + anchor[6:]
+    return anchor[:3] + (loose, anchor[4], (anchor[5][0], None)) + anchor[6:-1] + (None,)
+
+
+def _without_versions(anchor):
+    """The same anchor as made where this Python keeps no dict versions (``seal._version_reader`` gave None)."""
+    return anchor[:-1] + (None,)
 
 
 class _Sealed:
@@ -327,13 +333,14 @@ def test_the_quick_check_says_what_the_careful_one_says(change):
     space = {"calls": 0, "helper": helper, "NAME": "tree", "table": {}}
     klass = type("Sealed", (_Sealed,), {"method": lambda self: 1, "__module__": __name__})
     sealed = seal.Seal(lenient=[space], classes=[klass])
-    careful = _careful_only(sealed.anchor)
+    assert sealed.anchor[-1] is not None, "this CPython keeps dict versions: the first look must read them"
+    careful, quick = _careful_only(sealed.anchor), _without_versions(sealed.anchor)
     mutate, intact = NAMESPACE_CHANGES[change]
     mutate(space, klass)
-    for anchor in (sealed.anchor, careful):
+    for way, anchor in (("versions", sealed.anchor), ("quick", quick), ("careful", careful)):
         found, collecting = seal.check(anchor)
         seal.release(collecting)
-        assert found is intact, (change, anchor is careful)
+        assert found is intact, (change, way)
 
 
 def test_the_quick_check_decides_alone_when_nothing_changed():
@@ -349,9 +356,58 @@ def test_the_quick_check_decides_alone_when_nothing_changed():
     blinded = anchor[:3] + (tuple(entry[:2] + (("helper",), wrong) + entry[4:] for entry in anchor[3]), anchor[4],
                             (tuple(k[:3] + (wrong,) for k in anchor[5][0]), anchor[5][1])) + anchor[6:]
     assert not _careful_verdict(_careful_only(blinded))
-    found, collecting = seal.check(blinded)
+    found, collecting = seal.check(_without_versions(blinded))
     seal.release(collecting)
     assert found
+
+
+def test_unchanged_versions_decide_alone_and_a_changed_one_never_does():
+    """Every dict the check reads (the builtin types', the namespaces', the classes') at the version it had when
+    the seal was made: the check says so from the versions alone, without a pass over their keys and values
+    (blinded below: both passes would fail); that is where the per-call check saves most of its time. One dict
+    changed, even back to what it held, and its version differs: the passes decide (blinded, they fail)."""
+    from grader.sandbox import seal
+
+    space = {"calls": 0, "helper": lambda: 1}
+    klass = type("Sealed", (), {"method": lambda self: 1})
+    anchor = seal.Seal(lenient=[space], classes=[klass]).anchor
+    wrong = (object(),)
+    blinded = anchor[:3] + (tuple(entry[:1] + (None, ("helper",), wrong) + entry[4:] for entry in anchor[3]),
+                            anchor[4], (tuple(k[:3] + (wrong,) for k in anchor[5][0]), None)) + anchor[6:]
+    assert _careful_verdict(blinded)
+    assert not _careful_verdict(_without_versions(blinded))
+    space["helper"] = space["helper"]  # the very same value: no change, no new version
+    assert _careful_verdict(blinded)
+    helper = space.pop("helper")
+    space["helper"] = helper  # put back as it was: a new version all the same
+    assert not _careful_verdict(blinded)
+    assert _careful_verdict(anchor)  # the passes find it whole
+
+
+def test_a_released_version_view_is_tampering():
+    """The views the versions are read through are reachable with ``gc``; one released by the student's code
+    cannot be read: the check fails (a harness that could not look is a harness tampered with)."""
+    from grader.sandbox import seal
+
+    anchor = seal.Seal(lenient=[{"calls": 0}]).anchor
+    assert _careful_verdict(anchor)
+    anchor[-1][1][-1].release()
+    assert not _careful_verdict(anchor)
+
+
+def test_without_dict_versions_the_seal_makes_anchors_without_them(monkeypatch):
+    """A Python whose dicts keep no version the way the check needs (``_version_reader`` says None: another
+    implementation, a 32-bit build, CPython 3.14's watcher tag): anchors carry no versions, and the passes decide
+    alone, as they did before versions were read. Forced here, as such a Python would make it."""
+    from grader.sandbox import seal
+
+    monkeypatch.setattr(seal, "_VIEW", None)
+    space = {"calls": 0, "helper": lambda: 1}
+    sealed = seal.Seal(lenient=[space])
+    assert sealed.anchor[-1] is None
+    assert not sealed.broken()
+    space["helper"] = lambda: 2
+    assert sealed.broken()
 
 
 def _careful_verdict(anchor):
