@@ -133,6 +133,31 @@ def seal_cost(exercise, runs: int) -> None:
         finally:
             session.close()
     case_cost = statistics.median(times)
+    import _thread
+
+    from grader.sandbox import runner
+
+    # On one CPU, as a session's child runs (launch.pin_to_this_cpu binds the grading thread, and the child
+    # inherits it): both threads of the hand-over then share it.
+    pinned = None
+    if hasattr(os, "sched_setaffinity"):
+        pinned = os.sched_getaffinity(0)
+        os.sched_setaffinity(0, {min(pinned)})
+    try:
+        caller = runner.Runner(_thread.allocate_lock())
+        samples = []
+        for _ in range(max(3, runs // 5)):
+            started = time.perf_counter()
+            for _ in range(2000):  # the harness's side of one hand-over (harness._serve_cases), without its checks
+                caller.box[0] = (int, ())
+                caller.hold.release()
+                os.write(caller.go_write, runner.GO)
+                os.read(caller.done_read, 1)
+            samples.append((time.perf_counter() - started) / 2000 * 1e6)
+    finally:
+        if pinned is not None:
+            os.sched_setaffinity(0, pinned)
+    handoff = statistics.median(samples)
     import importlib.util
 
     from grader.sandbox import harness as harness_module
@@ -172,28 +197,6 @@ def seal_cost(exercise, runs: int) -> None:
     print(f"the call's own seal: {per_call:.1f} us; the per-call check (the driver and the harness's closures): "
           f"{per_check:.1f} us; one bank case in a posix child (both included): {case_cost:.1f} us; their share "
           f"x{(per_call + per_check) / case_cost:.2f}; the whole seal, checked once per request: {per_request:.1f} us")
-    import _thread
-
-    from grader.sandbox import runner
-
-    # On one CPU, as a session's child runs (launch.pin_to_this_cpu binds the grading thread, and the child
-    # inherits it): both threads of the hand-over then share it.
-    pinned = None
-    if hasattr(os, "sched_setaffinity"):
-        pinned = os.sched_getaffinity(0)
-        os.sched_setaffinity(0, {min(pinned)})
-    try:
-        caller = runner.Runner(_thread.allocate_lock())
-        samples = []
-        for _ in range(max(3, runs // 5)):
-            started = time.perf_counter()
-            for _ in range(2000):
-                caller.call(int, ())
-            samples.append((time.perf_counter() - started) / 2000 * 1e6)
-    finally:
-        if pinned is not None:
-            os.sched_setaffinity(0, pinned)
-    handoff = statistics.median(samples)
     print(f"handing each call to the runner thread and back (one CPU, as a session's child): {handoff:.1f} us per call; "
           f"x{handoff / case_cost:.2f} of one bank case")
 

@@ -1,0 +1,19 @@
+"""The benchmark scripts still run against the code they measure (one went stale unseen: it called a runner
+method that had been renamed, and crashed after a harness in its own process refused new threads)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_sandbox_cost_benchmark_measures_the_seal_and_the_hand_over():
+    script = ("import sys; sys.path.insert(0, 'benchmarks'); import sandbox_cost\n"
+              "from grader.judging import exercise\n"
+              "sandbox_cost.seal_cost(exercise.load('ctp-26'), 3)\n")
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "the per-call check" in done.stdout and "handing each call to the runner thread" in done.stdout, done.stdout
