@@ -1251,3 +1251,33 @@ def test_nothing_a_call_returns_dies_on_the_harness_thread(sandbox, warm, ctp26_
     assert result.error is None
     shown = " ".join(c.message or "" for c in result.checks)
     assert "died on the harness's thread" not in shown and "of type Answer" in shown, shown
+
+
+def test_the_builtins_restorer_reads_a_version_first_and_still_restores_every_patch():
+    """Between two calls the harness puts the builtins back as they were before the submission loaded. Untouched
+    (the common case), the builtins dict's version says so in one read; patched, the patch is undone and what
+    the dict held goes to the grave, version or not (a released view included: the passes decide then)."""
+    import builtins
+
+    from grader.sandbox import harness
+
+    restore = harness._builtins_restorer()
+    held = [cell.cell_contents for cell in restore.__closure__ if cell.cell_contents is not None]
+    views = [item for item in held if type(item) is memoryview]
+    assert views, "this CPython keeps dict versions: the restorer must read one"
+    grave = []
+    restore(grave)
+    assert grave == []
+    real_len = len
+    try:
+        builtins.len = lambda value: 0
+        restore(grave)
+        assert builtins.len is real_len and len(grave) == 1
+        restore(grave)  # whole again, at a new version: the passes find it so, nothing more to the grave
+        assert len(grave) == 1
+        views[0].release()
+        builtins.len = lambda value: 0
+        restore(grave)
+        assert builtins.len is real_len and len(grave) == 2
+    finally:
+        builtins.len = real_len

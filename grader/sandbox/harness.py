@@ -1549,6 +1549,14 @@ def _builtins_restorer():
     all_, map_, is_, values_, copy, clear, strs = all, map, _seal._is, dict.values, dict.copy, dict.clear, _repeat(str)
     space = _builtins_dict
     keys, values = tuple(k for k, _ in pristine), tuple(v for _, v in pristine)
+    # The dict's version (seal._version_reader) while it is found exactly as it was: the same version later means
+    # not changed since, in one read. None where this Python keeps no versions, or the dict differs already.
+    view = version = None
+    read = _seal._itemgetter(1)
+    if _seal._VIEW is not None and len_(space) == len_(keys) and all_(map_(is_, space, keys)) \
+            and all_(map_(is_, values_(space), values)):
+        view = _seal._VIEW(space)
+        version = read(view)
 
     def restore(grave):
         """Untouched (the common case), nothing to do; else everything the dict held goes to ``grave`` first
@@ -1557,6 +1565,12 @@ def _builtins_restorer():
         A key that is not a plain string (a ``str`` subclass whose hash collides with a builtin's name) would
         have its ``__eq__`` run by any insertion or deletion by key, here on the harness's thread: the dict
         is then emptied and filled again, which compares no key."""
+        if version is not None:
+            try:  # a view the student's code released cannot be read: then the passes below decide
+                if read(view) == version:
+                    return
+            except:  # noqa: E722 - a bare except looks no name up
+                pass
         if len_(space) == len_(keys) and all_(map_(is_, space, keys)) and all_(map_(is_, values_(space), values)):
             return
         grave.append(copy(space))
