@@ -921,7 +921,7 @@ PLAIN_LOCALS_OF_SERVE_CASES = frozenset({
     "attrs", "own_dicts", "switch",  # the harness's own dicts, and the kit's switch
     "exc", "top",  # the watchdog's interrupt and the runner's frame, let go of at once
     "name",  # the driver's helper names
-    "numbered", "differs", "late", "reply", "longest",  # the inputs looked at again: a count, a flag, bytes; a time
+    "numbered", "differs", "late", "reply", "longest", "key",  # the inputs looked at again: a count, a flag, bytes, a time; an id
 })
 
 

@@ -277,3 +277,37 @@ def test_a_slow_honest_submission_loses_only_the_consistency_it_had_no_time_for(
     lost = {c.name: c.message for c in result.checks if c.score < c.max_score}
     assert result.error is None and list(lost) == ["consistent-answers"], (result.error, lost)
     assert "ran out before every position was asked again" in lost["consistent-answers"]
+
+
+def test_a_pooled_tree_asked_about_twice_and_changed_later_is_named_for_both_calls(tmp_path, ctp26_cases):
+    """Through a fork server, the re-asking pass gets the very tree the first pass left unchanged (the warm pool),
+    and the audit compares that tree once for both: a change made after both calls (the flush after the second
+    reply) still counts against both results."""
+    from grader.sandbox import forkserver
+
+    exercise, bank, cases = ctp26_cases
+    launcher = forkserver.ZygoteLauncher.wrap(launch.choose("posix"), exercise, bank)
+    try:
+        path = tmp_path / "late.py"
+        # sorts what it was given at the flush after the second call's reply, once both calls are over
+        source = LATE_SORTER.format(when="after two calls").replace(
+            "        if WHEN == \"flush\":\n", "        if WHEN == \"after two calls\" and _calls[0] == 2:\n").replace(
+            "def minimax(node, max_depth, player_a_moves):\n",
+            "_calls = [0]\n\n\ndef minimax(node, max_depth, player_a_moves):\n    _calls[0] += 1\n")
+        assert "_calls[0] == 2" in source and "_calls[0] += 1" in source
+        path.write_text(source, encoding="utf-8")
+        session = launcher.session_class(submissions.load(path), exercise, launcher)
+        try:
+            assert session.open().get("ok")
+            sortable = [case for case in cases if "input" not in case or case["input"]["tree"]["children"]]
+            request = sortable[:1]  # a bank case: the fork server's pool has its tree
+            first = session.run(request)
+            again = session.run(request, evidence=False)
+            assert not first[0].get("mutated") and not again[0].get("mutated")
+            session.audit()
+        finally:
+            session.close()
+    finally:
+        launcher.close()
+    assert session.violation is None
+    assert first[0].get("changed_later") is True and again[0].get("changed_later") is True

@@ -837,7 +837,7 @@ class Harness:
             all, map, _seal._is, _repeat(str), _str, dict.items, dict.clear, dict.copy, _seal.code_of,
             # the harness's own objects read by attribute between two calls (the generator's ``gauss_next`` by
             # ``object.__setattr__``, the link's ``ask`` by the driver) and their very classes: see _serve_cases
-            own_objects, _tuple(_map(_type, own_objects)),
+            own_objects, _tuple(_map(_type, own_objects)), id,
             # ``"".join``, bound once: a bound method made per request, alive while the student's calls ran and dropped
             # here when the request ends, had a weak reference's callback of theirs run on this thread (the thirty-first
             # red team; ``grave.append`` likewise, bound once by ``serve`` and passed down as ``keep``)
@@ -1637,7 +1637,7 @@ def _serve_cases(kit, frozen, limit, tell_cases, entry, module_attrs, submission
      os_read, os_error, threaded, make_reader, reader,
      runner_id, loop_frame, safe_waits, report, describe, encode_answer, call_timeout, call_wall_limit, cpu_time, cpu_clock,
      type_, tuple_, list_, dict_, len_, min_, max_, range_, bytes_, base_exception, keyboard_interrupt,
-     all_, map_, is_, strs, str_, items_of, clear, copy, code_of, own_objects, own_classes, join) = kit
+     all_, map_, is_, strs, str_, items_of, clear, copy, code_of, own_objects, own_classes, id_, join) = kit
     switch = switches[0]
     # The last seed text and the generator's state after it: C-level setstate is twice as quick as seeding (a
     # warm child's prebuilt cases all seed alike). Not a dict: student code finds any dict of this frame (gc),
@@ -1670,7 +1670,7 @@ def _serve_cases(kit, frozen, limit, tell_cases, entry, module_attrs, submission
     # student's run by that (an object planted, through gc, in a case's dict or a result's) would run here, on the
     # harness's thread, where it could still rewrite the serving frame's reply (the fifteenth red team).
     case = result = shown = answer = raised = built = helpers = before = evidence = reported = pair = job = None
-    outcome = values = answered = item = plain = seen = None
+    outcome = values = answered = item = plain = seen = looked_at = known = None
     numbered, entries = looked
     still = ()
     longest = 0.0  # the longest call of this request so far, by the wall clock (see stop_at)
@@ -1959,25 +1959,36 @@ def _serve_cases(kit, frozen, limit, tell_cases, entry, module_attrs, submission
         # named once and let go of (to the grave: the runner drops it, on its own thread, as the next call starts).
         late = b""
         if audit:
+            # A tree asked about twice (the warm pool hands the re-asking pass the very pair the first pass left
+            # unchanged) is compared once: nothing runs between two looks here. Keyed by the identity of its
+            # "before", an int (no method of anything runs), and only for the very tree that pair was made with.
+            looked_at = {}
             for seen in entries:
                 if type_(seen[2]) is not seen[3]:
                     return None
-                try:
-                    differs = changed(seen[1], seen[2]) if changed is not None else snapshot(seen[1]) != seen[2]
-                except base_exception:
-                    differs = True
+                key = id_(seen[2])
+                known = looked_at[key] if key in looked_at else None
+                if known is not None and known[0] is seen[1]:
+                    differs = known[1]
+                else:
+                    try:
+                        differs = changed(seen[1], seen[2]) if changed is not None else snapshot(seen[1]) != seen[2]
+                    except base_exception:
+                        differs = True
+                    looked_at[key] = (seen[1], differs)
+                known = None
                 if differs is False:
                     still += (seen,)
                 else:
                     late += (b", %d" if late else b"%d") % seen[0]
                     grave.append(seen)
-            seen = None
+            seen = looked_at = None
             entries, still = still, ()
         reply = b'{"results": [' + b", ".join(results) + b"]" + (b', "late": [' + late + b"]}" if late else b"}")
         return reply, (numbered, entries)
     finally:
         keep((case, result, shown, answer, raised, built, helpers, before, evidence, reported, pair, job, outcome,
-              values, answered, item, plain, seen, entries, still))
+              values, answered, item, plain, seen, entries, still, looked_at, known))
 
 
 def _loading_helpers(driver, link):
