@@ -23,7 +23,7 @@ from grader.judging import bank as banks
 from grader.judging import exercise as exercises
 from grader.judging import judge, submissions
 from grader.sandbox import forkserver, launch
-from grader.sandbox.session import HARNESS_TAMPERED
+from grader.sandbox.session import HARNESS_TAMPERED, TAMPERED
 
 HOSTILE = SUBMISSIONS / "hostile"
 # fixture, exercise, the honest twin's score and the checks it loses
@@ -517,6 +517,10 @@ REVIEWED_FORGERS = {
     # interpreter's type cache evicted)
     "forge_object_dict_key.py": "tree-unchanged",
     "forge_type_cache.py": "tree-unchanged",
+    # found by the fifty-third red team: a function written under "get" in dict's real dict, looked up once (the
+    # interpreter caches it), the dict put back as it was: every pass over the dict found it whole, and the tree
+    # driver's fingerprint called the function, which showed the harness each sorted children list unsorted
+    "forge_typecache_restored.py": "tree-unchanged",
     # found by the fourteenth red team: the same key in the dict of a type the guard did not cover, read by
     # attribute on the harness's thread (statvfs_result's fields in the scratch test; chain.from_iterable in the
     # tree driver's comparison)
@@ -688,7 +692,7 @@ def test_reviewed_forgeries_never_beat_the_honest_score(sandbox, warm, ctp26_sma
             forged = judge.grade(submissions.load(HOSTILE / name), exercise, bank, launcher)
             assert forged.score <= honest.score == 9.0, (name, forged.score, forged.error)
             lost_checks = {c.name for c in forged.checks if c.score < c.max_score}
-            caught = forged.error == HARNESS_TAMPERED or lost in lost_checks or \
+            caught = forged.error in (HARNESS_TAMPERED, TAMPERED) or lost in lost_checks or \
                 (name in CAUGHT_WHILE_LOADING and CAUGHT_WHILE_LOADING[name] in (forged.error or ""))
             assert caught, (name, forged.error, lost_checks)
     finally:
@@ -1281,3 +1285,56 @@ def test_the_builtins_restorer_reads_a_version_first_and_still_restores_every_pa
         assert builtins.len is real_len and len(grave) == 2
     finally:
         builtins.len = real_len
+
+
+@pytest.mark.parametrize("sandbox, warm", LAUNCHERS)
+def test_a_stale_cache_of_a_sealed_class_is_forgotten(sandbox, warm, ctp26_small):
+    """The fifty-third red team's probe writes its own ``__init__`` into the tree driver's ``Built`` (its real
+    dict), has the interpreter cache it, and puts the dict back: the harness's next ``Built()`` ran the probe's
+    code on the harness's thread, which the probe reports by failing its next call. The per-call check, finding
+    the class's dict moved and whole again, makes the interpreter forget the class's caches: the probe's code
+    never runs there, and the probe (a correct search) scores full marks."""
+    exercise, bank = ctp26_small
+    result = _graded(HOSTILE / "probe_typecache_class.py", exercise, bank, sandbox, warm)
+    assert result.error is None and result.score == result.max_score, \
+        (result.error, [c.message for c in result.checks if c.score < c.max_score][:2])
+
+
+def test_a_builtin_type_s_dict_written_and_put_back_is_tampering():
+    """No Python code may set an attribute of a builtin type; its dict written through ``gc`` and put back exactly
+    as it was leaves the interpreter's caches on what was written (the fifty-third red team): a moved version of
+    such a dict is tampering, whatever the passes would find."""
+    import gc
+    import types
+
+    from grader.sandbox import seal
+
+    sealed = seal.Seal(lenient=[{"calls": 0}])
+    assert not sealed.broken()
+    real = gc.get_referents(vars(types.MappingProxyType))[0]
+    real["zz_written"] = 1
+    del real["zz_written"]
+    assert sealed.broken()
+    assert not seal.Seal(lenient=[{"calls": 0}]).broken()  # a seal made now takes the dict as it is
+
+
+def test_a_class_s_dict_written_and_put_back_has_its_caches_forgotten():
+    """A sealed class whose real dict was written (a function of the student's looked up once, so cached) and put
+    back: the passes find the dict whole, and the check makes the interpreter forget the class's caches, so the
+    next lookup finds the sealed method again, not the cached one."""
+    import gc
+
+    from grader.sandbox import seal
+
+    klass = type("Sealed", (), {"method": lambda self: "sealed", "__module__": __name__})
+    sealed = seal.Seal(classes=[klass])
+    real = gc.get_referents(vars(klass))[0]
+    original = real["method"]
+    planted = lambda self: "planted"  # noqa: E731 - kept alive: the interpreter's cache holds it without a reference
+    real["method"] = planted
+    assert klass().method() == "planted"  # looked up once: cached
+    real["method"] = original
+    assert klass().method() == "planted"  # the cache still says so
+    assert not sealed.broken()
+    assert klass().method() == "sealed"
+    del planted

@@ -1169,8 +1169,8 @@ def _wire(channel):
     return (vars(channel), channel.req_fd, channel.res_fd, channel.lock.acquire, channel.lock.release,
             _os_read, _os_write, _os_exit, _json_scanner, MAGIC, ANSWER, _seal._setswitchinterval,
             _type, _len, _int, bytes, list, tuple, _hashlib.hmac_digest, _seal._gc_disable,
-            all, map, _seal._is, _repeat(str), _seal.TYPE_GUARD, itertools.chain.from_iterable, _seal._gc_get_referents,
-            _json_memo)
+            all, map, _seal._is, _repeat(str), (*_seal.TYPE_GUARD, _seal.guard_still()), itertools.chain.from_iterable,
+            _seal._gc_get_referents, _json_memo)
 
 
 # json's C scanner, made of C parts only: ``parse_constant`` is ``float``, not json's default (a bound method of
@@ -1191,7 +1191,7 @@ def _receive(wire, grave):
     it before the seal is checked."""
     (attrs, req_fd, _res_fd, lock, unlock, read, _write, exit_, scan, magic, answer, switch,
      type_, len_, int_, bytes_, _list, tuple_, _sign, stop_collecting, all_, map_, is_, strs,
-     (guarded, referents, keys), chained, referents_of, memo) = wire
+     (guarded, referents, keys, (still_read, still_views, still_then)), chained, referents_of, memo) = wire
     lock()  # a thread of the student's may be reading an answer right now
     try:
         # After every wait (the lock, each read) the interpreter is held and collection turned off before
@@ -1204,7 +1204,8 @@ def _receive(wire, grave):
         # run by the lookup, here (the twelfth red team, see _serve_cases). No request, then: the
         # seal finds the channel changed, and the reply (see _send) is one the grader calls tampering. The
         # builtin types' dicts first, as after every wait (see seal.GUARDED_TYPES): ``attrs.get`` goes through one.
-        if len_(found := referents_of(*guarded)) != len_(referents) or not all_(map_(is_, found, referents)) \
+        if tuple_(map_(still_read, still_views)) != still_then \
+                or len_(found := referents_of(*guarded)) != len_(referents) or not all_(map_(is_, found, referents)) \
                 or tuple_(chained(guarded)) != keys or not all_(map_(is_, map_(type_, attrs), strs)):
             return 0, None
         # Only bytes this function reads from the pipe itself are parsed: bytes kept on the heap are the
@@ -1239,7 +1240,8 @@ def _receive(wire, grave):
                     exit_(3)
                 buffer += chunk
             payload, buffer = buffer[:count], buffer[count:]
-            if len_(found := referents_of(*guarded)) != len_(referents) or not all_(map_(is_, found, referents)) \
+            if tuple_(map_(still_read, still_views)) != still_then \
+                    or len_(found := referents_of(*guarded)) != len_(referents) or not all_(map_(is_, found, referents)) \
                     or tuple_(chained(guarded)) != keys \
                     or not all_(map_(is_, map_(type_, attrs), strs)):  # the reads above waited: as after the lock
                 return 0, None
@@ -1262,12 +1264,13 @@ def _send(wire, seq, payload, key, grave):
     taken for the harness's reply."""
     (attrs, _req_fd, res_fd, lock, unlock, _read, write, _exit, _scan, magic, _answer, switch,
      type_, len_, _int, bytes_, _list, tuple_, sign, stop_collecting, all_, map_, is_, strs,
-     (guarded, referents, keys), chained, referents_of, _memo) = wire
+     (guarded, referents, keys, (still_read, still_views, still_then)), chained, referents_of, _memo) = wire
     lock()
     try:
         stop_collecting()  # the lock may have waited for a thread of the student's: as in _receive
         switch(1.0)
-        if len_(found := referents_of(*guarded)) == len_(referents) and all_(map_(is_, found, referents)) \
+        if tuple_(map_(still_read, still_views)) == still_then \
+                and len_(found := referents_of(*guarded)) == len_(referents) and all_(map_(is_, found, referents)) \
                 and tuple_(chained(guarded)) == keys and all_(map_(is_, map_(type_, attrs), strs)):
             signature = sign(key, b"%d " % seq + payload, "sha256").hex()[:32].encode()
             told, nonce = attrs.get("told"), attrs.get("nonce_bytes")
@@ -1300,7 +1303,7 @@ def _flusher(runner, sys_module):
             *((runner.hold.locked, runner.hold.release) if threaded else (None, None)),
             *(runner.frames or (None, None)), runner.ident, runner.loop_frame, _runner.SAFE_WAITS,
             _seal._gc_disable, _seal._setswitchinterval, guarded, referents, keys, itertools.chain.from_iterable,
-            all, map, _seal._is, _len, _seal._gc_get_referents, runner.jobs, next, sys_module)
+            all, map, _seal._is, _len, _seal._gc_get_referents, runner.jobs, next, sys_module, _seal.guard_still())
 
 
 def _flush_streams(grave, tools):
@@ -1309,7 +1312,7 @@ def _flush_streams(grave, tools):
     looked at: see runner._loop). False where the hand-over was tampered with."""
     (box, flush, threaded, tuple_, go_write, done_read, go_byte, write, read, os_error, hold_held, let_go_of_hold,
      make_reader, reader, runner_id, loop_frame, safe_waits, stop_collecting, switch, guarded, referents, keys,
-     chained, all_, map_, is_, len_, referents_of, jobs, count, sys_module) = tools
+     chained, all_, map_, is_, len_, referents_of, jobs, count, sys_module, (still_read, still_views, still_then)) = tools
     if threaded:
         grave.append((box[0], box[1]))
         if box[3] is None:  # what this thread held back goes with it, dropped on the runner thread
@@ -1329,7 +1332,8 @@ def _flush_streams(grave, tools):
             return False
         if count(jobs) != handed + 2:  # a job ran that was not the harness's (see runner._loop)
             return False
-        if len_(found := referents_of(*guarded)) != len_(referents) or not all_(map_(is_, found, referents)) \
+        if tuple_(map_(still_read, still_views)) != still_then \
+                or len_(found := referents_of(*guarded)) != len_(referents) or not all_(map_(is_, found, referents)) \
                 or tuple_(chained(guarded)) != keys:
             return False  # a key planted in a builtin type's dict (see seal.GUARDED_TYPES): the reply says tampered
         found = None
@@ -1352,7 +1356,7 @@ def _loader(runner):
             runner.hold.release, _os_write, _os_read, OSError, _seal._gc_disable, _seal._setswitchinterval,
             *runner.frames, runner.ident, runner.loop_frame, _runner.SAFE_WAITS, _type, tuple, _len, guarded,
             referents, keys, itertools.chain.from_iterable, all, map, _seal._is, _seal._gc_get_referents,
-            runner.jobs, next, dict, frozenset)
+            runner.jobs, next, dict, frozenset, _seal.guard_still())
 
 
 def _load_on_runner(function, args, tools):
@@ -1366,7 +1370,8 @@ def _load_on_runner(function, args, tools):
     loop clears it when the load is over."""
     (box, go_write, done_read, go_byte, done_byte, hold_held, let_go_of_hold, write, read, os_error,
      stop_collecting, switch, make_reader, reader, runner_id, loop_frame, safe_waits, type_, tuple_, len_, guarded,
-     referents, keys, chained, all_, map_, is_, referents_of, jobs, count, dict_, frozenset_) = tools
+     referents, keys, chained, all_, map_, is_, referents_of, jobs, count, dict_, frozenset_,
+     (still_read, still_views, still_then)) = tools
     box[0] = (function, args)
     handed = count(jobs)
     let_go_of_hold()  # see runner._loop
@@ -1383,7 +1388,8 @@ def _load_on_runner(function, args, tools):
         return None
     # The builtin types' dicts before any attribute is looked up (see seal.GUARDED_TYPES): a ``dict.get`` of
     # the student's, set while the files loaded, ran in the lookup below (the lookup probe's find)
-    if len_(found := referents_of(*guarded)) != len_(referents) or not all_(map_(is_, found, referents)) \
+    if tuple_(map_(still_read, still_views)) != still_then \
+            or len_(found := referents_of(*guarded)) != len_(referents) or not all_(map_(is_, found, referents)) \
             or tuple_(chained(guarded)) != keys:
         return None
     found = None

@@ -109,9 +109,11 @@ def type_guard(extra=()):
 # The harness's random generator (both its classes), hashes and the tree driver's arrays: looked up between calls.
 # And the scratch test's ``os.statvfs`` result: making one reads ``n_fields`` and ``n_sequence_fields`` from its
 # type's dict by key (the lookup probe found it, ``tests/test_lookup_probe.py``).
-TYPE_GUARD = type_guard((_random.Random, *((sys.modules["random"].Random,) if "random" in sys.modules else ()),
-                         type(_hashlib.new("sha512")), _array_type,
-                         *((_os.statvfs_result,) if hasattr(_os, "statvfs_result") else ())))
+_GUARD_EXTRA = (_random.Random, *((sys.modules["random"].Random,) if "random" in sys.modules else ()),
+                type(_hashlib.new("sha512")), _array_type,
+                *((_os.statvfs_result,) if hasattr(_os, "statvfs_result") else ()))
+TYPE_GUARD = type_guard(_GUARD_EXTRA)
+_GUARDED_ALL = (*GUARDED_TYPES, *_GUARD_EXTRA)  # in the order of TYPE_GUARD's dicts
 
 def _version_reader():
     """``view(d)``: a read-only view of a dict's own header (``[0]`` its size, ``[1]`` its version tag), or None
@@ -120,8 +122,13 @@ def _version_reader():
 
     Why: a version the same as before says, in one read, that the dict was not changed at all, where the identity
     passes below read every key and value (about 500 in the builtin types' dicts alone, after every call of the
-    student's). ``check`` reads the versions first and takes the identity passes only where one differs, so a
-    verdict is the same either way; only the common case, nothing changed, is quicker. The view is made with
+    student's). ``check`` reads the versions first and takes the identity passes only where one differs: the
+    common case, nothing changed, is quicker. A version that moved also says what the passes cannot: a dict put
+    back as it was has still been written (see ``_versions``). One write leaves the version alone and changes
+    what the passes would count: a ``str`` subclass key written over an equal key with the value it already had
+    turns the dict into one with general keys, the same keys and values (the fifty-fourth red team); the passes
+    called that tampering, the versions do not, and nothing of the student's is left in the dict to run. The view
+    is made with
     ``PyMemoryView_FromMemory`` through ctypes, before any student code runs; reading it later is a memoryview's
     subscript, C alone. Code that writes the process's memory could set a version back, as it could change
     anything else here (see the module's docstring)."""
@@ -159,14 +166,58 @@ def _version_reader():
 _VIEW = _version_reader()
 
 
-def _versions(dicts):
-    """``(read, views, versions)`` of these dicts, for ``check``'s first look (see ``_version_reader``); None where
-    this Python has no versions to read."""
+_IMMUTABLE_TYPE = 1 << 8  # Py_TPFLAGS_IMMUTABLETYPE: no attribute of the type can be set, from Python
+_type_setattr = type.__setattr__
+
+
+def _refresher(klass, real):
+    """What a changed version of a class's dict asks of ``check`` (see ``_versions``): True, tampering, for a
+    type whose attributes no Python code can set (the builtin types', the C types'): its dict was written through
+    ``gc``; else ``(the class, "__module__", its dict)``, whose caches ``check`` makes the interpreter forget."""
+    if klass.__flags__ & _IMMUTABLE_TYPE or _type(klass) is not type or _type(real.get("__module__")) is not str:
+        return True
+    return klass, "__module__", real
+
+
+def _versions(dicts, classes=None):
+    """``(read, views, versions, how, set_type_attribute)`` of these dicts, for ``check``'s first look (see
+    ``_version_reader``); None where this Python has no versions to read. ``classes``: the class each dict
+    belongs to (None for a module's namespace), in the same order.
+
+    A version that moved says more than "look the careful way". The interpreter keeps what it found in a class's
+    dict (its type attribute cache, and the specialised instructions' inline caches), and a write to the real
+    dict through ``gc`` does not tell it: a function of the student's written under a name, looked up once (so
+    cached), and the dict put back as it was, leaves every pass over the dict content and every later lookup of
+    that name on the student's function, on the harness's thread (the fifty-third red team: ``dict.get``, which
+    the tree driver's fingerprint calls, handing the harness each reordered children list in its old order).
+    So ``how`` says, per dict: None (a module: its lookups cache where a name is, never what it holds), True (a
+    type no Python code may change: a moved version is tampering) or what ``check`` needs to make the
+    interpreter forget a mutable class's caches once the passes found its dict as sealed: the class's
+    ``__module__`` set to the very value it holds, through ``type.__setattr__``, which calls
+    ``PyType_Modified``, writes the same value (no change, no new version) and runs no code of the student's."""
     if _VIEW is None:
         return None
     views = _tuple(_map(_VIEW, dicts))
     read = _itemgetter(1)
-    return read, views, _tuple(_map(read, views))
+    how = _tuple(None if klass is None else _refresher(klass, space)
+                 for klass, space in zip(classes or (None,) * _len(dicts), dicts))
+    return read, views, _tuple(_map(read, views)), how, _type_setattr
+
+
+# The views of the dicts of the guarded types no Python code may change (see _refresher), for the harness's own
+# looks at the builtin types after a wait (``guard_still``): made once, here, before any student code runs.
+_GUARD_STILL_VIEWS = _tuple(_VIEW(space) for klass, space in zip(_GUARDED_ALL, TYPE_GUARD[0])
+                            if _refresher(klass, space) is True) if _VIEW is not None else ()
+
+
+def guard_still():
+    """``(read, views, versions)``: the versions of the immutable guarded types' dicts as they are now, taken by the
+    harness before any student code runs, for the places it looks at the builtin types' dicts itself (after a
+    wait, a flush, the files' load: ``harness._receive`` and the rest). There, as in ``check``, a dict of such a
+    type written and put back is tampering (see ``_versions``): the interpreter may still hold what was written.
+    Empty where this Python keeps no versions."""
+    read = _itemgetter(1)
+    return read, _GUARD_STILL_VIEWS, _tuple(_map(read, _GUARD_STILL_VIEWS))
 
 
 code_of = vars(types.FunctionType)["__code__"].__get__  # a function's code, read without looking anything up
@@ -301,8 +352,9 @@ def _anchor(namespaces, lenient, objects, classes, plumbing, functions, cells):
     # classes' real ones (behind their mapping proxies) and the library classes'.
     versioned = (*TYPE_GUARD[0], *namespaces, *lenient, *(_gc_get_referents(k[0])[0] for k in kinds),
                  *(pipe[0] for pipe in pipes))
+    owners = (*_GUARDED_ALL, *(None for _ in namespaces), *(None for _ in lenient), *classes, *plumbing)
     return (tools, switches, spaces, _tuple(loose), _tuple(held), (_tuple(kinds), classes_at_once), pipes, functions,
-            parts, cells, contents, _tuple(objects), _tuple(_map(_type, objects)), _versions(versioned))
+            parts, cells, contents, _tuple(objects), _tuple(_map(_type, objects)), _versions(versioned, owners))
 
 
 def check(anchor):
@@ -333,11 +385,19 @@ def check(anchor):
         # seal was made means none of those dicts changed at all, and their passes are skipped. A memoryview's
         # subscript and a comparison of two tuples of exact ints: no attribute is looked up, nothing of the
         # student's runs. (A view the student's code released fails the read: tampering, as any other change.)
+        moved = ()
         if versions is None:
             untouched = False
         else:
-            read, views, then = versions
-            untouched = tuple_(map_(read, views)) == then
+            read, views, then, how, set_type_attribute = versions
+            now = tuple_(map_(read, views))
+            untouched = now == then
+            if not untouched:  # which class dicts moved (see _versions): an immutable type's is tampering
+                for version, was, each in zip_(now, then, how):
+                    if version != was and each is not None:
+                        if each is True:
+                            return False, collecting
+                        moved += (each,)
         # The builtin types' dicts first: every attribute looked up below goes through them (see GUARDED_TYPES).
         if not untouched:
             found = referents_of(*guarded)
@@ -409,8 +469,16 @@ def check(anchor):
             if not all_(map_(is_, map_(getter, functions), kept)):
                 return False, collecting
         if contents is None:
-            return len_(cells) == 0, collecting
-        return all_(map_(is_, map_(cell_contents, cells), contents)), collecting
+            intact = len_(cells) == 0
+        else:
+            intact = all_(map_(is_, map_(cell_contents, cells), contents))
+        if intact:  # a class whose dict moved and is found as sealed: its caches forgotten (see _versions)
+            for klass, key, real in moved:
+                value = dict_get(real, key)
+                if type_(value) is not type_(key):  # a plain string, as when the seal was made
+                    return False, collecting
+                set_type_attribute(klass, key, value)
+        return intact, collecting
     except:  # noqa: E722 - a bare except looks no name up (BaseException would be a lookup student code can poison)
         return False, collecting
 
