@@ -1295,7 +1295,7 @@ def test_a_stale_cache_of_a_sealed_class_is_forgotten(sandbox, warm, ctp26_small
     the class's dict moved and whole again, makes the interpreter forget the class's caches: the probe's code
     never runs there, and the probe (a correct search) scores full marks."""
     exercise, bank = ctp26_small
-    result = _graded(HOSTILE / "probe_typecache_class.py", exercise, bank, sandbox, warm)
+    result = _graded(SUBMISSIONS.parent / "probes" / "typecache_class.py", exercise, bank, sandbox, warm)
     assert result.error is None and result.score == result.max_score, \
         (result.error, [c.message for c in result.checks if c.score < c.max_score][:2])
 
