@@ -279,12 +279,12 @@ def _careful_only(anchor):
     """The same anchor with the quick ways taken out (the dicts' versions, and the passes over every key and value
     at once): ``check`` must decide every namespace and class the careful way."""
     loose = tuple(entry[:1] + (None,) + entry[2:] for entry in anchor[3])
-    return anchor[:3] + (loose, anchor[4], (anchor[5][0], None)) + anchor[6:-1] + (None,)
+    return anchor[:3] + (loose, anchor[4], (anchor[5][0], None)) + anchor[6:-2] + (None, anchor[-1])
 
 
 def _without_versions(anchor):
     """The same anchor as made where this Python keeps no dict versions (``seal._version_reader`` gave None)."""
-    return anchor[:-1] + (None,)
+    return anchor[:-2] + (None, anchor[-1])
 
 
 class _Sealed:
@@ -333,7 +333,7 @@ def test_the_quick_check_says_what_the_careful_one_says(change):
     space = {"calls": 0, "helper": helper, "NAME": "tree", "table": {}}
     klass = type("Sealed", (_Sealed,), {"method": lambda self: 1, "__module__": __name__})
     sealed = seal.Seal(lenient=[space], classes=[klass])
-    assert sealed.anchor[-1] is not None, "this CPython keeps dict versions: the first look must read them"
+    assert sealed.anchor[-2] is not None, "this CPython keeps dict versions: the first look must read them"
     careful, quick = _careful_only(sealed.anchor), _without_versions(sealed.anchor)
     mutate, intact = NAMESPACE_CHANGES[change]
     mutate(space, klass)
@@ -391,7 +391,7 @@ def test_a_released_version_view_is_tampering():
 
     anchor = seal.Seal(lenient=[{"calls": 0}]).anchor
     assert _careful_verdict(anchor)
-    anchor[-1][1][-1].release()
+    anchor[-2][1][-1].release()
     assert not _careful_verdict(anchor)
 
 
@@ -404,7 +404,7 @@ def test_without_dict_versions_the_seal_makes_anchors_without_them(monkeypatch):
     monkeypatch.setattr(seal, "_VIEW", None)
     space = {"calls": 0, "helper": lambda: 1}
     sealed = seal.Seal(lenient=[space])
-    assert sealed.anchor[-1] is None
+    assert sealed.anchor[-2] is None
     assert not sealed.broken()
     space["helper"] = lambda: 2
     assert sealed.broken()
@@ -1338,3 +1338,25 @@ def test_a_class_s_dict_written_and_put_back_has_its_caches_forgotten():
     assert not sealed.broken()
     assert klass().method() == "sealed"
     del planted
+
+
+def test_a_sealed_class_re_based_breaks_the_seal():
+    """``__bases__`` assigned writes no dict (no version moves, every pass finds the dicts whole) and puts the
+    student's methods in the class's way: the fifty-fifth red team re-based the tree driver's ``Snapshot`` and the
+    warm harness's class, and ran its code on the harness's thread. Every sealed class's method resolution order is
+    anchored, the very tuple: re-based, even back to the old bases, the seal is broken."""
+    from grader.sandbox import seal
+
+    class Base(tuple):
+        __slots__ = ()
+
+    class Other(tuple):
+        __slots__ = ()
+
+    klass = type("Sealed", (Base,), {"__slots__": (), "__module__": __name__})
+    sealed = seal.Seal(classes=[klass])
+    assert not sealed.broken()
+    klass.__bases__ = (Other,)
+    assert sealed.broken()
+    klass.__bases__ = (Base,)
+    assert sealed.broken()

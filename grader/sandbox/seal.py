@@ -166,6 +166,7 @@ def _version_reader():
 _VIEW = _version_reader()
 
 
+_MRO_OF = vars(type)["__mro__"].__get__  # a class's method resolution order, read by type's own getter
 _IMMUTABLE_TYPE = 1 << 8  # Py_TPFLAGS_IMMUTABLETYPE: no attribute of the type can be set, from Python
 _type_setattr = type.__setattr__
 
@@ -353,8 +354,13 @@ def _anchor(namespaces, lenient, objects, classes, plumbing, functions, cells):
     versioned = (*TYPE_GUARD[0], *namespaces, *lenient, *(_gc_get_referents(k[0])[0] for k in kinds),
                  *(pipe[0] for pipe in pipes))
     owners = (*_GUARDED_ALL, *(None for _ in namespaces), *(None for _ in lenient), *classes, *plumbing)
+    # Every sealed class's method resolution order, the very tuple (the fifty-fifth red team re-based the tree
+    # driver's Snapshot and the warm harness's class with ``__bases__ = ...``, which writes no dict: student code
+    # then ran on the harness's thread). A re-base makes a new tuple, even one put back as it was.
+    ranked = _tuple(k for k in (*classes, *plumbing, *_map(_type, objects)) if _type(k) is type)
+    orders = (_MRO_OF, ranked, _tuple(_map(_MRO_OF, ranked)))
     return (tools, switches, spaces, _tuple(loose), _tuple(held), (_tuple(kinds), classes_at_once), pipes, functions,
-            parts, cells, contents, _tuple(objects), _tuple(_map(_type, objects)), _versions(versioned, owners))
+            parts, cells, contents, _tuple(objects), _tuple(_map(_type, objects)), _versions(versioned, owners), orders)
 
 
 def check(anchor):
@@ -377,7 +383,7 @@ def check(anchor):
     stop_collecting()
     try:
         (tools, _switches, spaces, loose, held, kinds, pipes, functions, parts, cells, contents, objects,
-         types_, versions) = anchor
+         types_, versions, (mro_of, ranked, orders)) = anchor
         (all_, map_, is_, len_, getattr_, type_, sum_, function_parts, cell_contents,
          is_scalar_id, caches, plumbing, values_, id_, zip_, strs, gettrace, getprofile, tuple_, chained,
          proxy_values, (guarded, guarded_referents, guarded_keys), referents_of, dict_get) = tools
@@ -408,6 +414,8 @@ def check(anchor):
         # A trace or profile function on this thread sees every frame of the harness and can rewrite
         # their variables: none may be set (the student's code never runs on this thread).
         if gettrace() is not None or getprofile() is not None:
+            return False, collecting
+        if not all_(map_(is_, map_(mro_of, ranked), orders)):  # a sealed class re-based (see _anchor)
             return False, collecting
         if not all_(map_(is_, map_(type_, objects), types_)):
             return False, collecting
