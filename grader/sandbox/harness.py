@@ -1558,7 +1558,7 @@ def _builtins_restorer():
     # The dict's version (seal._version_reader) while it is found exactly as it was: the same version later means
     # not changed since, in one read. None where this Python keeps no versions, or the dict differs already.
     view = version = None
-    read = _seal._itemgetter(1)
+    read = _seal.read_version
     if _seal._VIEW is not None and len_(space) == len_(keys) and all_(map_(is_, space, keys)) \
             and all_(map_(is_, values_(space), values)):
         view = _seal._VIEW(space)

@@ -115,6 +115,7 @@ _GUARD_EXTRA = (_random.Random, *((sys.modules["random"].Random,) if "random" in
 TYPE_GUARD = type_guard(_GUARD_EXTRA)
 _GUARDED_ALL = (*GUARDED_TYPES, *_GUARD_EXTRA)  # in the order of TYPE_GUARD's dicts
 
+
 def _version_reader():
     """``view(d)``: a read-only view of a dict's own header (``[0]`` its size, ``[1]`` its version tag), or None
     where this Python does not keep such a tag the way the checks need (every change of a dict gives it a new,
@@ -128,9 +129,8 @@ def _version_reader():
     what the passes would count: a ``str`` subclass key written over an equal key with the value it already had
     turns the dict into one with general keys, the same keys and values (the fifty-fourth red team); the passes
     called that tampering, the versions do not, and nothing of the student's is left in the dict to run. The view
-    is made with
-    ``PyMemoryView_FromMemory`` through ctypes, before any student code runs; reading it later is a memoryview's
-    subscript, C alone. Code that writes the process's memory could set a version back, as it could change
+    is made with ``PyMemoryView_FromMemory`` through ctypes, before any student code runs; reading it later
+    (``read_version``) is a memoryview's subscript, C alone. Code that writes the process's memory could set a version back, as it could change
     anything else here (see the module's docstring)."""
     try:
         import ctypes
@@ -164,6 +164,7 @@ def _version_reader():
 
 
 _VIEW = _version_reader()
+read_version = _itemgetter(1)  # a view's version (``[0]`` is the dict's size)
 
 
 _MRO_OF = vars(type)["__mro__"].__get__  # a class's method resolution order, read by type's own getter
@@ -199,10 +200,9 @@ def _versions(dicts, classes=None):
     if _VIEW is None:
         return None
     views = _tuple(_map(_VIEW, dicts))
-    read = _itemgetter(1)
     how = _tuple(None if klass is None else _refresher(klass, space)
                  for klass, space in zip(classes or (None,) * _len(dicts), dicts))
-    return read, views, _tuple(_map(read, views)), how, _type_setattr
+    return read_version, views, _tuple(_map(read_version, views)), how, _type_setattr
 
 
 # The views of the dicts of the guarded types no Python code may change (see _refresher), for the harness's own
@@ -217,8 +217,7 @@ def guard_still():
     wait, a flush, the files' load: ``harness._receive`` and the rest). There, as in ``check``, a dict of such a
     type written and put back is tampering (see ``_versions``): the interpreter may still hold what was written.
     Empty where this Python keeps no versions."""
-    read = _itemgetter(1)
-    return read, _GUARD_STILL_VIEWS, _tuple(_map(read, _GUARD_STILL_VIEWS))
+    return read_version, _GUARD_STILL_VIEWS, _tuple(_map(read_version, _GUARD_STILL_VIEWS))
 
 
 code_of = vars(types.FunctionType)["__code__"].__get__  # a function's code, read without looking anything up
