@@ -521,6 +521,10 @@ REVIEWED_FORGERS = {
     # interpreter caches it), the dict put back as it was: every pass over the dict found it whole, and the tree
     # driver's fingerprint called the function, which showed the harness each sorted children list unsorted
     "forge_typecache_restored.py": "tree-unchanged",
+    # found by the fifty-fifth red team: the tree driver's Snapshot (cold) or the warm harness's class re-based
+    # through __bases__ (no dict written), so that their __new__ or __getattribute__ ran student code on the
+    # harness's thread and struck the "mutated" mark from the replies
+    "forge_bases_rebased.py": "tree-unchanged",
     # found by the fourteenth red team: the same key in the dict of a type the guard did not cover, read by
     # attribute on the harness's thread (statvfs_result's fields in the scratch test; chain.from_iterable in the
     # tree driver's comparison)
