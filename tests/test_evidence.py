@@ -1004,7 +1004,8 @@ def test_the_code_between_two_calls_makes_no_function():
 
 @pytest.mark.parametrize("sandbox, warm", LAUNCHERS[:3])
 @pytest.mark.parametrize("name", ["alarm_set_while_loading.py", "profiler_left_on.py", "unclosed_debug_log.py",
-                                  "warns_with_stacklevel.py", "colliding_keys.py", "patches_json.py"])
+                                  "warns_with_stacklevel.py", "colliding_keys.py", "patches_json.py",
+                                  "patches_random_class.py"])
 def test_honest_code_with_signals_or_a_profiler_is_not_tampering(sandbox, warm, name, ctp26_small):
     """A correct file that sets a raising SIGALRM handler and an alarm as it loads (the handler would run the
     student's code on the harness's thread, where it hung the child: it becomes "ignore" after loading),
@@ -1014,8 +1015,9 @@ def test_honest_code_with_signals_or_a_profiler_is_not_tampering(sandbox, warm, 
     first), or that keeps keys colliding with a helper's and a builtin's name in its namespace and the builtins
     (the harness's lookups of those names would run their ``__eq__`` on its thread: the namespace is made again
     of its plain-string names, the builtins emptied and filled again), or that teaches json to write its own
-    objects (json's Python layers were sealed; the harness's thread uses json's C functions only): full marks,
-    no "tampered"."""
+    objects (json's Python layers were sealed; the harness's thread uses json's C functions only), or that gives
+    ``random.Random`` a method of its own (the class was sealed whole among the builtin types; its plumbing and
+    ``gauss_next`` alone are, now): full marks, no "tampered"."""
     exercise, bank = ctp26_small
     result = _graded(SUBMISSIONS / "harmless" / name, exercise, bank, sandbox, warm)
     assert (result.error, result.score) == (None, result.max_score)
@@ -1364,3 +1366,15 @@ def test_a_sealed_class_re_based_breaks_the_seal():
     assert sealed.broken()
     klass.__bases__ = (Base,)
     assert sealed.broken()
+
+
+@pytest.mark.parametrize("sandbox, warm", LAUNCHERS)
+def test_the_generator_s_class_is_open_to_methods_not_to_the_harness_s_names(sandbox, warm, ctp26_small):
+    """``random.Random``, the class of the harness's generator, is sealed as plumbing with ``gauss_next``: a method
+    a student adds to it is honest (``harmless/patches_random_class.py`` scores full marks), a data descriptor under
+    the name the harness sets between calls is not: its setter would run on the harness's thread (the probe then
+    answers wrong). Tampering, found before the harness sets the name."""
+    exercise, bank = ctp26_small
+    result = _graded(SUBMISSIONS.parent / "probes" / "generator_setter.py", exercise, bank, sandbox, warm)
+    assert result.error in (HARNESS_TAMPERED, TAMPERED), \
+        (result.error, result.score, [c.message for c in result.checks if c.score < c.max_score][:2])

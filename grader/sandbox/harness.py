@@ -707,7 +707,7 @@ class Harness:
             objects=[self, self.channel, self.watchdog, self.runner, self.link],
             classes=[*type(self).__mro__[:-1], Channel, Watchdog, Link, Answered, _seal.Seal, _runner.Runner,
                      *driver_classes],
-            plumbing=library_classes,
+            plumbing=[*library_classes, *GENERATOR_PLUMBING],
         )
 
     def load_submission(self, config):
@@ -804,7 +804,7 @@ class Harness:
         # flag, and ``Node.__abstractmethods__ = x`` of the student's had its ``__iter__`` run there, between two
         # calls (the eighteenth red team).
         window_anchor = _seal.Seal(lenient=[driver, *_own_modules_of(driver)], classes=[*driver_classes, Answered, Link],
-                                   plumbing=library_classes, functions=closures).anchor
+                                   plumbing=[*library_classes, *GENERATOR_PLUMBING], functions=closures).anchor
         runner = self.runner
         threaded = runner.ident is not None
         own_objects = (self.channel, self.watchdog, runner, _random_instance, self.link)
@@ -1512,6 +1512,12 @@ _settrace = sys.settrace
 _setprofile = sys.setprofile
 _random_seed = _random.Random.seed  # the C seeding, under random.Random.seed's Python code
 _random_instance = random._inst  # the generator behind random.random(), random.choice(), ...
+# Its Python classes (``random.Random``), sealed as plumbing: the harness sets ``gauss_next`` on the generator between
+# calls, which looks that name up in these classes' dicts, and reads no other name of theirs; a student who gives
+# ``random.Random`` a method of their own (a course's helper, monkeypatched in) is not tampering (the fifty-fifth
+# red team found such honest code called so while the class was sealed whole among the builtin types).
+GENERATOR_PLUMBING = _tuple((klass, ("gauss_next",)) for klass in _type(_random_instance).__mro__
+                            if klass.__module__ != "builtins" and klass is not _random.Random)
 _sha512 = hashlib.sha512
 _int_from_bytes = int.from_bytes
 _object_setattr = object.__setattr__

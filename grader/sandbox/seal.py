@@ -106,11 +106,12 @@ def type_guard(extra=()):
     return dicts, _tuple(_gc_get_referents(*dicts)), _tuple(_chain_from_iterable(dicts))
 
 
-# The harness's random generator (both its classes), hashes and the tree driver's arrays: looked up between calls.
+# The harness's random generator's C class, hashes and the tree driver's arrays: looked up between calls. (Not
+# ``random.Random``, the generator's Python class: a student may add a method to it; the harness seals its
+# plumbing and ``gauss_next`` alone, see ``harness.GENERATOR_PLUMBING``.)
 # And the scratch test's ``os.statvfs`` result: making one reads ``n_fields`` and ``n_sequence_fields`` from its
 # type's dict by key (the lookup probe found it, ``tests/test_lookup_probe.py``).
-_GUARD_EXTRA = (_random.Random, *((sys.modules["random"].Random,) if "random" in sys.modules else ()),
-                type(_hashlib.new("sha512")), _array_type,
+_GUARD_EXTRA = (_random.Random, type(_hashlib.new("sha512")), _array_type,
                 *((_os.statvfs_result,) if hasattr(_os, "statvfs_result") else ()))
 TYPE_GUARD = type_guard(_GUARD_EXTRA)
 _GUARDED_ALL = (*GUARDED_TYPES, *_GUARD_EXTRA)  # in the order of TYPE_GUARD's dicts
@@ -261,8 +262,10 @@ class Seal:
 
     def __init__(self, namespaces=(), objects=(), classes=(), functions=(), lenient=(), plumbing=()):
         """``lenient``: namespaces whose plain scalars may be rebound (a driver counting in a global).
-        ``plumbing``: library classes (anytree's nodes) whose attribute machinery alone is sealed
-        (``PLUMBING``): a student may give them methods of their own, not a new ``__dict__``."""
+        ``plumbing``: library classes (anytree's nodes, the standard library's ``random.Random``) whose attribute
+        machinery alone is sealed (``PLUMBING``): a student may give them methods of their own, not a new
+        ``__dict__``. An item may be ``(class, names)``: those names sealed too, the ones the harness itself
+        reaches through the class (``gauss_next``, set on the harness's generator between calls)."""
         namespaces = [vars(n) if not isinstance(n, dict) else n for n in namespaces]
         lenient = [vars(n) if not isinstance(n, dict) else n for n in lenient]
         for space in namespaces + lenient:
@@ -272,7 +275,8 @@ class Seal:
                 space["__warningregistry__"] = {}
         objects = list(objects)
         classes = [k for k in classes if isinstance(k, type)]
-        plumbing = [k for k in plumbing if isinstance(k, type)]
+        plumbing = [(k, ()) if isinstance(k, type) else k for k in plumbing]
+        plumbing = [(k, (*PLUMBING, *names)) for k, names in plumbing if isinstance(k, type)]
         found = list(functions)
         for space in namespaces + lenient:
             found += _functions_of(_dict_values(space))
@@ -336,15 +340,16 @@ def _anchor(namespaces, lenient, objects, classes, plumbing, functions, cells):
     # Each class's real dict (gc reaches it) and the ``dict.get`` of its plumbing names, read by C alone: a mapping
     # proxy's ``get`` calls the dict's ``get`` by name, a lookup per name (after every call, since the eighteenth red
     # team: anytree's classes).
-    pipes = _tuple((_gc_get_referents(_vars(k))[0], _tuple(_map(_vars(k).get, PLUMBING)), _tuple(_repeat(
-        _gc_get_referents(_vars(k))[0], _len(PLUMBING)))) for k in plumbing)
+    pipes = _tuple((_gc_get_referents(_vars(k))[0], names, _tuple(_map(_vars(k).get, names)), _tuple(_repeat(
+        _gc_get_referents(_vars(k))[0], _len(names)))) for k, names in plumbing)
+    plumbing = _tuple(k for k, _ in plumbing)
     parts = _tuple(_tuple(_map(getter, functions)) for getter in _FUNCTION_PARTS)  # codes, defaults, kwdefaults
     try:
         contents = _tuple(_map(_cell_contents, cells))
     except _ValueError:
         contents = None
     tools = (_all, _map, _is, _len, _getattr, _type, _sum, _FUNCTION_PARTS,
-             _cell_contents, _is_scalar_id, CLASS_CACHES, PLUMBING, _dict_values, _id, zip, _repeat(str), _gettrace,
+             _cell_contents, _is_scalar_id, CLASS_CACHES, _dict_values, _id, zip, _repeat(str), _gettrace,
              _getprofile, _tuple, _chain_from_iterable, _proxy_values, TYPE_GUARD, _gc_get_referents, _dict_get)
     switches = (_setswitchinterval, _gc_isenabled, _gc_disable)
     # Every dict the identity passes read, but the objects' own (``held``: the harness reassigns some of their
@@ -384,7 +389,7 @@ def check(anchor):
         (tools, _switches, spaces, loose, held, kinds, pipes, functions, parts, cells, contents, objects,
          types_, versions, (mro_of, ranked, orders)) = anchor
         (all_, map_, is_, len_, getattr_, type_, sum_, function_parts, cell_contents,
-         is_scalar_id, caches, plumbing, values_, id_, zip_, strs, gettrace, getprofile, tuple_, chained,
+         is_scalar_id, caches, values_, id_, zip_, strs, gettrace, getprofile, tuple_, chained,
          proxy_values, (guarded, guarded_referents, guarded_keys), referents_of, dict_get) = tools
         # First the versions of every dict the passes below read (see _version_reader): each the same as when the
         # seal was made means none of those dicts changed at all, and their passes are skipped. A memoryview's
@@ -466,11 +471,11 @@ def check(anchor):
                 return False, collecting
             if not all_(map_(is_, map_(proxy.get, names), values)):
                 return False, collecting
-        for space, values, spaces_again in pipes:
+        for space, names, values, spaces_again in pipes:
             # plain-string keys only: a dict that ever held another kind of key has its keys among its referents
             # as well as its values (see type_guard), so the count tells, in C, without a pass over every key
             if len_(referents_of(space)) != len_(space) \
-                    or not all_(map_(is_, map_(dict_get, spaces_again, plumbing), values)):
+                    or not all_(map_(is_, map_(dict_get, spaces_again, names), values)):
                 return False, collecting
         for getter, kept in zip_(function_parts, parts):
             if not all_(map_(is_, map_(getter, functions), kept)):
