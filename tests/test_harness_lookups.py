@@ -9,6 +9,7 @@ refuse it before the lookup. The harness is a plain script, so it is loaded from
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import importlib.util
 import os
@@ -47,75 +48,72 @@ def _colliding(name, compared):
     return Colliding(name)
 
 
-def _planted_channel(harness, name):
-    """A channel whose dict has, ahead of ``name``, a key colliding with it that records every comparison."""
-    request_r, request_w = os.pipe()
-    reply_r, reply_w = os.pipe()
-    channel = harness.Channel(request_r, reply_w)
-    channel.nonce = "0123456789abcdef"
-    compared = []
+def _plant(channel, name, compared):
+    """Ahead of ``name`` in the channel's dict, a key colliding with it that records every comparison."""
     attrs = vars(channel)
     value = attrs.pop(name)
     attrs[_colliding(name, compared)] = None  # takes the name's slot: met first by a lookup of the name
     attrs[name] = value
     compared.clear()  # putting the name back compared it with the planted key: that was this test, not the harness
-    return channel, compared, (request_r, request_w, reply_r, reply_w)
 
 
 def _exit(code):
     raise _Exited(code)
 
 
-@pytest.mark.parametrize("name", ["buffer"])
-def test_receive_refuses_a_planted_key_before_reading_the_channel_by_key(harness, name):
-    """No request comes out (the seal then finds the channel changed), and the planted key is never compared."""
-    channel, compared, fds = _planted_channel(harness, name)
+RUN = b'MMG1 0123456789abcdef 2 13\n{"op": "run"}'  # a request of this channel's nonce
+
+
+@contextlib.contextmanager
+def _wired(harness, waiting=RUN, planted=None):
+    """A channel over two fresh pipes, its nonce set and ``waiting`` written to its requests' pipe, with the
+    harness's wire to it (its exit raising ``_Exited``): yields ``(channel, wire, (request_r, request_w, reply_r,
+    reply_w))``. ``planted``: ``(name, compared)``, a colliding key planted ahead of that name first (``_plant``).
+    Afterwards the switch interval and collection as they were (the harness's looks change both), and the pipes
+    closed."""
+    fds = (*os.pipe(), *os.pipe())
+    channel = harness.Channel(fds[0], fds[3])
+    channel.nonce = "0123456789abcdef"
+    if planted is not None:
+        _plant(channel, *planted)
+    if waiting:
+        os.write(fds[1], waiting)
     wire = list(harness._wire(channel))
     wire[7] = _exit
-    os.write(fds[1], b'MMG1 0123456789abcdef 2 2\n{}')
     interval = sys.getswitchinterval()
     try:
-        assert harness._receive(tuple(wire), []) == (0, None)
+        yield channel, tuple(wire), fds
     finally:
         sys.setswitchinterval(interval)
         gc.enable()
         for fd in fds:
             os.close(fd)
+
+
+@pytest.mark.parametrize("name", ["buffer"])
+def test_receive_refuses_a_planted_key_before_reading_the_channel_by_key(harness, name):
+    """No request comes out (the seal then finds the channel changed), and the planted key is never compared."""
+    compared = []
+    with _wired(harness, b'MMG1 0123456789abcdef 2 2\n{}', planted=(name, compared)) as (_, wire, _fds):
+        assert harness._receive(wire, []) == (0, None)
     assert compared == []
 
 
 def test_send_refuses_a_planted_key_before_reading_the_channel_by_key(harness):
     """The reply goes out without the channel's dict read by key, under a nonce the grader refuses."""
-    channel, compared, fds = _planted_channel(harness, "told")
-    interval = sys.getswitchinterval()
-    try:
-        harness._send(harness._wire(channel), 2, b"{}", b"k" * 16, [])
+    compared = []
+    with _wired(harness, b"", planted=("told", compared)) as (_, wire, fds):
+        harness._send(wire, 2, b"{}", b"k" * 16, [])
         sent = os.read(fds[2], 1 << 16)
-    finally:
-        sys.setswitchinterval(interval)
-        gc.enable()
-        for fd in fds:
-            os.close(fd)
     assert sent.startswith(b"MMG1 - 2 2 ") and compared == []
 
 
 def test_a_plain_channel_is_read_as_before(harness):
     """The refusal is for a planted key only: a channel as the harness made it gives its request."""
-    request_r, request_w = os.pipe()
-    reply_r, reply_w = os.pipe()
-    channel = harness.Channel(request_r, reply_w)
-    channel.nonce = "0123456789abcdef"
-    os.write(request_w, b'MMG1 0123456789abcdef 2 13\n{"op": "run"}')
-    interval = sys.getswitchinterval()
-    try:
-        assert harness._receive(harness._wire(channel), []) == (2, {"op": "run"})
-        harness._send(harness._wire(channel), 2, b"{}", b"k" * 16, [])
-        assert os.read(reply_r, 1 << 16).startswith(b"MMG1 0123456789abcdef 2 2 ")
-    finally:
-        sys.setswitchinterval(interval)
-        gc.enable()
-        for fd in (request_r, request_w, reply_r, reply_w):
-            os.close(fd)
+    with _wired(harness) as (channel, wire, fds):
+        assert harness._receive(wire, []) == (2, {"op": "run"})
+        harness._send(wire, 2, b"{}", b"k" * 16, [])
+        assert os.read(fds[2], 1 << 16).startswith(b"MMG1 0123456789abcdef 2 2 ")
 
 
 def test_a_key_planted_in_a_builtin_type_s_dict_breaks_the_seal_before_any_lookup(harness):
@@ -178,32 +176,20 @@ def test_a_value_swapped_in_a_builtin_type_s_dict_breaks_the_seal_and_the_wire(h
             ran.append(sys._getframe(1).f_code.co_name)
         return real_get(self, *args)
 
-    request_r, request_w = os.pipe()
-    reply_r, reply_w = os.pipe()
-    channel = harness.Channel(request_r, reply_w)
-    channel.nonce = "0123456789abcdef"
-    os.write(request_w, b'MMG1 0123456789abcdef 2 13\n{"op": "run"}')
-    wire = list(harness._wire(channel))
-    wire[7] = _exit
-    interval = sys.getswitchinterval()
     space = gc.get_referents(vars(dict))[0]
-    try:
-        assert seal.check(anchor)[0] is True
-        space["get"] = swapped_get
-        sys._clear_type_cache()  # as the student evicts it: the next lookup of get finds the swapped one
-        whole = seal.check(anchor)[0]
-        received = harness._receive(tuple(wire), [])
-        harness._send(tuple(wire), 2, b"{}", b"k" * 16, [])
-    finally:
-        space["get"] = real_get
-        sys._clear_type_cache()
-        sys.setswitchinterval(interval)
-        gc.enable()
-    try:
-        sent = os.read(reply_r, 1 << 16)
-    finally:
-        for fd in (request_r, request_w, reply_r, reply_w):
-            os.close(fd)
+    interval = sys.getswitchinterval()
+    with _wired(harness) as (channel, wire, fds):
+        try:
+            assert seal.check(anchor)[0] is True
+            space["get"] = swapped_get
+            sys._clear_type_cache()  # as the student evicts it: the next lookup of get finds the swapped one
+            whole = seal.check(anchor)[0]
+            received = harness._receive(wire, [])
+            harness._send(wire, 2, b"{}", b"k" * 16, [])
+        finally:
+            space["get"] = real_get
+            sys._clear_type_cache()
+        sent = os.read(fds[2], 1 << 16)
     assert (whole, received, ran) == (False, (0, None), [])
     assert sent.startswith(b"MMG1 - 2 2 ")
     # Put back as it was, the dict is at another version: the interpreter's caches may still hold what was written
@@ -299,24 +285,13 @@ def test_receive_refuses_a_key_planted_in_the_json_scanner_s_memo(harness):
     memo = harness._json_memo
     assert type(memo) is dict and memo == {}
     compared = []
-    request_r, request_w = os.pipe()
-    reply_r, reply_w = os.pipe()
-    channel = harness.Channel(request_r, reply_w)
-    channel.nonce = "0123456789abcdef"
-    os.write(request_w, b'MMG1 0123456789abcdef 2 13\n{"op": "run"}')
-    wire = list(harness._wire(channel))
-    wire[7] = _exit
-    interval = sys.getswitchinterval()
     key = _colliding("op", compared)
-    memo[key] = None
-    try:
-        assert harness._receive(tuple(wire), []) == (0, None)
-    finally:
-        memo.pop(key, None)
-        sys.setswitchinterval(interval)
-        gc.enable()
-        for fd in (request_r, request_w, reply_r, reply_w):
-            os.close(fd)
+    with _wired(harness) as (channel, wire, fds):
+        memo[key] = None
+        try:
+            assert harness._receive(wire, []) == (0, None)
+        finally:
+            memo.pop(key, None)
     assert compared == [] and memo == {}
     scanned = harness._json_scanner('{"op": "run", "bad": NaN}', 0)[0]
     assert scanned["op"] == "run" and scanned["bad"] != scanned["bad"]  # NaN, made by float itself
@@ -331,22 +306,11 @@ def test_receive_parses_no_bytes_left_on_the_heap(harness, monkeypatch):
 
     called = []
     monkeypatch.setattr(json.decoder, "JSONDecodeError", lambda *args: called.append(args) or ValueError("x"))
-    request_r, request_w = os.pipe()
-    reply_r, reply_w = os.pipe()
-    channel = harness.Channel(request_r, reply_w)
-    channel.nonce = "0123456789abcdef"
-    channel.buffer = b"MMG1 - 1 1\n{"
-    os.write(request_w, b'MMG1 0123456789abcdef 2 13\n{"op": "run"}')
-    interval = sys.getswitchinterval()
-    try:
+    with _wired(harness) as (channel, _, fds):
+        channel.buffer = b"MMG1 - 1 1\n{"  # the wire reads the buffer where the channel holds it: made again below
         refused = harness._receive(harness._wire(channel), [])
         channel.buffer = b""
         taken = harness._receive(harness._wire(channel), [])
-    finally:
-        sys.setswitchinterval(interval)
-        gc.enable()
-        for fd in (request_r, request_w, reply_r, reply_w):
-            os.close(fd)
     assert (refused, taken, called) == ((0, None), (2, {"op": "run"}), [])
 
 
@@ -357,24 +321,11 @@ def test_a_builtin_type_s_dict_written_and_put_back_stops_the_wire(harness):
     fifty-third red team). No request comes out."""
     import types
 
-    request_r, request_w = os.pipe()
-    reply_r, reply_w = os.pipe()
-    channel = harness.Channel(request_r, reply_w)
-    channel.nonce = "0123456789abcdef"
-    os.write(request_w, b'MMG1 0123456789abcdef 2 13\n{"op": "run"}')
-    wire = list(harness._wire(channel))
-    wire[7] = _exit
-    interval = sys.getswitchinterval()
     real = gc.get_referents(vars(types.MappingProxyType))[0]
-    try:
-        assert harness._receive(tuple(wire), [])[0] == 2  # whole: the request comes out
-        os.write(request_w, b'MMG1 0123456789abcdef 3 13\n{"op": "run"}')
+    with _wired(harness) as (channel, wire, fds):
+        assert harness._receive(wire, [])[0] == 2  # whole: the request comes out
+        os.write(fds[1], b'MMG1 0123456789abcdef 3 13\n{"op": "run"}')
         real["zz_written"] = None
         del real["zz_written"]
-        received = harness._receive(tuple(wire), [])
-    finally:
-        sys.setswitchinterval(interval)
-        gc.enable()
-        for fd in (request_r, request_w, reply_r, reply_w):
-            os.close(fd)
+        received = harness._receive(wire, [])
     assert received == (0, None)
