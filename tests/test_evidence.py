@@ -525,6 +525,10 @@ REVIEWED_FORGERS = {
     # through __bases__ (no dict written), so that their __new__ or __getattribute__ ran student code on the
     # harness's thread and struck the "mutated" mark from the replies
     "forge_bases_rebased.py": "tree-unchanged",
+    # found by the fifty-sixth red team: the re-sorted children kept in a property of the student's put on anytree's
+    # NodeMixin.children (the variant: new names in a data descriptor on Node), the nodes' own dicts untouched
+    "forge_library_property.py": "tree-unchanged",
+    "forge_shadowed_name.py": "tree-unchanged",
     # found by the fourteenth red team: the same key in the dict of a type the guard did not cover, read by
     # attribute on the harness's thread (statvfs_result's fields in the scratch test; chain.from_iterable in the
     # tree driver's comparison)
@@ -1005,7 +1009,7 @@ def test_the_code_between_two_calls_makes_no_function():
 @pytest.mark.parametrize("sandbox, warm", LAUNCHERS[:3])
 @pytest.mark.parametrize("name", ["alarm_set_while_loading.py", "profiler_left_on.py", "unclosed_debug_log.py",
                                   "warns_with_stacklevel.py", "colliding_keys.py", "patches_json.py",
-                                  "patches_random_class.py"])
+                                  "patches_random_class.py", "extends_node_class.py"])
 def test_honest_code_with_signals_or_a_profiler_is_not_tampering(sandbox, warm, name, ctp26_small):
     """A correct file that sets a raising SIGALRM handler and an alarm as it loads (the handler would run the
     student's code on the harness's thread, where it hung the child: it becomes "ignore" after loading),
@@ -1017,7 +1021,8 @@ def test_honest_code_with_signals_or_a_profiler_is_not_tampering(sandbox, warm, 
     of its plain-string names, the builtins emptied and filled again), or that teaches json to write its own
     objects (json's Python layers were sealed; the harness's thread uses json's C functions only), or that gives
     ``random.Random`` a method of its own (the class was sealed whole among the builtin types; its plumbing and
-    ``gauss_next`` alone are, now): full marks, no "tampered"."""
+    ``gauss_next`` alone are, now), or that gives anytree's ``Node`` an ordering and a new property (its data
+    descriptors and the nodes' own names are sealed, nothing else): full marks, no "tampered"."""
     exercise, bank = ctp26_small
     result = _graded(SUBMISSIONS / "harmless" / name, exercise, bank, sandbox, warm)
     assert (result.error, result.score) == (None, result.max_score)

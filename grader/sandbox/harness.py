@@ -707,7 +707,7 @@ class Harness:
             objects=[self, self.channel, self.watchdog, self.runner, self.link],
             classes=[*type(self).__mro__[:-1], Channel, Watchdog, Link, Answered, _seal.Seal, _runner.Runner,
                      *driver_classes],
-            plumbing=[*library_classes, *GENERATOR_PLUMBING],
+            plumbing=[*_library_plumbing(driver, library_classes), *GENERATOR_PLUMBING],
         )
 
     def load_submission(self, config):
@@ -804,7 +804,8 @@ class Harness:
         # flag, and ``Node.__abstractmethods__ = x`` of the student's had its ``__iter__`` run there, between two
         # calls (the eighteenth red team).
         window_anchor = _seal.Seal(lenient=[driver, *_own_modules_of(driver)], classes=[*driver_classes, Answered, Link],
-                                   plumbing=[*library_classes, *GENERATOR_PLUMBING], functions=closures).anchor
+                                   plumbing=[*_library_plumbing(driver, library_classes), *GENERATOR_PLUMBING],
+                                   functions=closures).anchor
         runner = self.runner
         threaded = runner.ident is not None
         own_objects = (self.channel, self.watchdog, runner, _random_instance, self.link)
@@ -2076,6 +2077,28 @@ def _classes_of_driver(driver):
                     if klass.__module__ != "builtins":
                         library[id(klass)] = klass
     return list(own.values()), list(library.values())
+
+
+def _library_plumbing(driver, library_classes):
+    """Each library class with the names its objects are read through, sealed with its machinery (see
+    ``seal.PLUMBING``): the data descriptors in its own dict, taken now, before any student code runs (anytree's
+    ``children`` and ``parent`` properties), and the attribute names the driver gives the library's objects
+    (its ``INSTANCE_NAMES``: a data descriptor under one of them, put in the class, would hide the object's own).
+
+    Why: the driver compares the objects' own dicts before and after a call, and the library's code reads
+    those dicts. A property of the student's put in its place reads the objects their way for every reader, the
+    driver's helpers and their own later calls alike, while the dicts stay as they were: the fifty-sixth red team
+    kept the children lists their search re-sorted in a property of their own on ``NodeMixin.children``, and the
+    tree-unchanged check saw nothing (10 against 9). Methods stay open: a ``Node.__lt__`` or a new property of
+    the student's (``Node.value``) is no tampering."""
+    declared = vars(driver).get("INSTANCE_NAMES", ())
+    declared = declared if _type(declared) is tuple and all(_type(name) is str for name in declared) else ()
+    plumbing = []
+    for klass in library_classes:
+        described = tuple(name for name, value in vars(klass).items()
+                          if _type(name) is str and (hasattr(_type(value), "__set__") or hasattr(_type(value), "__delete__")))
+        plumbing.append((klass, (*described, *declared)))
+    return plumbing
 
 
 def _module_name(path, fallback):
