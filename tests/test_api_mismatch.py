@@ -149,3 +149,20 @@ def test_a_kit_exercise_says_the_api_its_declaration_gives(tmp_path):
     result = api.check(sample, "nim-copy", exercises_dir=[tmp_path / "mine"])
     assert result.status == "error" and result.checks == [], result.error
     assert "game_over(...)" in result.error and "over(state)" in result.error and "legal(state)" in result.error
+
+
+def test_a_standard_module_the_sandbox_could_not_load_is_not_blamed_on_the_file(tmp_path):
+    """A grader running as root, with a Python other users cannot read, drops the child to a throw-away uid that
+    can import only what was loaded for it first: a ``logging`` the child could not load is the machine's limit,
+    said as such; a module the course handed out (``board``) is still the file's own import to remove."""
+    from grader.judging import api_mismatch, exercise
+
+    ctp26 = exercise.load("ctp-26")
+    source = tmp_path / "s.py"
+    source.write_text("import logging\nimport board\n", encoding="utf-8")
+    standard = api_mismatch.explain_load_error(ctp26, [source], "ModuleNotFoundError: No module named 'logging'")
+    handed_out = api_mismatch.explain_load_error(ctp26, [source], "ModuleNotFoundError: No module named 'board'")
+    assert standard.startswith("your file imports logging (import logging (line 1)), a standard module that the "
+                               "grader's sandbox could not load on this machine")
+    assert "not a mistake in your code" in standard and "This exercise provides get_value(node)" in standard
+    assert handed_out.startswith("your file imports board (import board (line 2)), a module this exercise does not have")

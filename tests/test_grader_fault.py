@@ -9,6 +9,7 @@ again), instead of "the submission broke the grader's harness".
 from __future__ import annotations
 
 import pytest
+from pathlib import Path
 
 from conftest import SUBMISSIONS
 from grader.judging import bank as banks
@@ -58,13 +59,14 @@ def test_a_damaged_child_library_is_rebuilt(tmp_path, monkeypatch):
         package = os.path.join(first, "anytree")
         assert childlib.usable(type(tmp_path)(first))
         for damage in (lambda: os.chmod(os.path.join(package, "__init__.py"), 0), lambda: os.chmod(package, 0),
-                       lambda: os.remove(os.path.join(package, "__init__.py")), lambda: os.chmod(first, 0)):
+                       lambda: os.remove(os.path.join(package, "__init__.py")), lambda: os.chmod(first, 0),
+                       lambda: os.chmod(first, 0o700)):  # the grader reads it, a child of a dropped uid does not
             damage()
             childlib.child_sys_path.cache_clear()
             assert childlib.child_sys_path()[0] == first
             assert childlib.usable(type(tmp_path)(first))
             assert os.stat(os.path.join(package, "__init__.py")).st_mode & 0o444
-            assert os.stat(package).st_mode & 0o500 == 0o500 and os.stat(first).st_mode & 0o500 == 0o500
+            assert os.stat(package).st_mode & 0o500 == 0o500 and os.stat(first).st_mode & 0o555 == 0o555
         assert [p.name for p in (tmp_path / "cache").iterdir()] == [os.path.basename(first)]  # nothing left aside
     finally:
         childlib.child_sys_path.cache_clear()
@@ -84,3 +86,38 @@ def test_landlock_failing_in_the_child_is_the_graders_failure(monkeypatch):
     assert sessions.landlock is landlock
     with pytest.raises(GraderFault, match="could not be set up"):
         judge.grade(submissions.load(HONEST), exercise, bank, launcher)
+
+
+def test_a_child_imports_every_module_of_its_libraries_where_their_folder_is_private(monkeypatch):
+    """A grader running as root keeps the child's libraries in its cache, under a private /root: a child that drops
+    to a throw-away uid could import only the parts of anytree already loaded (``anytree.exporter`` failed). There
+    the child loads every module of them first (``identity.preload``); where the folder is readable, nothing more."""
+    import shutil
+    import tempfile
+
+    from grader.sandbox import childlib, identity
+
+    base = Path(tempfile.mkdtemp(dir="/tmp"))  # under /tmp (mode 1777): traversable by anyone once opened up
+    cache = base / "cache"
+    monkeypatch.setenv("MINIMAX_GRADER_CACHE", str(cache))
+    childlib.child_sys_path.cache_clear()
+    identity.readable_by_others.cache_clear()
+    try:
+        folder = childlib.child_sys_path()[0]
+        names = childlib.module_names()
+        base.chmod(0o755)
+        cache.chmod(0o755)
+        readable = identity.readable_by_others(folder)
+        preloaded_readable = identity.preload()
+        identity.readable_by_others.cache_clear()
+        cache.chmod(0o700)
+        private = identity.readable_by_others(folder)
+        preloaded_private = identity.preload()
+    finally:
+        childlib.child_sys_path.cache_clear()
+        identity.readable_by_others.cache_clear()
+        shutil.rmtree(base, ignore_errors=True)
+    assert {"anytree", "anytree.exporter.dictexporter", "anytree.importer.dictimporter"} <= set(names)
+    assert names.index("anytree") < names.index("anytree.exporter") < names.index("anytree.exporter.dictexporter")
+    assert (readable, private) == (True, False)
+    assert not set(names) & set(preloaded_readable) and set(names) <= set(preloaded_private)

@@ -115,3 +115,18 @@ def test_a_pool_worker_starts_the_probe_before_it_loads_the_exercise(fresh_probe
     monkeypatch.setattr(exercises, "load", lambda *a, **k: seen_at_load.append(bool(started)) or real_load(*a, **k))
     exercise, bank, launcher = worker._load({"exercise": "nim", "seed": 26, "sandbox": "auto"})
     assert seen_at_load == [True] and exercise.id == "nim" and launcher.name == "bwrap"  # the stand-in probe worked
+
+
+def test_the_fallback_warning_says_when_the_standard_library_is_out_of_the_child_s_reach(monkeypatch):
+    """As root, the child drops to a throw-away uid: where other users cannot read this Python (a pyenv under a
+    private /root), it imports only the standard modules loaded for it first, and the warning says so (a student's
+    ``import logging`` then fails on this machine, not in their code)."""
+    from grader.sandbox import bwrap, identity
+
+    monkeypatch.setattr(identity, "is_root", lambda: True)
+    monkeypatch.setattr(identity, "python_readable_by_others", lambda: False)
+    private = bwrap.fallback_warning("it was switched off")
+    monkeypatch.setattr(identity, "python_readable_by_others", lambda: True)
+    readable = bwrap.fallback_warning("it was switched off")
+    assert "other users cannot read this Python" in private and "identity.PRELOAD" in private
+    assert readable.endswith("a throw-away uid and a system-call allowlist")

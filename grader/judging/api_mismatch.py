@@ -25,6 +25,7 @@ from grader import python_source
 import builtins
 import json
 import re
+import sys
 from pathlib import Path
 
 _ATTRIBUTE = re.compile(r"^AttributeError: '(\w+)' object has no attribute '(\w+)'")
@@ -220,6 +221,11 @@ def explain_load_error(exercise, files, error: str) -> str:
         name = module.group(1).split(".")[0]
         written = _imports_of(trees, name)
         shown = written[0] if written else f"import {name}"
+        if name in sys.stdlib_module_names:  # the sandbox means to offer every standard module: a machine's limit
+            return (f"your file imports {name} ({shown}), a standard module that the grader's sandbox could not load "
+                    "on this machine: that is how the grader is installed here (for example a Python that other "
+                    "users cannot read, under a private /root), not a mistake in your code; ask whoever runs the "
+                    f"grader, or leave the import out. {_api_words(exercise)[:1].upper()}{_api_words(exercise)[1:]}")
         return (f"your file imports {name} ({shown}), a module this exercise does not have: the grader loads your "
                 f"file alone, so remove the import and use what the exercise hands over: {_api_words(exercise)}")
     asks = _input_at_load(trees) if "EOFError" in (error or "") or "input" in (error or "") else []

@@ -256,6 +256,11 @@ def fallback_warning(problem_text: str, nests: bool = False) -> str:
     from grader.sandbox import identity
 
     if identity.is_root():
+        if not identity.python_readable_by_others():
+            return start + ("resource limits, a throw-away uid and a system-call allowlist; other users cannot read this "
+                            "Python (it sits under a private folder such as /root), so student files can import only "
+                            "the standard modules loaded for them first (math, random, functools, collections and the "
+                            "rest of identity.PRELOAD): install Python where others can read it, or use bubblewrap")
         return start + "resource limits, a throw-away uid and a system-call allowlist"
     return start + ("resource limits and a system-call allowlist; this system refuses it pid and user namespaces of "
                     "its own, so that allowlist alone keeps it from signalling, prlimiting or renicing the grader's "

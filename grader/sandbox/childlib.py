@@ -32,11 +32,27 @@ def child_sys_path() -> list[str]:
         staging = Path(tempfile.mkdtemp(prefix="childlib-", dir=paths.cache_dir()))
         for name in CHILD_LIBRARIES:
             shutil.copytree(_source(name), staging / name, ignore=shutil.ignore_patterns("__pycache__"))
+        # mkdtemp made it private (0700): the child runs as a throw-away uid where the grader is root, and read
+        # only the modules it had imported before that (anytree.exporter and .importer failed to import)
+        os.chmod(staging, 0o755)
         try:
             os.replace(staging, target)
         except OSError:  # another grader process won the race: use theirs
             shutil.rmtree(staging, ignore_errors=True)
     return [str(target)]
+
+
+def module_names() -> list[str]:
+    """Every module of the child's libraries, by dotted name, packages before their modules (for a child that
+    imports them all before it drops its uid: ``identity.preload``)."""
+    names = []
+    for folder in child_sys_path():
+        root = Path(folder)
+        for name in CHILD_LIBRARIES:
+            for path in sorted((root / name).rglob("*.py")):
+                parts = path.relative_to(root).with_suffix("").parts
+                names.append(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
+    return sorted(set(names), key=lambda dotted: (dotted.count("."), dotted))
 
 
 def _source(name: str) -> Path:
@@ -45,8 +61,8 @@ def _source(name: str) -> Path:
 
 def usable(target: Path) -> bool:
     """Every file of the installed libraries is in the copy, readable, and every folder searchable."""
-    if not os.access(target, os.R_OK | os.X_OK) or stat.S_IMODE(target.stat().st_mode) & 0o500 != 0o500:
-        return False  # modes too, not only access(): root reads a folder of mode 000, its dropped child does not
+    if not os.access(target, os.R_OK | os.X_OK) or stat.S_IMODE(target.stat().st_mode) & 0o555 != 0o555:
+        return False  # modes too, not only access(): root reads a folder of mode 000 (or 0700), its dropped child does not
     for name in CHILD_LIBRARIES:
         source = _source(name)
         for original in [source, *source.rglob("*")]:

@@ -91,7 +91,7 @@ class ForkServer:
         self._send({"op": "setup", "driver": str(exercise.driver_path), "sys_path": child_sys_path(),
                     "cases": [_for_child(exercise, case.to_request()) for case in staged], "copies": copies,
                     "nest": bool(getattr(launcher, "nests", False)),
-                    "preload": list(getattr(identity, "PRELOAD", ()))})
+                    "preload": [*identity.PRELOAD, *identity.preload()]})
         reply = self._wait(lambda: self._ready, READY_TIMEOUT)
         if reply is None or reply.get("op") != "ready":
             self.close()

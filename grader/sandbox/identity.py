@@ -62,7 +62,13 @@ def python_readable_by_others() -> bool:
     """Can a stranger uid read the standard library (every folder above it traversable)?"""
     import sysconfig
 
-    path = Path(sysconfig.get_paths()["stdlib"]).resolve()
+    return readable_by_others(sysconfig.get_paths()["stdlib"])
+
+
+@cache
+def readable_by_others(where) -> bool:
+    """Can a stranger uid read this folder (every folder above it traversable)?"""
+    path = Path(where).resolve()
     for folder in [path, *path.parents]:
         try:
             if not folder.stat().st_mode & 0o001:
@@ -70,6 +76,18 @@ def python_readable_by_others() -> bool:
         except OSError:
             return False
     return bool(path.stat().st_mode & 0o004)
+
+
+def preload() -> list[str]:
+    """What a child imports before it drops its uid: the standard modules of ``PRELOAD`` where the standard
+    library is not readable by others, and every module of the child's libraries where their folder is not (a
+    grader running as root keeps its cache under a private /root: ``anytree.exporter`` failed to import)."""
+    from grader.sandbox import childlib
+
+    names = [] if python_readable_by_others() else list(PRELOAD)
+    if not all(readable_by_others(folder) for folder in childlib.child_sys_path()):
+        names += childlib.module_names()
+    return names
 
 
 def prepare(scratch: Path, *, chown: bool = True) -> dict:
@@ -83,8 +101,9 @@ def prepare(scratch: Path, *, chown: bool = True) -> dict:
     fields = {"identity": {"uid": uid, "gid": uid}}
     if chown:
         _hand_over(Path(scratch), uid)
-        if not python_readable_by_others():
-            fields["preload"] = list(PRELOAD)
+        names = preload()
+        if names:
+            fields["preload"] = names
     return fields
 
 
