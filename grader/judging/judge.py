@@ -20,7 +20,8 @@ from grader.judging.bank import Bank
 from grader.judging.checks import Outcome
 from grader.judging.result import CheckResult, SubmissionResult
 from grader.sandbox import launch
-from grader.sandbox.session import OUT_OF_TIME, TIMED_OUT_BEFORE, SandboxFailure, Session, call_wall_limit
+from grader.sandbox.session import (OUT_OF_TIME, TIMED_OUT_BEFORE, SandboxFailure, Session, call_wall_limit,
+                                    output_exceeded)
 from grader.judging.submissions import Submission, definition_line
 
 CONSISTENCY_SAMPLE = 40
@@ -58,6 +59,13 @@ def grade(submission: Submission, exercise, bank: Bank, launcher: launch.Launche
                          "stderr": _own_paths(session.output.stderr, session), "truncated": session.output.truncated}
     if getattr(session, "violation", None):  # tampering at any point, even after the last reply
         _disqualify(result, session.violation)
+    elif output_exceeded(getattr(session, "failure", None)) and result.error is None:
+        # Output over the cap in a later pass or the audit (asked again, looked at again) zeroes the submission as
+        # it does in the first: a file that printed 3,600 characters a call passed its first pass and lost only the
+        # checks the later ones feed, named "mutates-tree" for a tree the audit could not look at (the false-
+        # positive hunt of 2026-11-28); at 4,300 it was the whole submission's error, as the docs say of every run.
+        _disqualify(result, session.failure)
+        result.mistakes = []
     return _finish(result, started)
 
 

@@ -311,6 +311,14 @@ class _PollReader:
             self.wait(deadline - time.monotonic())
 
 
+OUTPUT_EXCEEDED = "output exceeded"  # how every output-cap verdict begins: "output exceeded 1 MiB (truncated)"
+
+
+def output_exceeded(reason) -> bool:
+    """Whether a session's failure is its output passing the cap (which zeroes the submission wherever it happens)."""
+    return type(reason) is str and reason.startswith(OUTPUT_EXCEEDED)
+
+
 def call_clock_wanted() -> str:
     """What a call's limit counts: ``"cpu"`` (the CPU time of the thread it runs on, with a wall-clock limit
     above it, where the platform has such a clock: harness.call_clock), or ``"wall"`` (wall-clock time, the
@@ -461,7 +469,7 @@ class Session:
         if reply.get("fatal") == "memory":
             self._fail(f"killed: memory limit {self.limits.memory_mib} MiB")
         if self._output_overflowed():  # Python ignores SIGXFSZ: the writes failed, the child lived on
-            self._fail(f"output exceeded {self.limits.output_bytes >> 20} MiB (truncated)")
+            self._fail(f"{OUTPUT_EXCEEDED} {self.limits.output_bytes >> 20} MiB (truncated)")
 
     def run(self, cases: list[dict], evidence: bool = True, within: float | None = None) -> list[dict]:
         """Run the cases in one request; the evidence of each is the grader's log of its questions.
@@ -814,7 +822,7 @@ class Session:
         except subprocess.TimeoutExpired:
             return "stopped answering"
         if self._output_overflowed():
-            return f"output exceeded {self.limits.output_bytes >> 20} MiB (truncated)"
+            return f"{OUTPUT_EXCEEDED} {self.limits.output_bytes >> 20} MiB (truncated)"
         if code > 128 and getattr(self.launcher, "signal_in_exit_code", False):
             code = 128 - code  # bwrap reports a child killed by signal N as exit code 128 + N
         if code == -signal.SIGKILL and time.monotonic() - self.started >= self.limits.cpu_seconds:
@@ -822,7 +830,7 @@ class Session:
         if code < 0:
             number = -code
             if number == getattr(signal, "SIGXFSZ", -1):
-                return f"output exceeded {self.limits.output_bytes >> 20} MiB (truncated)"
+                return f"{OUTPUT_EXCEEDED} {self.limits.output_bytes >> 20} MiB (truncated)"
             if number == getattr(signal, "SIGXCPU", -1):
                 return f"killed: CPU time limit {self.limits.cpu_seconds} s"
             name = SIGNAL_NAMES.get(number)
@@ -849,7 +857,7 @@ class Session:
         def watch():
             while self.process is not None and self.process.poll() is None:
                 if self._output_overflowed():
-                    self.failure = self.failure or f"output exceeded {self.limits.output_bytes >> 20} MiB (truncated)"
+                    self.failure = self.failure or f"{OUTPUT_EXCEEDED} {self.limits.output_bytes >> 20} MiB (truncated)"
                     self.launcher.terminate(self.process, self.fields)
                     return
                 time.sleep(0.1)
