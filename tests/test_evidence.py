@@ -1383,3 +1383,17 @@ def test_the_generator_s_class_is_open_to_methods_not_to_the_harness_s_names(san
     result = _graded(SUBMISSIONS.parent / "probes" / "generator_setter.py", exercise, bank, sandbox, warm)
     assert result.error in (HARNESS_TAMPERED, TAMPERED), \
         (result.error, result.score, [c.message for c in result.checks if c.score < c.max_score][:2])
+
+
+@pytest.mark.parametrize("sandbox, warm", LAUNCHERS)
+def test_the_moves_handed_out_are_the_tree_s_own_whatever_anytree_s_code_says(sandbox, warm, ctp26_small):
+    """anytree's code is the student's to change (a module global of its own, a property's getter rewritten in
+    place, a property re-initialised: the fifty-seventh red team's three forgers), and ``get_next_valid_moves``
+    read ``node.children`` through it: every reader then saw the tree re-sorted while the nodes' dicts, all the
+    tree-unchanged check compares, stayed as they were (10 against 9). The driver now reads the moves from the
+    nodes' own dicts: the probe, whose anytree hands every children list back reversed, gets the tree's own moves
+    and full marks (it answers wrong on any node where it does not)."""
+    exercise, bank = ctp26_small
+    result = _graded(SUBMISSIONS.parent / "probes" / "anytree_read_changed.py", exercise, bank, sandbox, warm)
+    assert (result.error, result.score) == (None, result.max_score), \
+        (result.error, [c.message for c in result.checks if c.score < c.max_score][:2])

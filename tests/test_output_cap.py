@@ -41,9 +41,9 @@ def ctp26():
     return exercise, banks.build(exercise, seed=5, examples=12)
 
 
-def _graded(tmp_path, exercise, bank, print_at, warm):
+def _graded(tmp_path, exercise, bank, print_at, warm, search=None):
     path = tmp_path / f"prints_at_{print_at}.py"
-    path.write_text(f"PRINT_AT = {print_at}\n" + SEARCH, encoding="utf-8")
+    path.write_text(f"PRINT_AT = {print_at}\n" + (search or SEARCH), encoding="utf-8")
     launcher = launch.choose("posix")
     if warm:
         launcher = forkserver.ZygoteLauncher.wrap(launcher, exercise, bank)
@@ -52,6 +52,9 @@ def _graded(tmp_path, exercise, bank, print_at, warm):
     finally:
         if warm:
             launcher.close()
+
+
+ALWAYS_MAX = SEARCH.replace("return max(values) if player_a_moves else min(values)", "return max(values)")
 
 
 @pytest.mark.parametrize("warm", [False, True], ids=["posix", "posix+fork-server"])
@@ -65,3 +68,17 @@ def test_output_past_the_cap_after_the_first_pass_zeroes_the_submission(ctp26, t
         assert (result.status, result.score) == ("error", 0.0), (result.status, result.score, result.error)
         assert result.error.startswith("output exceeded") and result.mistakes == []
     assert (never.status, never.score, never.error) == ("passed", never.max_score, None)
+
+
+@pytest.mark.parametrize("warm", [False, True], ids=["posix", "posix+fork-server"])
+def test_output_past_the_cap_while_a_failure_is_shrunk_costs_nothing_more(ctp26, tmp_path, warm):
+    """The runs after the audit (shrinking a failure, diagnosis) are the grader's choice, more of them for some
+    mistakes and on some machines: output past the cap there ends them, and the submission keeps what its passes
+    earned (a search with a flaw that printed as much as a correct one was zeroed where the correct one passed:
+    the fifty-seventh red team)."""
+    exercise, bank = ctp26
+    passes = len(bank.cases) + len(judge._consistency_sample(bank))
+    late = _graded(tmp_path, exercise, bank, passes + 1, warm, ALWAYS_MAX)  # the first call after the audit
+    quiet = _graded(tmp_path, exercise, bank, 10 ** 9, warm, ALWAYS_MAX)
+    assert quiet.status == "failed" and quiet.score < quiet.max_score
+    assert (late.status, late.score, late.error) == (quiet.status, quiet.score, None)

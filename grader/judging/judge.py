@@ -59,13 +59,6 @@ def grade(submission: Submission, exercise, bank: Bank, launcher: launch.Launche
                          "stderr": _own_paths(session.output.stderr, session), "truncated": session.output.truncated}
     if getattr(session, "violation", None):  # tampering at any point, even after the last reply
         _disqualify(result, session.violation)
-    elif output_exceeded(getattr(session, "failure", None)) and result.error is None:
-        # Output over the cap in a later pass or the audit (asked again, looked at again) zeroes the submission as
-        # it does in the first: a file that printed 3,600 characters a call passed its first pass and lost only the
-        # checks the later ones feed, named "mutates-tree" for a tree the audit could not look at (the false-
-        # positive hunt of 2026-11-28); at 4,300 it was the whole submission's error, as the docs say of every run.
-        _disqualify(result, session.failure)
-        result.mistakes = []
     return _finish(result, started)
 
 
@@ -204,6 +197,16 @@ def _judge_replies(session: Session, exercise, bank: Bank, result: SubmissionRes
         session.audit()
     except SandboxFailure:
         pass
+    if output_exceeded(getattr(session, "failure", None)):
+        # Output over the cap while asked again or looked at again zeroes the submission as it does in the first
+        # pass: a file that printed 3,600 characters a call passed its first pass and lost only the checks these
+        # feed, named "mutates-tree" for a tree the audit could not look at (the false-positive hunt of
+        # 2026-11-28); at 4,300 it was the whole submission's error. Every submission gets these passes alike.
+        # Not the runs that come after (shrinking a failure, diagnosis): how many there are depends on the
+        # mistake and the machine, and a search with a flaw that printed as much as a correct one was zeroed
+        # where the correct one passed (the fifty-seventh red team). Those runs end where the output does.
+        result.status, result.score, result.error = "error", 0.0, session.failure
+        return
 
     # A call of the consistency pass that changed its input (right after it, or later, as the audit saw) changed
     # that case's position: it counts against the case's first-pass result, which the checks read

@@ -67,7 +67,8 @@ HELPERS = ("get_value", "get_next_valid_moves")  # the names of the value helper
 
 def helpers(built, link):
     """The provided functions: a value comes from the grader, which logs the question. The moves are the
-    node's children, which the child holds anyway (no check judges expansions, so none are told)."""
+    node's children, which the child holds anyway (no check judges expansions, so none are told), read from
+    the node's own dict (``_children``)."""
     ask = link.ask
 
     def get_value(node):
@@ -78,7 +79,7 @@ def helpers(built, link):
 
     def get_next_valid_moves(node):
         built.index(node, HELPERS[1])
-        return node.children
+        return _children(node)
 
     return {HELPERS[0]: get_value, HELPERS[1]: get_next_valid_moves}
 
@@ -91,9 +92,19 @@ def helpers_with_values(built, values):
 
     def get_next_valid_moves(node):
         built.index(node, HELPERS[1])
-        return node.children
+        return _children(node)
 
     return {HELPERS[0]: get_value, HELPERS[1]: get_next_valid_moves}
+
+
+def _children(node):
+    """What ``node.children`` gives (a tuple of the node's children list), read from the node's own dict with
+    tools taken at import, never through anytree's code. That code is the student's to change (a module global of
+    anytree's, a property's getter rewritten in place: the fifty-seventh red team), and a change there changes how
+    their own code reads the tree, not the tree: the moves the grader hands out are the nodes' own, which is also
+    all ``changed`` compares. A search that re-sorts its own view of the children is then what it is, a search
+    that leaves the tree as it was."""
+    return _tuple(_children_of(_dict_of(node)))
 
 
 def loading_helpers():
@@ -106,15 +117,17 @@ def loading_helpers():
     calls what their namespace holds, nothing of the grader's more than they could call themselves."""
 
     def get_value(node):
+        frame = _caller(1)  # the nearest caller whose namespace holds a helper of this name: the submission's
+        while frame is not None:  # (a library function of theirs, ``heapq.nlargest(key=...)``, may come between)
+            current = frame.f_globals.get(HELPERS[0])
+            if current is not None and current is not get_value:
+                return current(node)  # the case's helper, while grading; never this one (``property(get_value)``)
+            frame = frame.f_back
         try:
             return node.value
         except AttributeError:
-            pass
-        current = _caller(1).f_globals.get(HELPERS[0])
-        if current is not None and current is not get_value:
-            return current(node)
-        raise NameError(f"{HELPERS[0]} is provided by the grader only while grading; "
-                        "define your own to run tests at the bottom of your file")
+            raise NameError(f"{HELPERS[0]} is provided by the grader only while grading; "
+                            "define your own to run tests at the bottom of your file") from None
 
     def get_next_valid_moves(node):
         return node.children
