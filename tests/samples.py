@@ -97,3 +97,18 @@ def honest_twin(fixture: Path, folder: Path) -> Path:
     twin = folder / f"honest_{fixture.name}"
     twin.write_text("".join(lines), encoding="utf-8")
     return twin
+
+
+def graded_under(path: Path, exercise, bank, sandbox: str, warm: bool):
+    """One submission graded under ``sandbox`` (through a warm fork server of its own when ``warm``)."""
+    from grader.judging import judge, submissions
+    from grader.sandbox import forkserver, launch
+
+    launcher = launch.choose(sandbox)
+    if warm:
+        launcher = forkserver.ZygoteLauncher.wrap(launcher, exercise, bank)
+    try:
+        return judge.grade(submissions.load(path), exercise, bank, launcher)
+    finally:
+        if warm:
+            launcher.close()

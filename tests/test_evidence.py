@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from conftest import SUBMISSIONS
-from samples import flag_twin, honest_twin
+from samples import flag_twin, graded_under, honest_twin
 from grader.judging import bank as banks
 from grader.judging import exercise as exercises
 from grader.judging import judge, submissions
@@ -56,16 +56,7 @@ LAUNCHERS = [
 ]
 
 
-def _graded(path, exercise, bank, sandbox, warm):
-    """One submission graded under ``sandbox`` (through a warm fork server of its own when ``warm``)."""
-    launcher = launch.choose(sandbox)
-    if warm:
-        launcher = forkserver.ZygoteLauncher.wrap(launcher, exercise, bank)
-    try:
-        return judge.grade(submissions.load(path), exercise, bank, launcher)
-    finally:
-        if warm:
-            launcher.close()
+_graded = graded_under
 
 
 @pytest.fixture(scope="module")

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import pytest
 
+from samples import graded_under
 from grader.judging import bank as banks
 from grader.judging import exercise as exercises
-from grader.judging import judge, submissions
-from grader.sandbox import forkserver, launch
+from grader.judging import judge
 
 SEARCH = '''
 _calls = [0]
@@ -44,14 +44,7 @@ def ctp26():
 def _graded(tmp_path, exercise, bank, print_at, warm, search=None):
     path = tmp_path / f"prints_at_{print_at}.py"
     path.write_text(f"PRINT_AT = {print_at}\n" + (search or SEARCH), encoding="utf-8")
-    launcher = launch.choose("posix")
-    if warm:
-        launcher = forkserver.ZygoteLauncher.wrap(launcher, exercise, bank)
-    try:
-        return judge.grade(submissions.load(path), exercise, bank, launcher)
-    finally:
-        if warm:
-            launcher.close()
+    return graded_under(path, exercise, bank, "posix", warm)
 
 
 ALWAYS_MAX = SEARCH.replace("return max(values) if player_a_moves else min(values)", "return max(values)")
