@@ -105,3 +105,38 @@ def test_helpers_importing_the_stand_in_rules_still_count_as_the_students(tmp_pa
     statuses = {c.name: c.status for c in result.checks}
     assert statuses["min-max-values"] == "passed" and statuses["best-decision"] == "failed"
     assert statuses["legal-moves"] == "skipped"
+
+
+SEARCH = '''\
+def minimax(node, max_depth, player_a_moves):
+    moves = get_next_valid_moves(node)
+    if max_depth == 0 or not moves:
+        return get_value(node)
+    values = [minimax(m, max_depth - 1, not player_a_moves) for m in moves]
+    return max(values) if player_a_moves else min(values)
+'''
+
+LOGGED = '''\
+import functools
+
+
+def logged(function):
+    @functools.wraps(function)
+    def wrapper(*args):
+        return function(*args)
+    return wrapper
+'''
+
+
+def test_the_helpers_reach_the_module_that_defines_the_function(tmp_path):
+    """The entry file may only import the search from another of the student's files (``from search import
+    minimax``): the helpers go where the function looks them up, its own module (the fifty-eighth red team's
+    honest two-file submission got 0 for "calls get_value, which this exercise does not provide"). And a search
+    wrapped by a decorator from another file looks them up in its own module, where the helper kept from loading
+    finds the case's helper up the stack."""
+    imported = _write(tmp_path / "imported", {"solution.py": "from search import minimax\n", "search.py": SEARCH})
+    decorated = _write(tmp_path / "decorated", {
+        "solution.py": "from logs import logged\n\n\n@logged\n" + SEARCH, "logs.py": LOGGED})
+    for folder in (imported, decorated):
+        result = api.check(folder, "ctp-26", examples=20)
+        assert (result.error, result.status) == (None, "passed"), (folder.name, result.error)

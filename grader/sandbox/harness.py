@@ -775,8 +775,13 @@ class Harness:
                                            f"it must be {entry_name}({', '.join(parameters)})")}
         except ValueError:
             pass  # builtins without a signature: let the calls decide
-        # The provided helpers go into the module that defines the function, whichever file that is.
-        self.module = next((m for m in modules if m.__dict__.get(entry_name) is entry), modules[0])
+        # The provided helpers go into the module that defines the function, whichever file that is: the one whose
+        # namespace is the function's globals (``from search import minimax`` in the entry file binds the name
+        # there too, yet the function looks its helpers up in search.py's: the fifty-eighth red team's honest
+        # two-file submission got "calls get_value, which this exercise does not provide"); else one that binds it.
+        defining = entry.__globals__ if _type(entry) is _FunctionType else None
+        self.module = next((m for m in modules if m.__dict__ is defining), None) or \
+            next((m for m in modules if m.__dict__.get(entry_name) is entry), modules[0])
         self.entry = entry
         return reply
 
