@@ -74,9 +74,13 @@ def alternate(trees: dict[str, Path], args: list[str], runs: int, ok=(0, 1)) -> 
     return {name: statistics.median(values) for name, values in times.items()}
 
 
-def build_class(folder: Path, size: int) -> None:
-    """SIZE distinct files, half correct and half buggy ctp-26 samples, each made unique by a comment."""
-    pools = [sorted((SUBMISSIONS / "ctp-26" / kind).glob("*.py")) for kind in ("correct", "buggy")]
+def build_class(folder: Path, size: int, samples: Path = SUBMISSIONS) -> None:
+    """SIZE distinct files, half correct and half buggy ctp-26 samples, each made unique by a comment.
+
+    ``samples``: the earlier revision's own sample folder, so that both revisions grade files both have. A sample
+    added since, which the earlier grader cannot grade (a style it failed on: every call raising, every failure
+    shrunk), timed the earlier revision at half its speed (x0.53 where the same class of old samples gave x1.18)."""
+    pools = [sorted((samples / "ctp-26" / kind).glob("*.py")) for kind in ("correct", "buggy")]
     folder.mkdir(parents=True)
     for index in range(size):
         pool = pools[index % 2]
@@ -112,7 +116,8 @@ def main(argv=None) -> int:
                 medians = alternate(trees, ["check", str(sample), "--exercise", exercise_id], args.runs)
                 rows.append((f"check {exercise_id} {kind} ({sample.name})", medians["before"], medians["now"], "s"))
                 print(f"  {rows[-1][0]}: before {medians['before']:.2f} s, now {medians['now']:.2f} s", flush=True)
-        build_class(work / "class", args.size)
+        old_samples = before / "fixtures" / "submissions"
+        build_class(work / "class", args.size, old_samples if (old_samples / "ctp-26").is_dir() else SUBMISSIONS)
         rates: dict[str, list[float]] = {"before": [], "now": []}
         for attempt in range(max(1, args.runs // 2)):
             for name, tree in trees.items():
