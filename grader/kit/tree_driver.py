@@ -11,9 +11,9 @@ driver's own namespace, which the harness seals.
 """
 
 from array import array
-from sys import _getframe as _caller
 from itertools import chain, repeat
 from operator import is_, methodcaller
+from sys import _getframe as _caller
 from weakref import ref as _weak
 
 from anytree import Node
