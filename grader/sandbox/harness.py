@@ -2091,11 +2091,13 @@ def _library_plumbing(driver, library_classes):
     (its ``INSTANCE_NAMES``: a data descriptor under one of them, put in the class, would hide the object's own).
 
     Why: the driver compares the objects' own dicts before and after a call, and the library's code reads
-    those dicts. A property of the student's put in its place reads the objects their way for every reader, the
-    driver's helpers and their own later calls alike, while the dicts stay as they were: the fifty-sixth red team
-    kept the children lists their search re-sorted in a property of their own on ``NodeMixin.children``, and the
-    tree-unchanged check saw nothing (10 against 9). Methods stay open: a ``Node.__lt__`` or a new property of
-    the student's (``Node.value``) is no tampering."""
+    those dicts. A property of the student's put in its place read the objects their way for every reader, the
+    driver's helpers too, while the dicts stayed as they were: the fifty-sixth red team kept the children lists
+    their search re-sorted in a property of their own on ``NodeMixin.children``, and the tree-unchanged check saw
+    nothing (10 against 9). The driver's helpers now read the dicts themselves (``tree_driver._children``, after
+    the fifty-seventh changed anytree's reading without replacing anything); this stays as a second line:
+    replacing the library's own way of reading its objects is nothing a search needs. Methods stay open: a
+    ``Node.__lt__`` or a new property of the student's (``Node.value``) is no tampering."""
     declared = vars(driver).get("INSTANCE_NAMES", ())
     declared = declared if _type(declared) is tuple and all(_type(name) is str for name in declared) else ()
     plumbing = []
