@@ -924,6 +924,7 @@ PLAIN_LOCALS_OF_SERVE_CASES = frozenset({
     "attrs", "own_dicts", "switch",  # the harness's own dicts, and the kit's switch
     "exc", "top",  # the watchdog's interrupt and the runner's frame, let go of at once
     "name",  # the driver's helper names
+    "module_attrs",  # each namespace of the submission in turn, all held by ``bound`` (serve keeps it)
     "numbered", "differs", "late", "reply", "longest", "key",  # the inputs looked at again: a count, a flag, bytes, a time; an id
 })
 
@@ -968,7 +969,7 @@ def test_run_keeps_nothing_of_the_request_in_its_frame():
     stored = {i.argval for i in dis.get_instructions(code) if i.opname == "STORE_FAST"}
     plain = {"frozen", "limit", "tell_cases", "audit", "within", "stop_at", "tampered",
              "encoded"}  # bytes, numbers, flags, our list
-    loaded = {"entry", "module_attrs", "submission_files"}  # ``bound``'s, kept by serve's guard
+    loaded = {"entry", "module_spaces", "submission_files"}  # ``bound``'s, kept by serve's guard
     source = (Path(__file__).resolve().parent.parent / "grader" / "sandbox" / "harness.py").read_text(encoding="utf-8")
     function = next(node for node in ast.walk(ast.parse(source))
                     if isinstance(node, ast.FunctionDef) and node.name == "run")

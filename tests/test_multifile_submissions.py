@@ -128,15 +128,64 @@ def logged(function):
 '''
 
 
-def test_the_helpers_reach_the_module_that_defines_the_function(tmp_path):
-    """The entry file may only import the search from another of the student's files (``from search import
-    minimax``): the helpers go where the function looks them up, its own module (the fifty-eighth red team's
-    honest two-file submission got 0 for "calls get_value, which this exercise does not provide"). And a search
-    wrapped by a decorator from another file looks them up in its own module, where the helper kept from loading
-    finds the case's helper up the stack."""
-    imported = _write(tmp_path / "imported", {"solution.py": "from search import minimax\n", "search.py": SEARCH})
-    decorated = _write(tmp_path / "decorated", {
-        "solution.py": "from logs import logged\n\n\n@logged\n" + SEARCH, "logs.py": LOGGED})
-    for folder in (imported, decorated):
-        result = api.check(folder, "ctp-26", examples=20)
-        assert (result.error, result.status) == (None, "passed"), (folder.name, result.error)
+STAND_INS = '''
+
+# local stand-ins, as in the starter: the grader puts its own helpers in their place while grading
+def get_value(node):
+    return node.value
+
+
+def get_next_valid_moves(node):
+    return node.children
+'''
+
+FACTORY = '''\
+def make_minimax(score, expand):
+    def minimax(position, max_depth, first_player_moves):
+        moves = expand(position)
+        if max_depth == 0 or not moves:
+            return score(position)
+        values = [minimax(m, max_depth - 1, not first_player_moves) for m in moves]
+        return max(values) if first_player_moves else min(values)
+    return minimax
+'''
+
+SOLVER = '''\
+class Solver:
+    def minimax(self, node, max_depth, player_a_moves):
+        moves = get_next_valid_moves(node)
+        if max_depth == 0 or not moves:
+            return get_value(node)
+        values = [self.minimax(m, max_depth - 1, not player_a_moves) for m in moves]
+        return max(values) if player_a_moves else min(values)
+'''
+
+LAYOUTS = {
+    # the entry file only imports the search (the fifty-eighth red team: 0 for "calls get_value")
+    "imported": {"solution.py": "from search import minimax\n", "search.py": SEARCH},
+    # a decorator from another file, with and without the starter's stand-ins in the entry file (the fifty-ninth:
+    # the helpers went into the decorator's file alone, and the search read the stand-ins: 0 for "reads node.value")
+    "decorated": {"solution.py": "from logs import logged\n\n\n@logged\n" + SEARCH, "logs.py": LOGGED},
+    "decorated_with_stand_ins": {"solution.py": "from logs import logged\n\n\n@logged\n" + SEARCH + STAND_INS,
+                                 "logs.py": LOGGED},
+    # a factory in another file, fed lambdas over the helpers of the entry file
+    "factory": {"solution.py": "from gametree import make_minimax\n\nminimax = make_minimax(lambda n: get_value(n), "
+                               "lambda n: get_next_valid_moves(n))\n" + STAND_INS, "gametree.py": FACTORY},
+    # a bound method of a class in another file
+    "bound_method": {"solution.py": "from solver import Solver\n\nminimax = Solver().minimax\n",
+                     "solver.py": SOLVER + STAND_INS},
+    # a third file that imports the starter's stand-ins from a fourth
+    "third_file": {"helpers.py": STAND_INS, "evaluation.py": "from helpers import get_value\n\n\n"
+                                                            "def leaf_value(node):\n    return get_value(node)\n",
+                   "solution.py": "from helpers import get_next_valid_moves\nfrom evaluation import leaf_value\n\n\n"
+                                  + SEARCH.replace("return get_value(node)", "return leaf_value(node)")},
+}
+
+
+def test_the_helpers_reach_every_module_of_the_submission(tmp_path):
+    """The search reads the helpers from its own module, which need not be the one that defines or binds the
+    entry: the helpers go into every module of the submission before each call (``Harness._load_and_bind``), in
+    the place of whatever each held under those names (the starter's stand-ins)."""
+    for name, files in LAYOUTS.items():
+        result = api.check(_write(tmp_path / name, files), "ctp-26", examples=20)
+        assert (result.error, result.status) == (None, "passed"), (name, result.error)

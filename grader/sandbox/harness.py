@@ -640,7 +640,16 @@ class Harness:
             attrs = vars(self.module)
             if _type(attrs) is not dict:
                 return {"ok": False, "error": "the submission's module has no plain namespace"}, None
-            bound = (self.entry, attrs, frozenset(self.submission_files))
+            # The helpers go into every module of the submission, the entry's first: a search reads them from its
+            # own module, which need not be the one that defines or binds the entry (a decorator or a factory kept
+            # in another file, a bound method of a class in another file, a third file that imports the starter's
+            # stand-ins: the fifty-ninth red team's honest layouts, 0 for "reads node.value").
+            spaces = {_id(attrs): attrs}
+            for module in self.modules:
+                space = vars(module) if _type(module) is _type(sys) else None
+                if _type(space) is dict and _id(space) not in spaces:
+                    spaces[_id(space)] = space
+            bound = (self.entry, _tuple(spaces.values()), frozenset(self.submission_files))
         return reply, bound
 
     def start_threads(self):
@@ -872,9 +881,9 @@ class Harness:
         stop_at = _perf_counter() + within if _type(within) is float and within >= 0.0 else None
         if bound is None:
             return {"error": "nothing loaded to run"}, looked
-        entry, module_attrs, submission_files = bound
+        entry, module_spaces, submission_files = bound
         tampered = _tampered  # bound now: after the cases, a global looked up could run a key the student planted
-        encoded = _serve_cases(kit, frozen, limit, tell_cases, entry, module_attrs, submission_files,
+        encoded = _serve_cases(kit, frozen, limit, tell_cases, entry, module_spaces, submission_files,
                                grave, keep, looked, audit, stop_at)
         if encoded is None:
             tampered[0] = True
@@ -1415,9 +1424,13 @@ def _load_on_runner(function, args, tools):
     # lines), and a namespace of a dict subclass ran its ``__iter__`` here before every call (the thirty-third
     # red team). The reply is copied to exact types before it is read (``_finish``).
     bound = loaded[1]
-    if bound is not None and (type_(bound) is not tuple_ or len_(bound) != 3 or type_(bound[1]) is not dict_
+    if bound is not None and (type_(bound) is not tuple_ or len_(bound) != 3 or type_(bound[1]) is not tuple_
                               or type_(bound[2]) is not frozenset_):
         return None
+    for space in bound[1] if bound is not None else ():  # the namespaces the helpers go into: exact dicts
+        if type_(space) is not dict_:
+            return None
+    space = None
     return loaded
 
 
@@ -1604,7 +1617,7 @@ def _builtins_restorer():
     return restore
 
 
-def _serve_cases(kit, frozen, limit, tell_cases, entry, module_attrs, submission_files, grave, keep, looked,
+def _serve_cases(kit, frozen, limit, tell_cases, entry, module_spaces, submission_files, grave, keep, looked,
                  audit, stop_at):
     """The cases of one request, each called and looked at: ``(the reply's bytes, looked)``, or None on tampering.
 
@@ -1763,25 +1776,28 @@ def _serve_cases(kit, frozen, limit, tell_cases, entry, module_attrs, submission
             else:
                 helpers = helpers_of(built, link)
             evidence = evidence_of(helpers.values(), before)  # kept in this frame only
-            if not all_(map_(is_, map_(type_, module_attrs), strs)):
-                # A key of the student's own namespace that is not a plain string would have its __eq__ run by the
-                # lookups below: the namespace is made again of its plain-string names (which compares no key),
-                # everything it held kept in the grave until the runner drops it.
-                grave.append(copy(module_attrs))
-                plain = ()  # a loop, not a comprehension: making its function reads this module's globals by key
-                for item in items_of(module_attrs):
-                    if type_(item[0]) is str_:
-                        plain += (item,)
-                # The loop's variable let go of now, while the copy in the grave still holds its value: kept, it was
-                # the last reference to an object under the namespace's last key, once the runner emptied the grave,
-                # and the next case's loop dropped it here (the thirty-second red team: its __del__ set a tracer)
-                item = None
-                clear(module_attrs)
-                module_attrs.update(plain)
-                plain = None
-            for name in helpers:  # what the student's module held under these names, and the last helpers
-                grave.append(module_attrs.get(name))
-            module_attrs.update(helpers)
+            for module_attrs in module_spaces:  # every module of the submission (see Harness._load_and_bind)
+                if not all_(map_(is_, map_(type_, module_attrs), strs)):
+                    # A key of the student's own namespace that is not a plain string would have its __eq__ run by
+                    # the lookups below: the namespace is made again of its plain-string names (which compares no
+                    # key), everything it held kept in the grave until the runner drops it.
+                    grave.append(copy(module_attrs))
+                    plain = ()  # a loop, not a comprehension: making its function reads this module's globals by key
+                    for item in items_of(module_attrs):
+                        if type_(item[0]) is str_:
+                            plain += (item,)
+                    # The loop's variable let go of now, while the copy in the grave still holds its value: kept, it
+                    # was the last reference to an object under the namespace's last key, once the runner emptied the
+                    # grave, and the next case's loop dropped it here (the thirty-second red team: its __del__ set a
+                    # tracer)
+                    item = None
+                    clear(module_attrs)
+                    module_attrs.update(plain)
+                    plain = None
+                for name in helpers:  # what the student's module held under these names, and the last helpers
+                    grave.append(module_attrs.get(name))
+                module_attrs.update(helpers)
+            module_attrs = None
             # Whether the call ran too long is decided here, from a start time kept in this frame and the
             # serving frame's clock: the watchdog's own flags live on the heap, where student code can
             # find them (gc) and clear them.
