@@ -630,10 +630,11 @@ class Harness:
 
     def _load_and_bind(self, config):
         """``load_submission``, then what the calls need of it, read once, while the files still load (a
-        trace function that reading sets is switched off right after): the entry, the namespace the helpers
-        go into (an exact dict) and the submission's files. The serving frame keeps them; nothing reads
-        them from this object again, whose ``module`` a student could swap for an object whose
-        ``__dict__`` runs their code on this thread (found by the tenth session's red team)."""
+        trace function that reading sets is switched off right after): the entry, the namespaces the helpers
+        go into (exact dicts, one per module of the submission, the entry's first) and the submission's files.
+        The serving frame keeps them; nothing reads them from this object again, whose ``module`` a student
+        could swap for an object whose ``__dict__`` runs their code on this thread (found by the tenth
+        session's red team)."""
         reply = self.load_submission(config)
         bound = None
         if _type(reply) is dict and reply.get("ok") is True:
