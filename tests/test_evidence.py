@@ -520,6 +520,10 @@ REVIEWED_FORGERS = {
     # NodeMixin.children (the variant: new names in a data descriptor on Node), the nodes' own dicts untouched
     "forge_library_property.py": "tree-unchanged",
     "forge_shadowed_name.py": "tree-unchanged",
+    # found by the sixtieth red team: dict.copy of a sparse namespace of the student's (their module's, the builtins)
+    # compared a planted key with the others, on the harness's thread, which then rewrote the serving frame
+    "forge_namespace_copy.py": "tree-unchanged",
+    "forge_builtins_copy.py": "tree-unchanged",
     # found by the fourteenth red team: the same key in the dict of a type the guard did not cover, read by
     # attribute on the harness's thread (statvfs_result's fields in the scratch test; chain.from_iterable in the
     # tree driver's comparison)

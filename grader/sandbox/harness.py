@@ -850,7 +850,7 @@ class Harness:
             # builtins, bound now
             _type, _tuple, _list, _dict, _len, _min, _max, _range, bytes, BaseException, KeyboardInterrupt,
             # which dicts hold plain-string keys only, and a namespace made so again (see _serve_cases)
-            all, map, _seal._is, _repeat(str), _str, dict.items, dict.clear, dict.copy, _seal.code_of,
+            all, map, _seal._is, _repeat(str), _str, dict.items, dict.clear, _seal.code_of,
             # the harness's own objects read by attribute between two calls (the generator's ``gauss_next`` by
             # ``object.__setattr__``, the link's ``ask`` by the driver) and their very classes: see _serve_cases
             own_objects, _tuple(_map(_type, own_objects)), id,
@@ -1578,7 +1578,8 @@ def _builtins_restorer():
     object's ``__eq__`` would run); keys that are not plain strings are told apart by type first, so no
     planted key's ``__hash__`` runs either."""
     update, names, pristine, len_, type_ = _dict_update, _pristine_names, _pristine_builtins, _len, _type
-    all_, map_, is_, values_, copy, clear, strs = all, map, _seal._is, dict.values, dict.copy, dict.clear, _repeat(str)
+    all_, map_, is_, values_, items_, tuple_, clear, strs = all, map, _seal._is, dict.values, dict.items, tuple, \
+        dict.clear, _repeat(str)
     space = _builtins_dict
     keys, values = tuple(k for k, _ in pristine), tuple(v for _, v in pristine)
     # The dict's version (seal._version_reader) while it is found exactly as it was: the same version later means
@@ -1605,7 +1606,9 @@ def _builtins_restorer():
                 pass
         if len_(space) == len_(keys) and all_(map_(is_, space, keys)) and all_(map_(is_, values_(space), values)):
             return
-        grave.append(copy(space))
+        # Its items, as a tuple: ``dict.copy`` of a sparse dict inserts key by key, comparing keys (a planted key's
+        # ``__eq__`` ran here: the sixtieth red team); reading the items compares nothing.
+        grave.append(tuple_(items_(space)))
         if not all_(map_(is_, map_(type_, space), strs)):
             clear(space)
             update(space, pristine)
@@ -1669,7 +1672,7 @@ def _serve_cases(kit, frozen, limit, tell_cases, entry, module_spaces, submissio
      os_read, os_error, threaded, make_reader, reader,
      runner_id, loop_frame, safe_waits, report, describe, encode_answer, call_timeout, call_wall_limit, cpu_time, cpu_clock,
      type_, tuple_, list_, dict_, len_, min_, max_, range_, bytes_, base_exception, keyboard_interrupt,
-     all_, map_, is_, strs, str_, items_of, clear, copy, code_of, own_objects, own_classes, id_, join) = kit
+     all_, map_, is_, strs, str_, items_of, clear, code_of, own_objects, own_classes, id_, join) = kit
     switch = switches[0]
     # The last seed text and the generator's state after it: C-level setstate is twice as quick as seeding (a
     # warm child's prebuilt cases all seed alike). Not a dict: student code finds any dict of this frame (gc),
@@ -1781,8 +1784,10 @@ def _serve_cases(kit, frozen, limit, tell_cases, entry, module_spaces, submissio
                 if not all_(map_(is_, map_(type_, module_attrs), strs)):
                     # A key of the student's own namespace that is not a plain string would have its __eq__ run by
                     # the lookups below: the namespace is made again of its plain-string names (which compares no
-                    # key), everything it held kept in the grave until the runner drops it.
-                    grave.append(copy(module_attrs))
+                    # key), everything it held kept in the grave until the runner drops it: as a tuple of its items,
+                    # never a copied dict (``dict.copy`` of a sparse dict inserts key by key, and a planted key's
+                    # ``__eq__`` ran there, on this thread: the sixtieth red team, who then rewrote this frame).
+                    grave.append(tuple_(items_of(module_attrs)))
                     plain = ()  # a loop, not a comprehension: making its function reads this module's globals by key
                     for item in items_of(module_attrs):
                         if type_(item[0]) is str_:
