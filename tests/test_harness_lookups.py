@@ -214,7 +214,8 @@ def test_a_failed_check_ends_the_request_without_a_lookup(harness):
 
     tools = (type, bytes, recorder("loads"), recorder("dumps"), recorder("join"), recorder("encode"),
              recorder("scratch_full"), None, _exit, recorder("switch"), 0.005, [False], [False],
-             recorder("code_of"), recorder("func_of"), dict, str, recorder("fromhex"), recorder("keep"), BaseException)
+             recorder("code_of"), recorder("func_of"), dict, str, recorder("fromhex"), recorder("keep"), BaseException,
+             list, tuple, dict.items)
     payload = harness._finish({"ok": True}, True, None, recorder("check"), None, tools, [])
     assert (payload, called) == (b'{"fatal": "tampered"}', [])
 
