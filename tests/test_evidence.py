@@ -1397,3 +1397,13 @@ def test_the_moves_handed_out_are_the_tree_s_own_whatever_anytree_s_code_says(sa
     result = _graded(SUBMISSIONS.parent / "probes" / "anytree_read_changed.py", exercise, bank, sandbox, warm)
     assert (result.error, result.score) == (None, result.max_score), \
         (result.error, [c.message for c in result.checks if c.score < c.max_score][:2])
+
+
+@pytest.mark.parametrize("sandbox, warm", LAUNCHERS[:3])
+def test_a_refused_load_outcome_never_dies_on_the_harness_s_thread(sandbox, warm, ctp26_small):
+    """The sixty-second review's probe swaps the load's outcome for an object of its own, whose ``__del__`` exits
+    with code 77 when it runs anywhere but where the file loaded: the harness refused the outcome and dropped it on
+    its own thread. Every outcome it reads is kept now (``harness._LOAD_OUTCOMES``): tampering, never exit 77."""
+    exercise, bank = ctp26_small
+    result = _graded(SUBMISSIONS.parent / "probes" / "load_outcome_drop.py", exercise, bank, sandbox, warm)
+    assert (result.error or "").startswith(HARNESS_TAMPERED), (result.error, result.score)

@@ -1392,7 +1392,13 @@ def _loader(runner):
             runner.hold.release, _os_write, _os_read, OSError, _seal._gc_disable, _seal._setswitchinterval,
             *runner.frames, runner.ident, runner.loop_frame, _runner.SAFE_WAITS, _type, tuple, _len, guarded,
             referents, keys, itertools.chain.from_iterable, all, map, _seal._is, _seal._gc_get_referents,
-            runner.jobs, next, dict, frozenset, _seal.guard_still())
+            runner.jobs, next, dict, frozenset, _seal.guard_still(), _LOAD_OUTCOMES.append)
+
+
+# Every load's outcome as the harness read it, kept for the process's life (one a child): an outcome swapped for an
+# object of the student's and refused would otherwise die on the harness's thread as ``_load_on_runner`` returns,
+# running its ``__del__`` there (the sixty-second review's probe: exit code 77, and the reply key up the stack).
+_LOAD_OUTCOMES = []
 
 
 def _load_on_runner(function, args, tools):
@@ -1407,7 +1413,7 @@ def _load_on_runner(function, args, tools):
     (box, go_write, done_read, go_byte, done_byte, hold_held, let_go_of_hold, write, read, os_error,
      stop_collecting, switch, make_reader, reader, runner_id, loop_frame, safe_waits, type_, tuple_, len_, guarded,
      referents, keys, chained, all_, map_, is_, referents_of, jobs, count, dict_, frozenset_,
-     (still_read, still_views, still_then)) = tools
+     (still_read, still_views, still_then), keep_outcome) = tools
     box[0] = (function, args)
     handed = count(jobs)
     let_go_of_hold()  # see runner._loop
@@ -1434,6 +1440,7 @@ def _load_on_runner(function, args, tools):
         return None
     top = None
     outcome = box[1]
+    keep_outcome(outcome)  # before any test: refused or not, it never dies on this thread (see _LOAD_OUTCOMES)
     box[1] = None
     if type_(outcome) is not tuple_ or len_(outcome) != 2 or outcome[0] is not True:
         return None  # the load raised out of the harness's own code, or the outcome was swapped
