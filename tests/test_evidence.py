@@ -912,7 +912,8 @@ def test_the_code_between_two_calls_reads_no_global_name():
 
     checked = {
         "harness.py": ("_serve_cases", "_receive", "_send", "_scratch_full", "_flush_streams", "_load_on_runner",
-                       "_builtins_restorer.restore", "_finish", "_quiet_signals", "Harness._serve_requests"),
+                       "_builtins_restorer.restore", "_finish", "_plain_data", "_quiet_signals",
+                       "Harness._serve_requests"),
         "seal.py": ("check", "call_seal.token_of", "call_seal.parts_of", "call_seal.evidence", "call_seal.broken"),
         "zygote.py": ("_made_as_reader.made_as", "WarmHarness.pool.take", "WarmHarness.pool.put"),
     }
@@ -932,7 +933,6 @@ PLAIN_LOCALS_OF_SERVE_CASES = frozenset({
     "exc", "top",  # the watchdog's interrupt and the runner's frame, let go of at once
     "name",  # the driver's helper names
     "module_attrs",  # each namespace of the submission in turn, all held by ``bound`` (serve keeps it)
-    "pending", "kind",  # the report's plain data walked before it is copied: the report (kept) holds every item
     "numbered", "differs", "late", "reply", "longest", "key",  # the inputs looked at again: a count, a flag, bytes, a time; an id
 })
 
@@ -996,7 +996,8 @@ def test_the_code_between_two_calls_makes_no_function():
 
     checked = {
         "harness.py": ("_serve_cases", "_receive", "_send", "_scratch_full", "_flush_streams", "_load_on_runner",
-                       "_builtins_restorer.restore", "_finish", "_quiet_signals", "Harness._serve_requests",
+                       "_builtins_restorer.restore", "_finish", "_plain_data", "_quiet_signals",
+                       "Harness._serve_requests",
                        "Harness.run", "Answered.__init__"),
         "seal.py": ("check", "call_seal.token_of", "call_seal.parts_of", "call_seal.evidence", "call_seal.broken"),
         "zygote.py": ("_made_as_reader.made_as", "WarmHarness.pool.take", "WarmHarness.pool.put"),
@@ -1407,3 +1408,20 @@ def test_a_refused_load_outcome_never_dies_on_the_harness_s_thread(sandbox, warm
     exercise, bank = ctp26_small
     result = _graded(SUBMISSIONS.parent / "probes" / "load_outcome_drop.py", exercise, bank, sandbox, warm)
     assert (result.error or "").startswith(HARNESS_TAMPERED), (result.error, result.score)
+
+
+@pytest.mark.parametrize("sandbox, warm", LAUNCHERS[:3])
+@pytest.mark.parametrize("name", ["report_holds_itself.py", "load_reply_holds_itself.py"])
+def test_a_report_that_holds_itself_is_tampering_at_once(sandbox, warm, name, ctp26_small, tmp_path):
+    """A list that holds itself, slipped by a tracer into a call's report or the load's reply, was walked on the
+    harness's thread until the submission's time ran out (the sixty-second review's note): the plain-data walk has
+    an item budget (``harness._plain_data``), so it is tampering well within one call's time. The twin (LOOP =
+    False), the same correct search, keeps full marks."""
+    exercise, bank = ctp26_small
+    probe = SUBMISSIONS.parent / "probes" / name
+    result = _graded(probe, exercise, bank, sandbox, warm)
+    assert (result.error or "").startswith(HARNESS_TAMPERED), (result.error, result.score)
+    twin = tmp_path / name
+    twin.write_text(probe.read_text(encoding="utf-8").replace("\nLOOP = True\n", "\nLOOP = False\n"), encoding="utf-8")
+    result = _graded(twin, exercise, bank, sandbox, warm)
+    assert (result.error, result.score) == (None, result.max_score)

@@ -557,9 +557,13 @@ class Harness:
         self.channel.tell(["student code starts"], now=True)  # from here on a grader fault can only be forged
         self.start_threads()
         self.seal = _seal.Seal.__new__(_seal.Seal)  # in place first: the seal covers its own identity too
-        self.make_seal(self.seal)
+        # The driver's classes and the library's, with the names each is read through, taken once, now: the whole
+        # seal and the per-call check seal the same ones
+        driver_classes, library_classes = _classes_of_driver(self.driver)
+        plumbing = [*_library_plumbing(self.driver, library_classes), *GENERATOR_PLUMBING]
+        self.make_seal(self.seal, driver_classes, plumbing)
         anchor = self.seal.anchor  # into this frame before the submission's first line: serve() keeps it
-        kit, window_anchor, restore = self.window(anchor)
+        kit, window_anchor, restore = self.window(anchor, driver_classes, plumbing)
         serving = (window_anchor, _scratch_cap(config), (_flush_streams, _flusher(self.runner, sys)),
                    _seal.code_of(_flush_streams), restore)
         load_tools = _loader(self.runner) if self.runner.ident is not None else None
@@ -702,10 +706,10 @@ class Harness:
         guarded = [self.channel.req_fd, self.channel.res_fd, *(fd for pair in self.runner_pipes for fd in pair)]
         return lock_down({**config, "channel_fds": guarded})
 
-    def make_seal(self, seal):
-        """What student code must leave alone: this harness, the driver, the seal itself."""
+    def make_seal(self, seal, driver_classes, plumbing):
+        """What student code must leave alone: this harness, the driver, the seal itself; ``driver_classes`` and
+        ``plumbing`` as ``load`` took them."""
         driver = self.driver
-        driver_classes, library_classes = _classes_of_driver(driver)
         # the modules of this harness's own classes too: a warm fork server's subclass reads the
         # fork server's globals (its pool's checks) between the calls
         homes = [vars(sys.modules[k.__module__]) for k in type(self).__mro__[:-1] if k.__module__ in sys.modules]
@@ -717,7 +721,7 @@ class Harness:
             objects=[self, self.channel, self.watchdog, self.runner, self.link],
             classes=[*type(self).__mro__[:-1], Channel, Watchdog, Link, Answered, _seal.Seal, _runner.Runner,
                      *driver_classes],
-            plumbing=[*_library_plumbing(driver, library_classes), *GENERATOR_PLUMBING],
+            plumbing=plumbing,
         )
 
     def load_submission(self, config):
@@ -800,7 +804,7 @@ class Harness:
         ``take(case_id)`` is a ``(tree, before)`` pair or None, ``put`` gives an unchanged pair back."""
         return None, None
 
-    def window(self, anchor):
+    def window(self, anchor, driver_classes, plumbing):
         """Everything the harness uses between two calls, bound before any student code runs: the
         ``kit`` that ``_serve_cases`` reads (and its builtins restorer, which ``_finish`` uses too), and
         the anchor of the per-call check, which covers the
@@ -808,7 +812,6 @@ class Harness:
         harness's closures) and nothing the window never touches (json's Python code, the loader).
         ``serve`` keeps both in its frame."""
         driver = self.driver
-        driver_classes, library_classes = _classes_of_driver(driver)
         evidence, broken = _seal.call_seal()
         take, put = self.pool()
         restore = _builtins_restorer()
@@ -819,8 +822,7 @@ class Harness:
         # flag, and ``Node.__abstractmethods__ = x`` of the student's had its ``__iter__`` run there, between two
         # calls (the eighteenth red team).
         window_anchor = _seal.Seal(lenient=[driver, *_own_modules_of(driver)], classes=[*driver_classes, Answered, Link],
-                                   plumbing=[*_library_plumbing(driver, library_classes), *GENERATOR_PLUMBING],
-                                   functions=closures).anchor
+                                   plumbing=plumbing, functions=closures).anchor
         runner = self.runner
         threaded = runner.ident is not None
         own_objects = (self.channel, self.watchdog, runner, _random_instance, self.link)
@@ -858,6 +860,8 @@ class Harness:
             # here when the request ends, had a weak reference's callback of theirs run on this thread (the thirty-first
             # red team; ``grave.append`` likewise, bound once by ``serve`` and passed down as ``keep``)
             _join,
+            # the plain-data walk over a call's report, and its code object, checked before each use
+            _plain_data, _seal.code_of(_plain_data), _plain_data_tools(),
         )
         return kit, window_anchor, restore
 
@@ -916,7 +920,7 @@ class Harness:
         tools = (_type, bytes, _marshal_loads, _marshal_dumps, _join, _reply_encoder, _scratch_full,
                  code_of(_scratch_full), _os_exit, _seal._setswitchinterval, _seal.SWITCH_SECONDS,
                  _tampered, _memory_exhausted, code_of, func_of, _dict, _str, bytes.fromhex, grave.append, BaseException,
-                 _list, _tuple, dict.items)
+                 _plain_data, code_of(_plain_data), _plain_data_tools())
         wire = _wire(self.channel)
         seq, request = receive(wire, grave)
         # The reply key comes with init and is taken out before anything else runs. Where there is a runner
@@ -1016,14 +1020,52 @@ class Harness:
             switch(switch_seconds)  # collection stays off on this thread (see serve)
 
 
+PLAIN_DATA_ITEMS = 100_000  # far above what encode_answer (ANSWER_ITEMS) or a load's reply makes
+
+
+def _plain_data(root, tools):
+    """Whether ``root`` is plain data: exact dicts with plain-string keys, lists, tuples, str, int, float, bool and
+    None, at most ``PLAIN_DATA_ITEMS`` of them all told. Run on the harness's thread over what the runner thread
+    hands it (a call's report, a load's reply) before ``marshal`` copies it: marshal sorts a set's items and compares
+    two whose bytes are alike, and a ``bytes`` subclass's ``__eq__`` of the student's ran there (the sixty-first red
+    team, a frozenset slipped into a report by a tracer on the runner's frame). The budget ends a list that holds
+    itself, which would otherwise be walked until the submission's time ran out.
+
+    Reads no global name and compares nothing: types by identity, an exact dict's keys read, never looked up.
+    What it walks stays held by ``root`` (the caller keeps that), so nothing dies here when it returns."""
+    type_, dict_, list_, tuple_, str_, int_, float_, bool_, none_, items_of, budget = tools
+    pending = [root]
+    while pending:
+        budget -= 1
+        if budget < 0:
+            return False
+        item = pending.pop()
+        kind = type_(item)
+        if kind is dict_:
+            for key in item:  # an exact dict's keys, read: nothing of theirs runs
+                if type_(key) is not str_:
+                    return False
+            pending.extend(items_of(item))
+        elif kind is list_ or kind is tuple_:
+            pending.extend(item)
+        elif kind is not str_ and kind is not int_ and kind is not float_ and kind is not bool_ and kind is not none_:
+            return False
+    return True
+
+
+def _plain_data_tools():
+    """The tools ``_plain_data`` reads, bound before any student code runs."""
+    return (_type, _dict, _list, _tuple, _str, int, float, _bool, _NoneType, _dict_items, PLAIN_DATA_ITEMS)
+
+
 def _finish(reply, tampered, guard, check, check_code, tools, grave, unflushed=False):
     """After a request's work: the whole seal and the window's checked, the fatal states, the reply's bytes,
     the student's streams flushed (on the runner thread; not after the grader's audit, ``unflushed``). Returns
     the payload. Reads no global name: it runs after the student's code did, and after the scratch test's
     statvfs."""
     (type_, bytes_, loads, dumps, join, encode, scratch_full, scratch_full_code, exit_, _switch, _seconds,
-     tampered_flag, memory_flag, code_of, _func_of, dict_, str_, _fromhex, _keep, _base_exception, list_, tuple_,
-     items_of) = tools
+     tampered_flag, memory_flag, code_of, _func_of, _dict_type, _str_type, _fromhex, _keep, _base_exception, plain_data,
+     plain_data_code, plain_tools) = tools
     if guard is not None:
         whole, _ = check(guard[2]) if code_of(check) is check_code else (False, None)
         window, _ = check(guard[4]) if code_of(check) is check_code else (False, None)
@@ -1044,24 +1086,9 @@ def _finish(reply, tampered, guard, check, check_code, tools, grave, unflushed=F
         # student's methods (a ``str.encode`` of theirs would run here and could put the guard back before
         # returning a reply of its own making: the lookup probe). Nor are their streams flushed.
         return b'{"fatal": "tampered"}'
-    # A reply made while the files loaded is plain data (exact types, plain-string keys), checked before marshal
-    # copies it: marshal sorts a set's items and compares two whose bytes are alike (a bytes subclass's __eq__ of
-    # the student's: the sixty-first red team's route through the calls' reports, see _serve_cases)
-    pending = [reply] if type_(reply) is not bytes_ else []
-    while pending:
-        item = pending.pop()
-        kind = type_(item)
-        if kind is dict_:
-            for key in item:  # a loop over an exact dict: its keys, read, never compared
-                if type_(key) is not str_:
-                    return b'{"fatal": "tampered"}'
-            pending.extend(items_of(item))
-        elif kind is list_ or kind is tuple_:
-            pending.extend(item)
-        elif kind is not str_ and kind is not type_(0) and kind is not type_(0.0) and kind is not type_(True) \
-                and kind is not type_(None):
-            return b'{"fatal": "tampered"}'
-    item = kind = key = pending = None
+    # A reply made while the files loaded is plain data, checked before marshal copies it (see _plain_data)
+    if type_(reply) is not bytes_ and (code_of(plain_data) is not plain_data_code or not plain_data(reply, plain_tools)):
+        return b'{"fatal": "tampered"}'
     try:  # a reply made while the files loaded is copied first: exact built-in types only
         payload = reply if type_(reply) is bytes_ else join(encode(loads(dumps(reply)), 0)).encode("utf-8")
     except:  # noqa: E722 - a bare except looks no name up
@@ -1699,7 +1726,8 @@ def _serve_cases(kit, frozen, limit, tell_cases, entry, module_spaces, submissio
      os_read, os_error, threaded, make_reader, reader,
      runner_id, loop_frame, safe_waits, report, describe, encode_answer, call_timeout, call_wall_limit, cpu_time, cpu_clock,
      type_, tuple_, list_, dict_, len_, min_, max_, range_, bytes_, base_exception, keyboard_interrupt,
-     all_, map_, is_, strs, str_, items_of, clear, code_of, own_objects, own_classes, id_, join) = kit
+     all_, map_, is_, strs, str_, items_of, clear, code_of, own_objects, own_classes, id_, join, plain_data,
+     plain_data_code, plain_tools) = kit
     switch = switches[0]
     # The last seed text and the generator's state after it: C-level setstate is twice as quick as seeding (a
     # warm child's prebuilt cases all seed alike). Not a dict: student code finds any dict of this frame (gc),
@@ -1975,24 +2003,10 @@ def _serve_cases(kit, frozen, limit, tell_cases, entry, module_spaces, submissio
                 return None
             ok, answer = reported[0] is True, reported[2]
             raised = None if ok else answer
-            # Plain data only (what encode_answer and describe_exception make), before marshal copies it: marshal
-            # sorts a set's items and compares two whose bytes are alike, and a bytes subclass's __eq__ of the
-            # student's ran there, on this thread (the sixty-first red team put a frozenset in the report from a
-            # tracer on the runner's frame, then rewrote this frame). Anything else is tampering.
-            pending = [reported[1]]
-            while pending:
-                item = pending.pop()
-                kind = type_(item)
-                if kind is dict_:
-                    if not all_(map_(is_, map_(type_, item), strs)):
-                        return None
-                    pending.extend(items_of(item))
-                elif kind is list_ or kind is tuple_:
-                    pending.extend(item)
-                elif kind is not str_ and kind is not type_(0) and kind is not type_(0.0) and kind is not type_(True) \
-                        and kind is not type_(None):
-                    return None
-            item = kind = pending = None
+            # Plain data only (what encode_answer and describe_exception make), before marshal copies it (see
+            # _plain_data): anything else is tampering
+            if code_of(plain_data) is not plain_data_code or not plain_data(reported[1], plain_tools):
+                return None
             try:
                 shown = loads(dumps(reported[1]))  # exact built-in types only, copied: no method of anything runs
             except base_exception:
