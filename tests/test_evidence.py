@@ -1425,3 +1425,20 @@ def test_a_report_that_holds_itself_is_tampering_at_once(sandbox, warm, name, ct
     twin.write_text(probe.read_text(encoding="utf-8").replace("\nLOOP = True\n", "\nLOOP = False\n"), encoding="utf-8")
     result = _graded(twin, exercise, bank, sandbox, warm)
     assert (result.error, result.score) == (None, result.max_score)
+
+
+@pytest.mark.parametrize("sandbox, warm", LAUNCHERS[:3])
+def test_a_gc_callback_never_runs_on_the_watchdog_s_thread(sandbox, warm, ctp26_small, tmp_path):
+    """The sixty-third red team's route: a call that runs past its limit with collection at every allocation and a
+    gc callback of the student's; the watchdog's interrupt was an allocation, the collection ran on its thread, and
+    the callback kept that thread (exit 77 from the probe: its callback ran on a thread not the runner's). Now the
+    watchdog allocates nothing: the probe scores exactly what its twin, the same slow first call, scores."""
+    exercise, bank = ctp26_small
+    probe = SUBMISSIONS.parent / "probes" / "watchdog_gc_callback.py"
+    result = _graded(probe, exercise, bank, sandbox, warm)
+    twin = tmp_path / probe.name
+    twin.write_text(probe.read_text(encoding="utf-8").replace("\nCALLBACK = True\n", "\nCALLBACK = False\n"),
+                    encoding="utf-8")
+    honest = _graded(twin, exercise, bank, sandbox, warm)
+    assert "exit code 77" not in (result.error or ""), result.error
+    assert (result.error, result.score) == (honest.error, honest.score)

@@ -283,9 +283,13 @@ class Watchdog:
     """
 
     def __init__(self):
-        self.lock = _thread.allocate_lock()
-        # [wall deadline (0: not armed), CPU deadline, tick, the call's serial number (tells calls apart)]
-        self.state = array.array("d", [0.0, 0.0, 0.05, 0.0])
+        # Reentrant: only the thread that took it can let go of it. The student's code reaches this lock (the
+        # runner's frames hold it); a plain lock they let go of while the watchdog held it made the watchdog's own
+        # ``release`` raise, on its thread, and making that error was an allocation (see _watch)
+        self.lock = _thread.RLock()
+        # [wall deadline (0: not armed), CPU deadline, tick, the call's serial number (tells calls apart), the
+        # runner's status (runner.STATUS: IDLE, RUNNING, ASKING)]
+        self.state = array.array("d", [0.0, 0.0, 0.05, 0.0, _runner.IDLE])
         self.cpu_clock = None  # the CPU clock of the thread the calls run on (call_clock), None: wall time only
 
     def start(self, runner, refuse=True):
@@ -297,27 +301,45 @@ class Watchdog:
         ready.acquire()
         _thread.start_new_thread(_watch, (
             self.state, self.lock.acquire, self.lock.release, _perf_counter, _clock_gettime, self.cpu_clock,
-            runner.raiser if threaded else None, runner.ident, runner.box, KeyboardInterrupt,
+            runner.raiser if threaded else None, runner.ident, _runner.STATUS, KeyboardInterrupt,
             None if threaded else _thread.interrupt_main,  # gc would hand it to the student's code (see _hand_over)
             _sleep, runner.due.acquire if threaded else None, _runner.RUNNING, _runner.ASKING, ready, refused, refuse))
         ready.acquire()  # the thread has tried to install its filter
         return refused[0]
 
 
-def _watch(state, acquire, release, wall, cpu_time, cpu_clock, raiser, runner_ident, box, keyboard_interrupt,
+def _watch(state, acquire, release, wall, cpu_time, cpu_clock, raiser, runner_ident, status, keyboard_interrupt,
            interrupt_main, sleep, make_due, running, asking, ready, refused, refuse, exit_=_os_exit):
     """The watchdog's loop (see ``Watchdog``): reads no global name and no attribute; its state is floats of its
-    own (read from the array); the runner's state it compares by identity within one expression, never bound
-    to a name (a name holding an object of the student's could be its last reference, and drop it here); it
-    writes nothing but doubles and a lock (an interrupt due while the call asks: ``Runner.due``). Its first
+    own (read from the array), the runner's status among them (``state[status]``, see runner.STATUS); it writes
+    nothing but doubles and a lock (an interrupt due while the call asks: ``Runner.due``). Its first
     act, before any student code runs, is to refuse threads on its own thread (``_refuse_threads_here``).
 
-    The loop never ends: an error in it (its state array emptied by the student's code, and ``state[2]`` raising)
-    ends the process, as the runner's does. Ended, the thread would report the error through
+    It runs while the student's calls do, when collection may be on, so its loop allocates nothing the collector
+    tracks, and raises nothing (an error is such an allocation): a collection set off here would run the student's
+    gc callbacks and finalizers on this thread (the sixty-third red team's callback kept the thread and from it
+    dropped an object of theirs on the harness's). So: the interrupt made once, before any student code runs
+    (``runner._async_raiser``); every call that takes a tuple of arguments given one made beforehand; the state
+    array pinned to its size; a reentrant lock, which no other thread can let go of; no list of the student's
+    read. ``tests/test_watchdog_collects_nothing.py`` runs this loop under a collector set to run at every
+    allocation.
+
+    The loop never ends: an error in it all the same ends the process, as the runner's does. Ended, the thread would report the error through
     ``sys.unraisablehook``, a function of the student's then running on this thread for as long as it liked: it
     took the lock the runner takes as a call ends, held "done" back and put the tree back meanwhile (the
     thirty-seventh red team)."""
     refused[0] = _refuse_threads_here() if refuse else False
+    # The interrupt, made now, before any student code runs, and kept in this frame alone (see
+    # runner._async_raiser): from here on this thread allocates nothing the collector tracks, so no collection
+    # ever runs here (one would run the student's gc callbacks and finalizers on this thread: the sixty-third
+    # red team's callback kept the thread for good, and from it dropped an object of theirs on the harness's)
+    interrupt, interrupt_arguments, pinned = raiser[1](runner_ident, keyboard_interrupt, state) \
+        if raiser is not None else (None, None, None)
+    raiser = None
+    # Likewise the arguments of the calls below that take a tuple of them (``clock_gettime``, a lock's ``acquire``):
+    # made now, so that no call makes one (a tuple taken from its free list is no allocation the collector counts,
+    # one made afresh is, and the student's code can empty that list)
+    clock_arguments, not_blocking = (cpu_clock,), (False,)
     ready.release()
     ready = refused = None
     try:
@@ -327,21 +349,21 @@ def _watch(state, acquire, release, wall, cpu_time, cpu_clock, raiser, runner_id
             wall_deadline, cpu_deadline, serial = state[0], state[1], state[3]
             if not wall_deadline > 0.0:
                 continue
-            if wall() < wall_deadline and (cpu_time(cpu_clock) if cpu_clock is not None else wall()) < cpu_deadline:
+            if wall() < wall_deadline and (cpu_time(*clock_arguments) if cpu_clock is not None else wall()) < cpu_deadline:
                 continue
             acquire()
             try:
                 if state[0] > 0.0 and state[3] == serial:  # still the same call: it has run too long
-                    if raiser is None:
+                    if interrupt is None:
                         interrupt_main()
                     # At once; or, while the call is asking the grader, made due (Runner.due) and raised by
                     # runner.leave_question once the answer is in: an interrupt then would cut the question from its
                     # answer, and waiting for a tick between two questions let a call that does little but ask run
                     # on far past its limit
-                    elif box[2] is running:
-                        raiser[0](raiser[1])(runner_ident, keyboard_interrupt)  # made now: see runner._async_raiser
-                    elif box[2] is asking:
-                        make_due(False)
+                    elif state[status] == running:
+                        interrupt(*interrupt_arguments)  # the arguments' own tuple: no call allocates one
+                    elif state[status] == asking:
+                        make_due(*not_blocking)
                     state[0] = 0.0
             finally:
                 release()
@@ -666,7 +688,7 @@ class Harness:
         """
         self.watchdog = Watchdog()
         self.runner = _runner.Runner(self.watchdog.lock, getattr(self, "runner_pipes", None),  # the student's calls run there
-                                     threaded=self.config.get("runner") != "off")
+                                     threaded=self.config.get("runner") != "off", status=self.watchdog.state)
         # The calls' clock: the CPU time of the thread they run on (the runner's, or this one's without it)
         self.cpu_clock = None if self.config.get("call_clock") == "wall" else \
             call_clock(self.runner.ident if self.runner.ident is not None else _thread.get_ident())
@@ -1899,6 +1921,11 @@ def _serve_cases(kit, frozen, limit, tell_cases, entry, module_spaces, submissio
                 note = b""
             try:
                 if threaded:  # the answer is encoded, or the exception described, on the runner thread too
+                    # Emptied by the runner as the last job started: anything there now was slipped in, and this
+                    # store would drop it here (the sixty-third red team's, from a thread of the harness they had
+                    # taken). Nothing runs between this look and the store.
+                    if box[0] is not None:
+                        return None
                     box[0] = (report, job)
                     handed = count(jobs)  # two more after "done": the runner's count of this job, and this look
                     let_go_of_hold()  # the runner may take the job now, and only now (see runner._loop)

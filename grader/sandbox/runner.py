@@ -24,17 +24,20 @@ import os
 import sys
 import time
 
-IDLE, RUNNING, ASKING = 0, 1, 2
+IDLE, RUNNING, ASKING = 0.0, 1.0, 2.0  # the runner's status, a double in the watchdog's state (see STATUS)
+STATUS = 4  # where in the watchdog's ``state`` array the runner keeps its status (harness.Watchdog)
 GO, DONE = b"g", b"d"  # the one byte each way of a hand-over
 HELD_SECONDS = 1.0  # the switch interval while the harness looks (seal.check holds the interpreter the same way)
 STACK_BYTES = 16 << 20  # as deep a recursion as the main thread allows, with room to spare
 
 
-def _serve_job(box, lock, collect=gc.enable, collecting=gc.isenabled, stop_collecting=gc.disable, running=RUNNING,
-               idle=IDLE):
+def _serve_job(box, lock, status, collect=gc.enable, collecting=gc.isenabled, stop_collecting=gc.disable,
+               running=RUNNING, idle=IDLE, at=STATUS):
     """The job in ``box``, run inside ``sys.call_tracing`` (``_loop``): box is [job (function, args), outcome
-    (ok, value), state, the last call's leftovers, whether the student's code runs with garbage collection on].
-    Everything here is the student's time: whatever it drops may run their code.
+    (ok, value), unused, the last call's leftovers, whether the student's code runs with garbage collection on].
+    Everything here is the student's time: whatever it drops may run their code. Whether a call runs is
+    ``status[at]``, a double in the watchdog's own array: the watchdog reads it where a list's item could be
+    missing (the student's code can empty a list) and the error it raised would be made on the watchdog's thread.
 
     Collection runs only here, while a job runs: the harness's thread never turns it on, so no collection
     there can run a ``__del__`` of the student's (one could set a trace function on that thread, and a
@@ -44,7 +47,7 @@ def _serve_job(box, lock, collect=gc.enable, collecting=gc.isenabled, stop_colle
         collect()
     try:
         try:
-            box[2] = running
+            status[at] = running
             function, args = box[0]
             box[0] = None
             box[3] = None  # the last call's leftovers die here, on the student's clock
@@ -53,18 +56,18 @@ def _serve_job(box, lock, collect=gc.enable, collecting=gc.isenabled, stop_colle
             outcome = (False, exc)
         function = args = None
         with lock:
-            box[2] = idle
+            status[at] = idle
     except BaseException as late:  # the watchdog's interrupt, landing just as the call ended
         if outcome is None:
             outcome = (False, late)
-        box[2] = idle
+        status[at] = idle
     box[1] = outcome
     outcome = None
     box[4] = collecting()
     stop_collecting()
 
 
-def _loop(go_read, done_write, box, lock, take_hold, jobs, read=os.read, write=os.write, call_tracing=sys.call_tracing,
+def _loop(go_read, done_write, box, lock, status, take_hold, jobs, read=os.read, write=os.write, call_tracing=sys.call_tracing,
           settrace=sys.settrace, setprofile=sys.setprofile, stop_collecting=gc.disable, switch=sys.setswitchinterval,
           held=HELD_SECONDS, done=DONE, serve_job=_serve_job, exit_=os._exit, count=next):
     """One job per byte read from the harness's pipe (``go_read``), a byte written back (``done_write``) when it
@@ -105,7 +108,7 @@ def _loop(go_read, done_write, box, lock, take_hold, jobs, read=os.read, write=o
             read(go_read, 1)
             take_hold()
             count(jobs)
-            call_tracing(serve_job, (box, lock))
+            call_tracing(serve_job, (box, lock, status))
             call_tracing(settrace, (None,))
             call_tracing(setprofile, (None,))
             stop_collecting()
@@ -170,22 +173,44 @@ def flush_streams(sys_module):
 
 
 def _async_raiser():
-    """How the watchdog interrupts the runner: ``(make, address)``, where ``make(address)(ident, exception)`` is
-    ``PyThreadState_SetAsyncExc``, or None where ctypes cannot reach it. A function object is made for each
-    interrupt, as ``frame_reader``'s for each look: one kept would be the student's to find (gc) and to give an
-    ``errcheck`` or a callable ``restype`` of theirs, which the watchdog's thread would then call (the
-    thirty-second red team's note). ``make`` is closed to ``setattr`` (``lock_types``)."""
+    """How the watchdog interrupts the runner: ``(prototype, make)``, where ``make(ident, exception, state)`` gives
+    ``(function, arguments, pinned)``, ``function(*arguments)`` is ``PyThreadState_SetAsyncExc(ident, exception)``
+    and ``pinned`` a view that keeps the watchdog's ``state`` array from being resized; or None where ctypes cannot
+    reach it.
+
+    The watchdog calls ``make`` once, on its own thread, before any student code runs, and keeps what it gives in
+    that thread's running frame alone, untracked by the collector: no student code can find the function (gc lists
+    only tracked objects, and a running frame's locals are no object of gc's) to give it an ``errcheck`` or a
+    callable ``restype`` of theirs (the thirty-second red team's note). Made and called with the arguments ready,
+    the interrupt allocates nothing the collector tracks: a function object made for each interrupt was such an
+    allocation, and the collection it set off (collection is on while a call runs) ran the student's gc callback on
+    the watchdog's thread, which kept that thread for good and from there dropped an object of theirs on the
+    harness's (the sixty-third red team). ``prototype`` is closed to ``setattr`` (``lock_types``)."""
     try:
         import ctypes
 
         address = ctypes.cast(ctypes.pythonapi["PyThreadState_SetAsyncExc"], ctypes.c_void_p).value
-        if not address:
+        untrack_at = ctypes.cast(ctypes.pythonapi["PyObject_GC_UnTrack"], ctypes.c_void_p).value
+        if not address or not untrack_at:
             return None
-        return ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.c_ulong, ctypes.py_object), address
+        prototype = ctypes.PYFUNCTYPE(ctypes.c_int)  # no argument types: nothing converts, nothing is allocated
+        untrack = ctypes.PYFUNCTYPE(None, ctypes.c_void_p)(untrack_at)
+        c_ulong, py_object = ctypes.c_ulong, ctypes.py_object
     except (ImportError, AttributeError, OSError, TypeError):
         return None
 
+    def make(ident, exception, state):
+        function = prototype(address)
+        arguments = (c_ulong(ident), py_object(exception))
+        # ``state`` (the watchdog's array) pinned to its size: while a buffer of it is exported, no code can
+        # resize it, so the watchdog's reads and writes of its items never raise (an error raised there is made on
+        # the watchdog's thread: an allocation, see above). The view is untracked too, so nothing lets go of it.
+        pinned = memoryview(state)
+        for made in (function, arguments, *arguments, pinned):
+            untrack(id(made))
+        return function, arguments, pinned
 
+    return prototype, make
 
 
 def pipes():
@@ -206,11 +231,15 @@ class Runner:
     the runner takes it after; it only stops a job the harness did not hand over.
     """
 
-    def __init__(self, lock, made=None, threaded=True):
+    def __init__(self, lock, made=None, threaded=True, status=None):
         """``threaded`` False: no runner thread, as where ctypes is missing (the weaker fallback, forced by the
-        grader's ``MINIMAX_GRADER_RUNNER=off`` so that it is tested)."""
+        grader's ``MINIMAX_GRADER_RUNNER=off`` so that it is tested). ``status``: the watchdog's state array, whose
+        item ``STATUS`` says whether a call runs (IDLE, RUNNING, ASKING)."""
+        import array
+
         self.lock = lock
-        self.box = [None, None, IDLE, None, gc.isenabled()]
+        self.box = [None, None, None, None, gc.isenabled()]
+        self.status = status if status is not None else array.array("d", [IDLE] * (STATUS + 1))
         # An interrupt due while the call was asking the grader (harness._watch), raised on the runner thread itself
         # as soon as the answer is in (``leave_question``): held means due. A lock, so that the watchdog's thread
         # sets it without writing (and dropping) an item of a list the student's code reaches.
@@ -234,8 +263,8 @@ class Runner:
                 _thread.stack_size(STACK_BYTES)
             except (ValueError, RuntimeError):
                 pass
-            self.ident = _thread.start_new_thread(_loop, (go_read, done_write, self.box, lock, self.hold.acquire,
-                                                          self.jobs))
+            self.ident = _thread.start_new_thread(_loop, (go_read, done_write, self.box, lock, self.status,
+                                                          self.hold.acquire, self.jobs))
             self.loop_frame = self._loop_frame()
         finally:
             try:
@@ -264,16 +293,16 @@ class Runner:
         if self.ident is None or _thread.get_ident() != self.ident:
             return False
         with self.lock:
-            if self.box[2] != RUNNING:
+            if self.status[STATUS] != RUNNING:
                 return False
-            self.box[2] = ASKING
+            self.status[STATUS] = ASKING
         return True
 
     def leave_question(self):
         with self.lock:
-            if self.box[2] != ASKING:
+            if self.status[STATUS] != ASKING:
                 return
-            self.box[2] = RUNNING
+            self.status[STATUS] = RUNNING
             due = self.due.locked()
             if due:
                 try:
