@@ -324,3 +324,54 @@ def test_one_per_line_json_round_trips():
         assert json.loads(text) == document
         lines = [line.strip().rstrip(",") for line in text.splitlines()]
         assert all(json.dumps(item, ensure_ascii=False) in lines for item in document["submissions"])
+
+
+def _key_of(path):
+    from grader.judging import submissions
+
+    return batch.content_key(submissions.load(path))
+
+
+def test_workers_started_before_the_bank_wait_for_it_and_then_grade(tmp_path, monkeypatch):
+    """``LocalPool.start_early``: the workers start (imports, exercise, sandbox probe) while the grader draws the
+    case bank, and read it only once ``run`` says it is on disk; they are the very processes that then grade."""
+    from grader.bulk.executor import Job, LocalPool, Task
+    from grader.judging import bank as banks
+    from grader.judging import exercise as exercises
+
+    monkeypatch.setenv("MINIMAX_GRADER_CACHE", str(tmp_path / "cache"))  # this seed's bank is nowhere yet
+    exercise = exercises.load("ctp-26")
+    job = Job(exercise="ctp-26", seed=424242, examples=12)
+    cached = banks._cache_path(exercise, job.seed, job.examples)
+    pool = LocalPool(2)
+    pool.start_early(job, 5)
+    try:
+        early = [worker.process.pid for worker in pool.workers]
+        assert len(early) == 2 and all(worker.process.poll() is None for worker in pool.workers)
+        time.sleep(1.0)  # room to misbehave: a worker that did not wait would draw and store the bank meanwhile
+        assert not cached.exists()
+        banks.build(exercise, seed=job.seed, examples=job.examples)
+        tasks = [Task(key=_key_of(sample), path=str(sample), display=sample.name) for sample in samples("correct")[:3]]
+        graded = []
+        for task, result in pool.run(job, tasks):
+            assert [worker.process.pid for worker in pool.workers] == early
+            graded.append((task.display, result["status"], result.get("error")))
+        assert sorted(graded) == sorted((task.display, "passed", None) for task in tasks)
+    finally:
+        pool.close()
+
+
+def test_a_worker_started_early_for_another_job_is_let_go(tmp_path, monkeypatch):
+    """Started early for one job, run with another (nothing in grader does that, another caller might): those
+    workers are stopped, fresh ones grade."""
+    from grader.bulk.executor import Job, LocalPool, Task
+
+    monkeypatch.setenv("MINIMAX_GRADER_CACHE", str(tmp_path / "cache"))
+    pool = LocalPool(1)
+    pool.start_early(Job(exercise="ctp-26", seed=1, examples=8), 1)
+    early = pool.workers[0].process
+    sample = samples("correct")[0]
+    answers = list(pool.run(Job(exercise="ctp-26", seed=2, examples=8),
+                            [Task(key=_key_of(sample), path=str(sample), display="s")]))
+    assert [(result["status"], result.get("error")) for _, result in answers] == [("passed", None)]
+    assert early.poll() is not None

@@ -218,35 +218,38 @@ def _grade_found(found, exercise, book, out, *, seed, jobs, exercises_dirs, sand
     if seed is None:
         seed = secrets.randbits(32)  # fresh and secret: nobody has seen these cases
     book.remember_seed(exercise.id, seed)
-    bank = banks.build(exercise, seed=seed, examples=examples)  # once, cached on disk for every worker
+    examples = exercise.random_examples if examples is None else examples  # as banks.build counts them
     outcome = Outcome(out=out, seed=seed, total=len(found))
     students = _load_submissions(found)
     done = {key: part_credit.count_every_part(result, exercise)
-            for key, result in book.done(exercise.id, __version__, seed, exercise.fingerprint, bank.examples).items()}
+            for key, result in book.done(exercise.id, __version__, seed, exercise.fingerprint, examples).items()}
     tasks: dict[str, Task] = {}
     sharing: dict[str, int] = {}  # students behind each content key: a task's verdict counts for each of them
     # Every submission is read, hashed and copied (read-only, in a private folder outside --out)
     # before any student code runs: nothing one submission does can change what another is graded on.
     class_copy = frozen.open_class(frozen_root)
-    for entry in students:
-        key = entry["key"]
-        if key is not None:
-            sharing[key] = sharing.get(key, 0) + 1
-            if key not in done and key not in tasks:
-                path = class_copy.freeze(entry["submission"], len(tasks)) or entry["submission"].path
-                tasks[key] = Task(key=key, path=str(path), display=entry["found"].display)
-
-    known = [("error" if e["key"] is None else done[e["key"]].get("status", "error"))
-             for e in students if e["key"] is None or e["key"] in done]
-    outcome.reused = sum(1 for e in students if e["key"] is not None and e["key"] in done)
-    progress.start(len(students), outcome.reused, seed, exercise.id, to_grade=len(students) - len(known),
-                   unreadable=len(known) - outcome.reused)
-    for status in known:
-        progress.count(status, fresh=False)
-    job = Job(exercise=exercise.id, seed=seed, examples=bank.examples,
+    job = Job(exercise=exercise.id, seed=seed, examples=examples,
               exercises_dirs=tuple(str(d) for d in exercises_dirs or ()), sandbox=sandbox, warm=warm)
     executor = executor or LocalPool(jobs)
     try:
+        for entry in students:
+            key = entry["key"]
+            if key is not None:
+                sharing[key] = sharing.get(key, 0) + 1
+                if key not in done and key not in tasks:
+                    path = class_copy.freeze(entry["submission"], len(tasks)) or entry["submission"].path
+                    tasks[key] = Task(key=key, path=str(path), display=entry["found"].display)
+        # The workers start while the bank is drawn (they need it only once they grade): see LocalPool.start_early
+        if tasks and hasattr(executor, "start_early"):
+            executor.start_early(job, len(tasks))
+        bank = banks.build(exercise, seed=seed, examples=examples)  # once, cached on disk for every worker
+        known = [("error" if e["key"] is None else done[e["key"]].get("status", "error"))
+                 for e in students if e["key"] is None or e["key"] in done]
+        outcome.reused = sum(1 for e in students if e["key"] is not None and e["key"] in done)
+        progress.start(len(students), outcome.reused, seed, exercise.id, to_grade=len(students) - len(known),
+                       unreadable=len(known) - outcome.reused)
+        for status in known:
+            progress.count(status, fresh=False)
         for task, result in executor.run(job, list(tasks.values())):
             if result is None:
                 outcome.failures.append(f"{task.display}: the grader itself failed on this submission "

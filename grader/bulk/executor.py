@@ -61,13 +61,17 @@ class Executor(Protocol):
 class _Worker:
     """One worker process; a thread turns its answers into messages on the pool's queue (any OS)."""
 
-    def __init__(self, job: Job, inbox: queue.Queue):
+    def __init__(self, job: Job, inbox: queue.Queue, wait: bool = False):
+        """``wait``: the job's case bank is not on disk yet; the worker starts (its imports, the exercise, the
+        sandbox probe) and waits for ``go`` before it reads the bank."""
         self.process = subprocess.Popen(
             [sys.executable, "-m", "grader.bulk.worker"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=None, env=dict(os.environ),  # buffered: an unbuffered pipe reads a line one byte per call
         )
+        self.job = job
+        self.waiting = wait
         self.in_flight: deque[Task] = deque()
-        self.send({"job": asdict(job)})
+        self.send({"job": asdict(job), "wait": True} if wait else {"job": asdict(job)})
         threading.Thread(target=self._read, args=(inbox,), daemon=True, name="minimax-grader-worker-reader").start()
 
     def _read(self, inbox: queue.Queue) -> None:
@@ -96,6 +100,12 @@ class _Worker:
             self.process.stdin.close()
         except OSError:
             pass
+
+    def go(self) -> None:
+        """The bank is on disk: the worker reads it and starts grading."""
+        if self.waiting:
+            self.waiting = False
+            self.send({"go": True})
 
     def give(self, task: Task) -> bool:
         self.in_flight.append(task)
@@ -132,15 +142,31 @@ class LocalPool:
     def __init__(self, jobs: int | None = None):
         self.jobs = max(1, jobs or default_jobs())
         self.workers: list[_Worker] = []
+        self.inbox: queue.Queue = queue.Queue()
+
+    def start_early(self, job: Job, count: int) -> None:
+        """Start up to ``count`` workers for ``job`` before its case bank is built: while the grader draws the
+        bank (hypothesis, a few tenths of a second, on one core) each worker imports the grader, loads the
+        exercise and probes the sandbox on the other; ``run`` tells them to go once the bank is on disk. A
+        batch's start-up then costs the longer of the two, not their sum."""
+        while len(self.workers) < min(self.jobs, count):
+            self.workers.append(_Worker(job, self.inbox, wait=True))
 
     def run(self, job: Job, tasks: Iterable[Task]) -> Iterator[tuple[Task, dict | None]]:
         waiting = deque(tasks)
         if not waiting:
             return
-        inbox: queue.Queue = queue.Queue()
+        inbox = self.inbox
         tries: dict[str, int] = {}
         try:
-            for _ in range(min(self.jobs, len(waiting))):
+            for worker in list(self.workers):  # started early: for this very job, or of no use
+                if worker.job == job:
+                    worker.go()
+                else:
+                    self.workers.remove(worker)
+                    worker.hang_up()
+                    worker.stop()
+            while len(self.workers) < min(self.jobs, len(waiting)):
                 self.workers.append(_Worker(job, inbox))
             self._feed(waiting)
             while any(w.in_flight for w in self.workers) or waiting:

@@ -98,7 +98,7 @@ class Context:
             if self.exercise.fingerprint != plugin.fingerprint:
                 raise WorkerMismatch(f"exercise {self.exercise.id} on this worker differs from the driving machine's")
             return
-        self.exercise, self.bank, self.launcher = pool_worker._load(job)
+        self.exercise, self.bank, self.launcher = pool_worker._load(job, pool_worker._prepare(job))
         if self.exercise.fingerprint != plugin.fingerprint:
             raise WorkerMismatch(f"exercise {self.exercise.id} on this worker differs from the driving machine's "
                                  f"(fingerprint {self.exercise.fingerprint}, expected {plugin.fingerprint}); "

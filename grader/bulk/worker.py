@@ -18,17 +18,37 @@ import sys
 from pathlib import Path
 
 
-def _load(job: dict):
+def _prepare(job: dict, start_server: bool = False):
+    """What needs no case bank, done while the grader may still be drawing it: the grader's modules imported, the
+    exercise loaded, the sandbox chosen and, with ``start_server``, the fork server's process started (``_warm``
+    gives it the bank). ``(exercise, launcher, server or None)``."""
     from grader.sandbox import launch
 
-    launch.start_choosing(job.get("sandbox"))  # the sandbox probe runs while the exercise and its bank load
-    from grader.judging import bank as banks
+    launch.start_choosing(job.get("sandbox"))  # the sandbox probe runs while the exercise loads
     from grader.judging import exercise as exercises
+    from grader.judging import bank as banks  # noqa: F401 - imported while the grader may still draw the bank
+    from grader.judging import judge  # noqa: F401 - likewise
 
     dirs = [Path(d) for d in job.get("exercises_dirs") or ()]
     exercise = exercises.load(job["exercise"], dirs)
-    bank = banks.build(exercise, seed=int(job["seed"]), examples=job.get("examples"))
     launcher = launch.choose(job.get("sandbox"))
+    server = None
+    if start_server:
+        from grader.sandbox import forkserver
+
+        try:
+            server = forkserver.ZygoteLauncher.start_server(launcher, exercise)
+        except forkserver.ZygoteError:
+            server = None  # said by _warm, which tries again the usual way
+    return exercise, launcher, server
+
+
+def _load(job: dict, prepared):
+    """``prepared`` (``_prepare``'s) and the job's case bank: ``(exercise, bank, launcher)``."""
+    from grader.judging import bank as banks
+
+    exercise, launcher, _server = prepared
+    bank = banks.build(exercise, seed=int(job["seed"]), examples=job.get("examples"))
     return exercise, bank, launcher
 
 
@@ -57,10 +77,13 @@ def remember_reference(exercise, bank) -> None:
     exercise.hooks.reference = remembered
 
 
-def _warm(launcher, exercise, bank):
+def _warm(launcher, exercise, bank, server=None):
+    """The fork server for ``bank``: ``server`` (started by ``_prepare``) made ready, or one started now."""
     from grader.sandbox import forkserver
 
     try:
+        if server is not None:
+            return forkserver.ZygoteLauncher.around(server, launcher, bank)
         return forkserver.ZygoteLauncher.wrap(launcher, exercise, bank)
     except forkserver.ZygoteError as exc:
         print(f"minimax-grader worker: no fork server ({exc}); starting one child per submission", file=sys.stderr)
@@ -99,19 +122,27 @@ def main() -> int:
     first = sys.stdin.readline()
     if not first:
         return 0
-    job = json.loads(first)["job"]
+    first = json.loads(first)
+    job = first["job"]
     if job.get("kind") == "tournament":  # a game per task (grader.bulk.tournament)
         from grader.bulk import tournament
 
         tournament.serve(job, sys.stdin, answers)
         return 0
-    exercise, bank, launcher = _load(job)
+    prepared = _prepare(job, start_server=job.get("warm", True))
+    # Started before the grader had drawn the case bank (executor.LocalPool.start_early): "go" says it is on
+    # disk now; end of input, that the batch ended first (the bank could not be built)
+    if first.get("wait") and not sys.stdin.readline():
+        if prepared[2] is not None:
+            prepared[2].close()
+        return 0
+    exercise, bank, launcher = _load(job, prepared)
     from grader.judging import submissions
     from grader.bulk.batch import content_key
     from grader.sandbox import frozen
 
     remember_reference(exercise, bank)
-    warm = _warm(launcher, exercise, bank) if job.get("warm", True) else None
+    warm = _warm(launcher, exercise, bank, prepared[2]) if job.get("warm", True) else None
     # The bank, the exercise and the libraries live as long as this process: keep the collector
     # from walking them again and again while it grades hundreds of submissions.
     gc.collect()

@@ -59,6 +59,8 @@ class ForkServer:
     """One zygote process, its control socket, and what it has said about its children."""
 
     def __init__(self, exercise, bank, launcher: launch.Launcher, copies: int = 2):
+        """The zygote started and, given ``bank``, made ready (``setup``); with ``bank`` None only started: its
+        Python starts and imports the harness while the grader still draws the bank (a pool worker's start-up)."""
         self.lock = threading.Lock()
         self.buffer = b""
         self.forked: dict[int, dict] = {}
@@ -69,8 +71,7 @@ class ForkServer:
         self.home = Path(tempfile.mkdtemp(prefix="minimax-grader-zygote-", dir=_memory_folder()))
         os.chmod(self.home, 0o711)  # each session's scratch below it is handed to the child's uid
         self.scratch_parent = str(self.home)
-        staged = () if answers_while_loading(exercise) else bank.cases
-        self.inputs = {case.id: case.input for case in staged}
+        self.exercise, self.inputs = exercise, {}
         ours, theirs = socket.socketpair()
         self.sock = ours
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(self.home), "TMPDIR": str(self.home),
@@ -86,12 +87,24 @@ class ForkServer:
             )
         finally:
             theirs.close()
+        self.nests = bool(getattr(launcher, "nests", False))
+        if bank is not None:
+            self.setup(bank, copies)
+
+    def setup(self, bank, copies: int = 2) -> None:
+        """The bank's cases to the zygote, which builds them before it forks anything; back once it is ready."""
         from grader.sandbox import identity
 
-        self._send({"op": "setup", "driver": str(exercise.driver_path), "sys_path": child_sys_path(),
-                    "cases": [_for_child(exercise, case.to_request()) for case in staged], "copies": copies,
-                    "nest": bool(getattr(launcher, "nests", False)),
-                    "preload": [*identity.PRELOAD, *identity.preload()]})
+        exercise = self.exercise
+        staged = () if answers_while_loading(exercise) else bank.cases
+        self.inputs = {case.id: case.input for case in staged}
+        try:
+            self._send({"op": "setup", "driver": str(exercise.driver_path), "sys_path": child_sys_path(),
+                        "cases": [_for_child(exercise, case.to_request()) for case in staged], "copies": copies,
+                        "nest": self.nests, "preload": [*identity.PRELOAD, *identity.preload()]})
+        except ZygoteError:
+            self.close()
+            raise
         reply = self._wait(lambda: self._ready, READY_TIMEOUT)
         if reply is None or reply.get("op") != "ready":
             self.close()
@@ -295,9 +308,19 @@ class ZygoteLauncher(launch.Launcher):
 
     @classmethod
     def wrap(cls, inner: launch.Launcher, exercise, bank) -> "ZygoteLauncher":
+        return cls.around(cls.start_server(inner, exercise), inner, bank)
+
+    @staticmethod
+    def start_server(inner: launch.Launcher, exercise) -> ForkServer:
+        """The fork server's process only, started before the case bank exists (``around`` makes it ready)."""
         if not available() or not inner.isolated or inner.name not in ("posix", "bwrap"):
             raise ZygoteError("no fork server on this platform or with this sandbox")
-        server = ForkServer(exercise, bank, inner)
+        return ForkServer(exercise, None, inner)
+
+    @classmethod
+    def around(cls, server: ForkServer, inner: launch.Launcher, bank) -> "ZygoteLauncher":
+        """A launcher over ``server`` (from ``start_server``), once it has the bank's cases."""
+        server.setup(bank)
         return cls(name=f"{inner.name}+fork-server", isolated=True, warning=inner.warning, server=server, inner=inner,
                    session_class=ForkSession, landlock=inner.landlock, nests=inner.nests)
 
