@@ -173,8 +173,9 @@ def seal_cost(exercise, runs: int) -> None:
     whole = seal.Seal.__new__(seal.Seal)
     child_side.call_timeout = 1.0
     child_side.channel.nonce = "0" * 16
-    child_side.make_seal(whole)
-    _kit, window, _restore = child_side.window(whole.anchor)
+    sealed = child_side.sealed_classes()
+    child_side.make_seal(whole, *sealed)
+    _kit, window, _restore = child_side.window(whole.anchor, *sealed)
     built = [driver.build(case.input) for case in bank.cases]
     befores = [driver.snapshot(b) for b in built]
     evidence_of, broken = seal.call_seal()

@@ -113,7 +113,8 @@ def test_a_pool_worker_starts_the_probe_before_it_loads_the_exercise(fresh_probe
     seen_at_load = []
     real_load = exercises.load
     monkeypatch.setattr(exercises, "load", lambda *a, **k: seen_at_load.append(bool(started)) or real_load(*a, **k))
-    exercise, bank, launcher = worker._load({"exercise": "nim", "seed": 26, "sandbox": "auto"})
+    job = {"exercise": "nim", "seed": 26, "sandbox": "auto"}
+    exercise, bank, launcher = worker._load(job, worker._prepare(job))
     assert seen_at_load == [True] and exercise.id == "nim" and launcher.name == "bwrap"  # the stand-in probe worked
 
 

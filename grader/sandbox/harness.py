@@ -581,8 +581,7 @@ class Harness:
         self.seal = _seal.Seal.__new__(_seal.Seal)  # in place first: the seal covers its own identity too
         # The driver's classes and the library's, with the names each is read through, taken once, now: the whole
         # seal and the per-call check seal the same ones
-        driver_classes, library_classes = _classes_of_driver(self.driver)
-        plumbing = [*_library_plumbing(self.driver, library_classes), *GENERATOR_PLUMBING]
+        driver_classes, plumbing = self.sealed_classes()
         self.make_seal(self.seal, driver_classes, plumbing)
         anchor = self.seal.anchor  # into this frame before the submission's first line: serve() keeps it
         kit, window_anchor, restore = self.window(anchor, driver_classes, plumbing)
@@ -727,6 +726,12 @@ class Harness:
         self.runner_pipes = _runner.pipes()
         guarded = [self.channel.req_fd, self.channel.res_fd, *(fd for pair in self.runner_pipes for fd in pair)]
         return lock_down({**config, "channel_fds": guarded})
+
+    def sealed_classes(self):
+        """``(the driver's classes, the plumbing)``: what ``make_seal`` and ``window`` seal of the driver and its
+        library (see ``_library_plumbing``), read before any student code runs."""
+        driver_classes, library_classes = _classes_of_driver(self.driver)
+        return driver_classes, [*_library_plumbing(self.driver, library_classes), *GENERATOR_PLUMBING]
 
     def make_seal(self, seal, driver_classes, plumbing):
         """What student code must leave alone: this harness, the driver, the seal itself; ``driver_classes`` and
