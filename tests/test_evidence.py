@@ -1442,3 +1442,14 @@ def test_a_gc_callback_never_runs_on_the_watchdog_s_thread(sandbox, warm, ctp26_
     honest = _graded(twin, exercise, bank, sandbox, warm)
     assert "exit code 77" not in (result.error or ""), result.error
     assert (result.error, result.score) == (honest.error, honest.score)
+
+
+@pytest.mark.parametrize("sandbox, warm", LAUNCHERS[:3])
+def test_no_lock_game_makes_the_watchdog_raise(sandbox, warm, ctp26_small):
+    """The sixty-fourth red team's route: the watchdog's lock, found through the runner, handed to the watchdog's
+    thread with a count about to wrap, the watchdog armed past its deadline: its ``acquire`` raised (exit 4, or 77
+    from the file's gc callback on that thread). The loop takes no lock now: the probe, which then searches
+    correctly, keeps full marks."""
+    exercise, bank = ctp26_small
+    result = _graded(SUBMISSIONS.parent / "probes" / "watchdog_lock_games.py", exercise, bank, sandbox, warm)
+    assert (result.error, result.score) == (None, result.max_score), result.error

@@ -269,8 +269,9 @@ class Watchdog:
 
     Arming and disarming happen around every call, thousands of times per submission, so
     they wake nobody: ``_serve_cases`` arms it by storing into ``state`` (deadlines, tick, serial number) and
-    disarms it under ``lock``, and the watchdog thread looks at the clocks a few times per call timeout on its own. A call
-    is interrupted at most a tick (a twentieth of its timeout) late.
+    disarms it under ``lock`` (which the runner takes too, as a call ends and around its questions), and the watchdog
+    thread looks at the clocks a few times per call timeout on its own, taking no lock (see _watch). A call is
+    interrupted at most a tick (a twentieth of its timeout) late.
 
     The thread's loop (``_watch``) is a function over values bound before any student code runs, and reads
     nothing through this class or the runner's: a property the student set on ``Watchdog`` (``tick``) ran their
@@ -283,10 +284,9 @@ class Watchdog:
     """
 
     def __init__(self):
-        # Reentrant: only the thread that took it can let go of it. The student's code reaches this lock (the
-        # runner's frames hold it); a plain lock they let go of while the watchdog held it made the watchdog's own
-        # ``release`` raise, on its thread, and making that error was an allocation (see _watch)
-        self.lock = _thread.RLock()
+        # Taken by the runner and the harness, never by the watchdog's own loop (see _watch): the student's code
+        # reaches it (the runner's frames hold it), and any lock it reaches it can make raise
+        self.lock = _thread.allocate_lock()
         # [wall deadline (0: not armed), CPU deadline, tick, the call's serial number (tells calls apart), the
         # runner's status (runner.STATUS: IDLE, RUNNING, ASKING)]
         self.state = array.array("d", [0.0, 0.0, 0.05, 0.0, _runner.IDLE])
@@ -300,7 +300,7 @@ class Watchdog:
         ready, refused = _thread.allocate_lock(), [False]
         ready.acquire()
         _thread.start_new_thread(_watch, (
-            self.state, self.lock.acquire, self.lock.release, _perf_counter, _clock_gettime, self.cpu_clock,
+            self.state, _perf_counter, _clock_gettime, self.cpu_clock,
             runner.raiser if threaded else None, runner.ident, _runner.STATUS, KeyboardInterrupt,
             None if threaded else _thread.interrupt_main,  # gc would hand it to the student's code (see _hand_over)
             _sleep, runner.due.acquire if threaded else None, _runner.RUNNING, _runner.ASKING, ready, refused, refuse))
@@ -308,7 +308,7 @@ class Watchdog:
         return refused[0]
 
 
-def _watch(state, acquire, release, wall, cpu_time, cpu_clock, raiser, runner_ident, status, keyboard_interrupt,
+def _watch(state, wall, cpu_time, cpu_clock, raiser, runner_ident, status, keyboard_interrupt,
            interrupt_main, sleep, make_due, running, asking, ready, refused, refuse, exit_=_os_exit):
     """The watchdog's loop (see ``Watchdog``): reads no global name and no attribute; its state is floats of its
     own (read from the array), the runner's status among them (``state[status]``, see runner.STATUS); it writes
@@ -320,8 +320,8 @@ def _watch(state, acquire, release, wall, cpu_time, cpu_clock, raiser, runner_id
     gc callbacks and finalizers on this thread (the sixty-third red team's callback kept the thread and from it
     dropped an object of theirs on the harness's). So: the interrupt made once, before any student code runs
     (``runner._async_raiser``); every call that takes a tuple of arguments given one made beforehand; the state
-    array pinned to its size; a reentrant lock, which no other thread can let go of; no list of the student's
-    read. ``tests/test_watchdog_collects_nothing.py`` runs this loop under a collector set to run at every
+    array pinned to its size; no lock (the sixty-fourth made a reentrant one raise on this thread); no list of the
+    student's read. ``tests/test_watchdog_collects_nothing.py`` runs this loop under a collector set to run at every
     allocation.
 
     The loop never ends: an error in it all the same ends the process, as the runner's does. Ended, the thread would report the error through
@@ -351,22 +351,24 @@ def _watch(state, acquire, release, wall, cpu_time, cpu_clock, raiser, runner_id
                 continue
             if wall() < wall_deadline and (cpu_time(*clock_arguments) if cpu_clock is not None else wall()) < cpu_deadline:
                 continue
-            acquire()
-            try:
-                if state[0] > 0.0 and state[3] == serial:  # still the same call: it has run too long
-                    if interrupt is None:
-                        interrupt_main()
-                    # At once; or, while the call is asking the grader, made due (Runner.due) and raised by
-                    # runner.leave_question once the answer is in: an interrupt then would cut the question from its
-                    # answer, and waiting for a tick between two questions let a call that does little but ask run
-                    # on far past its limit
-                    elif state[status] == running:
-                        interrupt(*interrupt_arguments)  # the arguments' own tuple: no call allocates one
-                    elif state[status] == asking:
-                        make_due(*not_blocking)
-                    state[0] = 0.0
-            finally:
-                release()
+            # From the look at the state to the interrupt nothing lets another thread run (no call, no jump back:
+            # CPython 3.11 switches threads only there), so no lock is taken: the runner's status cannot change
+            # between this look and the act, and an interrupt lands where the runner last let the interpreter go.
+            # (A lock shared with the runner is within the student's reach: let go of, or given this thread as
+            # its owner with a count about to wrap, by ``RLock._acquire_restore``, it made this thread's own
+            # ``release`` or ``acquire`` raise: the sixty-fourth red team.) Disarmed first, then acted on.
+            if state[0] > 0.0 and state[3] == serial:  # still the same call: it has run too long
+                state[0] = 0.0
+                if interrupt is None:
+                    interrupt_main()
+                # At once; or, while the call is asking the grader, made due (Runner.due) and raised by
+                # runner.leave_question once the answer is in: an interrupt then would cut the question from its
+                # answer, and waiting for a tick between two questions let a call that does little but ask run
+                # on far past its limit
+                elif state[status] == running:
+                    interrupt(*interrupt_arguments)  # the arguments' own tuple: no call allocates one
+                elif state[status] == asking:
+                    make_due(*not_blocking)
     finally:
         exit_(4)
 
