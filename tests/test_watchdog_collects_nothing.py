@@ -204,3 +204,25 @@ def test_the_watchdog_s_loop_makes_no_argument_tuple_and_builds_nothing():
                                                                             "cpu_time", "interrupt"))
             calls.append((callee, instruction.arg))
     assert all(callee == "sleep" and count == 1 for callee, count in calls), calls
+
+
+def test_nothing_lets_another_thread_in_between_the_look_and_the_interrupt():
+    """No lock guards the watchdog's look at the runner's status and its act: CPython 3.11 lets another thread run
+    only after a call or at a jump back, and there is neither between the look at ``state`` that decides and the
+    interrupt (or the ``due`` mark) it makes, but the call of the other branch, ``interrupt_main`` (no runner). A
+    call slipped in there would let the runner's status change between the two (an interrupt landing after the
+    call ended, in the runner's own loop)."""
+    import dis
+    import inspect
+
+    lines, first = inspect.getsourcelines(harness._watch)
+    look_line = first + next(n for n, text in enumerate(lines) if "if state[0] > 0.0 and state[3] == serial" in text)
+    instructions = list(dis.get_instructions(harness._watch))
+    start = min(i.offset for i in instructions if i.positions.lineno == look_line)
+    acts = [i.offset for i in instructions if i.opname == "CALL_FUNCTION_EX" and i.offset > start]
+    assert len(acts) == 2  # the interrupt, the due mark
+    between = [i for i in instructions if start <= i.offset < max(acts)]
+    switching = [i for i in between if i.opname in ("CALL", "PRECALL", "JUMP_BACKWARD", "RESUME", "CALL_FUNCTION_EX")
+                 and i.offset not in acts]
+    callees = {i.positions.lineno for i in switching}
+    assert all("interrupt_main()" in lines[line - first] for line in callees), [lines[line - first] for line in callees]
