@@ -1453,3 +1453,15 @@ def test_no_lock_game_makes_the_watchdog_raise(sandbox, warm, ctp26_small):
     exercise, bank = ctp26_small
     result = _graded(SUBMISSIONS.parent / "probes" / "watchdog_lock_games.py", exercise, bank, sandbox, warm)
     assert (result.error, result.score) == (None, result.max_score), result.error
+
+
+@pytest.mark.parametrize("sandbox, warm", [LAUNCHERS[0], *LAUNCHERS[2:]])
+def test_the_serving_thread_s_wait_cannot_be_made_to_fail(sandbox, warm, ctp26_small):
+    """The sixty-fifth red team's route: the hand-over's "done" pipe made non-blocking, the serving thread's wait
+    for it cut short by a signal, and the error it then raised made on that thread while the file's call had
+    collection on: the file's gc callback ran there (exit 77). The probe tries every way to those flags it knows
+    and the signals, then searches correctly: full marks. Not under ``spawn``, which has no system-call filter
+    (the flags stay the file's to set there, as everything the user may do: docs/security.md's table)."""
+    exercise, bank = ctp26_small
+    result = _graded(SUBMISSIONS.parent / "probes" / "serving_wait_cut_short.py", exercise, bank, sandbox, warm)
+    assert (result.error, result.score) == (None, result.max_score), result.error

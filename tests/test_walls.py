@@ -270,7 +270,8 @@ extra = {{"x86_64": dict(mount=165, umount2=166, unshare=272, setns=308, bpf=321
                         swapon=224)}}[os.uname().machine]
 parent = os.getppid()
 read, write = os.pipe()
-assert guard.install_filter(os.getpid())
+guarded, guarded_write = os.pipe()  # as the harness's channel and hand-over pipes
+assert guard.install_filter(os.getpid(), [guarded, guarded_write])
 libc = ctypes.CDLL(None, use_errno=True)
 libc.syscall.restype = ctypes.c_long
 def errno_of(number, *args):
@@ -286,13 +287,21 @@ checks = {{"kill(-1)": errno_of(numbers["kill"], -1, 0), "kill(parent)": errno_o
           "clone(CLONE_NEWUSER)": errno_of(numbers["clone"], 0x10000000 | 17, 0, 0, 0, 0),
           "clone3": errno_of(numbers["clone3"], 0, 0), "prctl(PR_SET_DUMPABLE)": errno_of(numbers["prctl"], 4, 1, 0, 0, 0),
           "fcntl(F_SETOWN)": errno_of(numbers["fcntl"], read, 8, parent), "fcntl(F_SETSIG)": errno_of(numbers["fcntl"], read, 10, 9),
-          "fcntl(F_SETOWN_EX)": errno_of(numbers["fcntl"], read, 15, 0), "ioctl(FIOASYNC)": errno_of(numbers["ioctl"], read, 0x5452, 0)}}
+          "fcntl(F_SETOWN_EX)": errno_of(numbers["fcntl"], read, 15, 0), "ioctl(FIOASYNC)": errno_of(numbers["ioctl"], read, 0x5452, 0),
+          "fcntl(channel, F_SETFL)": errno_of(numbers["fcntl"], guarded, 4, os.O_NONBLOCK),
+          "fcntl(channel, F_DUPFD)": errno_of(numbers["fcntl"], guarded, 0, 0),
+          "fcntl(channel, F_DUPFD_CLOEXEC)": errno_of(numbers["fcntl"], guarded_write, 1030, 0),
+          "dup(channel)": errno_of(numbers["dup"] if "dup" in numbers else numbers["dup3"], guarded, 100, 0),
+          "dup3(channel, x)": errno_of(numbers["dup3"], guarded_write, 101, 0),
+          "ioctl(channel, FIONBIO)": errno_of(numbers["ioctl"], guarded, 0x5421, ctypes.addressof(ctypes.c_int(1)))}}
 let_through += [name for name, errno in checks.items() if errno != (38 if name == "clone3" else 1)]
 if os.uname().machine == "x86_64":
     let_through += ["x32 getpid"] if errno_of(0x40000000 | 39) != 1 else []
 own = {{"kill(self, 0)": errno_of(numbers["kill"], os.getpid(), 0),
        "prlimit(0)": errno_of(numbers["prlimit64"], 0, 7, 0, 0), "fcntl(F_GETFL)": errno_of(numbers["fcntl"], read, 3),
-       "fcntl(F_SETFL, O_NONBLOCK)": errno_of(numbers["fcntl"], read, 4, os.O_NONBLOCK)}}
+       "fcntl(F_SETFL, O_NONBLOCK)": errno_of(numbers["fcntl"], read, 4, os.O_NONBLOCK),
+       "fcntl(channel, F_GETFL)": errno_of(numbers["fcntl"], guarded, 3), "dup(other)": 0 if os.dup(read) > 0 else 1,
+       "set_blocking(other)": os.set_blocking(read, False) or 0}}
 print(let_through, [name for name, errno in own.items() if errno])
 '''
 

@@ -88,7 +88,14 @@ ARGUMENTS = (
 # The channel's descriptors (the harness's requests and replies): no call may close them or put another
 # file in their place (a pipe of the child's own, read by a thread that rewrites every reply), so what the
 # harness writes is what the grader reads. Checked as "notin" against the numbers the harness gives.
-CHANNEL = (("close", 0), ("dup2", 1), ("dup3", 1))
+CHANNEL = (("close", 0), ("dup2", 1), ("dup3", 1), ("dup", 0), ("dup2", 0), ("dup3", 0))
+# Nor may a call change how they read: O_NONBLOCK set on the hand-over's "done" pipe made the harness's wait for it
+# fail (EAGAIN, once a signal of the student's had cut the wait short), and the error was made on the harness's
+# thread while the student's call had collection on: the collection ran their gc callback there, with the reply
+# key up the stack (the sixty-fifth red team). So ``fcntl`` may not set their flags (F_SETFL) nor copy them
+# (F_DUPFD, F_DUPFD_CLOEXEC: a copy shares the flags), nor ``ioctl`` set O_NONBLOCK (FIONBIO, the way CPython's
+# ``os.set_blocking`` does it), nor may ``dup`` (above). (call, descriptor argument, command argument, commands)
+CHANNEL_COMMANDS = (("fcntl", 0, 1, (0, 4, 1030)), ("ioctl", 0, 1, (0x5421,)))
 
 ENOSYS = ("clone3", "close_range")  # glibc then uses clone, whose flags the filter can read; CPython then
 # closes descriptors one by one, each checked
@@ -172,6 +179,9 @@ def program(pid, machine, channel=()):
         checks.setdefault(name, []).append((argument, "in", sorted(values)))
     for name, argument in CHANNEL:
         checks.setdefault(name, []).append((argument, "notin", sorted(channel) or [-1 & 0xFFFFFFFF]))
+    for name, descriptor, command, commands in CHANNEL_COMMANDS:
+        if channel:
+            checks.setdefault(name, []).append((command, "when", (commands, descriptor, sorted(channel))))
     for name, conditions in ARGUMENTS:
         checks.setdefault(name, []).extend(
             (arg, kind, sorted(own) if values == ("own",) else values) for arg, kind, values in conditions)
@@ -200,6 +210,12 @@ def _block(name, conditions):
             out.append(("jset", values, fail, ok))
         elif kind == "notin":
             out += [("jeq", value, fail, None) for value in values[:-1]] + [("jeq", values[-1], fail, ok)]
+        elif kind == "when":  # one of these commands: then the descriptor argument may not be one of these
+            commands, descriptor, guarded = values
+            named = f"{name}:{number}:descriptor"
+            out += [("jeq", value, named, None) for value in commands[:-1]] + [("jeq", commands[-1], named, ok)]
+            out += [("label", named), ("ld", 16 + 8 * descriptor)]
+            out += [("jeq", value, fail, None) for value in guarded[:-1]] + [("jeq", guarded[-1], fail, ok)]
         else:
             out += [("jeq", value, ok, None) for value in values[:-1]] + [("jeq", values[-1], ok, fail)]
         out.append(("label", ok))

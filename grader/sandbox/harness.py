@@ -580,6 +580,8 @@ class Harness:
             return {"ok": False, "grader_fault": f"the sandbox could not be set up: {problem}"[:400]}, None, None, None
         self.channel.tell(["student code starts"], now=True)  # from here on a grader fault can only be forged
         self.start_threads()
+        if self.runner.ident is not None:
+            _block_signals_here()  # the runner and the watchdog, started just now, keep theirs
         self.seal = _seal.Seal.__new__(_seal.Seal)  # in place first: the seal covers its own identity too
         # The driver's classes and the library's, with the names each is read through, taken once, now: the whole
         # seal and the per-call check seal the same ones
@@ -1216,6 +1218,19 @@ def _hand_over(box):
     go.release()
     forever.acquire()
     _os_exit(5)
+
+
+def _block_signals_here():
+    """Every signal blocked on this thread (the serving one, once the runner and the watchdog have started): none of
+    its waits is cut short by one. A wait cut short is retried, but the student's code could also have changed how
+    the descriptor reads (now refused, see allowlist.CHANNEL_COMMANDS), and the retry then failed: an error made on
+    this thread while the student's call had collection on (the sixty-fifth red team's route to its gc callback)."""
+    try:
+        import _signal
+
+        _signal.pthread_sigmask(_signal.SIG_BLOCK, tuple(_signal.valid_signals()))
+    except (ImportError, AttributeError, OSError, ValueError):
+        pass  # not POSIX: no such signals
 
 
 def _served_here(box, exit_=_os_exit):
