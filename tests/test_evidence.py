@@ -652,8 +652,10 @@ CAUGHT_WHILE_LOADING = {"forge_audit_hook.py": "has no attribute 'addaudithook'"
                         "forge_watchdog_wait_link.py": "tampered with the grader's harness",
                         # the runner refuses threads: the file cannot start its own as it loads
                         "forge_genexpr_key.py": "can't start new thread",
-                        # the runner's loop ends the process on any error: its "go" pipe made non-blocking
-                        "forge_fake_runner_loop.py": "exited before answering (exit code 4)",
+                        # the runner's loop ends the process on any error: its "go" pipe made non-blocking; and since
+                        # the sixty-fifth red team the filter refuses that (not under spawn, which has no filter)
+                        "forge_fake_runner_loop.py": ("exited before answering (exit code 4)",
+                                                      "raised PermissionError: [Errno 1] Operation not permitted"),
                         # the watchdog's state is an array of doubles: the object cannot be stored
                         "forge_watchdog_dropped_state.py": "must be real number"}
 
@@ -699,7 +701,9 @@ def test_reviewed_forgeries_never_beat_the_honest_score(sandbox, warm, ctp26_sma
             assert forged.score <= honest.score == 9.0, (name, forged.score, forged.error)
             lost_checks = {c.name for c in forged.checks if c.score < c.max_score}
             caught = forged.error in (HARNESS_TAMPERED, TAMPERED) or lost in lost_checks or \
-                (name in CAUGHT_WHILE_LOADING and CAUGHT_WHILE_LOADING[name] in (forged.error or ""))
+                (name in CAUGHT_WHILE_LOADING and any(text in (forged.error or "") for text in (
+                    (CAUGHT_WHILE_LOADING[name],) if isinstance(CAUGHT_WHILE_LOADING[name], str)
+                    else CAUGHT_WHILE_LOADING[name])))
             assert caught, (name, forged.error, lost_checks)
     finally:
         if warm:
