@@ -657,7 +657,9 @@ CAUGHT_WHILE_LOADING = {"forge_audit_hook.py": "has no attribute 'addaudithook'"
                         "forge_fake_runner_loop.py": ("exited before answering (exit code 4)",
                                                       "raised PermissionError: [Errno 1] Operation not permitted"),
                         # the watchdog's state is an array of doubles: the object cannot be stored
-                        "forge_watchdog_dropped_state.py": "must be real number"}
+                        "forge_watchdog_dropped_state.py": "must be real number",
+                        # its "done" comes while its code still runs: the process ends at once (sixty-sixth red team)
+                        "forge_runner_reports_early.py": "exited before answering (exit code 4)"}
 
 
 def _twin_without_forging(tmp_path, name):
@@ -700,7 +702,10 @@ def test_reviewed_forgeries_never_beat_the_honest_score(sandbox, warm, ctp26_sma
             forged = judge.grade(submissions.load(HOSTILE / name), exercise, bank, launcher)
             assert forged.score <= honest.score == 9.0, (name, forged.score, forged.error)
             lost_checks = {c.name for c in forged.checks if c.score < c.max_score}
-            caught = forged.error in (HARNESS_TAMPERED, TAMPERED) or lost in lost_checks or \
+            # "exited before answering (exit code 4)": the harness ended the process at its first look after a
+            # "done" that came while the student's code still ran (the sixty-sixth red team)
+            caught = forged.error in (HARNESS_TAMPERED, TAMPERED, "exited before answering (exit code 4)") \
+                or lost in lost_checks or \
                 (name in CAUGHT_WHILE_LOADING and any(text in (forged.error or "") for text in (
                     (CAUGHT_WHILE_LOADING[name],) if isinstance(CAUGHT_WHILE_LOADING[name], str)
                     else CAUGHT_WHILE_LOADING[name])))
@@ -1194,10 +1199,12 @@ def test_the_runner_must_be_found_at_one_of_its_waits(sandbox, warm, ctp26_small
     student's blocks in C inside the loop's clearing of the trace functions (a dropped trace object raising in
     its __del__, sys.unraisablehook made of C callables), "done" written by a forked process: a look at the top
     frame passes there. The harness also wants the loop at one of its waits (runner.SAFE_WAITS): tampering, at
-    once (without that look the session waits for the stuck runner until its time is up)."""
+    once (without that look the session waits for the stuck runner until its time is up); since the sixty-sixth red
+    team, the first look after "done" finds the loop elsewhere and ends the process at once (exit 4)."""
     exercise, bank = ctp26_small
     result = _graded(SUBMISSIONS.parent / "probes" / "blocked_in_the_clearing.py", exercise, bank, sandbox, warm)
-    assert (result.error or "").startswith(HARNESS_TAMPERED), (result.error, result.score)
+    assert (result.error or "").startswith((HARNESS_TAMPERED, "exited before answering (exit code 4)")), \
+        (result.error, result.score)
 
 
 @pytest.mark.parametrize("sandbox, warm", LAUNCHERS[:3])
@@ -1469,3 +1476,19 @@ def test_the_serving_thread_s_wait_cannot_be_made_to_fail(sandbox, warm, ctp26_s
     exercise, bank = ctp26_small
     result = _graded(SUBMISSIONS.parent / "probes" / "serving_wait_cut_short.py", exercise, bank, sandbox, warm)
     assert (result.error, result.score) == (None, result.max_score), result.error
+
+
+@pytest.mark.parametrize("sandbox, warm", LAUNCHERS)
+def test_a_done_written_by_the_student_s_code_ends_the_process_at_once(sandbox, warm, ctp26_small, tmp_path):
+    """The sixty-sixth red team's route: "done" written by the call itself (the runner's loop frame holds the pipe),
+    the call going on beside the serving thread with collection on, and the serving thread's next allocation
+    running the file's gc callback (exit 77). The serving thread now looks where the runner's loop is before
+    anything else, and ends the process at once (exit 4): never 77, never a reply. The twin keeps full marks."""
+    exercise, bank = ctp26_small
+    probe = SUBMISSIONS.parent / "probes" / "early_done.py"
+    result = _graded(probe, exercise, bank, sandbox, warm)
+    assert result.error == "exited before answering (exit code 4)", result.error
+    twin = tmp_path / probe.name
+    twin.write_text(probe.read_text(encoding="utf-8").replace("\nEARLY = True\n", "\nEARLY = False\n"), encoding="utf-8")
+    honest = _graded(twin, exercise, bank, sandbox, warm)
+    assert (honest.error, honest.score) == (None, honest.max_score)

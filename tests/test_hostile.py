@@ -121,7 +121,15 @@ def assert_attack_lost(name: str, status: str, score: float, text: str, *, stric
     assert score <= entry.get("at_most", 0), f"{name} scored {score}: {text[:300]}"
     allowed = entry["status"] if isinstance(entry["status"], list) else [entry["status"]]
     assert status in allowed, f"{name}: {status}, expected {entry['status']}: {text[:300]}"
-    assert any(reason in text for reason in entry["reason"]), f"{name}: verdict {text[:400]!r} names none of {entry['reason']}"
+    reasons = list(entry["reason"])
+    if any(reason.startswith("tampered with the grader's harness") for reason in reasons):
+        # The same detection, made at the harness's first look after "done": where the runner's loop is not at one
+        # of its waits the student's code still runs, and the process ends at once (the sixty-sixth red team)
+        reasons.append(HARNESS_ENDED)
+    assert any(reason in text for reason in reasons), f"{name}: verdict {text[:400]!r} names none of {reasons}"
+
+
+HARNESS_ENDED = "exited before answering (exit code 4)"
 
 
 def runnable(paths: list[Path], sandbox: str) -> list[Path]:

@@ -893,6 +893,8 @@ class Harness:
             _join,
             # the plain-data walk over a call's report, and its code object, checked before each use
             _plain_data, _seal.code_of(_plain_data), _plain_data_tools(),
+            # the process ended at once where "done" came while the student's code still ran (see _serve_cases)
+            _os_exit, _lasti_reader(runner),
         )
         return kit, window_anchor, restore
 
@@ -1410,7 +1412,8 @@ def _flusher(runner, sys_module):
             *((runner.hold.locked, runner.hold.release) if threaded else (None, None)),
             *(runner.frames or (None, None)), runner.ident, runner.loop_frame, _runner.SAFE_WAITS,
             _seal._gc_disable, _seal._setswitchinterval, guarded, referents, keys, itertools.chain.from_iterable,
-            all, map, _seal._is, _len, _seal._gc_get_referents, runner.jobs, next, sys_module, _seal.guard_still())
+            all, map, _seal._is, _len, _seal._gc_get_referents, runner.jobs, next, sys_module, _seal.guard_still(),
+            _os_exit, _lasti_reader(runner))
 
 
 def _flush_streams(grave, tools):
@@ -1419,7 +1422,8 @@ def _flush_streams(grave, tools):
     looked at: see runner._loop). False where the hand-over was tampered with."""
     (box, flush, threaded, tuple_, go_write, done_read, go_byte, write, read, os_error, hold_held, let_go_of_hold,
      make_reader, reader, runner_id, loop_frame, safe_waits, stop_collecting, switch, guarded, referents, keys,
-     chained, all_, map_, is_, len_, referents_of, jobs, count, sys_module, (still_read, still_views, still_then)) = tools
+     chained, all_, map_, is_, len_, referents_of, jobs, count, sys_module, (still_read, still_views, still_then),
+     exit_, lasti) = tools
     if threaded:
         grave.append((box[0], box[1]))
         if box[3] is None:  # what this thread held back goes with it, dropped on the runner thread
@@ -1433,6 +1437,8 @@ def _flush_streams(grave, tools):
             read(done_read, 1)
         except os_error:  # the hand-over's pipe closed: the streams stay unflushed, and the next call says why
             pass
+        if lasti[0](*lasti[1]) not in safe_waits:  # "done" written by the student's code (see _serve_cases)
+            exit_(4)
         stop_collecting()  # as after every call (see _serve_cases)
         switch(1.0)
         if not hold_held():  # let go of by the student's code: a job of theirs could start (see runner._loop)
@@ -1455,6 +1461,16 @@ def _flush_streams(grave, tools):
     return True
 
 
+def _lasti_reader(runner):
+    """``(getter, arguments)``: ``getter(*arguments)`` is the runner's loop frame's ``f_lasti``, read through the frame
+    type's own getter (no attribute looked up by name) with its argument tuple made now (no tuple made per read);
+    ``(None, ())`` where there is no runner (never read then)."""
+    frame = runner.loop_frame
+    if frame is None:
+        return None, ()
+    return _type(frame).__dict__["f_lasti"].__get__, (frame,)
+
+
 def _loader(runner):
     """What ``_load_on_runner`` needs, bound before any student code runs: a tuple, as ``_flusher``'s (the
     files may write a closure's cells)."""
@@ -1463,7 +1479,8 @@ def _loader(runner):
             runner.hold.release, _os_write, _os_read, OSError, _seal._gc_disable, _seal._setswitchinterval,
             *runner.frames, runner.ident, runner.loop_frame, _runner.SAFE_WAITS, _type, tuple, _len, guarded,
             referents, keys, itertools.chain.from_iterable, all, map, _seal._is, _seal._gc_get_referents,
-            runner.jobs, next, dict, frozenset, _seal.guard_still(), _LOAD_OUTCOMES.append)
+            runner.jobs, next, dict, frozenset, _seal.guard_still(), _LOAD_OUTCOMES.append, _os_exit,
+            _lasti_reader(runner))
 
 
 # Every load's outcome as the harness read it, kept for the process's life (one a child): an outcome swapped for an
@@ -1484,7 +1501,7 @@ def _load_on_runner(function, args, tools):
     (box, go_write, done_read, go_byte, done_byte, hold_held, let_go_of_hold, write, read, os_error,
      stop_collecting, switch, make_reader, reader, runner_id, loop_frame, safe_waits, type_, tuple_, len_, guarded,
      referents, keys, chained, all_, map_, is_, referents_of, jobs, count, dict_, frozenset_,
-     (still_read, still_views, still_then), keep_outcome) = tools
+     (still_read, still_views, still_then), keep_outcome, exit_, lasti) = tools
     box[0] = (function, args)
     handed = count(jobs)
     let_go_of_hold()  # see runner._loop
@@ -1493,6 +1510,8 @@ def _load_on_runner(function, args, tools):
         signal = read(done_read, 1)
     except os_error:  # the hand-over's pipes are the filter's to keep: a closed one is the student's doing
         return None
+    if lasti[0](*lasti[1]) not in safe_waits:  # "done" written by the student's code (see _serve_cases)
+        exit_(4)
     stop_collecting()  # as after every call (see _serve_cases): before anything is allocated
     switch(1.0)
     if not hold_held() or signal != done_byte:  # the hold let go of by the student's code: see runner._loop
@@ -1771,7 +1790,7 @@ def _serve_cases(kit, frozen, limit, tell_cases, entry, module_spaces, submissio
      runner_id, loop_frame, safe_waits, report, describe, encode_answer, call_timeout, call_wall_limit, cpu_time, cpu_clock,
      type_, tuple_, list_, dict_, len_, min_, max_, range_, bytes_, base_exception, keyboard_interrupt,
      all_, map_, is_, strs, str_, items_of, clear, code_of, own_objects, own_classes, id_, join, plain_data,
-     plain_data_code, plain_tools) = kit
+     plain_data_code, plain_tools, exit_, lasti) = kit
     switch = switches[0]
     # The last seed text and the generator's state after it: C-level setstate is twice as quick as seeding (a
     # warm child's prebuilt cases all seed alike). Not a dict: student code finds any dict of this frame (gc),
@@ -1956,6 +1975,17 @@ def _serve_cases(kit, frozen, limit, tell_cases, entry, module_spaces, submissio
                         signal = os_read(done_read, 1)  # a bytes object: nothing a collection counts
                     except os_error:  # a pipe of the hand-over closed or replaced: no honest code does that
                         return None
+                    # Before anything else, and with nothing allocated or called: is the runner's loop at one of its
+                    # waits? The student's code can write "done" itself (the loop's frame, which holds the pipe, is
+                    # within its reach) and go on running beside this thread, turning collection back on whenever
+                    # this thread lets the interpreter go; the next allocation here then ran their gc callback, the
+                    # key up the stack (the sixty-sixth red team). The loop's own frame says where it is (an int, read
+                    # from a frame this harness holds): anywhere else, the student's code still runs, and the process
+                    # ends at once, with nothing made. Read through the frame type's own getter, bound with its argument
+                    # tuple beforehand (``_lasti_reader``): no attribute looked up (a key planted in a type's dict would
+                    # run there, before the guard's check), no argument tuple made.
+                    if lasti[0](*lasti[1]) not in safe_waits:
+                        exit_(4)
                     # First, before anything is allocated: collection off and the interpreter held, by this thread.
                     # The runner does both before it says done, but its loop's variables are within the student's
                     # reach (their trace function on that thread can rewrite them), and a thread of theirs may take
