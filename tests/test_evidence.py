@@ -25,6 +25,9 @@ from grader.judging import judge, submissions
 from grader.sandbox import forkserver, launch
 from grader.sandbox.session import HARNESS_TAMPERED, TAMPERED
 
+# How the harness ending the process at once (exit 4) on finding tampering reads in a result
+HARNESS_ENDED = "exited before answering (exit code 4)"
+
 HOSTILE = SUBMISSIONS / "hostile"
 # fixture, exercise, the honest twin's score and the checks it loses
 FORGERS = [
@@ -624,7 +627,7 @@ REVIEWED_FORGERS = {
 # forgers caught another way: what they reach for is not there, or their replies are not signed
 CAUGHT_WHILE_LOADING = {"forge_audit_hook.py": "has no attribute 'addaudithook'",
                         # its first call empties the watchdog's state: the watchdog's loop ends the process
-                        "forge_watchdog_unraisable.py": "exited before answering (exit code 4)",
+                        "forge_watchdog_unraisable.py": HARNESS_ENDED,
                         # the request awaited with bytes left in the channel: a reply the grader does not take
                         "forge_json_error_hook.py": "tampered with the result channel",
                         "forge_runner_takeover.py": "tampered with the result channel",
@@ -638,7 +641,7 @@ CAUGHT_WHILE_LOADING = {"forge_audit_hook.py": "has no attribute 'addaudithook'"
                         # statvfs_result's dict is in the type guard now: its planted key is found there first
                         "forge_statvfs.py": "tampered with the result channel",
                         # an item of any other shape in the channel's pending requests: the child stops at once
-                        "forge_pending_seq.py": "exited before answering (exit code 4)",
+                        "forge_pending_seq.py": HARNESS_ENDED,
                         # a key in the scanner's memo: no request is decoded, and the reply answers none the grader sent
                         "forge_scanner_memo.py": "tampered with the result channel",
                         # the key comes with init now, before any student code runs: the forged init reply is unsigned
@@ -654,12 +657,12 @@ CAUGHT_WHILE_LOADING = {"forge_audit_hook.py": "has no attribute 'addaudithook'"
                         "forge_genexpr_key.py": "can't start new thread",
                         # the runner's loop ends the process on any error: its "go" pipe made non-blocking; and since
                         # the sixty-fifth red team the filter refuses that (not under spawn, which has no filter)
-                        "forge_fake_runner_loop.py": ("exited before answering (exit code 4)",
+                        "forge_fake_runner_loop.py": (HARNESS_ENDED,
                                                       "raised PermissionError: [Errno 1] Operation not permitted"),
                         # the watchdog's state is an array of doubles: the object cannot be stored
                         "forge_watchdog_dropped_state.py": "must be real number",
                         # its "done" comes while its code still runs: the process ends at once (sixty-sixth red team)
-                        "forge_runner_reports_early.py": "exited before answering (exit code 4)"}
+                        "forge_runner_reports_early.py": HARNESS_ENDED}
 
 
 def _twin_without_forging(tmp_path, name):
@@ -702,9 +705,9 @@ def test_reviewed_forgeries_never_beat_the_honest_score(sandbox, warm, ctp26_sma
             forged = judge.grade(submissions.load(HOSTILE / name), exercise, bank, launcher)
             assert forged.score <= honest.score == 9.0, (name, forged.score, forged.error)
             lost_checks = {c.name for c in forged.checks if c.score < c.max_score}
-            # "exited before answering (exit code 4)": the harness ended the process at its first look after a
+            # HARNESS_ENDED: the harness ended the process at its first look after a
             # "done" that came while the student's code still ran (the sixty-sixth red team)
-            caught = forged.error in (HARNESS_TAMPERED, TAMPERED, "exited before answering (exit code 4)") \
+            caught = forged.error in (HARNESS_TAMPERED, TAMPERED, HARNESS_ENDED) \
                 or lost in lost_checks or \
                 (name in CAUGHT_WHILE_LOADING and any(text in (forged.error or "") for text in (
                     (CAUGHT_WHILE_LOADING[name],) if isinstance(CAUGHT_WHILE_LOADING[name], str)
@@ -921,7 +924,7 @@ def test_the_code_between_two_calls_reads_no_global_name():
 
     checked = {
         "harness.py": ("_serve_cases", "_receive", "_send", "_scratch_full", "_flush_streams", "_load_on_runner",
-                       "_builtins_restorer.restore", "_finish", "_plain_data", "_quiet_signals",
+                       "_builtins_restorer.restore", "_finish", "_plain_data", "_runner_back", "_quiet_signals",
                        "Harness._serve_requests"),
         "seal.py": ("check", "call_seal.token_of", "call_seal.parts_of", "call_seal.evidence", "call_seal.broken"),
         "zygote.py": ("_made_as_reader.made_as", "WarmHarness.pool.take", "WarmHarness.pool.put"),
@@ -1005,7 +1008,7 @@ def test_the_code_between_two_calls_makes_no_function():
 
     checked = {
         "harness.py": ("_serve_cases", "_receive", "_send", "_scratch_full", "_flush_streams", "_load_on_runner",
-                       "_builtins_restorer.restore", "_finish", "_plain_data", "_quiet_signals",
+                       "_builtins_restorer.restore", "_finish", "_plain_data", "_runner_back", "_quiet_signals",
                        "Harness._serve_requests",
                        "Harness.run", "Answered.__init__"),
         "seal.py": ("check", "call_seal.token_of", "call_seal.parts_of", "call_seal.evidence", "call_seal.broken"),
@@ -1161,10 +1164,12 @@ def test_a_go_of_the_student_s_runs_no_job_on_the_runner(sandbox, warm, ctp26_sm
     while the harness works; the runner woke and ran whatever job was in its mailbox (the probe leaves one of its
     own there after every call). The runner takes a job only with the harness's hold, so the probe's never runs;
     and a runner found waiting for the hold after a "done" read a "go" the harness did not write: tampering
-    (runner.SAFE_WAITS leaves the taking of the hold out)."""
+    (runner.SAFE_WAITS leaves the taking of the hold out). Since the sixty-seventh red team that look
+    (harness._runner_back) ends the process at once instead of replying (exit 4); a "done" read before the probe's
+    "go" lands still gets the "tampered" reply of the checks after it."""
     exercise, bank = ctp26_small
     result = _graded(SUBMISSIONS.parent / "probes" / "wake_the_runner.py", exercise, bank, sandbox, warm)
-    assert (result.error or "").startswith(HARNESS_TAMPERED), (result.error, result.score)
+    assert (result.error or "").startswith((HARNESS_TAMPERED, HARNESS_ENDED)), (result.error, result.score)
 
 
 @pytest.mark.parametrize("sandbox, warm", LAUNCHERS[:3])
@@ -1203,7 +1208,7 @@ def test_the_runner_must_be_found_at_one_of_its_waits(sandbox, warm, ctp26_small
     team, the first look after "done" finds the loop elsewhere and ends the process at once (exit 4)."""
     exercise, bank = ctp26_small
     result = _graded(SUBMISSIONS.parent / "probes" / "blocked_in_the_clearing.py", exercise, bank, sandbox, warm)
-    assert (result.error or "").startswith((HARNESS_TAMPERED, "exited before answering (exit code 4)")), \
+    assert (result.error or "").startswith((HARNESS_TAMPERED, HARNESS_ENDED)), \
         (result.error, result.score)
 
 
@@ -1217,7 +1222,7 @@ def test_the_hand_over_pipes_are_closed_only_where_no_filter_guards_them(sandbox
     exercise, bank = ctp26_small
     result = _graded(SUBMISSIONS / "hostile" / "closes_handover_pipe.py", exercise, bank, sandbox, warm)
     if sandbox == "spawn":
-        assert result.error in (HARNESS_TAMPERED, "exited before answering (exit code 4)"), result.error
+        assert result.error in (HARNESS_TAMPERED, HARNESS_ENDED), result.error
         assert result.score == 0.0
     else:
         assert result.error is None and result.score == 0.0
@@ -1487,8 +1492,53 @@ def test_a_done_written_by_the_student_s_code_ends_the_process_at_once(sandbox, 
     exercise, bank = ctp26_small
     probe = SUBMISSIONS.parent / "probes" / "early_done.py"
     result = _graded(probe, exercise, bank, sandbox, warm)
-    assert result.error == "exited before answering (exit code 4)", result.error
+    assert result.error == HARNESS_ENDED, result.error
     twin = tmp_path / probe.name
     twin.write_text(probe.read_text(encoding="utf-8").replace("\nEARLY = True\n", "\nEARLY = False\n"), encoding="utf-8")
     honest = _graded(twin, exercise, bank, sandbox, warm)
     assert (honest.error, honest.score) == (None, honest.max_score)
+
+
+@pytest.mark.parametrize("sandbox, warm", LAUNCHERS)
+def test_a_go_stolen_by_a_forked_process_ends_the_process_at_once(sandbox, warm, ctp26_small, tmp_path):
+    """The sixty-seventh red team's route: a process the call forked reads the harness's "go" ahead of the runner and
+    writes "done", the runner still parked at its read (a wait, so the first look passed) with the job in the
+    mailbox and the hold let go of, then a "go" of its own starts that job beside the serving thread, which was on
+    its way to a "tampered" reply. A job left in the mailbox (or the hold free, or the count off) now ends the
+    process at once (exit 4): never 77, never a reply composed while the student's code may run. The twin keeps
+    full marks."""
+    exercise, bank = ctp26_small
+    probe = SUBMISSIONS.parent / "probes" / "stolen_go.py"
+    result = _graded(probe, exercise, bank, sandbox, warm)
+    assert result.error == HARNESS_ENDED, result.error
+    twin = tmp_path / probe.name
+    twin.write_text(probe.read_text(encoding="utf-8").replace("\nSTEAL = True\n", "\nSTEAL = False\n"), encoding="utf-8")
+    honest = _graded(twin, exercise, bank, sandbox, warm)
+    assert (honest.error, honest.score) == (None, honest.max_score)
+
+
+@pytest.mark.parametrize("sandbox, warm", LAUNCHERS[:3])
+def test_a_child_that_ended_is_seen_though_a_process_it_forked_keeps_its_pipe(sandbox, warm, ctp26_small, tmp_path):
+    """The grader read a child's end from its reply pipe's end alone; a process the child forked keeps the pipe's
+    write end, so a harness that ended at once on finding tampering (exit 4), or a file that ended itself, was
+    reported as "timed out" a whole call's limit later, the worker held that long (the twenty-ninth red team's
+    forked readers, once the harness stopped replying "tampered" to them). The session now asks whether the child
+    has ended whenever a wait for the pipe comes back empty. (Under bubblewrap the forked process dies with the
+    sandbox's pid namespace anyway.)"""
+    exercise, bank = ctp26_small
+    source = sorted((SUBMISSIONS / "ctp-26" / "correct").glob("*.py"))[0].read_text(encoding="utf-8")
+    submission = tmp_path / "orphan_keeps_the_pipe.py"
+    submission.write_text(source + '''
+
+import os as _os
+import time as _time
+
+
+def minimax(node, max_depth, player_a_moves):
+    if _os.fork() == 0:  # keeps every descriptor, the reply pipe's write end among them, for a minute
+        _time.sleep(60)
+        _os._exit(0)
+    _os._exit(3)
+''', encoding="utf-8")
+    result = _graded(submission, exercise, bank, sandbox, warm)
+    assert result.error == "exited before answering (exit code 3)", result.error

@@ -874,8 +874,8 @@ class Harness:
             # the watchdog and the runner thread
             self.watchdog.state, self.watchdog.lock.acquire, self.watchdog.lock.release, runner.box, vars(runner),
             runner.due.acquire if threaded else None, runner.due.release if threaded else None,
-            runner.go_write if threaded else None, runner.done_read if threaded else None, _runner.GO, _runner.DONE,
-            runner.hold.locked if threaded else None, runner.hold.release if threaded else None, runner.jobs, next,
+            runner.go_write if threaded else None, runner.done_read if threaded else None, _runner.GO,
+            runner.hold.release if threaded else None, runner.jobs, next,
             _os_read, OSError, threaded,
             *(runner.frames or (None, None)), runner.ident, runner.loop_frame, _runner.SAFE_WAITS,
             _runner.call_and_report, describe_exception, encode_answer, self.call_timeout,
@@ -894,7 +894,7 @@ class Harness:
             # the plain-data walk over a call's report, and its code object, checked before each use
             _plain_data, _seal.code_of(_plain_data), _plain_data_tools(),
             # the process ended at once where "done" came while the student's code still ran (see _serve_cases)
-            _os_exit, _lasti_reader(runner),
+            _os_exit, _runner_back_check(runner),
         )
         return kit, window_anchor, restore
 
@@ -1409,21 +1409,22 @@ def _flusher(runner, sys_module):
     (guarded, referents, keys) = _seal.TYPE_GUARD
     return (runner.box, _runner.flush_streams, threaded, tuple, runner.go_write if threaded else None,
             runner.done_read if threaded else None, _runner.GO, _os_write, _os_read, OSError,
-            *((runner.hold.locked, runner.hold.release) if threaded else (None, None)),
+            runner.hold.release if threaded else None,
             *(runner.frames or (None, None)), runner.ident, runner.loop_frame, _runner.SAFE_WAITS,
-            _seal._gc_disable, _seal._setswitchinterval, guarded, referents, keys, itertools.chain.from_iterable,
+            guarded, referents, keys, itertools.chain.from_iterable,
             all, map, _seal._is, _len, _seal._gc_get_referents, runner.jobs, next, sys_module, _seal.guard_still(),
-            _os_exit, _lasti_reader(runner))
+            _os_exit, _runner_back_check(runner))
 
 
 def _flush_streams(grave, tools):
     """The student's streams flushed on the runner thread, by a function that reads no global name: the same
-    hand-over as a call's (the hold let go of, "go", "done", the hold, the job count and the runner's frame
-    looked at: see runner._loop). False where the hand-over was tampered with."""
-    (box, flush, threaded, tuple_, go_write, done_read, go_byte, write, read, os_error, hold_held, let_go_of_hold,
-     make_reader, reader, runner_id, loop_frame, safe_waits, stop_collecting, switch, guarded, referents, keys,
+    hand-over as a call's (the hold let go of, "go", "done", then ``_runner_back`` and the runner's frame: see
+    runner._loop). False where the flush planted a key in a builtin type's dict; where it tampered with the
+    hand-over the process ends."""
+    (box, flush, threaded, tuple_, go_write, done_read, go_byte, write, read, os_error, let_go_of_hold,
+     make_reader, reader, runner_id, loop_frame, safe_waits, guarded, referents, keys,
      chained, all_, map_, is_, len_, referents_of, jobs, count, sys_module, (still_read, still_views, still_then),
-     exit_, lasti) = tools
+     exit_, back) = tools
     if threaded:
         grave.append((box[0], box[1]))
         if box[3] is None:  # what this thread held back goes with it, dropped on the runner thread
@@ -1432,19 +1433,16 @@ def _flush_streams(grave, tools):
         box[0] = (flush, (sys_module,))
         handed = count(jobs)
         let_go_of_hold()  # see runner._loop
+        signal = None
         try:
             write(go_write, go_byte)
-            read(done_read, 1)
-        except os_error:  # the hand-over's pipe closed: the streams stay unflushed, and the next call says why
+            signal = read(done_read, 1)
+        except os_error:  # a pipe of the hand-over closed or replaced: _runner_back ends the process
             pass
-        if lasti[0](*lasti[1]) not in safe_waits:  # "done" written by the student's code (see _serve_cases)
+        # The runner back in its loop, the hold held, exactly this job run (see _runner_back): or the process ends
+        if back[0](*back[1]) is not back[2]:
             exit_(4)
-        stop_collecting()  # as after every call (see _serve_cases)
-        switch(1.0)
-        if not hold_held():  # let go of by the student's code: a job of theirs could start (see runner._loop)
-            return False
-        if count(jobs) != handed + 2:  # a job ran that was not the harness's (see runner._loop)
-            return False
+        back[3](signal, handed, back[4])
         if tuple_(map_(still_read, still_views)) != still_then \
                 or len_(found := referents_of(*guarded)) != len_(referents) or not all_(map_(is_, found, referents)) \
                 or tuple_(chained(guarded)) != keys:
@@ -1452,7 +1450,7 @@ def _flush_streams(grave, tools):
         found = None
         top = make_reader(reader)().get(runner_id)  # a "done" of the student's, the flush still running
         if top is not loop_frame or top.f_back is not None or top.f_lasti not in safe_waits:
-            return False
+            exit_(4)
         top = None
         grave.append(box[1])
         box[1] = None
@@ -1461,26 +1459,72 @@ def _flush_streams(grave, tools):
     return True
 
 
-def _lasti_reader(runner):
-    """``(getter, arguments)``: ``getter(*arguments)`` is the runner's loop frame's ``f_lasti``, read through the frame
-    type's own getter (no attribute looked up by name) with its argument tuple made now (no tuple made per read);
-    ``(None, ())`` where there is no runner (never read then)."""
+def _runner_back(signal, handed, tools):
+    """The serving thread's first look after a hand-over's "done" (a call's, a load's, a flush's), one function for
+    all three: made before anything is allocated (so no collection can run here, whatever the student's code set)
+    and with no attribute looked up (a key planted in a type's dict would run there, before the guard's check).
+    Where it returns, nothing of the student's runs or can start until the harness lets go of the hold for the
+    next job: the runner took this very job (the mailbox is empty), is back at one of its loop's waits
+    (``runner.SAFE_WAITS``: not in a call), holds the hold (a "go" from anyone now leaves it waiting on the lock),
+    and took exactly one job since ``handed`` (two more counts: its own and this look's). Anything else, and the
+    process ends at once (exit 4, which the grader reports as the harness ended: tampering, for honest code never
+    gets here), rather than reply "tampered": a reply lets the interpreter go (the HMAC, the write), and the
+    student's code running or starting beside it meanwhile turned collection on and had their gc callback run
+    on this thread at its next allocation, the reply key up the stack. Two ways it did or could: the call wrote
+    "done" itself and ran on (the sixty-sixth red team, exit 77); a process the call forked read the harness's
+    "go" ahead of the runner, wrote "done", and later a "go" of its own, which started the job, still in the
+    mailbox, beside the serving thread on its way to the tampered reply (the sixty-seventh).
+
+    ``signal``: the byte read as "done" (None where the pipe's read or write failed: the job may still be in the
+    mailbox with the hold let go of). ``tools``: see ``_runner_back_check``.
+
+    Nothing here may allocate an object the collector counts until the count is read: the student's code may be
+    running beside this thread with collection on, and a collection here would run their callback on this thread.
+    So no tuple is unpacked (an ``UNPACK_SEQUENCE`` not yet specialized goes through an iterator, a new object:
+    unpacking the tools here had the sixty-sixth red team's probe run its callback on the serving thread), no
+    argument tuple is made (the frame's ``f_lasti`` is read through the frame type's own getter with its argument
+    tuple made beforehand) and no attribute is looked up (a key planted in a type's dict would run there, before
+    the guard's check): ``tests/test_evidence.py`` reads its bytecode and runs it under a collector set to run at
+    every allocation."""
+    if tools[0][0] is not None or tools[1](*tools[2]) not in tools[3]:
+        tools[10](4)
+    # Collection off and the interpreter held, by this thread: the runner does both before it says done, but its
+    # loop's variables are within the student's reach (their trace function on that thread can rewrite them), and
+    # a thread of theirs may take the interpreter while "done" is written (the eleventh red team's finds)
+    tools[4]()
+    tools[5](1.0)
+    # Read after the look above: a job that started since (a "go" written by a forked process, the hold let go of
+    # by the student's code) took the hold and counted, and the count is read last
+    if not tools[6]() or signal != tools[7] or tools[9](tools[8]) != handed + 2:
+        tools[10](4)
+
+
+def _runner_back_check(runner):
+    """``(code_of, (function,), its code, function, its tools)`` for ``_runner_back``, bound before any student code
+    runs: a site checks ``code_of(*(function,)) is code`` (the argument tuple made now: calling the getter made one
+    per call) and then calls ``function(signal, handed, tools)``. ``None`` where there is no runner (never used).
+    The tools, read by index: the mailbox, the loop frame's ``f_lasti`` getter and its argument tuple, the loop's
+    waits, collection off, the switch interval, the hold's ``locked``, the "done" byte, the job count and ``next``,
+    ``os._exit``."""
+    if runner.ident is None:
+        return None
     frame = runner.loop_frame
-    if frame is None:
-        return None, ()
-    return _type(frame).__dict__["f_lasti"].__get__, (frame,)
+    tools = (runner.box, _type(frame).__dict__["f_lasti"].__get__, (frame,), _runner.SAFE_WAITS,
+             _seal._gc_disable, _seal._setswitchinterval, runner.hold.locked, _runner.DONE, runner.jobs, next,
+             _os_exit)
+    return _seal.code_of, (_runner_back,), _seal.code_of(_runner_back), _runner_back, tools
 
 
 def _loader(runner):
     """What ``_load_on_runner`` needs, bound before any student code runs: a tuple, as ``_flusher``'s (the
     files may write a closure's cells)."""
     (guarded, referents, keys) = _seal.TYPE_GUARD
-    return (runner.box, runner.go_write, runner.done_read, _runner.GO, _runner.DONE, runner.hold.locked,
-            runner.hold.release, _os_write, _os_read, OSError, _seal._gc_disable, _seal._setswitchinterval,
+    return (runner.box, runner.go_write, runner.done_read, _runner.GO,
+            runner.hold.release, _os_write, _os_read, OSError,
             *runner.frames, runner.ident, runner.loop_frame, _runner.SAFE_WAITS, _type, tuple, _len, guarded,
             referents, keys, itertools.chain.from_iterable, all, map, _seal._is, _seal._gc_get_referents,
             runner.jobs, next, dict, frozenset, _seal.guard_still(), _LOAD_OUTCOMES.append, _os_exit,
-            _lasti_reader(runner))
+            _runner_back_check(runner))
 
 
 # Every load's outcome as the harness read it, kept for the process's life (one a child): an outcome swapped for an
@@ -1491,33 +1535,30 @@ _LOAD_OUTCOMES = []
 
 def _load_on_runner(function, args, tools):
     """The submission's files loaded on the runner thread, by a function that reads no global name:
-    ``function(*args)``'s value, or None where the hand-over was tampered with (its pipes, the outcome's shape, the job count, the
-    runner not back in its loop). Everything it uses is unpacked from ``tools`` before the job: a variable of
+    ``function(*args)``'s value, or None where the load tampered with the harness (the builtin types' dicts, the
+    outcome's shape); where the hand-over itself was tampered with (its pipes, the hold, the job count, the runner
+    not back in its loop) the process ends (``_runner_back``). Everything it uses is unpacked from ``tools`` before the job: a variable of
     this running frame is out of the files' reach.
 
     Like the calls, the load leaves the harness's thread waiting on a pipe: the student's code never runs
     where the serving frames are, and a trace function their files set stays on the runner thread, whose
     loop clears it when the load is over."""
-    (box, go_write, done_read, go_byte, done_byte, hold_held, let_go_of_hold, write, read, os_error,
-     stop_collecting, switch, make_reader, reader, runner_id, loop_frame, safe_waits, type_, tuple_, len_, guarded,
-     referents, keys, chained, all_, map_, is_, referents_of, jobs, count, dict_, frozenset_,
-     (still_read, still_views, still_then), keep_outcome, exit_, lasti) = tools
+    (box, go_write, done_read, go_byte, let_go_of_hold, write, read, os_error, make_reader, reader, runner_id,
+     loop_frame, safe_waits, type_, tuple_, len_, guarded, referents, keys, chained, all_, map_, is_, referents_of, jobs, count, dict_, frozenset_,
+     (still_read, still_views, still_then), keep_outcome, exit_, back) = tools
     box[0] = (function, args)
     handed = count(jobs)
     let_go_of_hold()  # see runner._loop
+    signal = None
     try:
         write(go_write, go_byte)
         signal = read(done_read, 1)
-    except os_error:  # the hand-over's pipes are the filter's to keep: a closed one is the student's doing
-        return None
-    if lasti[0](*lasti[1]) not in safe_waits:  # "done" written by the student's code (see _serve_cases)
+    except os_error:  # the hand-over's pipes are the filter's to keep: _runner_back ends the process
+        pass
+    # The runner back in its loop, the hold held, exactly this job run (see _runner_back): or the process ends
+    if back[0](*back[1]) is not back[2]:
         exit_(4)
-    stop_collecting()  # as after every call (see _serve_cases): before anything is allocated
-    switch(1.0)
-    if not hold_held() or signal != done_byte:  # the hold let go of by the student's code: see runner._loop
-        return None
-    if count(jobs) != handed + 2:  # a job ran that was not the harness's (see runner._loop)
-        return None
+    back[3](signal, handed, back[4])
     # The builtin types' dicts before any attribute is looked up (see seal.GUARDED_TYPES): a ``dict.get`` of
     # the student's, set while the files loaded, ran in the lookup below (the lookup probe's find)
     if tuple_(map_(still_read, still_views)) != still_then \
@@ -1527,7 +1568,7 @@ def _load_on_runner(function, args, tools):
     found = None
     top = make_reader(reader)().get(runner_id)  # "done" from the runner's own loop, waiting, nothing above it
     if top is not loop_frame or top.f_back is not None or top.f_lasti not in safe_waits:
-        return None
+        exit_(4)
     top = None
     outcome = box[1]
     keep_outcome(outcome)  # before any test: refused or not, it never dies on this thread (see _LOAD_OUTCOMES)
@@ -1784,13 +1825,13 @@ def _serve_cases(kit, frozen, limit, tell_cases, entry, module_spaces, submissio
      build, snapshot, helpers_of, helpers_with_values, call_driver, changed, take, put, evidence_of, broken, restore,
      answered_link, link, link_attrs,
      watchdog_state, lock_watchdog, unlock_watchdog, box, runner_attrs, due_acquire, due_release, go_write,
-     done_read, go_byte, done_byte,
-     hold_held, let_go_of_hold, jobs, count,
+     done_read, go_byte,
+     let_go_of_hold, jobs, count,
      os_read, os_error, threaded, make_reader, reader,
      runner_id, loop_frame, safe_waits, report, describe, encode_answer, call_timeout, call_wall_limit, cpu_time, cpu_clock,
      type_, tuple_, list_, dict_, len_, min_, max_, range_, bytes_, base_exception, keyboard_interrupt,
      all_, map_, is_, strs, str_, items_of, clear, code_of, own_objects, own_classes, id_, join, plain_data,
-     plain_data_code, plain_tools, exit_, lasti) = kit
+     plain_data_code, plain_tools, exit_, back) = kit
     switch = switches[0]
     # The last seed text and the generator's state after it: C-level setstate is twice as quick as seeding (a
     # warm child's prebuilt cases all seed alike). Not a dict: student code finds any dict of this frame (gc),
@@ -1970,41 +2011,27 @@ def _serve_cases(kit, frozen, limit, tell_cases, entry, module_spaces, submissio
                     box[0] = (report, job)
                     handed = count(jobs)  # two more after "done": the runner's count of this job, and this look
                     let_go_of_hold()  # the runner may take the job now, and only now (see runner._loop)
+                    signal = None
                     try:
                         os_write(go_write, go_byte)
                         signal = os_read(done_read, 1)  # a bytes object: nothing a collection counts
-                    except os_error:  # a pipe of the hand-over closed or replaced: no honest code does that
-                        return None
-                    # Before anything else, and with nothing allocated or called: is the runner's loop at one of its
-                    # waits? The student's code can write "done" itself (the loop's frame, which holds the pipe, is
-                    # within its reach) and go on running beside this thread, turning collection back on whenever
-                    # this thread lets the interpreter go; the next allocation here then ran their gc callback, the
-                    # key up the stack (the sixty-sixth red team). The loop's own frame says where it is (an int, read
-                    # from a frame this harness holds): anywhere else, the student's code still runs, and the process
-                    # ends at once, with nothing made. Read through the frame type's own getter, bound with its argument
-                    # tuple beforehand (``_lasti_reader``): no attribute looked up (a key planted in a type's dict would
-                    # run there, before the guard's check), no argument tuple made.
-                    if lasti[0](*lasti[1]) not in safe_waits:
+                    except os_error:  # a pipe of the hand-over closed or replaced: _runner_back ends the process
+                        pass
+                    # Before anything else, with nothing allocated: the runner back in its loop, at a wait, the job
+                    # taken, the hold held, exactly this job run, collection off and the interpreter held; or the
+                    # process ends at once (see _runner_back). Anything else means the student's code may still
+                    # run, or start, beside this thread: the sixty-sixth red team's "done" written by the call
+                    # itself, the sixty-seventh's "go" read by a forked process ahead of the runner.
+                    if back[0](*back[1]) is not back[2]:
                         exit_(4)
-                    # First, before anything is allocated: collection off and the interpreter held, by this thread.
-                    # The runner does both before it says done, but its loop's variables are within the student's
-                    # reach (their trace function on that thread can rewrite them), and a thread of theirs may take
-                    # the interpreter while "done" is written (the eleventh red team's finds).
-                    gc_disable()
-                    switch(1.0)
-                    # The hold still held: let go of by the student's code, a job of theirs could start on the runner
-                    # while this thread works, woken by a "go" of theirs (see runner._loop)
-                    if not hold_held() or signal != done_byte:
-                        return None
-                    # Exactly this job ran: a forked process that swallowed the runner's "done" had it run a second
-                    # one, of the student's, whose "done" this thread read (the twenty-ninth red team)
-                    if count(jobs) != handed + 2:
-                        return None
+                    back[3](signal, handed, back[4])
                     # Then, before any attribute is looked up, the per-call check: it looks at the builtin types'
                     # dicts first (seal.GUARDED_TYPES), where a key planted during the call would run in the lookups
                     # below (the thirteenth red team), then at all the window vouches for.
                     intact, collecting = check(window_anchor) if code_of(check) is check_code else (False, None)
-                    if not intact or collecting:  # collection on again since "done": only code of the student's did that
+                    if collecting is True:  # on again since _runner_back turned it off: code of the student's runs
+                        exit_(4)
+                    if not intact:  # changed by the call: nothing of the student's can run now (see _runner_back)
                         return None
                     checked = True
                     # Done means the runner thread is back in its own loop, with nothing above it: a thread
@@ -2014,7 +2041,7 @@ def _serve_cases(kit, frozen, limit, tell_cases, entry, module_spaces, submissio
                     # That very frame (a function made from its code passed a look at the code: the twenty-seventh
                     # red team), at one of its waits (see runner.SAFE_WAITS)
                     if top is not loop_frame or top.f_back is not None or top.f_lasti not in safe_waits:
-                        return None
+                        exit_(4)
                     top = None
                     outcome = box[1]
                     grave.append(outcome)

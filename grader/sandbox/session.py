@@ -662,6 +662,8 @@ class Session:
                 if remaining <= 0:
                     self._fail(self._timeout_reason(timeout))
                 wait(remaining if remaining < 0.25 else 0.25, 0)
+                if not reader.buffer and not reader.closed and self._ended():
+                    self._fail(self._death_reason())
                 continue
             with reader.changed:  # the common frame, a whole question or note of this session: straight to its answer
                 buffer = reader.buffer
@@ -704,6 +706,21 @@ class Session:
             if remaining <= 0:
                 self._fail(self._timeout_reason(timeout))
             reader.wait(min(remaining, 0.25), seen)
+            if len(reader.buffer) == seen and not reader.closed and self._ended():
+                self._fail(self._death_reason())
+
+    def _ended(self) -> bool:
+        """Whether the child has ended though its reply pipe is still open, once a wait for the pipe came back empty:
+        what it wrote before it ended is read first. A process it forked keeps the pipe's write end, so the end of the
+        pipe never comes while that process lives, and a harness that ended at once on finding tampering (exit 4)
+        was reported as timed out, a whole call's limit later (the twenty-ninth red team's forked readers, once the
+        harness stopped replying "tampered" to them)."""
+        process = self.process
+        if process is None or process.poll() is None:
+            return False
+        seen = len(self.reader.buffer)
+        self.reader.wait(0.05, seen)  # what it wrote last, still in the pipe (or a reader thread's): read first
+        return len(self.reader.buffer) == seen and not self.reader.closed
 
     def _serve(self, kind: bytes, number: int, message, question: bytes | None = None) -> None:
         """A note or a question from the harness or the running case's helpers, logged and answered at once."""
