@@ -1542,3 +1542,19 @@ def minimax(node, max_depth, player_a_moves):
 ''', encoding="utf-8")
     result = _graded(submission, exercise, bank, sandbox, warm)
     assert result.error == "exited before answering (exit code 3)", result.error
+
+
+@pytest.mark.parametrize("sandbox, warm", LAUNCHERS)
+def test_the_main_thread_cannot_be_woken(sandbox, warm, ctp26_small, tmp_path):
+    """The sixty-eighth red team's route: the main thread's lock for good let go of by the student's code (found
+    through gc), the main thread woken to handle a signal ``interrupt_main`` left pending, through the file's
+    ``sys.unraisablehook``, with ``serve``'s frame and the reply key above it (exit 77). The lock is now out of the
+    collector's sight: the probe finds nothing to let go of and scores as its twin."""
+    exercise, bank = ctp26_small
+    probe = SUBMISSIONS.parent / "probes" / "wake_the_main_thread.py"
+    result = _graded(probe, exercise, bank, sandbox, warm)
+    twin = tmp_path / probe.name
+    twin.write_text(probe.read_text(encoding="utf-8").replace("\nWAKE = True\n", "\nWAKE = False\n"), encoding="utf-8")
+    honest = _graded(twin, exercise, bank, sandbox, warm)
+    assert (honest.error, honest.score) == (None, honest.max_score)
+    assert (result.error, result.score) == (None, honest.score), result.error

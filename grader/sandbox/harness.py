@@ -966,8 +966,14 @@ class Harness:
         # Served from here on by a thread of its own where there will be a runner (see _hand_over): this one, the
         # interpreter's main thread, is the one that handles signals, and it then never runs Python again
         if _may_hand_over(request):
-            _hand_over([self._serve_from_init, seq, request, key, check, receive, send, finish, codes, tools, grave,
-                        wire, serve_requests, serve_requests_code])
+            box = [self._serve_from_init, seq, request, key, check, receive, send, finish, codes, tools, grave, wire,
+                   serve_requests, serve_requests_code]
+            # Nothing of the session stays in this frame, which the main thread keeps for good: woken, that thread
+            # ran a hook of the student's with this frame above it, the key in its variables (the sixty-eighth red
+            # team; see _hand_over). The box is emptied by the serving thread before any student code runs.
+            request = key = check = receive = send = finish = codes = tools = grave = wire = None
+            serve_requests = serve_requests_code = None
+            _hand_over(box)
         self._serve_from_init(seq, request, key, check, receive, send, finish, codes, tools, grave, wire,
                               serve_requests, serve_requests_code)
 
@@ -1192,7 +1198,7 @@ def _may_hand_over(request):
     return hasattr(_signal, "pthread_sigmask") and _runner._async_raiser() is not None
 
 
-def _hand_over(box):
+def _hand_over(box, exit_=_os_exit):
     """The rest of the session served by a new thread; this one, the main thread, blocks every signal and waits
     for good, never to run Python again. Never returns.
 
@@ -1203,13 +1209,24 @@ def _hand_over(box):
     team). Pending calls run there too. Served from another thread, nothing of the harness is on the thread that
     handles them, and that thread, its signals blocked, never wakes to handle them. ``box`` holds the serving
     method and its arguments (the reply key among them); the new thread empties it before anything else, so no
-    object gc can hand out holds the key. Runs before any student code, the files' load included."""
+    object gc can hand out holds the key. Runs before any student code, the files' load included.
+
+    The wait for good is on a lock out of the collector's sight (untracked, held only by this frame, which is no
+    object anything reaches): a lock ``gc.get_objects`` lists, locked and held by nothing else, is easy to find and
+    to let go of, and the main thread woke, handled the pending "Signal 32" of an ``interrupt_main`` through the
+    student's ``sys.unraisablehook`` and ran it there, with ``serve``'s frame above it and the reply key in that
+    frame's variables; a file could then serve the session itself, the evidence as honest as it liked and every
+    reply signed (the sixty-eighth red team: 10 against an honest 9; and on posix the main thread, started before
+    the Landlock fence, which binds only the thread that sets it up and the threads it starts, read a neighbour's
+    file). ``serve`` lets go of all it held before it calls this; the exit after the wait is bound beforehand (a
+    global looked up could run a key planted in this module's namespace)."""
     import _signal
 
     started, go, forever = _thread.allocate_lock(), _thread.allocate_lock(), _thread.allocate_lock()
     started.acquire()
     go.acquire()
     forever.acquire()
+    _untrack(forever)
     _ignore_timer_signals()  # on this thread, the one that may set a handler: see _signals_while_loading
     box += [started, go]
     _thread.start_new_thread(_served_here, (box,))
@@ -1218,8 +1235,19 @@ def _hand_over(box):
     # starts: a CPU limit's SIGXCPU still ends the process), before it goes on to load the files
     _signal.pthread_sigmask(_signal.SIG_BLOCK, tuple(_signal.valid_signals()))
     go.release()
+    started = go = box = None
     forever.acquire()
-    _os_exit(5)
+    exit_(5)
+
+
+def _untrack(obj):
+    """``obj`` out of the collector's sight for good (``PyObject_GC_UnTrack``, through ctypes: ``_may_hand_over``
+    asks for it): ``gc.get_objects`` and ``gc.get_referrers`` no longer find it. Only for an object kept until the
+    process ends (the main thread's lock, see ``_hand_over``)."""
+    import ctypes
+
+    address = ctypes.cast(ctypes.pythonapi["PyObject_GC_UnTrack"], ctypes.c_void_p).value
+    ctypes.PYFUNCTYPE(None, ctypes.py_object)(address)(obj)
 
 
 def _block_signals_here():
