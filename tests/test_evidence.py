@@ -1558,3 +1558,22 @@ def test_the_main_thread_cannot_be_woken(sandbox, warm, ctp26_small, tmp_path):
     honest = _graded(twin, exercise, bank, sandbox, warm)
     assert (honest.error, honest.score) == (None, honest.max_score)
     assert (result.error, result.score) == (None, honest.score), result.error
+
+
+def test_the_main_thread_is_locked_down_before_it_hands_the_session_over():
+    """Landlock binds the thread that sets it up and the threads it starts afterwards: locked down on the serving
+    thread, the main thread (which waits for good after the hand-over) had no file fence, and the sixty-eighth red
+    team, having woken it, read a neighbour's file under posix. ``serve`` now runs the lock-down on the main thread
+    before ``_hand_over`` starts the serving thread, and ``load`` uses what it found."""
+    import ast
+
+    source = (Path(__file__).resolve().parent.parent / "grader" / "sandbox" / "harness.py").read_text(encoding="utf-8")
+    serve = next(node for node in ast.walk(ast.parse(source)) if isinstance(node, ast.FunctionDef) and node.name == "serve")
+    handing = next(node for node in ast.walk(serve) if isinstance(node, ast.If)
+                   and "_may_hand_over" in ast.unparse(node.test))
+    calls = [ast.unparse(node.func) for statement in handing.body for node in ast.walk(statement)
+             if isinstance(node, ast.Call)]
+    assert "self._prepare_child_or_say_why" in calls and "_hand_over" in calls
+    assert calls.index("self._prepare_child_or_say_why") < calls.index("_hand_over")
+    load = next(node for node in ast.walk(ast.parse(source)) if isinstance(node, ast.FunctionDef) and node.name == "load")
+    assert "self.prepared[0] if self.prepared is not None" in ast.unparse(load)

@@ -567,15 +567,13 @@ class Harness:
         self.submission_files = set()
         self.seal = None
         self.threads_refused = False  # whether no thread may be made in this process any more (start_threads)
+        self.prepared = None  # (the lock-down's problem or None,) once prepare_child ran before the hand-over (serve)
 
     def load(self, config):
         self.config = config
         self.call_timeout = config.get("call_timeout", 1.0)
         self.channel.nonce = config["nonce"]
-        try:
-            problem = self.prepare_child(config)
-        except BaseException as exc:  # no student code has run yet: whatever broke is the grader's
-            problem = describe_exception(exc, ())
+        problem = self.prepared[0] if self.prepared is not None else self._prepare_child_or_say_why(config)
         if problem:  # e.g. the grader counted on Landlock: no student code runs unconfined
             return {"ok": False, "grader_fault": f"the sandbox could not be set up: {problem}"[:400]}, None, None, None
         self.channel.tell(["student code starts"], now=True)  # from here on a grader fault can only be forged
@@ -709,6 +707,13 @@ class Harness:
         # the files load (``load``), this one's now. Where no filter can be had, student threads remain
         # (docs/security.md).
         self.threads_refused = refuse and watchdog_refused and _refuse_threads_here()
+
+    def _prepare_child_or_say_why(self, config):
+        """``prepare_child``, its failure described: no student code has run yet, so whatever broke is the grader's."""
+        try:
+            return self.prepare_child(config)
+        except BaseException as exc:  # noqa: B036 - a failure of the grader's own set-up, reported as such
+            return describe_exception(exc, ())
 
     def prepare_child(self, config):
         """Limits, the driver and the lock-down: everything before the submission's first line.
@@ -966,6 +971,11 @@ class Harness:
         # Served from here on by a thread of its own where there will be a runner (see _hand_over): this one, the
         # interpreter's main thread, is the one that handles signals, and it then never runs Python again
         if _may_hand_over(request):
+            # Locked down here, on the main thread, before the serving thread starts: Landlock (and a filter that
+            # cannot synchronise threads) binds the thread that sets it up and the threads it starts afterwards,
+            # and the main thread, which waits for good after the hand-over, would otherwise be the one thread of
+            # the process without the file fence (the sixty-eighth red team woke it and read a neighbour's file)
+            self.prepared = (self._prepare_child_or_say_why(request),)
             box = [self._serve_from_init, seq, request, key, check, receive, send, finish, codes, tools, grave, wire,
                    serve_requests, serve_requests_code]
             # Nothing of the session stays in this frame, which the main thread keeps for good: woken, that thread
