@@ -932,6 +932,15 @@ def test_the_code_between_two_calls_reads_no_global_name():
     for filename, path, code in _between_calls_code(checked):
         lookups = [i.argval for i in dis.get_instructions(code) if i.opname in ("LOAD_GLOBAL", "LOAD_NAME")]
         assert lookups == [], (filename, path, lookups)
+        # Nor an import: it looks ``__import__`` up in the builtins and reads the module's spec (``_initializing``)
+        # from ``sys.modules``, where the student's code can put an object of its own (the sixty-ninth red team's
+        # suggestion; none is there today)
+        imports = [i.argval for i in dis.get_instructions(code) if i.opname in ("IMPORT_NAME", "IMPORT_FROM")]
+        assert imports == [], (filename, path, imports)
+    # The serving thread's other frames after the student's first line: none imports either
+    for filename, path, code in _between_calls_code({"harness.py": ("Harness._serve_from_init", "_served_here")}):
+        imports = [i.argval for i in dis.get_instructions(code) if i.opname in ("IMPORT_NAME", "IMPORT_FROM")]
+        assert imports == [], (filename, path, imports)
 
 
 # The variables of ``_serve_cases`` that neither come from the kit (which keeps its items for good) nor are kept by
