@@ -1492,19 +1492,26 @@ def test_the_serving_thread_s_wait_cannot_be_made_to_fail(sandbox, warm, ctp26_s
     assert (result.error, result.score) == (None, result.max_score), result.error
 
 
+def _probe_and_its_twin(name, switch, ctp26_small, sandbox, warm, tmp_path):
+    """A probe of ``fixtures/probes`` graded, then its twin: the same file with ``switch`` False (the same correct
+    search, nothing tried)."""
+    exercise, bank = ctp26_small
+    probe = SUBMISSIONS.parent / "probes" / name
+    result = _graded(probe, exercise, bank, sandbox, warm)
+    twin = tmp_path / name
+    twin.write_text(probe.read_text(encoding="utf-8").replace(f"\n{switch} = True\n", f"\n{switch} = False\n"),
+                    encoding="utf-8")
+    return result, _graded(twin, exercise, bank, sandbox, warm)
+
+
 @pytest.mark.parametrize("sandbox, warm", LAUNCHERS)
 def test_a_done_written_by_the_student_s_code_ends_the_process_at_once(sandbox, warm, ctp26_small, tmp_path):
     """The sixty-sixth red team's route: "done" written by the call itself (the runner's loop frame holds the pipe),
     the call going on beside the serving thread with collection on, and the serving thread's next allocation
     running the file's gc callback (exit 77). The serving thread now looks where the runner's loop is before
     anything else, and ends the process at once (exit 4): never 77, never a reply. The twin keeps full marks."""
-    exercise, bank = ctp26_small
-    probe = SUBMISSIONS.parent / "probes" / "early_done.py"
-    result = _graded(probe, exercise, bank, sandbox, warm)
+    result, honest = _probe_and_its_twin("early_done.py", "EARLY", ctp26_small, sandbox, warm, tmp_path)
     assert result.error == HARNESS_ENDED, result.error
-    twin = tmp_path / probe.name
-    twin.write_text(probe.read_text(encoding="utf-8").replace("\nEARLY = True\n", "\nEARLY = False\n"), encoding="utf-8")
-    honest = _graded(twin, exercise, bank, sandbox, warm)
     assert (honest.error, honest.score) == (None, honest.max_score)
 
 
@@ -1516,13 +1523,8 @@ def test_a_go_stolen_by_a_forked_process_ends_the_process_at_once(sandbox, warm,
     its way to a "tampered" reply. A job left in the mailbox (or the hold free, or the count off) now ends the
     process at once (exit 4): never 77, never a reply composed while the student's code may run. The twin keeps
     full marks."""
-    exercise, bank = ctp26_small
-    probe = SUBMISSIONS.parent / "probes" / "stolen_go.py"
-    result = _graded(probe, exercise, bank, sandbox, warm)
+    result, honest = _probe_and_its_twin("stolen_go.py", "STEAL", ctp26_small, sandbox, warm, tmp_path)
     assert result.error == HARNESS_ENDED, result.error
-    twin = tmp_path / probe.name
-    twin.write_text(probe.read_text(encoding="utf-8").replace("\nSTEAL = True\n", "\nSTEAL = False\n"), encoding="utf-8")
-    honest = _graded(twin, exercise, bank, sandbox, warm)
     assert (honest.error, honest.score) == (None, honest.max_score)
 
 
@@ -1559,12 +1561,7 @@ def test_the_main_thread_cannot_be_woken(sandbox, warm, ctp26_small, tmp_path):
     through gc), the main thread woken to handle a signal ``interrupt_main`` left pending, through the file's
     ``sys.unraisablehook``, with ``serve``'s frame and the reply key above it (exit 77). The lock is now out of the
     collector's sight: the probe finds nothing to let go of and scores as its twin."""
-    exercise, bank = ctp26_small
-    probe = SUBMISSIONS.parent / "probes" / "wake_the_main_thread.py"
-    result = _graded(probe, exercise, bank, sandbox, warm)
-    twin = tmp_path / probe.name
-    twin.write_text(probe.read_text(encoding="utf-8").replace("\nWAKE = True\n", "\nWAKE = False\n"), encoding="utf-8")
-    honest = _graded(twin, exercise, bank, sandbox, warm)
+    result, honest = _probe_and_its_twin("wake_the_main_thread.py", "WAKE", ctp26_small, sandbox, warm, tmp_path)
     assert (honest.error, honest.score) == (None, honest.max_score)
     assert (result.error, result.score) == (None, honest.score), result.error
 
