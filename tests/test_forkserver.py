@@ -213,3 +213,45 @@ def test_a_forked_child_takes_the_pool_ledger_the_zygote_made(monkeypatch, setti
     assert before == driver.snapshot(fresh)
     with pytest.raises(AssertionError):  # and a harness handed no ledger works it out itself, as before
         zygote.WarmHarness(channel, driver, prebuilt, inputs).pool()
+
+
+def test_a_child_of_a_gone_zygote_is_not_taken_for_ended():
+    """``Session._ended`` (a wait for the reply pipe came back empty: has the child ended?) asks a fork server's child
+    ``ended``, not ``poll``: ``poll`` says -9 once the zygote is gone, while under the posix fork server its children
+    outlive it and may still answer (the review of the sixty-seventh red team's fix). What the zygote told stands."""
+    class Server:
+        def __init__(self, dead, exits):
+            self.dead, self.exits = dead, exits
+
+        def exit_code(self, pid, timeout):
+            code = self.exits.get(pid)
+            return -9 if code is None and self.dead else code
+
+    assert forkserver.ForkedChild(7, Server(True, {}), None, None).poll() == -9  # what poll says, and ended does not
+    assert forkserver.ForkedChild(7, Server(True, {}), None, None).ended() is False
+    assert forkserver.ForkedChild(7, Server(False, {}), None, None).ended() is False
+    told = forkserver.ForkedChild(7, Server(False, {7: 4}), None, None)
+    assert told.ended() is True and told.returncode == 4
+
+
+def test_the_session_asks_a_fork_server_s_child_what_its_zygote_told():
+    from grader.sandbox.session import Session
+
+    class Child:  # a child of a gone zygote: poll guesses -9, ended knows nothing
+        def poll(self):
+            return -9
+
+        def ended(self):
+            return False
+
+    class Reader:
+        buffer, closed = bytearray(), False
+
+        def wait(self, timeout, seen=0):
+            pass
+
+    session = Session.__new__(Session)
+    session.process, session.reader = Child(), Reader()
+    assert session._ended() is False
+    del Child.ended  # a plain process: poll is the word
+    assert session._ended() is True

@@ -277,6 +277,19 @@ class ForkedChild:
             self.returncode = self.server.exit_code(self.pid, 0.0)
         return self.returncode
 
+    def ended(self) -> bool:
+        """Whether the zygote has told that this child exited. Never guessed from a zygote that is gone (``poll`` then
+        says -9, but under the posix fork server a child outlives its zygote and may still answer)."""
+        if self.returncode is not None:
+            return True
+        if self.server.dead:
+            return False
+        code = self.server.exit_code(self.pid, 0.0)
+        if code is None or self.server.dead:
+            return False
+        self.returncode = code
+        return True
+
     def wait(self, timeout: float | None = None) -> int:
         if self.returncode is None:
             self.returncode = self.server.exit_code(self.pid, timeout)

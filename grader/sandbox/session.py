@@ -716,7 +716,10 @@ class Session:
         was reported as timed out, a whole call's limit later (the twenty-ninth red team's forked readers, once the
         harness stopped replying "tampered" to them)."""
         process = self.process
-        if process is None or process.poll() is None:
+        if process is None:
+            return False
+        ended = getattr(process, "ended", None)  # a fork server's child: only what its zygote told (ForkedChild.ended)
+        if not (ended() if ended is not None else process.poll() is not None):
             return False
         seen = len(self.reader.buffer)
         self.reader.wait(0.05, seen)  # what it wrote last, still in the pipe (or a reader thread's): read first
