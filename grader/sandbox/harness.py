@@ -1230,8 +1230,6 @@ def _hand_over(box, exit_=_os_exit):
     the Landlock fence, which binds only the thread that sets it up and the threads it starts, read a neighbour's
     file). ``serve`` lets go of all it held before it calls this; the exit after the wait is bound beforehand (a
     global looked up could run a key planted in this module's namespace)."""
-    import _signal
-
     started, go, forever = _thread.allocate_lock(), _thread.allocate_lock(), _thread.allocate_lock()
     started.acquire()
     go.acquire()
@@ -1243,7 +1241,7 @@ def _hand_over(box, exit_=_os_exit):
     started.acquire()  # the box emptied
     # Blocked after the new thread started (it keeps the signals it had, and so do the runner and the watchdog it
     # starts: a CPU limit's SIGXCPU still ends the process), before it goes on to load the files
-    _signal.pthread_sigmask(_signal.SIG_BLOCK, tuple(_signal.valid_signals()))
+    _block_signals_here()
     go.release()
     started = go = box = None
     forever.acquire()
@@ -1261,9 +1259,9 @@ def _untrack(obj):
 
 
 def _block_signals_here():
-    """Every signal blocked on this thread (the serving one, once the runner and the watchdog have started): none of
-    its waits is cut short by one. A wait cut short is retried, but the student's code could also have changed how
-    the descriptor reads (now refused, see allowlist.CHANNEL_COMMANDS), and the retry then failed: an error made on
+    """Every signal blocked on this thread (the main one as it hands the session over; the serving one, once the
+    runner and the watchdog have started): none of its waits is cut short by one. A wait cut short is retried, but
+    the student's code could also have changed how the descriptor reads (now refused, see allowlist.CHANNEL_COMMANDS), and the retry then failed: an error made on
     this thread while the student's call had collection on (the sixty-fifth red team's route to its gc callback)."""
     try:
         import _signal
@@ -1575,15 +1573,15 @@ def _load_on_runner(function, args, tools):
     """The submission's files loaded on the runner thread, by a function that reads no global name:
     ``function(*args)``'s value, or None where the load tampered with the harness (the builtin types' dicts, the
     outcome's shape); where the hand-over itself was tampered with (its pipes, the hold, the job count, the runner
-    not back in its loop) the process ends (``_runner_back``). Everything it uses is unpacked from ``tools`` before the job: a variable of
-    this running frame is out of the files' reach.
+    not back in its loop) the process ends (``_runner_back``). Everything it uses is unpacked from ``tools``
+    before the job: a variable of this running frame is out of the files' reach.
 
     Like the calls, the load leaves the harness's thread waiting on a pipe: the student's code never runs
     where the serving frames are, and a trace function their files set stays on the runner thread, whose
     loop clears it when the load is over."""
     (box, go_write, done_read, go_byte, let_go_of_hold, write, read, os_error, make_reader, reader, runner_id,
-     loop_frame, safe_waits, type_, tuple_, len_, guarded, referents, keys, chained, all_, map_, is_, referents_of, jobs, count, dict_, frozenset_,
-     (still_read, still_views, still_then), keep_outcome, exit_, back) = tools
+     loop_frame, safe_waits, type_, tuple_, len_, guarded, referents, keys, chained, all_, map_, is_, referents_of,
+     jobs, count, dict_, frozenset_, (still_read, still_views, still_then), keep_outcome, exit_, back) = tools
     box[0] = (function, args)
     handed = count(jobs)
     let_go_of_hold()  # see runner._loop
