@@ -102,21 +102,22 @@ def _start_watchdog(status: float):
     return watchdog_ident, state, lock, due, interrupts, stop
 
 
-def _arm(state, rounds: int, seconds: float = 3.0) -> None:
+def _arm(state, rounds: int, seconds: float = 3.0) -> bool:
     """Arm the watchdog with deadlines already past, again and again, as a harness whose calls run too long; back
-    once it has fired for the last time."""
+    once it has fired for the last time (True), or after ``seconds`` (False)."""
     ends = time.monotonic() + seconds
     done = 0
     state[2] = 0.001
     while time.monotonic() < ends:
         if state[0] == 0.0:  # fired (or never armed)
             if done == rounds:
-                return
+                return True
             state[3] = state[3] + 1.0
             state[1] = -1.0
             state[0] = 1e-9  # armed, and long past
             done += 1
         time.sleep(0.002)
+    return False
 
 
 def test_interrupting_a_running_call_collects_nothing_on_the_watchdog_s_thread():
@@ -139,7 +140,11 @@ def test_an_interrupt_made_due_while_asking_collects_nothing_on_the_watchdog_s_t
     with _Collections() as collections:
         try:
             for _ in range(20):
-                _arm(state, rounds=1)
+                # Fired, however long a loaded machine takes (3 s was not always enough with the suite beside it)
+                assert _arm(state, rounds=1, seconds=60.0)
+                made_due = time.monotonic() + 10.0  # disarmed first, then made due: give its act the time it takes
+                while not due.locked() and time.monotonic() < made_due:
+                    time.sleep(0.001)
                 assert due.locked()  # made due, not raised: the call is asking the grader
                 due.release()
         finally:
