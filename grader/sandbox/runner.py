@@ -469,6 +469,12 @@ def lock_types(also=()):
         return None
     wanted = {id(klass) for klass in also}
     everything, stack, seen = list(also), [object], set()
+    mark = _modules_mark(sys.modules)
+    if _walked[0] == mark:
+        stack = []  # walked since the last import: the C-made types are those of imports (see _modules_mark)
+    else:
+        _walked[0] = None  # a walk cut short by an error walks again next time
+        _walked[1] += 1
     while stack:
         klass = stack.pop()
         if id(klass) in seen:
@@ -488,4 +494,20 @@ def lock_types(also=()):
         if cell.value == flags:
             cell.value = flags | IMMUTABLE_TYPE
             locked += 1
+    _walked[0] = mark
     return locked
+
+
+# The modules there were at the last whole walk of ``lock_types`` (see ``_modules_mark``), and how many whole walks
+# this process (or the fork server it was forked from) made: a warm child inherits the fork server's walk.
+_walked = [None, 0]
+
+
+def _modules_mark(modules):
+    """What tells, without a pass over every module, whether one was imported since: their number and the last one's
+    name (an import adds at the end of ``sys.modules``). A type made by a C module's own code (``PyType_FromSpec``,
+    the only kind ``lock_types`` closes besides the ones it is given) is made when its module is imported: where
+    no module was, a walk finds nothing new to close. Walking every class in a warm child, whose fork server walked
+    them all already, touched some 330 of the server's pages, each copied for the child: 1.4 ms of its 9 ms start.
+    Read before any student code runs, so nothing of theirs can have made the two look alike."""
+    return (len(modules), next(reversed(modules), None))

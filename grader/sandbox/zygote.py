@@ -262,7 +262,8 @@ class Zygote:
         self.ledger = pool_ledger(self.prebuilt, self.inputs)
         # The C-made types of everything imported so far closed to ``setattr`` once, here, as each child would at
         # its load (runner.lock_types: 3 ms a child, most of a warm child's start): a child inherits the flags, and
-        # its own call then locks only the types its files' imports make. Nothing here sets an attribute of one.
+        # its own call, where it imported nothing since, walks nothing and locks only the types it names (see
+        # runner._modules_mark: nothing is imported after this). Nothing here sets an attribute of one.
         harness._runner.lock_types()
         # Everything built so far is shared, read-mostly state: keep the collector off it, so a
         # child's garbage collections neither walk it nor copy its pages.
