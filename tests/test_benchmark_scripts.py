@@ -17,3 +17,19 @@ def test_the_sandbox_cost_benchmark_measures_the_seal_and_the_hand_over():
     done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "the per-call check" in done.stdout and "handing each call to the runner thread" in done.stdout, done.stdout
+
+
+def test_the_submission_anatomy_benchmark_counts_what_the_grading_process_served():
+    """benchmarks/submission_anatomy.py: the frames it counts are the ones ``Session._serve`` is handed, so a
+    rename there, or a class whose questions it no longer sees, shows here as zero questions, not as a quiet
+    figure."""
+    done = subprocess.run([sys.executable, "benchmarks/submission_anatomy.py", "--size", "2", "--rounds", "1"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    figures = {}
+    for line in done.stdout.splitlines()[1:]:
+        name, _, value = line.strip().rpartition(" ")
+        figures[name.strip()] = float(value)
+    assert figures["requests"] >= 3 and figures["cases"] > 200, done.stdout  # first pass, consistency pass, audit
+    assert figures["questions"] > figures["notes"] > 200, done.stdout  # a case's note, its leaves' questions
+    assert 0 < figures["of which inside requests, ms"] < figures["grading process CPU, ms"], done.stdout
