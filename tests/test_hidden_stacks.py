@@ -129,6 +129,52 @@ def test_a_second_lock_walks_the_classes_again_only_after_an_import():
     assert out == "0 1 ['CFunctionType', 'profiler_entry']"
 
 
+LOCK_IN_THE_CHILD = "        _runner.lock_types(tuple(kind for kind in (prototype, interrupter) if isinstance(kind, type)))\n"
+
+
+@pytest.mark.parametrize("exercise_id", ["ctp-26", "tictactoe"])
+def test_a_warm_child_leaves_nothing_for_a_whole_walk_to_close(tmp_path, exercise_id):
+    """What the skipped walk rests on (runner._modules_mark), checked in a real warm child: on a copy of the grader
+    whose harness, right after its own ``lock_types`` call, forces a whole walk and writes what that walk closed.
+    The child must not have walked (it inherited its fork server's walk: one in all) and the forced walk must find
+    nothing left open. A C type made on the child's way to the student's first line without a module imported
+    (a failed import, a module loaded by spec, a library that makes its types late: the review of 461053f) would
+    show here as a number above 0."""
+    import shutil
+
+    copy = tmp_path / "tree"
+    for folder in ("grader", "exercises", "reference"):
+        shutil.copytree(ROOT / folder, copy / folder, ignore=shutil.ignore_patterns("__pycache__"))
+    harness = copy / "grader" / "sandbox" / "harness.py"
+    text = harness.read_text(encoding="utf-8")
+    assert text.count(LOCK_IN_THE_CHILD) == 1
+    harness.write_text(text.replace(LOCK_IN_THE_CHILD, LOCK_IN_THE_CHILD
+                                    + "        _walks = _runner._walked[1]\n        _runner._walked[0] = None\n"
+                                    + "        os.write(2, b'WALKS %d LEFT %d\\n' % (_walks, _runner.lock_types()))\n"),
+                       encoding="utf-8")
+    sample = sorted((ROOT / "fixtures" / "submissions" / exercise_id / "correct").glob("*.py"))[0]
+    script = textwrap.dedent(f"""
+        import sys
+        sys.path.insert(0, {str(copy)!r})
+        from grader.bulk import worker
+        from grader.judging import submissions
+        job = {{"exercise": {exercise_id!r}, "seed": 26}}
+        prepared = worker._prepare(job, start_server=True)
+        exercise, bank, launcher = worker._load(job, prepared)
+        warm = worker._warm(launcher, exercise, bank, prepared[2])
+        assert warm is not None, "no fork server"
+        submission = submissions.load({str(sample)!r})
+        submission.display = "sample.py"
+        result, warm = worker.grade_one(submission, exercise, bank, launcher, warm)
+        warm.close()
+        print([line for line in result.output["stderr"].splitlines() if line.startswith("WALKS")], result.status)
+        """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-2000:]
+    walks, status = done.stdout.strip().rsplit(" ", 1)
+    assert walks == "['WALKS 1 LEFT 0']" and status in ("passed", "failed"), done.stdout + done.stderr[-2000:]
+
+
 def test_the_types_a_c_module_made_are_closed_to_setattr_and_class_statements_stay_open():
     """runner.lock_types: ``setattr`` of a special method on json's C scanner (the harness parses every request
     with it) or on the ctypes prototype of its look at the runner's stack made it the type's C slot, run on the
