@@ -129,7 +129,8 @@ def test_a_second_lock_walks_the_classes_again_only_after_an_import():
     assert out == "0 1 ['CFunctionType', 'profiler_entry']"
 
 
-LOCK_IN_THE_CHILD = "        _runner.lock_types(tuple(kind for kind in (prototype, interrupter) if isinstance(kind, type)))\n"
+LOCK_IN_THE_CHILD = ("        _runner.lock_types(tuple(kind for kind in (prototype, interrupter) "
+                     "if isinstance(kind, type)))\n")
 
 
 @pytest.mark.parametrize("exercise_id", ["ctp-26", "tictactoe"])

@@ -1261,8 +1261,9 @@ def _untrack(obj):
 def _block_signals_here():
     """Every signal blocked on this thread (the main one as it hands the session over; the serving one, once the
     runner and the watchdog have started): none of its waits is cut short by one. A wait cut short is retried, but
-    the student's code could also have changed how the descriptor reads (now refused, see allowlist.CHANNEL_COMMANDS), and the retry then failed: an error made on
-    this thread while the student's call had collection on (the sixty-fifth red team's route to its gc callback)."""
+    the student's code could also have changed how the descriptor reads (now refused, see
+    allowlist.CHANNEL_COMMANDS), and the retry then failed: an error made on this thread while the student's call
+    had collection on (the sixty-fifth red team's route to its gc callback)."""
     try:
         import _signal
 
