@@ -121,3 +121,23 @@ def test_a_child_imports_every_module_of_its_libraries_where_their_folder_is_pri
     assert names.index("anytree") < names.index("anytree.exporter") < names.index("anytree.exporter.dictexporter")
     assert (readable, private) == (True, False)
     assert not set(names) & set(preloaded_readable) and set(names) <= set(preloaded_private)
+
+
+def test_the_child_s_library_modules_are_listed_once_per_folder(monkeypatch):
+    """``identity.preload`` runs for every submission graded as root: the copy it lists never changes under its
+    name, so it is walked once, not once a submission."""
+    from grader.sandbox import childlib
+
+    folders = childlib.child_sys_path()  # found (and checked, which walks the libraries too) before counting
+    walks = []
+    real_rglob = Path.rglob
+    monkeypatch.setattr(Path, "rglob", lambda self, pattern: walks.append(self) or real_rglob(self, pattern))
+    childlib._module_names.cache_clear()
+    try:
+        first, second = childlib.module_names(), childlib.module_names()
+    finally:
+        childlib._module_names.cache_clear()
+    assert first == second and "anytree" in first
+    assert len(walks) == len(childlib.CHILD_LIBRARIES) * len(folders)
+    first.append("changed by a caller")
+    assert "changed by a caller" not in childlib.module_names()  # a fresh list each time
