@@ -9,7 +9,9 @@ the machine's load falls on both alike:
     (the median wall time of N runs each, after one warm-up run per revision that fills the
     case-bank cache, as a student's first run does);
   * ``grade`` of a class of SIZE distinct submissions (ctp-26 samples, half buggy), each run into
-    a fresh ``--out`` so nothing is answered from the gradebook; submissions per second.
+    a fresh ``--out`` so nothing is answered from the gradebook; submissions per second, and the
+    same runs split into what a run pays once (the time to its first result, the time after its
+    last) and the rate between the two, which is what each further submission costs.
 
 The earlier revision is checked out into a temporary worktree and run with ``PYTHONPATH``
 pointing at it, with this same Python and its installed libraries. It prints, per measure, both
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -47,6 +50,32 @@ def run(tree: Path, args: list[str], ok=(0, 1)) -> float:
     if done.returncode not in ok:
         raise SystemExit(f"{tree}: grader {' '.join(args)} exited {done.returncode}: {done.stderr.strip()[-400:]}")
     return elapsed
+
+
+def grade_timeline(tree: Path, args: list[str], ok=(0, 1)) -> tuple[float, float, float, int]:
+    """``python -m grader grade ARGS`` with the grader of ``tree``: ``(seconds in all, seconds to the first result,
+    seconds to the last, results)``, each result timed as its progress line (``[k/N] ...`` on stderr) arrives.
+
+    The split says where a slower class comes from: what a run pays once (starting the workers and their fork
+    servers, writing the reports at the end) or what it pays per submission (the rate between the first result
+    and the last)."""
+    env = {**os.environ, "PYTHONPATH": str(tree), "MINIMAX_GRADER_NO_COLOR": "1"}
+    start = time.perf_counter()
+    process = subprocess.Popen([sys.executable, "-m", "grader", *args], cwd=tree, env=env, stdin=subprocess.DEVNULL,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    stamps, tail = [], []
+    for line in process.stderr:
+        if PROGRESS.match(line):
+            stamps.append(time.perf_counter() - start)
+        tail = (tail + [line])[-5:]
+    code = process.wait(timeout=900)
+    elapsed = time.perf_counter() - start
+    if code not in ok or not stamps:
+        raise SystemExit(f"{tree}: grader {' '.join(args)} exited {code}: {''.join(tail).strip()[-400:]}")
+    return elapsed, stamps[0], stamps[-1], len(stamps)
+
+
+PROGRESS = re.compile(r"\[\d+/\d+\] ")  # one graded submission, as the batch's progress prints it
 
 
 def compile_bytecode(tree: Path) -> None:
@@ -118,15 +147,34 @@ def main(argv=None) -> int:
                 print(f"  {rows[-1][0]}: before {medians['before']:.2f} s, now {medians['now']:.2f} s", flush=True)
         old_samples = before / "fixtures" / "submissions"
         build_class(work / "class", args.size, old_samples if (old_samples / "ctp-26").is_dir() else SUBMISSIONS)
-        rates: dict[str, list[float]] = {"before": [], "now": []}
+        runs: dict[str, list[tuple]] = {"before": [], "now": []}
         for attempt in range(max(1, args.runs // 2)):
             for name, tree in trees.items():
                 out = work / f"out-{name}-{attempt}"
-                seconds = run(tree, ["grade", str(work / "class"), "--exercise", "ctp-26", "--out", str(out),
-                                     "--seed", "26"], ok=(0, 1))
-                rates[name].append(args.size / seconds)
-        rows.append((f"grade a class of {args.size}", statistics.median(rates["before"]),
-                     statistics.median(rates["now"]), "subm./s"))
+                runs[name].append(grade_timeline(tree, ["grade", str(work / "class"), "--exercise", "ctp-26",
+                                                        "--out", str(out), "--seed", "26"]))
+
+        def median(name, figure):
+            return statistics.median(figure(*timed) for timed in runs[name])
+
+        def overall(total, _first, _last, _count):
+            return args.size / total
+
+        def to_first(_total, first, _last, _count):
+            return first
+
+        def between(_total, first, last, count):
+            return (count - 1) / (last - first) if last > first else float("nan")
+
+        def after_last(total, _first, last, _count):
+            return total - last
+
+        # The same runs, split: what a run pays once (to the first result, after the last) and per submission
+        for label, figure, unit in ((f"grade a class of {args.size}", overall, "subm./s"),
+                                    ("  of which: to the first result", to_first, "s"),
+                                    ("  of which: rate from the first result to the last", between, "subm./s"),
+                                    ("  of which: after the last result", after_last, "s")):
+            rows.append((label, median("before", figure), median("now", figure), unit))
     finally:
         subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(before)], capture_output=True)
         shutil.rmtree(work, ignore_errors=True)

@@ -33,3 +33,24 @@ def test_the_submission_anatomy_benchmark_counts_what_the_grading_process_served
     assert figures["requests"] >= 3 and figures["cases"] > 200, done.stdout  # first pass, consistency pass, audit
     assert figures["questions"] > figures["notes"] > 200, done.stdout  # a case's note, its leaves' questions
     assert 0 < figures["of which inside requests, ms"] < figures["grading process CPU, ms"], done.stdout
+
+
+def test_the_revision_benchmark_splits_a_class_s_time_into_once_and_per_submission():
+    """benchmarks/against_revision.py, against this very commit: the grade figure comes with its split (to the first
+    result, the rate from the first to the last, after the last), read from the progress lines the batch prints. A
+    change to those lines shows here as a failed run, not as a split that quietly says nothing."""
+    done = subprocess.run([sys.executable, "benchmarks/against_revision.py", "HEAD", "--exercises", "none",
+                           "--size", "4", "--runs", "2"], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    figures = {}
+    for line in done.stdout.splitlines():
+        if " before " in line and " ratio x" in line:
+            name, rest = line.split(" before ", 1)
+            figures[name.strip()] = [float(part.split()[0]) for part in (rest, rest.split(" now ", 1)[1])]
+    assert set(figures) == {"grade a class of 4", "of which: to the first result",
+                            "of which: rate from the first result to the last", "of which: after the last result"}, \
+        done.stdout
+    for before, now in figures.values():
+        assert before > 0 and now > 0, done.stdout
+    # the first result comes after the run starts and before it ends: the split is of the same runs
+    assert figures["of which: to the first result"][1] < 4 / figures["grade a class of 4"][1], done.stdout
