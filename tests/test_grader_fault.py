@@ -131,7 +131,12 @@ def test_the_child_s_library_modules_are_listed_once_per_folder(monkeypatch):
     folders = childlib.child_sys_path()  # found (and checked, which walks the libraries too) before counting
     walks = []
     real_rglob = Path.rglob
-    monkeypatch.setattr(Path, "rglob", lambda self, pattern: walks.append(self) or real_rglob(self, pattern))
+    def counted_rglob(self, pattern):  # only walks of the copy count: another thread's rglob is not this one's
+        if any(Path(folder) in (self, *self.parents) for folder in folders):
+            walks.append(self)
+        return real_rglob(self, pattern)
+
+    monkeypatch.setattr(Path, "rglob", counted_rglob)
     childlib._module_names.cache_clear()
     try:
         first, second = childlib.module_names(), childlib.module_names()
@@ -141,3 +146,22 @@ def test_the_child_s_library_modules_are_listed_once_per_folder(monkeypatch):
     assert len(walks) == len(childlib.CHILD_LIBRARIES) * len(folders)
     first.append("changed by a caller")
     assert "changed by a caller" not in childlib.module_names()  # a fresh list each time
+
+
+def test_a_listing_of_a_copy_caught_half_made_is_not_kept(monkeypatch, tmp_path):
+    """Another grader process that found the copy broken moves it aside and copies it again under the same name
+    (``childlib._discard``): a walk in between sees no library at all, and that must not stand for the process's
+    life (every later child as root would import nothing of anytree before it drops its uid)."""
+    from grader.sandbox import childlib
+
+    empty = tmp_path / "childlib-being-copied"
+    empty.mkdir()
+    monkeypatch.setattr(childlib, "child_sys_path", lambda: [str(empty)])
+    childlib._module_names.cache_clear()
+    try:
+        assert childlib.module_names() == []
+        (empty / "anytree").mkdir()
+        (empty / "anytree" / "__init__.py").write_text("")
+        assert childlib.module_names() == ["anytree"]  # walked again, once the copy is whole
+    finally:
+        childlib._module_names.cache_clear()

@@ -44,14 +44,21 @@ def child_sys_path() -> list[str]:
 
 def module_names() -> list[str]:
     """Every module of the child's libraries, by dotted name, packages before their modules (for a child that
-    imports them all before it drops its uid: ``identity.preload``)."""
-    return list(_module_names(tuple(child_sys_path())))
+    imports them all before it drops its uid: ``identity.preload``).
+
+    Listed once per process and folder: every submission graded as root asked for them, some 0.5 ms of walking
+    the same copy (another library version is copied under another name). A listing that misses a library's own
+    package is not kept: another grader process may have found the copy broken and be copying it again under the
+    same name (``_discard``), and the walk saw it half there."""
+    folders = tuple(child_sys_path())
+    names = _module_names(folders)
+    if not set(CHILD_LIBRARIES) <= set(names):
+        _module_names.cache_clear()
+    return list(names)
 
 
 @cache
 def _module_names(folders: tuple[str, ...]) -> tuple[str, ...]:
-    """Listed once per process and folder: every submission graded as root asked for them, some 0.5 ms of walking
-    the same copy, which never changes under its name (another library version is copied under another)."""
     names = []
     for folder in folders:
         root = Path(folder)
