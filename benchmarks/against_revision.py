@@ -33,6 +33,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -45,7 +46,7 @@ def run(tree: Path, args: list[str], ok=(0, 1)) -> float:
     env = {**os.environ, "PYTHONPATH": str(tree), "MINIMAX_GRADER_NO_COLOR": "1"}
     start = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "grader", *args], cwd=tree, env=env,
-                          capture_output=True, text=True, timeout=900)
+                          capture_output=True, text=True, timeout=RUN_LIMIT)
     elapsed = time.perf_counter() - start
     if done.returncode not in ok:
         raise SystemExit(f"{tree}: grader {' '.join(args)} exited {done.returncode}: {done.stderr.strip()[-400:]}")
@@ -61,21 +62,33 @@ def grade_timeline(tree: Path, args: list[str], ok=(0, 1)) -> tuple[float, float
     and the last)."""
     env = {**os.environ, "PYTHONPATH": str(tree), "MINIMAX_GRADER_NO_COLOR": "1"}
     start = time.perf_counter()
-    process = subprocess.Popen([sys.executable, "-m", "grader", *args], cwd=tree, env=env, stdin=subprocess.DEVNULL,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    stamps, tail = [], []
-    for line in process.stderr:
-        if PROGRESS.match(line):
-            stamps.append(time.perf_counter() - start)
-        tail = (tail + [line])[-5:]
-    code = process.wait(timeout=900)
+    stamps, tail, counted, total = [], [], None, None
+    with subprocess.Popen([sys.executable, "-m", "grader", *args], cwd=tree, env=env, stdin=subprocess.DEVNULL,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True) as process:
+        limit = threading.Timer(RUN_LIMIT, process.kill)  # a hung run ends the script, as run()'s timeout does
+        limit.start()
+        try:
+            for line in process.stderr:
+                found = PROGRESS.match(line)
+                if found:
+                    stamps.append(time.perf_counter() - start)
+                    counted, total = int(found[1]), int(found[2])
+                tail = (tail + [line])[-5:]
+            code = process.wait()
+        except BaseException:
+            process.kill()
+            raise
+        finally:
+            limit.cancel()
     elapsed = time.perf_counter() - start
-    if code not in ok or not stamps:
-        raise SystemExit(f"{tree}: grader {' '.join(args)} exited {code}: {''.join(tail).strip()[-400:]}")
+    if code not in ok or not stamps or counted != total:  # the last line counts every submission
+        raise SystemExit(f"{tree}: grader {' '.join(args)} exited {code}, its progress at {counted} of {total}: "
+                         f"{''.join(tail).strip()[-400:]}")
     return elapsed, stamps[0], stamps[-1], len(stamps)
 
 
-PROGRESS = re.compile(r"\[\d+/\d+\] ")  # one graded submission, as the batch's progress prints it
+RUN_LIMIT = 900  # seconds, for one run of the grader
+PROGRESS = re.compile(r"\[(\d+)/(\d+)\] ")  # one graded submission, as the batch's progress prints it
 
 
 def compile_bytecode(tree: Path) -> None:

@@ -54,3 +54,21 @@ def test_the_revision_benchmark_splits_a_class_s_time_into_once_and_per_submissi
         assert before > 0 and now > 0, done.stdout
     # the first result comes after the run starts and before it ends: the split is of the same runs
     assert figures["of which: to the first result"][1] < 4 / figures["grade a class of 4"][1], done.stdout
+
+
+def test_the_question_cost_benchmark_grades_a_twin_that_asks_more():
+    """benchmarks/question_cost.py: the twin asks its extra questions through the grading process (counted by
+    ``Session._serve``), so the margin it divides by is real questions; the CPU figures are the machine's and are
+    only printed (a busy CI machine says nothing about them)."""
+    done = subprocess.run([sys.executable, "benchmarks/question_cost.py", "--size", "1", "--rounds", "1",
+                           "--extra", "5"], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    questions = {}
+    for line in done.stdout.splitlines():
+        parts = line.split()
+        if parts and parts[0] in ("plain", "asking"):
+            questions[parts[0]] = float(parts[2])
+    assert questions["plain"] > 200, done.stdout  # an alpha-beta search's leaves over the bank
+    extra = questions["asking"] - questions["plain"]
+    assert extra > 0 and extra % 5 == 0, done.stdout  # five more for every call the twin answers
+    assert "CPU per extra question" in done.stdout, done.stdout
