@@ -28,8 +28,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 os.environ.setdefault("MINIMAX_GRADER_CACHE", tempfile.mkdtemp(prefix="minimax-bench-cache-"))
 
-from submission_anatomy import Counting, _machine_busy_seconds, grade_class  # noqa: E402
-from grader.bulk import worker  # noqa: E402
+from submission_anatomy import Counting, _machine_busy_seconds, grade_class, warm_worker  # noqa: E402
 
 SAMPLE = ROOT / "fixtures" / "submissions" / "ctp-26" / "correct" / "alpha_beta.py"
 
@@ -88,11 +87,7 @@ def main(argv=None) -> int:
 
     plain, asking = build_twins(Path(tempfile.mkdtemp(prefix="minimax-question-cost-")) / "class", args.size,
                                 args.extra)
-    job = {"exercise": "ctp-26", "seed": 26}
-    prepared = worker._prepare(job, start_server=True)
-    exercise, bank, launcher = worker._load(job, prepared)
-    worker.remember_reference(exercise, bank)
-    warm = worker._warm(launcher, exercise, bank, prepared[2])
+    exercise, bank, launcher, warm = warm_worker("ctp-26")
     counting = Counting()
     counting.install()
     figures: dict[str, dict[str, list[float]]] = {"plain": {}, "asking": {}}

@@ -83,6 +83,15 @@ class Counting:
         self.request_cpu = 0.0
 
 
+def warm_worker(exercise_id: str, seed: int = 26):
+    """This process set up as a pool worker is: ``(exercise, bank, launcher, warm fork server)``."""
+    job = {"exercise": exercise_id, "seed": seed}
+    prepared = worker._prepare(job, start_server=True)
+    exercise, bank, launcher = worker._load(job, prepared)
+    worker.remember_reference(exercise, bank)
+    return exercise, bank, launcher, worker._warm(launcher, exercise, bank, prepared[2])
+
+
 def grade_class(files, exercise, bank, launcher, warm):
     """Grade every file once, in order; returns the fork server to use next (``worker.grade_one``'s)."""
     for path in files:
@@ -102,11 +111,7 @@ def main(argv=None) -> int:
     folder = Path(tempfile.mkdtemp(prefix="minimax-anatomy-")) / "class"
     build_class(folder, args.size)
     files = sorted(folder.glob("*.py"))
-    job = {"exercise": args.exercise, "seed": 26}
-    prepared = worker._prepare(job, start_server=True)
-    exercise, bank, launcher = worker._load(job, prepared)
-    worker.remember_reference(exercise, bank)
-    warm = worker._warm(launcher, exercise, bank, prepared[2])
+    exercise, bank, launcher, warm = warm_worker(args.exercise)
     counting = Counting()
     counting.install()
     rows = collections.defaultdict(list)
