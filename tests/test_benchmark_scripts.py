@@ -56,6 +56,26 @@ def test_the_revision_benchmark_splits_a_class_s_time_into_once_and_per_submissi
     assert figures["of which: to the first result"][1] < 4 / figures["grade a class of 4"][1], done.stdout
 
 
+def test_the_cpu_benchmark_splits_a_submission_s_cpu_between_the_grading_process_and_the_rest():
+    """benchmarks/cpu_against_revision.py, against this very commit: each revision grades the class in a process of
+    its own, and the machine's CPU per submission is split into the grading process's and the rest (the child's, the
+    fork server's, the kernel's). Both sides are some of every submission's cost: a pass that measured nothing (the
+    class not graded, the wrong process timed) shows as a zero here."""
+    done = subprocess.run([sys.executable, "benchmarks/cpu_against_revision.py", "HEAD", "--size", "2", "--rounds", "1"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    figures = {}
+    for line in done.stdout.splitlines():
+        if " before " in line and " now " in line:
+            name, rest = line.split(" before ", 1)
+            figures[name.strip()] = [float(rest.split()[0]), float(rest.split(" now ", 1)[1].split()[0])]
+    assert set(figures) == {"grading process CPU", "the rest: the child, the fork server, the kernel",
+                            "machine CPU, every process", "wall"}, done.stdout
+    for side in (0, 1):
+        assert 0 < figures["grading process CPU"][side] < figures["machine CPU, every process"][side], done.stdout
+        assert figures["wall"][side] > 0, done.stdout
+
+
 def test_the_question_cost_benchmark_grades_a_twin_that_asks_more():
     """benchmarks/question_cost.py: the twin asks its extra questions through the grading process (counted by
     ``Session._serve``), so the margin it divides by is real questions; the CPU figures are the machine's and are
