@@ -13,7 +13,8 @@ the machine's load falls on both alike:
     same runs split into what a run pays once (the time to its first result, the time after its
     last) and the rate between the two, which is what each further submission costs.
 
-The earlier revision is checked out into a temporary worktree and run with ``PYTHONPATH``
+The earlier revision is checked out into a temporary worktree (or, where REVISION names a folder, an unpacked
+release or another checkout of the grader, that folder is used as it is) and run with ``PYTHONPATH``
 pointing at it, with this same Python and its installed libraries. It prints, per measure, both
 medians and the ratio (this checkout / the earlier one: below 1 is faster now).
 
@@ -91,6 +92,25 @@ RUN_LIMIT = 900  # seconds, for one run of the grader
 PROGRESS = re.compile(r"\[(\d+)/(\d+)\] ")  # one graded submission, as the batch's progress prints it
 
 
+def check_out(revision: str, work: Path):
+    """The earlier tree and how to let go of it: ``revision`` checked out into a git worktree under ``work``
+    (removed by the function returned), or, where ``revision`` is a folder (a release unpacked, another checkout;
+    a copy of the grader with no git history), that folder as it is, left alone."""
+    if Path(revision).is_dir():
+        return Path(revision).resolve(), lambda: None
+    before = work / "before"
+    try:
+        done = subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(before), revision],
+                              capture_output=True, text=True)
+    except OSError as exc:  # no git at all
+        done = subprocess.CompletedProcess([], 1, "", str(exc))
+    if done.returncode != 0:
+        raise SystemExit(f"cannot check out {revision!r}: give a revision of this git checkout or a folder holding "
+                         f"an earlier grader ({done.stderr.strip()[-300:]})")
+    return before, lambda: subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(before)],
+                                          capture_output=True)
+
+
 def compile_bytecode(tree: Path) -> None:
     """Both trees as a student has them after ``pip install`` (which compiles every module): with
     ``PYTHONDONTWRITEBYTECODE`` set, a tree never run before would pay for compiling its modules
@@ -140,9 +160,11 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
 
     work = Path(tempfile.mkdtemp(prefix="minimax-against-"))
-    before = work / "before"
-    subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(before), args.revision],
-                   check=True, capture_output=True)
+    try:
+        before, let_go = check_out(args.revision, work)
+    except BaseException:
+        shutil.rmtree(work, ignore_errors=True)
+        raise
     trees = {"before": before, "now": ROOT}
     for tree in trees.values():
         compile_bytecode(tree)
@@ -189,7 +211,7 @@ def main(argv=None) -> int:
                                     ("  of which: after the last result", after_last, "s")):
             rows.append((label, median("before", figure), median("now", figure), unit))
     finally:
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(before)], capture_output=True)
+        let_go()
         shutil.rmtree(work, ignore_errors=True)
 
     print(f"\nThis checkout against {args.revision} (same session, runs interleaved); "

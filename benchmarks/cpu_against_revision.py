@@ -15,6 +15,8 @@ alternating pass by pass so that the machine's load falls on both alike.
 
     python benchmarks/cpu_against_revision.py REVISION [--size 20] [--rounds 3]
 
+REVISION: a revision of this git checkout, or a folder holding an earlier grader (see ``against_revision.py``).
+
 Prints figures and ratios (now / before: below 1 is cheaper now), judges nothing; exit status 0 unless a pass
 fails.
 """
@@ -33,7 +35,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from against_revision import ROOT, SUBMISSIONS, build_class, compile_bytecode  # noqa: E402
+from against_revision import ROOT, SUBMISSIONS, build_class, check_out, compile_bytecode  # noqa: E402
 
 # Run with the revision's own grader on sys.path. Revisions before the worker split its start in two (``_prepare``,
 # then ``_load``) load and warm in one go; both are set up as their own pool worker does.
@@ -102,9 +104,11 @@ def main(argv=None) -> int:
         raise SystemExit("this benchmark reads the machine's CPU time from /proc/stat (Linux)")
 
     work = Path(tempfile.mkdtemp(prefix="minimax-cpu-against-"))
-    before = work / "before"
-    subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(before), args.revision],
-                   check=True, capture_output=True)
+    try:
+        before, let_go = check_out(args.revision, work)
+    except BaseException:
+        shutil.rmtree(work, ignore_errors=True)
+        raise
     trees = {"before": before, "now": ROOT}
     figures: dict[str, list[dict]] = {"before": [], "now": []}
     try:
@@ -116,7 +120,7 @@ def main(argv=None) -> int:
             for name, tree in trees.items():
                 figures[name].append(one_pass(tree, work / "class", work / f"cache-{name}"))
     finally:
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(before)], capture_output=True)
+        let_go()
         shutil.rmtree(work, ignore_errors=True)
 
     def median(name, figure):

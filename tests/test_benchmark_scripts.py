@@ -38,8 +38,11 @@ def test_the_submission_anatomy_benchmark_counts_what_the_grading_process_served
 def test_the_revision_benchmark_splits_a_class_s_time_into_once_and_per_submission():
     """benchmarks/against_revision.py, against this very commit: the grade figure comes with its split (to the first
     result, the rate from the first to the last, after the last), read from the progress lines the batch prints. A
-    change to those lines shows here as a failed run, not as a split that quietly says nothing."""
-    done = subprocess.run([sys.executable, "benchmarks/against_revision.py", "HEAD", "--exercises", "none",
+    change to those lines shows here as a failed run, not as a split that quietly says nothing. In a git checkout
+    (CI's) the earlier tree is HEAD checked out into a worktree; in a copy with no history (a release unpacked), this
+    very folder, which the script takes as it is."""
+    revision = "HEAD" if (ROOT / ".git").exists() else str(ROOT)
+    done = subprocess.run([sys.executable, "benchmarks/against_revision.py", revision, "--exercises", "none",
                            "--size", "4", "--runs", "2"], cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
     figures = {}
@@ -60,9 +63,10 @@ def test_the_cpu_benchmark_splits_a_submission_s_cpu_between_the_grading_process
     """benchmarks/cpu_against_revision.py, against this very commit: each revision grades the class in a process of
     its own, and the machine's CPU per submission is split into the grading process's and the rest (the child's, the
     fork server's, the kernel's). Both sides are some of every submission's cost: a pass that measured nothing (the
-    class not graded, the wrong process timed) shows as a zero here."""
-    done = subprocess.run([sys.executable, "benchmarks/cpu_against_revision.py", "HEAD", "--size", "2", "--rounds", "1"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=600)
+    class not graded, the wrong process timed) shows as a zero here. The earlier tree is this very folder, given as a
+    folder: no git history needed."""
+    done = subprocess.run([sys.executable, "benchmarks/cpu_against_revision.py", str(ROOT), "--size", "2", "--rounds",
+                           "1"], cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
     figures = {}
     for line in done.stdout.splitlines():
@@ -74,6 +78,21 @@ def test_the_cpu_benchmark_splits_a_submission_s_cpu_between_the_grading_process
     for side in (0, 1):
         assert 0 < figures["grading process CPU"][side] < figures["machine CPU, every process"][side], done.stdout
         assert figures["wall"][side] > 0, done.stdout
+
+
+def test_a_revision_the_benchmarks_cannot_check_out_is_one_line_and_leaves_nothing_behind(tmp_path):
+    """Neither a revision of this checkout nor a folder: one line saying what to give, no traceback, and no temporary
+    folder or worktree left over."""
+    import os
+
+    for script in ("against_revision.py", "cpu_against_revision.py"):
+        done = subprocess.run([sys.executable, f"benchmarks/{script}", "no-such-revision-3f9c", "--size", "1"],
+                              cwd=ROOT, capture_output=True, text=True, timeout=120,
+                              env={**os.environ, "TMPDIR": str(tmp_path)})  # its temporary folders, and only its
+        assert done.returncode != 0, done.stdout
+        assert "cannot check out 'no-such-revision-3f9c'" in done.stderr and "Traceback" not in done.stderr, done.stderr
+        assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert not list(tmp_path.iterdir())
 
 
 def test_the_question_cost_benchmark_grades_a_twin_that_asks_more():
