@@ -111,6 +111,9 @@ class _Batch:
         self.oracle_for = oracle_for
         self.oracles: list = []
         self.answers: list | None = [] if record else None
+        # The running case's oracle's quick answer to a question as the bytes the child wrote (``ask_raw``, where it
+        # has one): a value, or NotImplemented for a question it leaves to ``ask`` (Session._receive)
+        self.quick = None
 
     def begin(self, number) -> bool:
         """The harness starts case ``number``: only the next one is right."""
@@ -119,6 +122,7 @@ class _Batch:
         self.case_over()
         oracle = self.oracle_for(self.cases[number])
         self.oracles.append(oracle)
+        self.quick = getattr(oracle, "ask_raw", None)
         if self.answers is not None:
             self.answers.append({} if getattr(oracle, "replayable", False) else None)
         return True
@@ -654,7 +658,7 @@ class Session:
         monotonic = time.monotonic
         deadline = monotonic() + timeout
         reader = self.reader
-        wait, serve, loads_question = reader.wait, self._serve, replies.loads_question  # bound once: per question below
+        wait, serve = reader.wait, self._serve  # bound once: per question below
         asked = self._asked.match
         while True:
             if not reader.buffer and not reader.closed and not reader.overflow:  # nothing yet: wait for it
@@ -678,11 +682,7 @@ class Session:
                     else:
                         found = None  # not all here yet, or too long (which _parse refuses)
             if found is not None:
-                try:
-                    message = loads_question(payload)
-                except replies.Refused:
-                    self._fail(TAMPERED)
-                serve(kind, number, message, payload)
+                serve(kind, number, None, payload)  # read from its bytes there (see _serve)
                 continue
             with reader.changed:
                 frame = self._parse(reader.buffer, seq)
@@ -726,10 +726,28 @@ class Session:
         return len(self.reader.buffer) == seen and not self.reader.closed
 
     def _serve(self, kind: bytes, number: int, message, question: bytes | None = None) -> None:
-        """A note or a question from the harness or the running case's helpers, logged and answered at once."""
+        """A note or a question from the harness or the running case's helpers, logged and answered at once.
+
+        ``message`` None: the frame as its bytes alone (``question``), read here. The running case's oracle answers
+        its common question from the bytes themselves where it can (``ask_raw``: answered and logged, nothing
+        parsed); anything else is read the careful way (``replies.loads_question``) and handed to ``ask``."""
         batch = self.batch
         if batch is None:
             self._fail(TAMPERED)  # no case is running: nothing of the grader's asks or tells anything now
+        if message is None:
+            quick = batch.quick if kind == QUESTION and type(batch) is _Batch else None
+            if quick is not None:
+                try:
+                    answer = quick(question)
+                except (LookupError, TypeError, ValueError, AttributeError):
+                    self._fail(TAMPERED)
+                if answer is not NotImplemented:
+                    self._answer(number, _answer_bytes(answer), question)
+                    return
+            try:
+                message = replies.loads_question(question)
+            except replies.Refused:
+                self._fail(TAMPERED)
         try:
             if kind == NOTE:
                 if type(message) is list and len(message) == 2 and message[0] == "case":
@@ -745,7 +763,12 @@ class Session:
             answer = oracle.ask(message) if oracle is not None else {"error": NO_CALL_RUNNING}
         except (LookupError, TypeError, ValueError, AttributeError):
             self._fail(TAMPERED)  # not a question the grader's helpers ask
-        payload = _answer_bytes(answer)
+        self._answer(number, _answer_bytes(answer), question)
+
+    def _answer(self, number: int, payload: bytes, question: bytes | None) -> None:
+        """Question ``number``'s answer (``payload``, as JSON) to the child, remembered for a later run of the case
+        where the batch keeps answers (see ``_Batch.answers``)."""
+        batch = self.batch
         if question is not None and getattr(batch, "answers", None):
             batch.remember(question, payload)
         frame = self._answer_head + b"%d %d\n%s" % (number, len(payload), payload)
