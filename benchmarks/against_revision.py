@@ -97,6 +97,8 @@ def check_out(revision: str, work: Path):
     (removed by the function returned), or, where ``revision`` is a folder (a release unpacked, another checkout;
     a copy of the grader with no git history), that folder as it is, left alone."""
     if Path(revision).is_dir():
+        if not (Path(revision) / "grader").is_dir():
+            raise SystemExit(f"{revision!r} is a folder without a grader in it (no grader/ folder)")
         return Path(revision).resolve(), lambda: None
     before = work / "before"
     try:

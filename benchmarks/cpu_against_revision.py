@@ -3,22 +3,24 @@
 ``against_revision.py`` says by how much a class got slower and that the difference is per submission; this says
 on which side of the sandbox it is. Each revision grades the same class one submission after the other in a
 process of its own, set up as a pool worker is (its own worker functions, its warm fork server), with the grader of
-that revision (``PYTHONPATH``). Per submission it measures:
+that revision (``PYTHONPATH``; ``worker_pass.py`` run as a script). Per submission it measures:
 
-  * the grading process's CPU time (serving the child's frames, judging, shrinking, naming the mistake);
-  * the machine's CPU time, every process (Linux: ``/proc/stat``; run it on a quiet machine), so that the rest,
-    machine minus grading process, is the child's and the fork server's, the kernel's included;
+  * the grading process's CPU time (serving the child's frames, with the system calls that takes; judging,
+    shrinking, naming the mistake);
+  * its descendants' CPU time: the fork server and the children it forks, their system time included;
+  * the machine's CPU time, every process (Linux: ``/proc/stat``), and what of it is neither: other processes, which
+    a quiet machine keeps near zero (load adds to both revisions' figures and pulls their ratios toward 1);
   * the wall time.
 
 Each figure is the median of ``--rounds`` passes over the class, each after one warm-up pass, the two revisions
-alternating pass by pass so that the machine's load falls on both alike.
+alternating pass by pass. The CPU figures come in ticks of 10 ms (``SC_CLK_TCK``) per pass: for a class of 20,
+half a millisecond a submission.
 
     python benchmarks/cpu_against_revision.py REVISION [--size 20] [--rounds 3]
 
-REVISION: a revision of this git checkout, or a folder holding an earlier grader (see ``against_revision.py``).
-
-Prints figures and ratios (now / before: below 1 is cheaper now), judges nothing; exit status 0 unless a pass
-fails.
+REVISION: a revision of this git checkout, or a folder holding an earlier grader (see ``against_revision.py``); the
+earliest it can measure is one with ``grader.bulk.worker``. Prints figures and ratios (now / before: below 1 is
+cheaper now), judges nothing; exit status 0 unless a pass fails.
 """
 
 from __future__ import annotations
@@ -35,63 +37,34 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from against_revision import ROOT, SUBMISSIONS, build_class, check_out, compile_bytecode  # noqa: E402
+from against_revision import RUN_LIMIT, ROOT, SUBMISSIONS, build_class, check_out, compile_bytecode  # noqa: E402
 
-# Run with the revision's own grader on sys.path. Revisions before the worker split its start in two (``_prepare``,
-# then ``_load``) load and warm in one go; both are set up as their own pool worker does.
-PASS = r"""
-import json, os, sys, time
-from pathlib import Path
-from grader.bulk import worker
-from grader.judging import submissions
-
-def busy():
-    fields = Path("/proc/stat").read_text().splitlines()[0].split()[1:8]
-    user, nice, system, _idle, _iowait, irq, softirq = (int(v) for v in fields)
-    return (user + nice + system + irq + softirq) / os.sysconf("SC_CLK_TCK")
-
-job = {"exercise": "ctp-26", "seed": 26}
-if hasattr(worker, "_prepare"):
-    prepared = worker._prepare(job, start_server=True)
-    exercise, bank, launcher = worker._load(job, prepared)
-    worker.remember_reference(exercise, bank)
-    warm = worker._warm(launcher, exercise, bank, prepared[2])
-else:
-    exercise, bank, launcher = worker._load(job)
-    worker.remember_reference(exercise, bank)
-    warm = worker._warm(launcher, exercise, bank)
-files = sorted(Path(sys.argv[1]).glob("*.py"))
-
-def grade_all(warm):
-    for path in files:
-        submission = submissions.load(str(path))
-        submission.display = path.name
-        result, warm = worker.grade_one(submission, exercise, bank, launcher, warm)
-        if result is None:
-            raise SystemExit(f"the grader failed on {path.name}")
-    return warm
-
-try:
-    warm = grade_all(warm)  # warm-up: caches, the fork server's pool
-    machine, cpu, wall = busy(), time.process_time(), time.perf_counter()
-    warm = grade_all(warm)
-    wall, cpu, machine = time.perf_counter() - wall, time.process_time() - cpu, busy() - machine
-finally:
-    if warm is not None:
-        warm.close()
-print(json.dumps({"grading": cpu * 1000 / len(files), "machine": machine * 1000 / len(files),
-                  "wall": wall * 1000 / len(files)}))
-"""
+PASS = Path(__file__).resolve().with_name("worker_pass.py")
 
 
 def one_pass(tree: Path, folder: Path, cache: Path) -> dict:
     """One timed pass of ``tree``'s grader over the class in ``folder``: milliseconds per submission."""
     env = {**os.environ, "PYTHONPATH": str(tree), "MINIMAX_GRADER_CACHE": str(cache)}
-    done = subprocess.run([sys.executable, "-c", PASS, str(folder)], cwd=tree, env=env, capture_output=True,
-                          text=True, timeout=900)
+    try:
+        done = subprocess.run([sys.executable, str(PASS), str(folder)], cwd=tree, env=env, capture_output=True,
+                              text=True, timeout=RUN_LIMIT)
+    except subprocess.TimeoutExpired as exc:
+        tail = (exc.stderr or b"")[-300:]
+        tail = tail.decode(errors="replace") if isinstance(tail, bytes) else tail
+        raise SystemExit(f"{tree}: a pass ran past {RUN_LIMIT} s: {tail.strip()}") from None
     if done.returncode != 0:
         raise SystemExit(f"{tree}: a pass failed: {done.stderr.strip()[-600:]}")
     return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def described(tree: Path) -> str:
+    """The tree's commit, ``-dirty`` when it has uncommitted changes (``git describe``), or its folder's name."""
+    try:
+        done = subprocess.run(["git", "-C", str(tree), "describe", "--always", "--dirty"], capture_output=True,
+                              text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return tree.name
+    return done.stdout.strip() if done.returncode == 0 and done.stdout.strip() else tree.name
 
 
 def main(argv=None) -> int:
@@ -101,7 +74,7 @@ def main(argv=None) -> int:
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args(argv)
     if not Path("/proc/stat").exists():
-        raise SystemExit("this benchmark reads the machine's CPU time from /proc/stat (Linux)")
+        raise SystemExit("this benchmark reads CPU times from /proc (Linux)")
 
     work = Path(tempfile.mkdtemp(prefix="minimax-cpu-against-"))
     try:
@@ -112,6 +85,7 @@ def main(argv=None) -> int:
     trees = {"before": before, "now": ROOT}
     figures: dict[str, list[dict]] = {"before": [], "now": []}
     try:
+        names = {name: described(tree) for name, tree in trees.items()}
         for tree in trees.values():
             compile_bytecode(tree)
         old_samples = before / "fixtures" / "submissions"
@@ -127,11 +101,15 @@ def main(argv=None) -> int:
         return statistics.median(figure(passed) for passed in figures[name])
 
     rows = (("grading process CPU", lambda f: f["grading"]),
-            ("the rest: the child, the fork server, the kernel", lambda f: f["machine"] - f["grading"]),
+            ("its descendants: the fork server, the children", lambda f: f["descendants"]),
+            ("other processes (near 0 on a quiet machine)", lambda f: f["machine"] - f["grading"] - f["descendants"]),
             ("machine CPU, every process", lambda f: f["machine"]),
             ("wall", lambda f: f["wall"]))
-    print(f"ctp-26, a class of {args.size} (half correct, half buggy) graded one after the other, this checkout "
-          f"against {args.revision}; ms per submission, the median of {args.rounds} passes; ratio = now / before:")
+    launchers = {name: sorted({f["launcher"] for f in figures[name]}) for name in figures}
+    print(f"ctp-26, a class of {args.size} (half correct, half buggy) graded one after the other; this checkout "
+          f"({names['now']}, {', '.join(launchers['now'])}) against {args.revision} ({names['before']}, "
+          f"{', '.join(launchers['before'])}); ms per submission, each row the median of {args.rounds} passes on its "
+          "own; ratio = now / before:")
     for label, figure in rows:
         old, new = median("before", figure), median("now", figure)
         ratio = f"x{new / old:.2f}" if old > 0 else "-"

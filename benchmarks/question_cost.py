@@ -28,7 +28,8 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 os.environ.setdefault("MINIMAX_GRADER_CACHE", tempfile.mkdtemp(prefix="minimax-bench-cache-"))
 
-from submission_anatomy import Counting, _machine_busy_seconds, grade_class, warm_worker  # noqa: E402
+from submission_anatomy import Counting  # noqa: E402
+from worker_pass import grade_class, machine_busy_seconds, warm_worker  # noqa: E402
 
 SAMPLE = ROOT / "fixtures" / "submissions" / "ctp-26" / "correct" / "alpha_beta.py"
 
@@ -96,9 +97,9 @@ def main(argv=None) -> int:
         for _ in range(args.rounds):
             for name, files in (("plain", plain), ("asking", asking)):  # interleaved: the machine's load on both
                 counting.reset()
-                machine = _machine_busy_seconds()
+                machine = machine_busy_seconds()
                 warm = grade_class(files, exercise, bank, launcher, warm)
-                machine = (_machine_busy_seconds() - machine) if machine is not None else float("nan")
+                machine = (machine_busy_seconds() - machine) if machine is not None else float("nan")
                 figures[name].setdefault("questions", []).append(counting.counts["questions"] / len(files))
                 figures[name].setdefault("cpu", []).append(machine * 1000 / len(files))
     finally:

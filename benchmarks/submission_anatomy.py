@@ -36,20 +36,8 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 os.environ.setdefault("MINIMAX_GRADER_CACHE", tempfile.mkdtemp(prefix="minimax-bench-cache-"))
 
 from against_revision import build_class  # noqa: E402
-from grader.bulk import worker  # noqa: E402
-from grader.judging import submissions  # noqa: E402
+from worker_pass import grade_class, machine_busy_seconds, warm_worker  # noqa: E402
 from grader.sandbox import session as sessions  # noqa: E402
-
-
-def _machine_busy_seconds() -> float | None:
-    """Every CPU's busy time so far (user, nice, system, irq, softirq), from /proc/stat; None elsewhere."""
-    try:
-        fields = Path("/proc/stat").read_text().splitlines()[0].split()[1:]
-    except OSError:
-        return None
-    ticks = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
-    user, nice, system, _idle, _iowait, irq, softirq = (int(value) for value in fields[:7])
-    return (user + nice + system + irq + softirq) / ticks
 
 
 class Counting:
@@ -83,24 +71,6 @@ class Counting:
         self.request_cpu = 0.0
 
 
-def warm_worker(exercise_id: str, seed: int = 26):
-    """This process set up as a pool worker is: ``(exercise, bank, launcher, warm fork server)``."""
-    job = {"exercise": exercise_id, "seed": seed}
-    prepared = worker._prepare(job, start_server=True)
-    exercise, bank, launcher = worker._load(job, prepared)
-    worker.remember_reference(exercise, bank)
-    return exercise, bank, launcher, worker._warm(launcher, exercise, bank, prepared[2])
-
-
-def grade_class(files, exercise, bank, launcher, warm):
-    """Grade every file once, in order; returns the fork server to use next (``worker.grade_one``'s)."""
-    for path in files:
-        submission = submissions.load(str(path))
-        submission.display = path.name
-        _result, warm = worker.grade_one(submission, exercise, bank, launcher, warm)
-    return warm
-
-
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=20)
@@ -119,7 +89,7 @@ def main(argv=None) -> int:
         warm = grade_class(files, exercise, bank, launcher, warm)  # warm-up: caches, the fork server's pool
         for _ in range(args.rounds):
             counting.reset()
-            machine, cpu, wall = _machine_busy_seconds(), time.process_time(), time.perf_counter()
+            machine, cpu, wall = machine_busy_seconds(), time.process_time(), time.perf_counter()
             warm = grade_class(files, exercise, bank, launcher, warm)
             wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
             for name, count in counting.counts.items():
@@ -127,7 +97,7 @@ def main(argv=None) -> int:
             rows["grading process CPU, ms"].append(cpu * 1000 / len(files))
             rows["  of which inside requests, ms"].append(counting.request_cpu * 1000 / len(files))
             if machine is not None:
-                rows["machine CPU, every process, ms"].append((_machine_busy_seconds() - machine) * 1000 / len(files))
+                rows["machine CPU, every process, ms"].append((machine_busy_seconds() - machine) * 1000 / len(files))
             rows["wall, ms"].append(wall * 1000 / len(files))
     finally:
         if warm is not None:
