@@ -27,6 +27,7 @@ if a run fails.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import re
 import shutil
@@ -92,25 +93,34 @@ RUN_LIMIT = 900  # seconds, for one run of the grader
 PROGRESS = re.compile(r"\[(\d+)/(\d+)\] ")  # one graded submission, as the batch's progress prints it
 
 
-def check_out(revision: str, work: Path):
-    """The earlier tree and how to let go of it: ``revision`` checked out into a git worktree under ``work``
-    (removed by the function returned), or, where ``revision`` is a folder (a release unpacked, another checkout;
-    a copy of the grader with no git history), that folder as it is, left alone."""
-    if Path(revision).is_dir():
-        if not (Path(revision) / "grader").is_dir():
-            raise SystemExit(f"{revision!r} is a folder without a grader in it (no grader/ folder)")
-        return Path(revision).resolve(), lambda: None
-    before = work / "before"
+@contextlib.contextmanager
+def checked_out(revision: str, prefix: str):
+    """``(the earlier tree, a temporary folder)`` for the ``with`` block, both let go of however it ends: ``revision``
+    checked out into a git worktree in that folder, or, where ``revision`` is a folder holding a grader (a release
+    unpacked, another checkout; a copy with no git history), that folder as it is, left alone."""
+    work = Path(tempfile.mkdtemp(prefix=prefix))
+    let_go = None
     try:
-        done = subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(before), revision],
-                              capture_output=True, text=True)
-    except OSError as exc:  # no git at all
-        done = subprocess.CompletedProcess([], 1, "", str(exc))
-    if done.returncode != 0:
-        raise SystemExit(f"cannot check out {revision!r}: give a revision of this git checkout or a folder holding "
-                         f"an earlier grader ({done.stderr.strip()[-300:]})")
-    return before, lambda: subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(before)],
-                                          capture_output=True)
+        if Path(revision).is_dir():
+            if not (Path(revision) / "grader").is_dir():
+                raise SystemExit(f"{revision!r} is a folder without a grader in it (no grader/ folder)")
+            yield Path(revision).resolve(), work
+            return
+        before = work / "before"
+        try:
+            done = subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(before), revision],
+                                  capture_output=True, text=True)
+        except OSError as exc:  # no git at all
+            done = subprocess.CompletedProcess([], 1, "", str(exc))
+        if done.returncode != 0:
+            raise SystemExit(f"cannot check out {revision!r}: give a revision of this git checkout or a folder holding "
+                             f"an earlier grader ({done.stderr.strip()[-300:]})")
+        let_go = ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(before)]
+        yield before, work
+    finally:
+        if let_go:
+            subprocess.run(let_go, capture_output=True)
+        shutil.rmtree(work, ignore_errors=True)
 
 
 def compile_bytecode(tree: Path) -> None:
@@ -161,17 +171,11 @@ def main(argv=None) -> int:
     parser.add_argument("--exercises", default="ctp-26,alphabeta,best-move,tictactoe,aima-isolation")
     args = parser.parse_args(argv)
 
-    work = Path(tempfile.mkdtemp(prefix="minimax-against-"))
-    try:
-        before, let_go = check_out(args.revision, work)
-    except BaseException:
-        shutil.rmtree(work, ignore_errors=True)
-        raise
-    trees = {"before": before, "now": ROOT}
-    for tree in trees.values():
-        compile_bytecode(tree)
-    rows = []
-    try:
+    with checked_out(args.revision, "minimax-against-") as (before, work):
+        trees = {"before": before, "now": ROOT}
+        for tree in trees.values():
+            compile_bytecode(tree)
+        rows = []
         for exercise_id in args.exercises.split(","):
             if not (before / "exercises" / exercise_id).is_dir():
                 continue
@@ -212,9 +216,6 @@ def main(argv=None) -> int:
                                     ("  of which: rate from the first result to the last", between, "subm./s"),
                                     ("  of which: after the last result", after_last, "s")):
             rows.append((label, median("before", figure), median("now", figure), unit))
-    finally:
-        let_go()
-        shutil.rmtree(work, ignore_errors=True)
 
     print(f"\nThis checkout against {args.revision} (same session, runs interleaved); "
           "ratio = now / before for times (below 1 is faster now), before / now for rates (below 1 is faster now):")

@@ -28,16 +28,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from against_revision import RUN_LIMIT, ROOT, SUBMISSIONS, build_class, check_out, compile_bytecode  # noqa: E402
+from against_revision import RUN_LIMIT, ROOT, SUBMISSIONS, build_class, checked_out, compile_bytecode  # noqa: E402
 
 PASS = Path(__file__).resolve().with_name("worker_pass.py")
 
@@ -76,15 +74,9 @@ def main(argv=None) -> int:
     if not Path("/proc/stat").exists():
         raise SystemExit("this benchmark reads CPU times from /proc (Linux)")
 
-    work = Path(tempfile.mkdtemp(prefix="minimax-cpu-against-"))
-    try:
-        before, let_go = check_out(args.revision, work)
-    except BaseException:
-        shutil.rmtree(work, ignore_errors=True)
-        raise
-    trees = {"before": before, "now": ROOT}
     figures: dict[str, list[dict]] = {"before": [], "now": []}
-    try:
+    with checked_out(args.revision, "minimax-cpu-against-") as (before, work):
+        trees = {"before": before, "now": ROOT}
         names = {name: described(tree) for name, tree in trees.items()}
         for tree in trees.values():
             compile_bytecode(tree)
@@ -93,9 +85,6 @@ def main(argv=None) -> int:
         for _ in range(args.rounds):
             for name, tree in trees.items():
                 figures[name].append(one_pass(tree, work / "class", work / f"cache-{name}"))
-    finally:
-        let_go()
-        shutil.rmtree(work, ignore_errors=True)
 
     def median(name, figure):
         return statistics.median(figure(passed) for passed in figures[name])

@@ -33,6 +33,7 @@ from grader.judging import exercise as exercises  # noqa: E402
 from grader.judging.bank import build  # noqa: E402
 from grader.sandbox import launch  # noqa: E402
 from grader.sandbox.session import Session  # noqa: E402
+from worker_pass import descendants_seconds  # noqa: E402
 
 QUESTIONS = 2000
 ASKER = f"""
@@ -42,30 +43,6 @@ def minimax(node, max_depth, player_a_moves):
         total += get_value(node)
     return total
 """
-
-
-def _cpu_seconds(pid: int) -> float | None:
-    """User + system CPU of ``pid`` and of its descendants (bwrap starts the child's Python under
-    processes of its own), from /proc (Linux); None where /proc cannot tell."""
-    try:
-        stats = {}
-        for entry in os.listdir("/proc"):
-            if entry.isdigit():
-                try:
-                    fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
-                except OSError:
-                    continue  # gone meanwhile
-                stats[int(entry)] = (int(fields[1]), int(fields[11]) + int(fields[12]))
-        if pid not in stats:
-            return None
-        total, queue = 0, [pid]
-        while queue:
-            found = queue.pop()
-            total += stats[found][1]
-            queue += [other for other, (parent, _) in stats.items() if parent == found]
-        return total / os.sysconf("SC_CLK_TCK")
-    except (OSError, ValueError, IndexError):
-        return None
 
 
 def session_questions(runs: int) -> dict:
@@ -78,14 +55,14 @@ def session_questions(runs: int) -> dict:
             assert session.open().get("ok"), "the asking submission did not load"
             session.run([case])  # warm
             pid = getattr(session.process, "pid", None)
-            child = _cpu_seconds(pid) if pid else None
+            child = descendants_seconds(pid, with_root=True) if pid else None
             own, walls = time.process_time(), []
             for _ in range(runs):
                 started = time.perf_counter()
                 session.run([case])
                 walls.append(time.perf_counter() - started)
             own = time.process_time() - own
-            child = (_cpu_seconds(pid) - child) if child is not None else None
+            child = (descendants_seconds(pid, with_root=True) - child) if child is not None else None
     count = runs * QUESTIONS
     return {"wall": statistics.median(walls) / QUESTIONS * 1e6, "grader_cpu": own / count * 1e6,
             "child_cpu": child / count * 1e6 if child is not None else None}

@@ -34,10 +34,11 @@ def machine_busy_seconds() -> float | None:
     return (user + nice + system + irq + softirq) / ticks
 
 
-def descendants_seconds(root: int | None = None) -> float | None:
-    """The CPU of every living descendant of ``root`` (this process by default), with what each has collected from
-    the children it waited for (``cutime``, ``cstime``): the fork server and, once it has reaped them, the children
-    it forked. From /proc (Linux), in the same ticks as ``machine_busy_seconds``; None elsewhere."""
+def descendants_seconds(root: int | None = None, with_root: bool = False) -> float | None:
+    """The CPU of every living descendant of ``root`` (this process by default; ``with_root``: and of ``root``
+    itself), with what each has collected from the children it waited for (``cutime``, ``cstime``): the fork server
+    and, once it has reaped them, the children it forked. From /proc (Linux), in the same ticks as
+    ``machine_busy_seconds``; None elsewhere, or where ``root`` is gone."""
     root = os.getpid() if root is None else root
     try:
         parents, seconds = {}, {}
@@ -51,7 +52,9 @@ def descendants_seconds(root: int | None = None) -> float | None:
                 seconds[int(entry)] = sum(int(value) for value in fields[11:15])  # utime stime cutime cstime
     except (OSError, ValueError, IndexError):
         return None
-    total, queue = 0, [root]
+    if root not in seconds:
+        return None
+    total, queue = seconds[root] if with_root else 0, [root]
     while queue:
         found = queue.pop()
         children = [pid for pid, parent in parents.items() if parent == found]

@@ -47,17 +47,6 @@ def test_past_the_trace_cap_the_quick_answer_says_truncated_as_ask_does(monkeypa
     assert oracle.trace() == {"evaluated": [1, 1], "expanded": [], "truncated": True}
 
 
-class Asking(sessions.Session):
-    """Counts every question served."""
-
-    served = 0
-
-    def _serve(self, kind, number, message, *question):
-        if kind == sessions.QUESTION:
-            self.served += 1
-        return super()._serve(kind, number, message, *question)
-
-
 @pytest.fixture(scope="module")
 def ctp26():
     exercise = exercises.load("ctp-26")
@@ -65,23 +54,29 @@ def ctp26():
 
 
 def _graded(exercise, cases, monkeypatch, quick: bool):
-    counted = {"careful": 0}
-    ask = tree_hooks.TreeOracle.ask
+    """The cases' results, the questions the session served, and how many of them went to the careful ``ask``."""
+    counted = {"careful": 0, "served": 0}
+    ask, serve = tree_hooks.TreeOracle.ask, sessions.Session._serve
 
     def counting_ask(self, message):
         counted["careful"] += 1
         return ask(self, message)
 
+    def counting_serve(self, kind, number, message, question=None):
+        counted["served"] += kind == sessions.QUESTION
+        return serve(self, kind, number, message, question)
+
     monkeypatch.setattr(tree_hooks.TreeOracle, "ask", counting_ask)
+    monkeypatch.setattr(sessions.Session, "_serve", counting_serve)
     if not quick:
         monkeypatch.delattr(tree_hooks.TreeOracle, "ask_raw")
-    with Asking(load(str(SUBMISSIONS / "ctp-26" / "correct" / "alpha_beta.py")), exercise, launch.choose()) as session:
+    submission = load(str(SUBMISSIONS / "ctp-26" / "correct" / "alpha_beta.py"))
+    with sessions.Session(submission, exercise, launch.choose()) as session:
         assert session.open()["ok"]
         results = session.run(cases)
         assert session.violation is None
-        served = session.served
     monkeypatch.undo()
-    return results, served, counted["careful"]
+    return results, counted["served"], counted["careful"]
 
 
 def test_a_session_answers_the_common_question_quickly_and_logs_the_same_evidence(ctp26, monkeypatch):
