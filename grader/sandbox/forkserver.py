@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import socket
 import struct
 import subprocess
@@ -27,7 +26,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from grader.sandbox import launch
+from grader.sandbox import homes, launch
 from grader.sandbox.childlib import child_sys_path
 from grader.sandbox.session import Session
 
@@ -68,28 +67,33 @@ class ForkServer:
         self.swept: set[int] = set()  # children whose leftovers the zygote has already killed
         self.dead = False
         self.tokens = 0
-        self.home = Path(tempfile.mkdtemp(prefix="minimax-grader-zygote-", dir=_memory_folder()))
-        os.chmod(self.home, 0o711)  # each session's scratch below it is handed to the child's uid
-        self.scratch_parent = str(self.home)
-        self.exercise, self.inputs = exercise, {}
-        ours, theirs = socket.socketpair()
-        self.sock = ours
-        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(self.home), "TMPDIR": str(self.home),
-               "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
-        self.log = open(self.home / "zygote.log", "wb")
-        argv = launcher.python_argv() + [str(ZYGOTE), str(theirs.fileno())]
-        if getattr(launcher, "wants_view", False):
-            argv = self._inside_bwrap(exercise, argv)
+        self.home, self._home_lock = homes.make()  # locked while this process uses it; left-behind ones swept first
         try:
-            self.process = subprocess.Popen(
-                argv, pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=self.log,
-                cwd=str(self.home), env=env, start_new_session=True,
-            )
-        finally:
-            theirs.close()
-        self.nests = bool(getattr(launcher, "nests", False))
-        if bank is not None:
-            self.setup(bank, copies)
+            os.chmod(self.home, 0o711)  # each session's scratch below it is handed to the child's uid
+            self.scratch_parent = str(self.home)
+            self.exercise, self.inputs = exercise, {}
+            ours, theirs = socket.socketpair()
+            self.sock = ours
+            env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(self.home), "TMPDIR": str(self.home),
+                   "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
+            self.log = open(self.home / "zygote.log", "wb")
+            argv = launcher.python_argv() + [str(ZYGOTE), str(theirs.fileno())]
+            if getattr(launcher, "wants_view", False):
+                argv = self._inside_bwrap(exercise, argv)
+            try:
+                self.process = subprocess.Popen(
+                    argv, pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                    stderr=self.log, cwd=str(self.home), env=env, start_new_session=True,
+                )
+            finally:
+                theirs.close()
+            self.nests = bool(getattr(launcher, "nests", False))
+            if bank is not None:
+                self.setup(bank, copies)
+        except BaseException:  # no fork server after all: its home goes now, not when a later grader sweeps it
+            if getattr(self, "process", None) is None:
+                homes.release(self.home, self._home_lock)
+            raise
 
     def setup(self, bank, copies: int = 2) -> None:
         """The bank's cases to the zygote, which builds them before it forks anything; back once it is ready."""
@@ -246,13 +250,7 @@ class ForkServer:
         except subprocess.TimeoutExpired:
             launch.Launcher.kill(self.process)
         self.log.close()
-        shutil.rmtree(self.home, ignore_errors=True)
-
-
-def _memory_folder() -> str | None:
-    """A RAM-backed folder for the sessions' scratch (thousands of small files made and removed), if any."""
-    shm = "/dev/shm"
-    return shm if os.path.isdir(shm) and os.access(shm, os.W_OK | os.X_OK) else None
+        homes.release(self.home, self._home_lock)
 
 
 def _for_child(exercise, case: dict) -> dict:
