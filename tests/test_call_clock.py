@@ -47,13 +47,18 @@ def slow_grader(monkeypatch):
     deep hand-made tree then waits for the grader longer than the 50 ms limit, while its own thread
     computes for well under it."""
     monkeypatch.setenv("MINIMAX_GRADER_CALL_TIMEOUT", "0.05")
-    answer = tree_hooks.TreeOracle.ask
+    answer, answer_raw = tree_hooks.TreeOracle.ask, tree_hooks.TreeOracle.ask_raw
 
     def late(self, message):
         time.sleep(0.005)
         return answer(self, message)
 
+    def late_raw(self, question):  # the common question's quick way (Session._serve) is just as late
+        time.sleep(0.005)
+        return answer_raw(self, question)
+
     monkeypatch.setattr(tree_hooks.TreeOracle, "ask", late)
+    monkeypatch.setattr(tree_hooks.TreeOracle, "ask_raw", late_raw)
     exercise = exercises.load("ctp-26")
     assert exercise.limits.call_timeout == 0.05
     return exercise, _published(exercise)
