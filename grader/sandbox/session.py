@@ -112,7 +112,7 @@ class _Batch:
         self.oracles: list = []
         self.answers: list | None = [] if record else None
         # The running case's oracle's quick answer to a question as the bytes the child wrote (``ask_raw``, where it
-        # has one): a value, or NotImplemented for a question it leaves to ``ask`` (Session._receive)
+        # has one): a value, or NotImplemented for a question it leaves to ``ask`` (Session._serve)
         self.quick = None
 
     def begin(self, number) -> bool:
