@@ -43,7 +43,8 @@ def fingerprint_files(exercise) -> list[Path]:
     its gradebook rows, the shipped public bank) follows them as it follows the exercise's own folder."""
     return [DRIVER.with_name(name).resolve() for name in ("tree_hooks.py", "tree_game.py", "tree_mistakes.py")]
 
-# The driver's value question, byte for byte as it writes it (tree_driver.helpers: ``b'["v", %d]'``)
+# The driver's value question, byte for byte as it writes it (tree_driver.helpers: ``b'["v", %d]'``); the session's
+# careful reading has the same pattern (``replies._NODE``), which this layer may not import (tests/test_layers.py)
 _VALUE_QUESTION = re.compile(rb'\["v", (0|[1-9][0-9]{0,8})\]\Z')
 FOREIGN_NODE = "not a node of the tree of the call running now (a thread left running after its call?)"
 TRACE_CAP = 20000  # questions of one kind logged per case; a search that asks more is cut off, and says so
@@ -96,7 +97,7 @@ class TreeOracle:
         """The common question, ``["v", n]`` exactly as the driver writes it, answered from its bytes (``ask``'s value,
         logged as ``ask`` logs it); ``NotImplemented`` for anything else, which the session then reads the careful
         way and hands to ``ask``. Asked once per ``get_value``, thousands of times per submission: read here with
-        one strict pattern, no parsing, no list (``Session._receive``; about 2 ms of the grading process's CPU a
+        one strict pattern, no parsing, no list (``Session._serve``; about 1 ms of the grading process's CPU a
         ctp-26 submission, measured with ``benchmarks/cpu_against_revision.py``)."""
         found = _VALUE_QUESTION.match(question)
         if found is None:
@@ -104,10 +105,7 @@ class TreeOracle:
         index = int(found[1])
         if index >= len(self.values):
             return NotImplemented  # a node of another case's tree: ``ask`` says so, and logs nothing
-        if len(self.evaluated) < TRACE_CAP:
-            self.evaluated.append(index)
-        else:
-            self.truncated = True
+        self._log(self.evaluated, index)
         return self.values[index]
 
     def tell(self, message):
