@@ -54,12 +54,14 @@ def descendants_seconds(root: int | None = None, with_root: bool = False) -> flo
         return None
     if root not in seconds:
         return None
+    children: dict[int, list[int]] = {}
+    for pid, parent in parents.items():
+        children.setdefault(parent, []).append(pid)
     total, queue = seconds[root] if with_root else 0, [root]
     while queue:
-        found = queue.pop()
-        children = [pid for pid, parent in parents.items() if parent == found]
-        total += sum(seconds[pid] for pid in children)
-        queue += children
+        below = children.get(queue.pop(), [])
+        total += sum(seconds[pid] for pid in below)
+        queue += below
     return total / (os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100)
 
 
