@@ -148,6 +148,13 @@ def alternate(trees: dict[str, Path], args: list[str], runs: int, ok=(0, 1)) -> 
     return {name: statistics.median(values) for name, values in times.items()}
 
 
+def samples_of(tree: Path) -> Path:
+    """The sample folder a class is built from for a comparison with ``tree``: its own ctp-26 samples where it has
+    them, so both revisions grade files both have (see ``build_class``), else this checkout's."""
+    own = tree / "fixtures" / "submissions"
+    return own if (own / "ctp-26").is_dir() else SUBMISSIONS
+
+
 def build_class(folder: Path, size: int, samples: Path = SUBMISSIONS) -> None:
     """SIZE distinct files, half correct and half buggy ctp-26 samples, each made unique by a comment.
 
@@ -186,8 +193,7 @@ def main(argv=None) -> int:
                 medians = alternate(trees, ["check", str(sample), "--exercise", exercise_id], args.runs)
                 rows.append((f"check {exercise_id} {kind} ({sample.name})", medians["before"], medians["now"], "s"))
                 print(f"  {rows[-1][0]}: before {medians['before']:.2f} s, now {medians['now']:.2f} s", flush=True)
-        old_samples = before / "fixtures" / "submissions"
-        build_class(work / "class", args.size, old_samples if (old_samples / "ctp-26").is_dir() else SUBMISSIONS)
+        build_class(work / "class", args.size, samples_of(before))
         runs: dict[str, list[tuple]] = {"before": [], "now": []}
         for attempt in range(max(1, args.runs // 2)):
             for name, tree in trees.items():

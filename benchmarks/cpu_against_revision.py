@@ -35,7 +35,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from against_revision import RUN_LIMIT, ROOT, SUBMISSIONS, build_class, checked_out, compile_bytecode  # noqa: E402
+from against_revision import RUN_LIMIT, ROOT, build_class, checked_out, compile_bytecode, samples_of  # noqa: E402
 
 PASS = Path(__file__).resolve().with_name("worker_pass.py")
 
@@ -80,8 +80,7 @@ def main(argv=None) -> int:
         names = {name: described(tree) for name, tree in trees.items()}
         for tree in trees.values():
             compile_bytecode(tree)
-        old_samples = before / "fixtures" / "submissions"
-        build_class(work / "class", args.size, old_samples if (old_samples / "ctp-26").is_dir() else SUBMISSIONS)
+        build_class(work / "class", args.size, samples_of(before))
         for _ in range(args.rounds):
             for name, tree in trees.items():
                 figures[name].append(one_pass(tree, work / "class", work / f"cache-{name}"))
