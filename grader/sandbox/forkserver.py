@@ -92,7 +92,7 @@ class ForkServer:
                 self.setup(bank, copies)
         except BaseException:  # no fork server after all: its home goes now, not when a later grader sweeps it
             if getattr(self, "process", None) is None:
-                homes.release(self.home, self._home_lock)
+                self._release_home()
             raise
 
     def setup(self, bank, copies: int = 2) -> None:
@@ -250,7 +250,15 @@ class ForkServer:
         except subprocess.TimeoutExpired:
             launch.Launcher.kill(self.process)
         self.log.close()
-        homes.release(self.home, self._home_lock)
+        self._release_home()
+
+    def _release_home(self) -> None:
+        """The home removed and its lock let go of, once: ``close`` may be called again (a worker whose fallback
+        failed too), and a second close of the lock's number would close whatever has that number since (another
+        fork server's lock, in a Dask worker's threads: the hundredth helper's find)."""
+        lock, self._home_lock = self._home_lock, None
+        if lock is not None:
+            homes.release(self.home, lock)
 
 
 def _for_child(exercise, case: dict) -> dict:

@@ -3,12 +3,14 @@
 A fork server's home (``/dev/shm/minimax-grader-zygote-*``) holds its log and every session's scratch: copies of
 the submission, its captured output, what it wrote. ``ForkServer.close`` removes it; a grader killed first (the
 out-of-memory killer, ``kill -9``, a machine's session ending) cannot, and shared memory is the machine's memory:
-the test suite alone left one or two a run. So the process that makes a home holds a lock on a file in it for as
-long as it uses it (``flock``: the kernel lets go of it when the process dies, however it dies), and each new home
-made sweeps first every home of this user whose lock nobody holds.
+the test suite alone left one or two a run. So the process that makes a home holds a lock on the folder itself for
+as long as it uses it (``flock`` on its descriptor: the kernel lets go of it when the process dies, however it
+dies), and each new home made sweeps first every home of this user whose lock nobody holds.
 
-A home with no lock file at all is another grader's between making the folder and locking it, or one of a version
-that did not lock: swept only once it is an hour old.
+The folder itself, not a file in it: under bubblewrap the home is the fork server's writable folder, and a child
+running as the grader's user could replace a lock file there with one nobody holds (the hundredth helper's find);
+the folder is a mount point inside the sandbox, which no child can rename or replace. A home is swept only once it
+is a minute old, so the moment between making the folder and locking it is never taken for a dead grader's.
 """
 
 from __future__ import annotations
@@ -26,8 +28,7 @@ except ImportError:  # Windows: no fork server there (forkserver.available), so 
     fcntl = None
 
 PREFIX = "minimax-grader-zygote-"
-ALIVE = ".alive"  # the lock file: locked while the home's grader uses it
-UNLOCKED_AGE = 3600.0  # seconds after which a home without a lock file is taken as left behind
+YOUNG = 60.0  # seconds: an unlocked home younger than this may be one being made, and is left alone
 
 
 def memory_folder() -> str | None:
@@ -42,18 +43,15 @@ def make() -> tuple[Path, int]:
     parent = memory_folder()
     sweep(parent)
     home = Path(tempfile.mkdtemp(prefix=PREFIX, dir=parent))
-    # Locked under another name, then put in place: a sweep never finds the lock file there and free (a sweep that
-    # took the lock for its look between the file's making and its locking would take the new home for a dead one)
-    making = home / (ALIVE + ".new")
-    fd = os.open(making, os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | os.O_CLOEXEC, 0o600)
+    fd = os.open(home, os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_NOFOLLOW", 0) | os.O_CLOEXEC)
     fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    os.rename(making, home / ALIVE)
     return home, fd
 
 
 def release(home: Path, fd: int) -> None:
-    """The home removed, then its lock let go of (a sweep never sees it unlocked with its contents still there)."""
-    shutil.rmtree(home, ignore_errors=True)
+    """The home removed, then its lock let go of (a sweep never sees it unlocked with its contents still there).
+    Once per ``make``: the caller forgets ``fd`` (a second close could close a descriptor reused since)."""
+    _remove(str(home))
     try:
         os.close(fd)
     except OSError:
@@ -63,7 +61,7 @@ def release(home: Path, fd: int) -> None:
 def sweep(parent: str | None, now: float | None = None) -> list[str]:
     """Remove the homes in ``parent`` (the temporary folder where None) that this user made and nobody uses: the
     names removed. Never follows a link, never touches another user's folder, and leaves a home alone whenever it
-    cannot tell (a lock file it cannot open, a lock held)."""
+    cannot tell (a folder it cannot open, a lock held)."""
     parent = parent or tempfile.gettempdir()
     now = time.time() if now is None else now
     removed = []
@@ -77,21 +75,19 @@ def sweep(parent: str | None, now: float | None = None) -> list[str]:
             found = os.lstat(home)
         except OSError:
             continue
-        if not stat.S_ISDIR(found.st_mode) or found.st_uid != os.getuid():
+        if not stat.S_ISDIR(found.st_mode) or found.st_uid != os.getuid() or now - found.st_mtime < YOUNG:
             continue
-        if _left_behind(home, found, now):
-            shutil.rmtree(home, ignore_errors=True)
+        if _unlocked(home):
+            _remove(home)
             removed.append(name)
     return removed
 
 
-def _left_behind(home: str, found: os.stat_result, now: float) -> bool:
+def _unlocked(home: str) -> bool:
     try:
-        fd = os.open(os.path.join(home, ALIVE), os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | os.O_CLOEXEC)
-    except FileNotFoundError:
-        return now - found.st_mtime > UNLOCKED_AGE
+        fd = os.open(home, os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_NOFOLLOW", 0) | os.O_CLOEXEC)
     except OSError:
-        return False  # a link where the lock file should be, or no right to read it: not ours to judge
+        return False  # replaced by a link meanwhile, or no right to open it: not ours to judge
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
@@ -99,3 +95,12 @@ def _left_behind(home: str, found: os.stat_result, now: float) -> bool:
     finally:
         os.close(fd)  # the lock taken for the look goes with it
     return True
+
+
+def _remove(home: str) -> None:
+    """``rmtree`` that never raises: a tree deep enough makes 3.11's recursive walk raise RecursionError, which
+    ``ignore_errors`` does not cover, and a home that cannot be removed must not cost the grader its start."""
+    try:
+        shutil.rmtree(home, ignore_errors=True)
+    except Exception:  # noqa: BLE001 - RecursionError, and whatever else a left-behind tree holds
+        pass
