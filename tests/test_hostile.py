@@ -380,11 +380,13 @@ def test_unprivileged_without_bwrap_the_filter_and_limits_still_hold():
     check_outcomes(outcomes, strict=True)
 
 
-def test_a_class_graded_by_an_unprivileged_user_without_bwrap():
-    """``grade`` of a whole class as an ordinary user with bubblewrap off (``--sandbox posix``): with
-    Landlock every attack loses, every honest neighbour keeps full marks, and the class folder, the
-    user's home and an earlier output folder are byte-identical afterwards. Without Landlock the
-    grader must refuse to start (the policy for a class graded unconfined)."""
+@pytest.mark.parametrize("sandbox", ["posix", pytest.param("bwrap", marks=needs_bwrap)])
+def test_a_class_graded_by_an_unprivileged_user(sandbox):
+    """``grade`` of a whole class as an ordinary user, the laptop case, under a fork server: with bubblewrap
+    (whose children are the grader's own uid outside their sandbox) and with it off (``--sandbox posix``).
+    Every attack loses, every honest neighbour keeps full marks, and the class folder, the user's home and
+    an earlier output folder are byte-identical afterwards. Under posix without Landlock the grader must
+    refuse to start (the policy for a class graded unconfined)."""
     work = Path(tempfile.mkdtemp(prefix="minimax-unprivileged-class-"))
     try:
         os.chmod(work, 0o755)
@@ -410,10 +412,10 @@ def test_a_class_graded_by_an_unprivileged_user_without_bwrap():
         env["HOME"] = str(home)
         before = {name: digest(work / name) for name in ("class", "home", "previous-results")}
         done = subprocess.run(command + ["-m", "grader", "grade", str(klass), "-e", "ctp-26", "--out", str(work / "out"),
-                                         "--sandbox", "posix", "--examples", str(EXAMPLES), "-j", "2"],
+                                         "--sandbox", sandbox, "--examples", str(EXAMPLES), "-j", "2"],
                               capture_output=True, text=True, env=env, cwd=work, timeout=1800)
         after = {name: digest(work / name) for name in ("class", "home", "previous-results")}
-        if not _fenced("posix"):
+        if not _fenced(sandbox):
             assert done.returncode == 2 and "refusing to grade" in done.stderr, done.stderr[-800:]
             assert before == after
             return
@@ -421,9 +423,11 @@ def test_a_class_graded_by_an_unprivileged_user_without_bwrap():
         document = json.loads((work / "out" / "results.json").read_text(encoding="utf-8"))
     finally:
         subprocess.run(["rm", "-rf", str(work)], check=False)
-    assert "Landlock (ABI" in done.stderr
+    if sandbox == "posix":
+        assert "Landlock (ABI" in done.stderr
     students = {entry["student"]: entry for entry in document["submissions"]}
     assert len(students) == len(MANIFEST) + len(HONEST)
+    assert {entry["sandbox"]["mode"] for entry in students.values()} == {f"{sandbox}+fork-server"}
     for student, data in students.items():
         if student.startswith("honest_"):
             assert (data["status"], data["score"]) == ("passed", data["max_score"]), (student, data["error"])

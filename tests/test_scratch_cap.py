@@ -312,3 +312,19 @@ def test_the_plan_of_each_launcher(monkeypatch):
     assert (forced["mount"], forced["watch"]) == (False, True)
     assert scratch.fence_program("x86_64") and scratch.fence_program("aarch64")
     assert len(scratch.fence_program("x86_64")) % 8 == 0
+
+
+def test_the_fork_servers_bwrap_children_always_mount_their_scratch(monkeypatch):
+    """Under the fork server's bubblewrap the home is read-only: the child's own tmpfs is its one writable
+    place, so even the knob that forces the parent's measuring leaves that mount on (the parent measures too)."""
+    from grader.sandbox import bwrap, forkserver
+
+    zygote = forkserver.ZygoteLauncher(name="bwrap+fork-server", isolated=True, server=None,
+                                       inner=bwrap.BwrapLauncher())
+    for forced in (False, True):
+        if forced:
+            monkeypatch.setenv(scratch.ENV, "watch")
+        else:
+            monkeypatch.delenv(scratch.ENV, raising=False)
+        spec = zygote.scratch_plan(["/w", "/h"])
+        assert (spec["mount"], spec["watch"]) == (sys.platform.startswith("linux"), True), forced

@@ -4,7 +4,8 @@ Inside, the child finds a read-only system (``/usr`` and its symlinks, a few fil
 ``/etc``, the Python installation with every site-packages folder emptied), read-only copies
 of its inputs at their usual paths (harness, driver, the child's library folder, the staged
 submission) and a small private tmpfs as its scratch, the only writable place besides its
-two capture files. Everything else is absent: the checkout with ``reference/`` and the
+two capture files: the sandbox's own root and ``/dev`` (tmpfs bwrap makes, which as an ordinary
+user belong to the child's uid) are made read-only last. Everything else is absent: the checkout with ``reference/`` and the
 grader package, other submissions, the output folder, the gradebook, ``$HOME``. It also gets
 no network, its own pid namespace (its /proc shows only itself), a new session, and dies
 with the grader. Paths keep their host names, so requests need no translation.
@@ -144,6 +145,11 @@ def command(view: launcher.View, argv: list[str], cwd: str, caps: tuple[str, ...
         args += ["--perms", "01777", "--dir", path]
     for path in hidden_paths():
         args += ["--remount-ro", path]
+    # The root and /dev are tmpfs bwrap makes, owned by the sandbox's user and uncapped: left writable, a child
+    # of an ordinary user's grader could fill the machine's memory there, or (under a fork server, whose sandbox
+    # outlives each child) leave files for the next student's child to read. Read-only, like everything else
+    # but the bound outputs and the capped scratch (separate mounts, which keep their own flags).
+    args += ["--remount-ro", "/dev", "--remount-ro", "/"]
     args += ["--chdir", cwd, "--"]
     return args + argv
 

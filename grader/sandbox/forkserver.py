@@ -20,6 +20,7 @@ import os
 import socket
 import struct
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -120,10 +121,11 @@ class ForkServer:
     def _inside_bwrap(self, exercise, argv: list[str]) -> list[str]:
         """The whole zygote runs in one bubblewrap sandbox: its children inherit that world.
 
-        They see the read-only system, the harness, the driver and the child library, and one
-        writable folder, this server's home, under which every session's scratch is made (one
-        session at a time per server; each child drops to its own uid and is handed only its
-        own scratch). No network, no grader package, no references, no output folder.
+        They see the read-only system, the harness, the driver and the child library, and this
+        server's home, read-only too, under which the grading process makes every session's scratch
+        (one session at a time per server). Each child mounts a capped tmpfs of its own over its
+        work folder (scratch.enter): the only place it can write. No network, no grader package,
+        no references, no output folder.
         """
         from grader.sandbox import bwrap
 
@@ -133,7 +135,10 @@ class ForkServer:
                 readonly.append(str(Path(__file__).with_name(helper)))
         readonly += [str(p) for p in getattr(exercise, "driver_files", [])]
         readonly += [p for p in child_sys_path() if os.path.isdir(p)]
-        view = launch.View(readonly=list(dict.fromkeys(readonly)), outputs=[str(self.home)])
+        # The home read-only too: a child writes only the capped tmpfs it mounts over its own work folder
+        # (scratch.enter). Bound writable, a child of an ordinary user's grader (the grader's own uid outside)
+        # wrote in the home and in its session's folder, uncapped, in /dev/shm.
+        view = launch.View(readonly=list(dict.fromkeys(readonly + [str(self.home)])))
         # Each child mounts its capped scratch in a mount namespace of its own, then gives the capability up
         # before any thread starts (scratch.enter); as root bwrap leaves them every capability anyway.
         return bwrap.command(view, argv, str(self.home), caps=("CAP_SYS_ADMIN",))
@@ -347,13 +352,17 @@ class ZygoteLauncher(launch.Launcher):
         return self.inner.rlimits(limits)
 
     def scratch_plan(self, dirs) -> dict:
-        """Under bwrap the children's scratch is a folder of the host's bound into the zygote's sandbox, so
-        unlike a bwrap child's it is no tmpfs of bwrap's: each child mounts its own, with the capability
-        the zygote's sandbox keeps for it (``_inside_bwrap``), and the parent measures the folders too."""
+        """Under bwrap the children's scratch is a folder of the host's bound read-only into the zygote's
+        sandbox, so unlike a bwrap child's it is no tmpfs of bwrap's: each child mounts its own, with the
+        capability the zygote's sandbox keeps for it (``_inside_bwrap``), and the parent measures the folders
+        too. That mount is the child's only writable place there, so the knob that forces the parent's
+        measuring alone (``scratch.ENV``, for tests) does not switch it off under this launcher."""
         if self.inner.name.startswith("bwrap"):
             from grader.sandbox import scratch
 
-            return scratch.plan(mount=True, watch=True, dirs=dirs)
+            spec = scratch.plan(mount=True, watch=True, dirs=dirs)
+            spec["mount"] = sys.platform.startswith("linux")
+            return spec
         return self.inner.scratch_plan(dirs)
 
     def python_argv(self) -> list[str]:
