@@ -165,3 +165,33 @@ def test_a_listing_of_a_copy_caught_half_made_is_not_kept(monkeypatch, tmp_path)
         assert childlib.module_names() == ["anytree"]  # walked again, once the copy is whole
     finally:
         childlib._module_names.cache_clear()
+
+
+def test_a_fork_server_whose_home_was_removed_is_replaced():
+    """A fork server's home removed under it (by another process of the grader's user: a hand clearing /dev/shm,
+    logind's RemoveIPC at logout) made every later submission of that worker "the grader failed": now that
+    submission is graded cold and the worker starts a fork server with a home of its own."""
+    import shutil
+
+    from grader.sandbox import forkserver
+
+    if not forkserver.available():
+        pytest.skip("no fork server on this platform")
+    job = {"exercise": "ctp-26", "seed": 3, "examples": 4, "sandbox": "posix"}
+    prepared = worker._prepare(job, start_server=True)
+    exercise, bank, launcher = worker._load(job, prepared)
+    warm = worker._warm(launcher, exercise, bank, prepared[2])
+    assert warm is not None, "no fork server"
+    try:
+        first, warm = worker.grade_one(submissions.load(HONEST), exercise, bank, launcher, warm)
+        old_home = warm.server.home
+        shutil.rmtree(old_home)
+        second, warm = worker.grade_one(submissions.load(HONEST), exercise, bank, launcher, warm)
+        assert second is not None and (second.status, second.score) == (first.status, first.score) == ("passed", 10.0)
+        assert second.sandbox["mode"] == "posix", "graded cold while the fork server is replaced"
+        assert warm is not None and warm.server.home != old_home and warm.server.home.is_dir()
+        third, warm = worker.grade_one(submissions.load(HONEST), exercise, bank, launcher, warm)
+        assert (third.status, third.sandbox["mode"]) == ("passed", "posix+fork-server")
+    finally:
+        if warm is not None:
+            warm.close()

@@ -414,6 +414,13 @@ class ForkSession(Session):
         tempfile.tempdir = launcher.server.scratch_parent  # only while Session makes its scratch
         try:
             super().__init__(submission, exercise, launcher, **kwargs)
+        except FileNotFoundError as exc:
+            # The home was removed under a live server (by another process of the grader's user: a hand clearing
+            # /dev/shm, logind's RemoveIPC at logout): the server's fault, not the student's nor the grader's.
+            # ZygoteError has the worker grade this one cold and start a fork server with a home of its own.
+            if os.path.isdir(launcher.server.scratch_parent or ""):
+                raise
+            raise ZygoteError(f"the fork server's home {launcher.server.scratch_parent} is gone") from exc
         finally:
             tempfile.tempdir = saved
 
