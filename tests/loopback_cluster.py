@@ -80,14 +80,35 @@ class LoopbackCluster:
         with Client(self.address, timeout="60s", set_as_default=False) as client:
             client.wait_for_workers(count, timeout=START_TIMEOUT)
 
+    def wait_for_exactly(self, count: int) -> None:
+        """Until the scheduler counts ``count`` workers: after a kill it counts the dead one a while longer."""
+        from distributed import Client
+
+        deadline = time.monotonic() + START_TIMEOUT
+        with Client(self.address, timeout="60s", set_as_default=False) as client:
+            while len(client.scheduler_info()["workers"]) != count:
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"the scheduler does not count {count} workers")
+                time.sleep(0.1)
+
     def kill_worker(self, index: int) -> None:
         """SIGKILL the worker's whole process group (nanny, worker, sandboxes): a machine gone at once."""
         worker = self.workers[index]
+        leaked = _named_semaphores(worker.pid)
         try:
             os.killpg(worker.pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
         worker.wait(timeout=60)
+        # Their resource tracker, of the same group, died with them: its semaphores would stay in /dev/shm for good
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline and _group_alive(worker.pid):
+            time.sleep(0.05)
+        for path in leaked:
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
 
     def log(self, name: str) -> str:
         try:
@@ -96,6 +117,11 @@ class LoopbackCluster:
             return "(no log)"
 
     def close(self) -> None:
+        """Each component stopped as its user would (SIGTERM to the group), then what is left of it killed.
+
+        Its group is given a few seconds to empty on its own first: multiprocessing's resource tracker
+        (a nanny's) ignores SIGTERM and unlinks the named semaphores its clients leaked once they are gone;
+        killed with them, it left six ``/dev/shm/sem.mp-*`` files behind every run of the Dask tests."""
         for process in [*self.workers, self.scheduler]:
             if process is None:
                 continue
@@ -105,8 +131,40 @@ class LoopbackCluster:
                     process.wait(timeout=20)
                 except (ProcessLookupError, subprocess.TimeoutExpired):
                     pass
+            deadline = time.monotonic() + 5
+            while time.monotonic() < deadline and _group_alive(process.pid):
+                time.sleep(0.05)
             try:
                 os.killpg(process.pid, signal.SIGKILL)  # anything of its group left behind
             except (ProcessLookupError, PermissionError):
                 pass
             process.wait(timeout=20)
+
+
+def _group_alive(group: int) -> bool:
+    try:
+        os.killpg(group, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _named_semaphores(group: int) -> set[str]:
+    """The ``/dev/shm/sem.mp-*`` files mapped by the processes of ``group``: multiprocessing's named semaphores,
+    which its resource tracker unlinks when their owners are gone, unless it is killed with them."""
+    found = set()
+    try:
+        pids = [int(p) for p in os.listdir("/proc") if p.isdigit()]
+    except OSError:
+        return found
+    for pid in pids:
+        try:
+            if os.getpgid(pid) != group:
+                continue
+            with open(f"/proc/{pid}/maps") as maps:
+                found.update(line.split()[-1] for line in maps if "/dev/shm/sem.mp-" in line)
+        except (OSError, IndexError):
+            continue
+    return {path for path in found if path.startswith("/dev/shm/sem.mp-")}

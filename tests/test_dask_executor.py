@@ -268,6 +268,24 @@ def test_after_a_batch_no_worker_keeps_the_job(cluster, on_dask):
     assert len(held) == 2 and all(names == [] for names in held.values())
 
 
+def test_a_killed_worker_leaves_no_named_semaphores_behind(cluster):
+    """The test cluster's SIGKILL takes multiprocessing's resource tracker with the worker, which would have unlinked
+    the nanny's named semaphores: each killed worker left its ``/dev/shm/sem.mp-*`` files there for good (282 on the
+    development machine). ``kill_worker`` unlinks the ones its processes had mapped."""
+    import loopback_cluster
+
+    index = len(cluster.workers)
+    cluster.add_worker()
+    cluster.wait_for_workers(3)
+    mapped = loopback_cluster._named_semaphores(cluster.workers[index].pid)
+    try:
+        assert mapped, "a Dask nanny maps named semaphores of multiprocessing's"
+        cluster.kill_worker(index)
+        assert [path for path in mapped if os.path.exists(path)] == []
+    finally:
+        cluster.wait_for_exactly(2)  # the tests after this one count the workers
+
+
 def test_a_worker_with_another_grader_version_refuses_to_grade():
     from grader.bulk.executor import Job
     from grader.bulk.dask_cluster import job_plugin
