@@ -173,6 +173,40 @@ def test_an_attack_on_other_processes_harms_no_neighbour(sandbox, user, namespac
     assert_attack_lost(ATTACKER, verdict["status"], verdict["score"], verdict_text(verdict["status"], verdict["error"], messages))
 
 
+@pytest.mark.parametrize("sandbox,user", [("bwrap", "root"), ("bwrap", "nobody")])
+def test_nothing_a_child_leaves_running_reaches_the_next_student(sandbox, user):
+    """``grade`` with one worker: a child that leaves a chain of processes regrowing faster than one kill at a time
+    (``fixtures/probes/leaves_a_chain_running.py``), then three that list /proc. None of the three may see it (an
+    ordinary user's bwrap children were one uid in one pid namespace: fifteen survivors reached every later child),
+    and each is the first the kernel ends when memory runs out (as an ordinary user that write used to be refused)."""
+    _usable(sandbox, landlock_on=True)
+    work = Path(tempfile.mkdtemp(prefix="minimax-walls-leftovers-"))
+    try:
+        os.chmod(work, 0o755)
+        klass = work / "class"
+        klass.mkdir()
+        (work / "cache").mkdir()
+        shutil.copyfile(ROOT / "fixtures" / "probes" / "leaves_a_chain_running.py", klass / "a_leaves.py")
+        for number in range(3):
+            shutil.copyfile(ROOT / "fixtures" / "probes" / "looks_for_leftovers.py", klass / f"b_looks_{number}.py")
+        hand_over(work)
+        command, env = _as(user, work)
+        done = subprocess.run(command + ["-m", "grader", "grade", str(klass), "-e", "ctp-26", "--out", str(work / "out"),
+                                         "--sandbox", sandbox, "--examples", "5", "-j", "1"],
+                              capture_output=True, text=True, env=env, cwd=work, timeout=240)
+        assert done.returncode == 0, done.stderr[-1500:]
+        document = json.loads((work / "out" / "results.json").read_text(encoding="utf-8"))
+    finally:
+        subprocess.run(["rm", "-rf", str(work)], check=False)
+    students = {entry["student"]: entry for entry in document["submissions"]}
+    assert {entry["sandbox"]["mode"] for entry in students.values()} == {f"{sandbox}+fork-server"}
+    assert "left a chain of processes running" in " ".join(c["message"] for c in students["a_leaves"]["checks"])
+    for number in range(3):
+        text = " ".join(c["message"] for c in students[f"b_looks_{number}"]["checks"])
+        seen = text.split("SEEN[", 1)[1].split("]", 1)[0]
+        assert "LEFT-BY-A-CHILD" not in seen and seen.endswith(" oom 1000"), seen
+
+
 def _namespaces_for(command: list[str], env: dict) -> bool:
     """May this user (as the grader runs) give a child pid and user namespaces of its own here?"""
     code = "import ctypes, sys; sys.exit(0 if ctypes.CDLL(None).unshare(0x30000000) == 0 else 1)"
@@ -307,15 +341,22 @@ print(let_through, [name for name, errno in own.items() if errno])
 
 
 @linux
-def test_a_locked_down_child_is_the_first_the_kernel_ends_when_memory_runs_out():
+@pytest.mark.parametrize("user", ["root", "nobody"])
+def test_a_locked_down_child_is_the_first_the_kernel_ends_when_memory_runs_out(tmp_path, user):
     """The memory limit is per process and a child may fork: where memory runs short, the out-of-memory killer
-    takes a child (and what it forked) first, not the grader or a neighbour (the forty-ninth red team)."""
-    code = ("import os, sys; sys.path.insert(0, {sandbox!r}); import guard; guard.lock_down({{}}); "
+    takes a child (and what it forked) first, not the grader or a neighbour (the forty-ninth red team). As an
+    ordinary user too, in a process made undumpable first as the harness is (its /proc files are root's then)."""
+    code = ("import ctypes, os, sys; ctypes.CDLL(None).prctl(4, 0, 0, 0, 0); sys.path.insert(0, {sandbox!r}); "
+            "import guard; guard.lock_down({{}}); "
             "pid = os.fork()\nif pid == 0: os._exit(int(open('/proc/self/oom_score_adj').read()) != 1000)\n"
-            "print(open('/proc/self/oom_score_adj').read().strip(), os.waitpid(pid, 0)[1])").format(sandbox=str(SANDBOX))
-    done = subprocess.run([sys.executable, "-I", "-S", "-c", code], capture_output=True, text=True, timeout=60)
+            "print(open('/proc/self/oom_score_adj').read().strip(), os.waitpid(pid, 0)[1], "
+            "ctypes.CDLL(None).prctl(3, 0, 0, 0, 0))").format(sandbox=str(SANDBOX))
+    command, env = _as(user, tmp_path) if user == "nobody" else ([sys.executable], None)
+    if user == "nobody":
+        os.chmod(tmp_path, 0o755)
+    done = subprocess.run(command + ["-I", "-S", "-c", code], capture_output=True, text=True, timeout=60, env=env)
     assert done.returncode == 0, done.stderr[-800:]
-    assert done.stdout.split() == ["1000", "0"], done.stdout
+    assert done.stdout.split() == ["1000", "0", "0"], done.stdout  # and undumpable again
 
 @linux
 @pytest.mark.skipif(os.uname().machine not in ("x86_64", "aarch64"), reason="tables for x86_64 and aarch64 only")

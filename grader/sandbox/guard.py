@@ -14,6 +14,7 @@ code and the network or the grader's other processes; under bubblewrap it is a s
 import os
 import sys
 
+PR_GET_DUMPABLE = 3
 PR_SET_DUMPABLE = 4
 PR_SET_NO_NEW_PRIVS = 38
 PR_SET_SECCOMP = 22
@@ -57,12 +58,28 @@ def first_to_go():
     """Ask the kernel to end this child (and every process it forks, which inherit it) first when the machine runs
     out of memory: the memory limit is per process, and a submission may fork (the forty-ninth red team held 2.3 GiB
     in twelve forks), so where memory runs short it is a student's process that dies, not the grader, a worker or a
-    neighbour. Raising one's own score needs no privilege; best effort (no /proc, another platform)."""
+    neighbour. Raising one's own score needs no privilege; best effort (no /proc, another platform).
+
+    The harness made itself undumpable at its first line, and an undumpable process's /proc files belong to root:
+    an ordinary user's child (under bubblewrap, or the posix sandbox) was refused the write and stayed at 0 (the
+    hundred-and-first helper's find). It is dumpable for the write alone: no student code has run yet."""
+    dumpable = None
+    if sys.platform.startswith("linux"):
+        try:
+            _ctypes, libc = _libc()
+            dumpable = libc.prctl(PR_GET_DUMPABLE, 0, 0, 0, 0)
+            if dumpable == 0:
+                libc.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)
+        except (OSError, AttributeError):
+            dumpable = None
     try:
         with open("/proc/self/oom_score_adj", "w") as handle:
             handle.write("1000")
     except OSError:
         pass
+    finally:
+        if dumpable == 0:
+            libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
 
 
 def filter_expected():
@@ -74,8 +91,15 @@ CLONE_NEWPID = 0x20000000
 _nested = [False]
 
 
-def nest():
+def nest(own_user: bool = True):
     """Move the rest of this child into pid and user namespaces of its own (Linux, no root needed).
+
+    ``own_user`` False: a pid namespace alone, made with the CAP_SYS_ADMIN the fork server's bubblewrap
+    sandbox keeps for its children, before ``scratch.enter`` gives it up (bwrap's sandbox refuses new user
+    namespaces). There every child of an ordinary user's grader is the same uid as the fork server, so
+    nothing but a namespace of its own ends what it leaves running: a chain of processes that regrew
+    faster than the zygote's sweep outlived its child and was seen by the next student's (the hundred-and-
+    first helper's find). The harness keeps the capability for ``enter``; the other two drop it at once.
 
     Called by a single-threaded process (unshare refuses a user namespace to a threaded one) before
     it becomes the harness. Where it works, nothing in the child can name a process of the grader,
@@ -93,20 +117,23 @@ def nest():
     if not sys.platform.startswith("linux"):
         return False
     ctypes, libc = _libc()
-    if libc.unshare(CLONE_NEWUSER | CLONE_NEWPID) != 0:
+    if libc.unshare((CLONE_NEWUSER if own_user else 0) | CLONE_NEWPID) != 0:
         return False
-    _drop_capabilities(ctypes, libc)  # all of them, in the new user namespace
+    if own_user:
+        _drop_capabilities(ctypes, libc)  # all of them, in the new user namespace
     status_r, status_w = os.pipe()
     init = os.fork()
     if init:
+        _drop_capabilities(ctypes, libc)
         _only_fd(status_r)
         _mirror(_wait_for(init, status_r))
     _only_fd(status_w, keep=range(5))
     harness = os.fork()
     if harness == 0:
         os.close(status_w)
-        _nested[0] = True
+        _nested[0] = own_user  # what the process limit's count means (harness.apply_limits): a user namespace's own
         return True
+    _drop_capabilities(ctypes, libc)
     _only_fd(status_w)
     while True:  # pid 1: reap everything; when the harness is done, say how and end the namespace
         try:

@@ -239,7 +239,8 @@ class Zygote:
         driver = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(driver)
         self.driver = driver
-        self.nest = bool(config.get("nest"))
+        nest = config.get("nest")
+        self.nest = "pid" if nest == "pid" else bool(nest)  # see forkserver._nesting
         # What every child imports in its last steps before student code (the guard, and the
         # standard modules a dropped uid could no longer read) is imported once, here.
         harness._guard().landlock()  # each child fences itself with its own scratch after the fork
@@ -436,8 +437,11 @@ class Zygote:
         workdir = message.get("cwd")
         if workdir:
             os.chdir(workdir)
+        nest = getattr(self, "nest", False)
+        if nest == "pid":  # needs the capability enter() gives up: pid 2 of a pid namespace of its own from here on
+            harness._guard().nest(own_user=False)
         harness._scratch.enter()  # before WarmHarness starts its threads (scratch.py), while capabilities last
-        if getattr(self, "nest", False):
+        if nest is True:
             harness._guard().nest()  # from here on (if the kernel agrees): pid 2 of a pid namespace of its own
         harness_object = WarmHarness(harness.Channel(3, 4), self.driver, self.prebuilt, self.inputs, self.ledger)
         try:
