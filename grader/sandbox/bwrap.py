@@ -35,6 +35,7 @@ from pathlib import Path
 
 from grader.sandbox import identity, launcher, scratch
 
+PID_NEST_FLAG = launcher.PID_NEST_FLAG
 SCRATCH_BYTES = scratch.BYTES  # the scratch cap: bwrap's tmpfs has this size
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 ETC_FILES = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/localtime", "/etc/alternatives")
@@ -176,8 +177,14 @@ class BwrapLauncher(launcher.Launcher):
 
     def start(self, argv, *, cwd, env, stderr, view=None):
         view = view or launcher.View()
+        caps = ()
+        if not identity.is_root() and sys.platform.startswith("linux"):
+            # Inside, bwrap's own pid 1 is the grader's uid and dumpable: the harness moves into a pid namespace
+            # of its own with a /proc that does not show it (guard.nest), then gives the capability up.
+            argv = argv[:-1] + [PID_NEST_FLAG, argv[-1]]
+            caps = ("CAP_SYS_ADMIN",)
         return subprocess.Popen(
-            command(view, argv, cwd), cwd=cwd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            command(view, argv, cwd, caps=caps), cwd=cwd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=stderr, close_fds=True, start_new_session=True,
         )
 

@@ -86,6 +86,7 @@ def filter_expected():
     return sys.platform.startswith("linux") and allowlist().program(0, os.uname().machine) is not None
 
 
+CLONE_NEWNS = 0x00020000
 CLONE_NEWUSER = 0x10000000
 CLONE_NEWPID = 0x20000000
 _nested = [False]
@@ -100,6 +101,11 @@ def nest(own_user: bool = True):
     nothing but a namespace of its own ends what it leaves running: a chain of processes that regrew
     faster than the zygote's sweep outlived its child and was seen by the next student's (the hundred-and-
     first helper's find). The harness keeps the capability for ``enter``; the other two drop it at once.
+    There the harness also mounts a /proc of its pid namespace, in a mount namespace of its own, over the
+    sandbox's: through that one, bwrap's own pid 1 (the grader's uid, dumpable, no filter, the grader's
+    limits) was open to a child's ``/proc/1/mem``, which planted code in it that outlived the grader holding
+    256 MiB, and ``/proc/1/fd/2``, a file later students' children read answers from (the hundred-and-
+    second helper's finds). Where that mount is refused, an empty read-only tmpfs hides /proc instead.
 
     Called by a single-threaded process (unshare refuses a user namespace to a threaded one) before
     it becomes the harness. Where it works, nothing in the child can name a process of the grader,
@@ -117,7 +123,7 @@ def nest(own_user: bool = True):
     if not sys.platform.startswith("linux"):
         return False
     ctypes, libc = _libc()
-    if libc.unshare((CLONE_NEWUSER if own_user else 0) | CLONE_NEWPID) != 0:
+    if libc.unshare((CLONE_NEWUSER if own_user else CLONE_NEWNS) | CLONE_NEWPID) != 0:
         return False
     if own_user:
         _drop_capabilities(ctypes, libc)  # all of them, in the new user namespace
@@ -132,6 +138,11 @@ def nest(own_user: bool = True):
     if harness == 0:
         os.close(status_w)
         _nested[0] = own_user  # what the process limit's count means (harness.apply_limits): a user namespace's own
+        if not own_user:
+            # The uid's tasks the new /proc will not show (the waiter, the zygote, bwrap's pid 1; not this process
+            # nor the namespace's init): the process limit counts them all (see harness.apply_limits)
+            _outside[0] = max(0, tasks_of(os.getuid()) - 2)
+            _own_proc(libc)
         return True
     _drop_capabilities(ctypes, libc)
     _only_fd(status_w)
@@ -149,6 +160,28 @@ def nest(own_user: bool = True):
 
 def nested():
     return _nested[0]
+
+
+_outside = [0]
+
+
+def outside():
+    """Tasks of this uid that a pid-only ``nest`` hid from /proc, which the process limit still counts."""
+    return _outside[0]
+
+
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REC, MS_PRIVATE = 1, 2, 4, 8, 16384, 1 << 18
+
+
+def _own_proc(libc) -> bool:
+    """/proc of this process's own pid namespace over the one it sees (in a mount namespace of its own, made by
+    ``nest``); where refused, an empty read-only tmpfs. True when the fresh /proc is mounted."""
+    libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None)  # nothing of this reaches the sandbox's mounts
+    flags = MS_NOSUID | MS_NODEV | MS_NOEXEC
+    if libc.mount(b"proc", b"/proc", b"proc", flags, None) == 0:
+        return True
+    libc.mount(b"tmpfs", b"/proc", b"tmpfs", flags | MS_RDONLY, b"size=4k,nr_inodes=1,mode=0555")
+    return False
 
 
 def _only_fd(fd, keep=()):

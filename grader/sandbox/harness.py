@@ -2440,8 +2440,8 @@ def apply_limits(limits, nproc_shared=False):
             continue
         if name == "RLIMIT_NPROC" and nproc_shared:
             # In its own user namespace the child's tasks are counted apart (its waiter and init: 2 more);
-            # otherwise on top of everything the grader's user runs.
-            value += 2 if _guard().nested() else _guard().tasks_of(os.getuid())
+            # otherwise on top of everything the grader's user runs (those a pid namespace of its own hides too).
+            value += 2 if _guard().nested() else _guard().tasks_of(os.getuid()) + _guard().outside()
         try:
             soft, hard = resource.getrlimit(key)
             top = value + 1 if name == "RLIMIT_CPU" else value
@@ -2480,11 +2480,16 @@ def _undumpable():
 
 
 NEST_FLAG = "--own-namespaces"  # launch.py: the grader asks for pid and user namespaces of the child's own
+PID_NEST_FLAG = "--own-pid-namespace"  # bwrap.py: a pid namespace alone (an ordinary user's bubblewrap)
 
 
 def main():
     """Take the channel off stdin/stdout, so that whatever the student prints lands in a file."""
     _undumpable()
+    if _len(sys.argv) > 2 and sys.argv[1] == PID_NEST_FLAG:
+        del sys.argv[1]
+        # With the capability bwrap keeps for this alone, which enter() below gives up (guard.nest)
+        _guard().nest(own_user=False)
     # While this process has one thread, and before nest: inside nest's user namespace the child shows as
     # the overflow uid, for which scratch.enter makes no namespace of its own (the tmpfs would be lost).
     _scratch.enter()

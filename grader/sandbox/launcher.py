@@ -117,6 +117,7 @@ class Launcher:
 
 NPROC = 32  # tasks (processes and threads) the child's uid may have: a fork bomb stops here
 NEST_FLAG = "--own-namespaces"
+PID_NEST_FLAG = "--own-pid-namespace"  # the harness's: a pid namespace alone (an ordinary user's bwrap child)
 
 
 def python_argv() -> list[str]:
