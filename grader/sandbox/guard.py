@@ -170,16 +170,30 @@ def outside():
     return _outside[0]
 
 
-MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REC, MS_PRIVATE = 1, 2, 4, 8, 16384, 1 << 18
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 1, 2, 4, 8, 32, 4096, 16384, 1 << 18
 
 
 def _own_proc(libc) -> bool:
     """/proc of this process's own pid namespace over the one it sees (in a mount namespace of its own, made by
-    ``nest``); where refused, an empty read-only tmpfs. True when the fresh /proc is mounted."""
+    ``nest``), with its processes only (``subset=pid``, Linux 5.8+; before that, with ``/proc/sys`` and the other
+    kernel files bound read-only as bwrap binds them); where refused, an empty read-only tmpfs. True when the fresh
+    /proc is mounted. Not a plain procfs: its ``/proc/sys`` shows the IPC settings of bwrap's IPC namespace, which
+    every child of a fork server shares, writable by the child's uid there (the hundred-and-third helper passed
+    values from one student's child to the next through ``kernel/msgmax`` and its neighbours)."""
     libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None)  # nothing of this reaches the sandbox's mounts
     flags = MS_NOSUID | MS_NODEV | MS_NOEXEC
-    if libc.mount(b"proc", b"/proc", b"proc", flags, None) == 0:
+    if libc.mount(b"proc", b"/proc", b"proc", flags, b"subset=pid") == 0:
         return True
+    if libc.mount(b"proc", b"/proc", b"proc", flags, None) == 0:
+        for name in (b"/proc/sys", b"/proc/sysrq-trigger", b"/proc/irq", b"/proc/bus"):
+            if not os.path.exists(name):
+                continue
+            if libc.mount(name, name, None, MS_BIND | MS_REC, None) != 0 or \
+                    libc.mount(None, name, None, MS_BIND | MS_REMOUNT | MS_RDONLY | flags, None) != 0:
+                libc.umount2(b"/proc", 2)  # MNT_DETACH: not this /proc, then
+                break
+        else:
+            return True
     libc.mount(b"tmpfs", b"/proc", b"tmpfs", flags | MS_RDONLY, b"size=4k,nr_inodes=1,mode=0555")
     return False
 
