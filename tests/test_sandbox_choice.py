@@ -25,7 +25,7 @@ def fresh_probe(monkeypatch):
 def _probe_says(monkeypatch, code: str) -> list:
     started = []
 
-    def argv():
+    def argv(caps=True):
         started.append(True)
         return [sys.executable, "-c", code]
 

@@ -207,6 +207,61 @@ def test_nothing_a_child_leaves_running_reaches_the_next_student(sandbox, user):
         assert "LEFT-BY-A-CHILD" not in seen and seen.endswith(" oom 1000"), seen
 
 
+REFUSES_CAP_ADD = """#!/bin/sh
+for argument in "$@"; do
+    if [ "$argument" = "--cap-add" ]; then
+        echo "bwrap: --cap-add in setuid mode can be used only by root" >&2
+        exit 1
+    fi
+done
+exec {real} "$@"
+"""
+
+
+def test_a_bwrap_that_refuses_capabilities_still_grades_as_an_ordinary_user():
+    """A setuid bwrap (older distributions) refuses ``--cap-add`` to an ordinary user: the probe finds bwrap usable
+    all the same, ``check``'s children go without a pid namespace of their own, and ``grade``'s fork server (whose
+    children mount their scratch with that capability) falls back to a cold child each. Forced here with a bwrap
+    that refuses the option first on the PATH."""
+    from test_hostile import HONEST
+
+    _usable("bwrap", landlock_on=False)
+    work = Path(tempfile.mkdtemp(prefix="minimax-walls-setuid-bwrap-"))
+    try:
+        os.chmod(work, 0o755)
+        (work / "bin").mkdir()
+        fake = work / "bin" / "bwrap"
+        fake.write_text(REFUSES_CAP_ADD.format(real=shutil.which("bwrap")), encoding="utf-8")
+        klass = work / "class"
+        klass.mkdir()
+        (work / "cache").mkdir()
+        for path in HONEST[:2]:
+            shutil.copyfile(path, klass / path.name)
+        shutil.copyfile(ROOT / "fixtures" / "probes" / "looks_for_leftovers.py", klass / "looks.py")
+        hand_over(work)
+        os.chmod(fake, 0o755)
+        command, env = _as("nobody", work)
+        env["PATH"] = f"{work / 'bin'}:{env['PATH']}"
+        checked = subprocess.run(command + ["-m", "grader", "check", str(klass / HONEST[0].name), "-e", "ctp-26", "-f",
+                                            "json", "--examples", "5", "--sandbox", "bwrap"],
+                                 capture_output=True, text=True, env=env, cwd=work, timeout=120)
+        graded = subprocess.run(command + ["-m", "grader", "grade", str(klass), "-e", "ctp-26", "--out", str(work / "out"),
+                                           "--sandbox", "bwrap", "--examples", "5", "-j", "1"],
+                                capture_output=True, text=True, env=env, cwd=work, timeout=240)
+        document = json.loads((work / "out" / "results.json").read_text(encoding="utf-8")) if graded.returncode == 0 else None
+    finally:
+        subprocess.run(["rm", "-rf", str(work)], check=False)
+    verdict = json.loads(checked.stdout)
+    assert (verdict["status"], verdict["sandbox"]["mode"]) == ("passed", "bwrap"), (verdict["error"], checked.stderr[-800:])
+    assert graded.returncode == 0, graded.stderr[-1500:]
+    students = {entry["student"]: entry for entry in document["submissions"]}
+    assert {entry["sandbox"]["mode"] for entry in students.values()} == {"bwrap"}  # cold: the fork server could not start
+    for path in HONEST[:2]:
+        assert students[path.stem]["status"] == "passed", students[path.stem]["error"]
+    seen = " ".join(c["message"] for c in students["looks"]["checks"]).split("SEEN[", 1)[1].split("]", 1)[0]
+    assert seen.endswith(" oom 1000"), seen
+
+
 def _namespaces_for(command: list[str], env: dict) -> bool:
     """May this user (as the grader runs) give a child pid and user namespaces of its own here?"""
     code = "import ctypes, sys; sys.exit(0 if ctypes.CDLL(None).unshare(0x30000000) == 0 else 1)"

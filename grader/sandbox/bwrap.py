@@ -178,7 +178,7 @@ class BwrapLauncher(launcher.Launcher):
     def start(self, argv, *, cwd, env, stderr, view=None):
         view = view or launcher.View()
         caps = ()
-        if not identity.is_root() and sys.platform.startswith("linux"):
+        if sys.platform.startswith("linux") and children_get_caps():
             # Inside, bwrap's own pid 1 is the grader's uid and dumpable: the harness moves into a pid namespace
             # of its own with a /proc that does not show it (guard.nest), then gives the capability up.
             argv = argv[:-1] + [PID_NEST_FLAG, argv[-1]]
@@ -194,13 +194,23 @@ _probe_lock = threading.Lock()  # a Dask worker loads its jobs in several thread
 _reaper_registered = False
 
 
-def _probe_argv() -> list[str]:
+_children_keep_caps = [True]  # False where this bwrap refuses ``--cap-add`` (a setuid bwrap): see ``_answer``
+
+
+def children_get_caps() -> bool:
+    """May a child of an ordinary user's bwrap be given CAP_SYS_ADMIN for its own pid namespace (``BwrapLauncher.start``)?
+    Known once ``problem`` has answered."""
+    return _children_keep_caps[0] and not identity.is_root()
+
+
+def _probe_argv(caps: bool = True) -> list[str]:
     here = Path(__file__).resolve().parent
     harness = str(here / "harness.py")
-    # The same kinds of mounts a session makes (files bound inside the emptied folders, too).
+    # The same kinds of mounts a session makes (files bound inside the emptied folders, too), and the capability an
+    # ordinary user's children are given (``BwrapLauncher.start``).
     view = launcher.View(readonly=[harness, str(here / "guard.py")])
     argv = [executable(), "-I", "-S", "-B", "-c", f"import json, sys; open({harness!r}).close()"]
-    return command(view, argv, "/")
+    return command(view, argv, "/", caps=("CAP_SYS_ADMIN",) if caps else ())
 
 
 def _start() -> subprocess.Popen:
@@ -256,9 +266,23 @@ def _answer() -> str | None:
     except OSError as exc:
         return f"bwrap could not be started ({exc})"
     if started.returncode != 0:
+        if not identity.is_root() and _works_without_caps():
+            # A setuid bwrap gives an ordinary user no capability in the sandbox: bwrap still, each child without a
+            # pid namespace and a /proc of its own (and no fork server: its children mount their scratch with it)
+            _children_keep_caps[0] = False
+            return None
         last = (stderr.decode("utf-8", "replace").strip().splitlines() or ["no message"])[-1]
         return f"bwrap cannot start a sandbox here: {last[:200]}"
+    _children_keep_caps[0] = True
     return None
+
+
+def _works_without_caps() -> bool:
+    try:
+        return subprocess.run(_probe_argv(caps=False), stdin=subprocess.DEVNULL, capture_output=True,
+                              timeout=20).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
 
 
 def fallback_warning(problem_text: str, nests: bool = False) -> str:
