@@ -274,15 +274,20 @@ def test_a_killed_worker_leaves_no_named_semaphores_behind(cluster):
     development machine). ``kill_worker`` unlinks the ones its processes had mapped."""
     import loopback_cluster
 
+    if not sys.platform.startswith("linux"):
+        pytest.skip("/proc and /dev/shm/sem.* are Linux's")
+    cluster.wait_for_exactly(2)  # a worker killed by an earlier test may still be counted
     index = len(cluster.workers)
     cluster.add_worker()
-    cluster.wait_for_workers(3)
-    mapped = loopback_cluster._named_semaphores(cluster.workers[index].pid)
     try:
+        cluster.wait_for_exactly(3)
+        mapped = loopback_cluster._named_semaphores(cluster.workers[index].pid)
         assert mapped, "a Dask nanny maps named semaphores of multiprocessing's"
         cluster.kill_worker(index)
         assert [path for path in mapped if os.path.exists(path)] == []
     finally:
+        if cluster.workers[index].poll() is None:
+            cluster.kill_worker(index)
         cluster.wait_for_exactly(2)  # the tests after this one count the workers
 
 

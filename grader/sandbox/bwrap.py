@@ -4,11 +4,13 @@ Inside, the child finds a read-only system (``/usr`` and its symlinks, a few fil
 ``/etc``, the Python installation with every site-packages folder emptied), read-only copies
 of its inputs at their usual paths (harness, driver, the child's library folder, the staged
 submission) and a small private tmpfs as its scratch, the only writable place besides its
-two capture files: the sandbox's own root and ``/dev`` (tmpfs bwrap makes, which as an ordinary
-user belong to the child's uid) are made read-only last. Everything else is absent: the checkout with ``reference/`` and the
-grader package, other submissions, the output folder, the gradebook, ``$HOME``. It also gets
-no network, its own pid namespace (its /proc shows only itself), a new session, and dies
-with the grader. Paths keep their host names, so requests need no translation.
+two capture files: the sandbox's own root and ``/dev`` (tmpfs bwrap makes, which as an
+ordinary user belong to the child's uid) are made read-only last. Everything else is absent:
+the checkout with ``reference/`` and the grader package, other submissions, the output
+folder, the gradebook, ``$HOME``. It also gets no network, its own pid namespace (its /proc
+shows only itself; an ordinary user's child, its own init and itself: guard.nest), a new
+session, and dies with the grader. Paths keep their host names, so requests need no
+translation.
 
 As root, bwrap runs without a user namespace and lets the harness keep only CAP_SETUID and
 CAP_SETGID, which it uses to drop to the session's own uid (see identity.py): limits such as
@@ -126,8 +128,9 @@ def _parent_dirs(destinations: list[str]) -> list[str]:
 
 
 def command(view: launcher.View, argv: list[str], cwd: str, caps: tuple[str, ...] = ()) -> list[str]:
-    """``caps``: capabilities the sandboxed process keeps as an ordinary user (in its user namespace);
-    the fork server's zygote asks for CAP_SYS_ADMIN, which its children use and drop (scratch.enter)."""
+    """``caps``: capabilities the sandboxed process keeps as an ordinary user (in its user namespace): the fork
+    server's zygote and an ordinary user's cold child ask for CAP_SYS_ADMIN, which the children use for a pid
+    namespace, a /proc and (the zygote's) a scratch of their own, and drop (guard.nest, scratch.enter)."""
     destinations = list(python_roots()) + view.readonly + view.outputs + ([view.scratch_root] if view.scratch_root else [])
     args = ["bwrap"] + _namespace_args()
     for cap in caps if not identity.is_root() else ():

@@ -55,6 +55,13 @@ def answers_while_loading(exercise) -> bool:
     return make is not None and make() is not None
 
 
+def _refuses_caps() -> bool:
+    """Does this machine's bwrap refuse ``--cap-add`` to the ordinary user this grader runs as?"""
+    from grader.sandbox import bwrap, identity
+
+    return sys.platform.startswith("linux") and not identity.is_root() and not bwrap.children_get_caps()
+
+
 def _nesting(launcher) -> bool | str:
     """What namespaces each child enters (``guard.nest``): user and pid ones where the launcher's children do
     (posix, an ordinary user); a pid namespace alone under an ordinary user's bubblewrap, whose sandbox refuses
@@ -80,6 +87,10 @@ class ForkServer:
         self.swept: set[int] = set()  # children whose leftovers the zygote has already killed
         self.dead = False
         self.tokens = 0
+        if getattr(launcher, "wants_view", False) and _refuses_caps():
+            # A bwrap that refuses the capability (a setuid one): the children could mount no scratch, and the
+            # home is read-only to them. Said at once, not after a zygote that cannot start (one cold child each).
+            raise ZygoteError("this bwrap gives an ordinary user no capability for the children's scratch")
         self.home, self._home_lock = homes.make()  # locked while this process uses it; left-behind ones swept first
         try:
             os.chmod(self.home, 0o711)  # each session's scratch below it is handed to the child's uid

@@ -62,7 +62,15 @@ def first_to_go():
 
     The harness made itself undumpable at its first line, and an undumpable process's /proc files belong to root:
     an ordinary user's child (under bubblewrap, or the posix sandbox) was refused the write and stayed at 0 (the
-    hundred-and-first helper's find). It is dumpable for the write alone: no student code has run yet."""
+    hundred-and-first helper's find). It is dumpable for the write alone: no student code has run yet. A cold
+    harness and a fork server's child write it first, before anything of the session is in them (so the
+    window in which another process of the uid could open this one's memory holds nothing)."""
+    try:
+        with open("/proc/self/oom_score_adj") as handle:
+            if handle.read().strip() == "1000":
+                return  # inherited, or written while this process was still dumpable (harness.main, zygote)
+    except OSError:
+        pass
     dumpable = None
     if sys.platform.startswith("linux"):
         try:
@@ -93,7 +101,8 @@ _nested = [False]
 
 
 def nest(own_user: bool = True):
-    """Move the rest of this child into pid and user namespaces of its own (Linux, no root needed).
+    """Move the rest of this child into pid and user namespaces of its own (Linux, no root needed; with
+    ``own_user`` False a pid and mount namespace, with a capability: see below).
 
     ``own_user`` False: a pid namespace alone, made with the CAP_SYS_ADMIN the fork server's bubblewrap
     sandbox keeps for its children, before ``scratch.enter`` gives it up (bwrap's sandbox refuses new user
@@ -106,6 +115,8 @@ def nest(own_user: bool = True):
     limits) was open to a child's ``/proc/1/mem``, which planted code in it that outlived the grader holding
     256 MiB, and ``/proc/1/fd/2``, a file later students' children read answers from (the hundred-and-
     second helper's finds). Where that mount is refused, an empty read-only tmpfs hides /proc instead.
+    Where the kernel refuses the namespaces (an AppArmor profile that keeps bwrap's children from using
+    the capability), the child goes on without them, as with a setuid bwrap (bwrap.children_get_caps).
 
     Called by a single-threaded process (unshare refuses a user namespace to a threaded one) before
     it becomes the harness. Where it works, nothing in the child can name a process of the grader,
@@ -117,8 +128,8 @@ def nest(own_user: bool = True):
     which reaps orphans and reports the harness's status), and the harness (pid 2), the only one
     that returns from here, with True. Where the kernel refuses (user namespaces switched off,
     as in some containers and hardened distributions), nothing changes and False is returned: the
-    allowlist is then the only fence. No uid map is written: the child's files are still made with
-    its real uid; inside, ``getuid`` says 65534.
+    allowlist is then the only fence. With ``own_user``, no uid map is written: the child's files are
+    still made with its real uid; inside, ``getuid`` says 65534.
     """
     if not sys.platform.startswith("linux"):
         return False
@@ -133,6 +144,7 @@ def nest(own_user: bool = True):
         _drop_capabilities(ctypes, libc)
         _only_fd(status_r)
         _mirror(_wait_for(init, status_r))
+    os.close(status_r)  # first: where the pipe took 3 (a cold harness) ``keep`` below would keep it for student code
     _only_fd(status_w, keep=range(5))
     harness = os.fork()
     if harness == 0:
@@ -180,7 +192,8 @@ def _own_proc(libc) -> bool:
     /proc is mounted. Not a plain procfs: its ``/proc/sys`` shows the IPC settings of bwrap's IPC namespace, which
     every child of a fork server shares, writable by the child's uid there (the hundred-and-third helper passed
     values from one student's child to the next through ``kernel/msgmax`` and its neighbours)."""
-    libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None)  # nothing of this reaches the sandbox's mounts
+    if libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None) != 0:
+        return False  # a mount now could reach the sandbox's own /proc (the zygote's): none, then
     flags = MS_NOSUID | MS_NODEV | MS_NOEXEC
     if libc.mount(b"proc", b"/proc", b"proc", flags, b"subset=pid") == 0:
         return True

@@ -2485,12 +2485,14 @@ PID_NEST_FLAG = "--own-pid-namespace"  # bwrap.py: a pid namespace alone (an ord
 
 def main():
     """Take the channel off stdin/stdout, so that whatever the student prints lands in a file."""
+    if sys.platform.startswith("linux"):  # (a plain spawn child elsewhere never loads the guard)
+        _guard().first_to_go()  # while still dumpable and holding nothing (guard.first_to_go); what it forks inherits it
     _undumpable()
     if _len(sys.argv) > 2 and sys.argv[1] == PID_NEST_FLAG:
         del sys.argv[1]
         # With the capability bwrap keeps for this alone, which enter() below gives up (guard.nest)
         _guard().nest(own_user=False)
-    # While this process has one thread, and before nest: inside nest's user namespace the child shows as
+    # While this process has one thread, and before the user namespace's nest below: inside it the child shows as
     # the overflow uid, for which scratch.enter makes no namespace of its own (the tmpfs would be lost).
     _scratch.enter()
     if _len(sys.argv) > 2 and sys.argv[1] == NEST_FLAG:

@@ -413,6 +413,7 @@ class Zygote:
 
     def become_child(self, fds, message):
         os.setsid()  # stays undumpable, as the harness makes itself from its first line
+        harness._guard().first_to_go()  # now, while it holds nothing of a session (guard.first_to_go)
         cpu = message.get("cpu")
         if type(cpu) is int and hasattr(os, "sched_setaffinity"):
             try:  # the grading thread's CPU: every question wakes one of the two (grader.sandbox.launch)
