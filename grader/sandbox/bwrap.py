@@ -37,7 +37,6 @@ from pathlib import Path
 
 from grader.sandbox import identity, launcher, scratch
 
-PID_NEST_FLAG = launcher.PID_NEST_FLAG
 SCRATCH_BYTES = scratch.BYTES  # the scratch cap: bwrap's tmpfs has this size
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 ETC_FILES = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/localtime", "/etc/alternatives")
@@ -184,7 +183,7 @@ class BwrapLauncher(launcher.Launcher):
         if sys.platform.startswith("linux") and children_get_caps():
             # Inside, bwrap's own pid 1 is the grader's uid and dumpable: the harness moves into a pid namespace
             # of its own with a /proc that does not show it (guard.nest), then gives the capability up.
-            argv = argv[:-1] + [PID_NEST_FLAG, argv[-1]]
+            argv = argv[:-1] + [launcher.PID_NEST_FLAG, argv[-1]]
             caps = ("CAP_SYS_ADMIN",)
         return subprocess.Popen(
             command(view, argv, cwd, caps=caps), cwd=cwd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,

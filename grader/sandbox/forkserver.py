@@ -55,23 +55,22 @@ def answers_while_loading(exercise) -> bool:
     return make is not None and make() is not None
 
 
-def _refuses_caps() -> bool:
-    """Does this machine's bwrap refuse ``--cap-add`` to the ordinary user this grader runs as?"""
-    from grader.sandbox import bwrap, identity
-
-    return sys.platform.startswith("linux") and not identity.is_root() and not bwrap.children_get_caps()
-
-
 def _nesting(launcher) -> bool | str:
     """What namespaces each child enters (``guard.nest``): user and pid ones where the launcher's children do
     (posix, an ordinary user); a pid namespace alone under an ordinary user's bubblewrap, whose sandbox refuses
     new user namespaces but keeps its children the capability for a pid one ("pid"). As root, bwrap's children
-    each drop to a uid of their own, and the zygote's sweep kills a uid's leftovers at once."""
-    from grader.sandbox import identity
+    each drop to a uid of their own, and the zygote's sweep kills a uid's leftovers at once. A bwrap that refuses
+    that capability (a setuid one) gets no fork server: its children could mount no scratch, and the home is
+    read-only to them (said at once, not after a zygote that cannot start)."""
+    if not getattr(launcher, "wants_view", False):
+        return bool(getattr(launcher, "nests", False))
+    from grader.sandbox import bwrap, identity
 
-    if getattr(launcher, "wants_view", False) and sys.platform.startswith("linux") and not identity.is_root():
-        return "pid"
-    return bool(getattr(launcher, "nests", False))
+    if identity.is_root() or not sys.platform.startswith("linux"):
+        return False
+    if not bwrap.children_get_caps():
+        raise ZygoteError("this bwrap gives an ordinary user no capability for the children's scratch")
+    return "pid"
 
 
 class ForkServer:
@@ -87,10 +86,7 @@ class ForkServer:
         self.swept: set[int] = set()  # children whose leftovers the zygote has already killed
         self.dead = False
         self.tokens = 0
-        if getattr(launcher, "wants_view", False) and _refuses_caps():
-            # A bwrap that refuses the capability (a setuid one): the children could mount no scratch, and the
-            # home is read-only to them. Said at once, not after a zygote that cannot start (one cold child each).
-            raise ZygoteError("this bwrap gives an ordinary user no capability for the children's scratch")
+        self.nests = _nesting(launcher)
         self.home, self._home_lock = homes.make()  # locked while this process uses it; left-behind ones swept first
         try:
             os.chmod(self.home, 0o711)  # each session's scratch below it is handed to the child's uid
@@ -111,7 +107,6 @@ class ForkServer:
                 )
             finally:
                 theirs.close()
-            self.nests = _nesting(launcher)
             if bank is not None:
                 self.setup(bank, copies)
         except BaseException:  # no fork server after all: its home goes now, not when a later grader sweeps it
