@@ -244,7 +244,8 @@ class Zygote:
         # What every child imports in its last steps before student code (the guard, and the
         # standard modules a dropped uid could no longer read) is imported once, here.
         harness._guard().landlock()  # each child fences itself with its own scratch after the fork
-        harness._guard().allowlist()  # and installs the system-call filter with its own pid
+        harness._guard().allowlist()  # and installs the system-call filter with its own pid,
+        harness._guard().prepare_filters()  # patched into a template made now
         for name in config.get("preload") or ():
             try:
                 __import__(name)
