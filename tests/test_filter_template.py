@@ -26,6 +26,7 @@ def allowlist(monkeypatch):
     """The allowlist module with no template made yet (and none left behind for other tests)."""
     module = guard.allowlist()
     monkeypatch.setattr(module, "_TEMPLATES", {})
+    monkeypatch.setattr(module, "_NO_THREADS", {})
     return module
 
 
@@ -96,4 +97,5 @@ def test_a_fork_server_child_guards_the_descriptors_its_template_is_made_for(san
     seen = text.split("SEEN[", 1)[1].split("]", 1)[0]
     assert tuple(int(number) for number in seen.split()) == guard.CHILD_CHANNEL
     made = text.split("TEMPLATES[", 1)[1].split("]", 1)[0]
-    assert made == " ".join(map(str, guard.CHILD_CHANNEL))  # made by the fork server, before the fork
+    # made by the fork server, before the fork, and the child's own filter patched from it
+    assert made == " ".join(map(str, guard.CHILD_CHANNEL)) + " used 1"

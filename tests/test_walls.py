@@ -419,6 +419,69 @@ def test_a_locked_down_child_is_the_first_the_kernel_ends_when_memory_runs_out(t
     assert done.stdout.split() == ["1000", "0", "0"], done.stdout  # and undumpable again
 
 @linux
+@pytest.mark.parametrize("user", ["root", "nobody"])
+def test_a_child_whose_score_is_set_is_never_made_dumpable_again(tmp_path, user):
+    """``first_to_go`` runs twice in a child: before the session, and in the lock-down, after the init request, with
+    the reply key in memory. The second finds the score there and asks nothing: an ordinary user's undumpable
+    child is never dumpable again (trying the write first made it so for a moment; the hundred-and-sixth helper
+    read the key from another process of the uid in that window)."""
+    code = ("import ctypes, os, sys; ctypes.CDLL(None).prctl(4, 0, 0, 0, 0); sys.path.insert(0, {sandbox!r}); "
+            "import guard; guard.first_to_go(); asked = []; tools, libc = guard._libc()\n"
+            "class Spy:\n"
+            "    def prctl(self, option, *rest): asked.append((option, *rest[:1])); return libc.prctl(option, *rest)\n"
+            "guard._LIBC[0] = (tools, Spy()); guard.first_to_go(); guard.lock_down({{}})\n"
+            "print(open('/proc/self/oom_score_adj').read().strip(), [o for o in asked if o == (4, 1)], "
+            "ctypes.CDLL(None).prctl(3, 0, 0, 0, 0))").format(sandbox=str(SANDBOX))
+    command, env = _as(user, tmp_path) if user == "nobody" else ([sys.executable], None)
+    if user == "nobody":
+        os.chmod(tmp_path, 0o755)
+    done = subprocess.run(command + ["-I", "-S", "-c", code], capture_output=True, text=True, timeout=60, env=env)
+    assert done.returncode == 0, done.stderr[-800:]
+    assert done.stdout.split() == ["1000", "[]", "0"], done.stdout
+
+
+@linux
+def test_where_the_score_cannot_be_written_the_lock_down_does_not_try_again(tmp_path):
+    """No /proc to write (a child whose /proc is the empty fallback): the first call tries, dumpable for that
+    moment, before the session; the lock-down's call, with the session in memory, does not."""
+    code = ("import ctypes, os, sys; ctypes.CDLL(None).prctl(4, 0, 0, 0, 0); sys.path.insert(0, {sandbox!r}); "
+            "import guard; guard.OOM_SCORE_ADJ = '/nonexistent/oom_score_adj'; asked = []; tools, libc = guard._libc()\n"
+            "class Spy:\n"
+            "    def prctl(self, option, *rest): asked.append((option, *rest[:1])); return libc.prctl(option, *rest)\n"
+            "guard._LIBC[0] = (tools, Spy()); guard.first_to_go(); first = len(asked); guard.lock_down({{}})\n"
+            "print([o for o in asked[:first] if o == (4, 1)], [o for o in asked[first:] if o == (4, 1)])"
+            ).format(sandbox=str(SANDBOX))
+    command, env = _as("nobody", tmp_path)
+    os.chmod(tmp_path, 0o755)
+    done = subprocess.run(command + ["-I", "-S", "-c", code], capture_output=True, text=True, timeout=60, env=env)
+    assert done.returncode == 0, done.stderr[-800:]
+    assert done.stdout.split() == ["[(4,", "1)]", "[]"], done.stdout
+
+
+@linux
+def test_a_child_that_inherits_its_score_is_never_made_dumpable(tmp_path):
+    """An ordinary user's undumpable child whose score is already 1000 when it starts (a grader run with its score
+    raised, a process forked after the write) reads it and asks nothing more: never dumpable for a moment."""
+    def raised():
+        with open("/proc/self/oom_score_adj", "w") as handle:
+            handle.write("1000")
+
+    code = ("import ctypes, os, sys; ctypes.CDLL(None).prctl(4, 0, 0, 0, 0); sys.path.insert(0, {sandbox!r}); "
+            "import guard; asked = []; tools, libc = guard._libc()\n"
+            "class Spy:\n"
+            "    def prctl(self, option, *rest): asked.append((option, *rest[:1])); return libc.prctl(option, *rest)\n"
+            "guard._LIBC[0] = (tools, Spy()); guard.first_to_go()\n"
+            "print(open('/proc/self/oom_score_adj').read().strip(), [o for o in asked if o == (4, 1)])"
+            ).format(sandbox=str(SANDBOX))
+    command, env = _as("nobody", tmp_path)
+    os.chmod(tmp_path, 0o755)
+    done = subprocess.run(command + ["-I", "-S", "-c", code], capture_output=True, text=True, timeout=60, env=env,
+                          preexec_fn=raised)
+    assert done.returncode == 0, done.stderr[-800:]
+    assert done.stdout.split() == ["1000", "[]"], done.stdout
+
+
+@linux
 @pytest.mark.skipif(os.uname().machine not in ("x86_64", "aarch64"), reason="tables for x86_64 and aarch64 only")
 def test_the_allowlist_refuses_with_eperm_and_lets_the_child_reach_itself():
     """Namespaces, mounts, BPF, perf, keys, io_uring, ptrace, exec, sockets, calls aimed at the parent,

@@ -258,6 +258,7 @@ _TEMPLATES = {}
 # (0, 2**31)), so the two programs differ only in those constants, which tells where the child's pid goes.
 _PROBE_PIDS = (0x1234567, 0x2345678)
 _LOW = 0xFFFFFFFF
+_FROM_TEMPLATE = [0]  # programs this process made from a template (a fork server's child: its own, once)
 
 
 def prepare(machine, channel=()):
@@ -295,6 +296,7 @@ def program_for(pid, machine, channel=()):
     if made is None or not 0 < pid < 1 << 31:
         return program(pid, machine, channel)
     code, slots = made
+    _FROM_TEMPLATE[0] += 1
     out = bytearray(code)
     for offset, negated in slots:
         struct.pack_into("I", out, offset, (-pid if negated else pid) & _LOW)

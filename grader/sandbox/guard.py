@@ -65,10 +65,15 @@ def first_to_go():
     hundred-and-first helper's find). It is dumpable for the write alone: no student code has run yet. A cold
     harness and a fork server's child write it first, before anything of the session is in them (so the
     window in which another process of the uid could open this one's memory holds nothing)."""
-    # The os module's own calls, not ``open()``: a forked child that builds a text file object touches (and so
-    # copies) pages of the io and codec machinery it would otherwise never write to. Written straight away: where
-    # that is allowed (root, a dumpable process, a score inherited) nothing more is loaded or asked.
-    if _write_small(OOM_SCORE_ADJ, b"1000"):
+    # Asked once per process (a fork inherits the flag): the second call, in the lock-down, comes with the session's
+    # reply key in memory, and an ordinary user's undumpable child must not be dumpable then (the hundred-and-sixth
+    # helper read the key from another process of the uid in that window). Read first (a score inherited needs
+    # nothing), then written where that is allowed (root, a dumpable process), with the os module's calls: ``open()``
+    # copies pages of the io and codec machinery a fork server's child otherwise never writes to.
+    if _scored[0]:
+        return
+    _scored[0] = True
+    if _read_small(OOM_SCORE_ADJ).strip() == b"1000" or _write_small(OOM_SCORE_ADJ, b"1000"):
         return
     dumpable = None
     if sys.platform.startswith("linux"):
@@ -87,6 +92,21 @@ def first_to_go():
 
 
 OOM_SCORE_ADJ = "/proc/self/oom_score_adj"
+_scored = [False]  # whether this process (or the one it was forked from) has asked already
+
+
+def _read_small(path):
+    """The first bytes of a small file (b"" where it cannot be read): one open, one read."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY)
+    except OSError:
+        return b""
+    try:
+        return os.read(descriptor, 64)
+    except OSError:
+        return b""
+    finally:
+        os.close(descriptor)
 
 
 def _write_small(path, data):
@@ -347,7 +367,7 @@ def prepare_filters(channel=CHILD_CHANNEL):
     try:
         allowlist().prepare(os.uname().machine, channel)
         _program_type(_libc()[0])
-    except (OSError, ImportError, AttributeError):
+    except Exception:  # noqa: BLE001 - whatever failed, each child assembles and installs its own, as it would
         pass
 
 
