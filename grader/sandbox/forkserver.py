@@ -27,9 +27,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from grader.sandbox import homes, launch
+from grader.sandbox import bytecode, homes, launch
 from grader.sandbox.childlib import child_sys_path
-from grader.sandbox.session import Session
+from grader.sandbox.session import Session, bytecode_folders
 
 ZYGOTE = Path(__file__).with_name("zygote.py")
 HEADER = struct.Struct("!I")
@@ -152,6 +152,7 @@ class ForkServer:
             if Path(__file__).with_name(helper).is_file():
                 readonly.append(str(Path(__file__).with_name(helper)))
         readonly += [str(p) for p in getattr(exercise, "driver_files", [])]
+        readonly += bytecode.beside(readonly, bytecode_folders())  # their bytecode, read instead of compiled
         readonly += [p for p in child_sys_path() if os.path.isdir(p)]
         # The home read-only too: a child writes only the capped tmpfs it mounts over its own work folder
         # (scratch.enter). Bound writable, a child of an ordinary user's grader (the grader's own uid outside)

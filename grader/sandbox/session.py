@@ -18,13 +18,14 @@ import shutil
 import signal
 import stat
 import subprocess
+import sys
 import tempfile
 import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from grader.sandbox import landlock, launch, replies, scratch, staging
+from grader.sandbox import bytecode, landlock, launch, replies, scratch, staging
 from grader.sandbox.childlib import child_sys_path
 
 HARNESS = Path(__file__).with_name("harness.py")
@@ -331,6 +332,18 @@ def call_clock_wanted() -> str:
     return "wall" if os.environ.get("MINIMAX_GRADER_CALL_CLOCK", "").strip().lower() == "wall" else "cpu"
 
 
+def bytecode_folders() -> list[str]:
+    """Where the grader writes the bytecode its children read (``bytecode.beside``): its cache folder (the drivers it
+    writes there), and its own package unless the user asked Python to write no bytecode (PYTHONDONTWRITEBYTECODE):
+    nowhere else."""
+    from grader import paths
+
+    folders = [str(paths.cache_dir())]
+    if not sys.dont_write_bytecode:
+        folders.append(str(Path(__file__).resolve().parent.parent))
+    return folders
+
+
 def _reader_for(stream):
     return _PollReader(stream) if hasattr(select, "poll") else _Reader(stream)
 
@@ -417,7 +430,7 @@ class Session:
         }
         request.update(staging.init_fields(self.staged, self.exercise))
         request.update(self.fields)
-        argv = self.launcher.python_argv() + [str(HARNESS), str(stdout_file)]
+        argv = self.launcher.python_argv() + bytecode.run_as_main(HARNESS) + [str(stdout_file)]
         view = self._view(request, stdout_file)
         scratch.prepare(self.launcher, view.scratch_dirs, request, env)  # how the scratch is capped
         if getattr(self.launcher, "landlock", 0):
@@ -456,6 +469,7 @@ class Session:
                     str(self.exercise.driver_path),
                     str(self.submission_copy.parent)]
         readonly += [str(p) for p in getattr(self.exercise, "driver_files", [])]  # what the driver itself imports
+        readonly += bytecode.beside(readonly, bytecode_folders())  # read instead of compiled in every child
         readonly += [p for p in request.get("sys_path", []) if os.path.isdir(p)]
         provided = request.get("provided")
         if provided:
