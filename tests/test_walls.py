@@ -400,23 +400,37 @@ print(let_through, [name for name, errno in own.items() if errno])
 '''
 
 
+# An undumpable process (as the harness is from its first line) with the guard loaded; ``Spy`` records the prctl calls
+# made through the guard's libc once it is put in its place (``guard._LIBC[0] = (tools, Spy())``)
+UNDUMPABLE = ("import ctypes, os, sys; ctypes.CDLL(None).prctl(4, 0, 0, 0, 0); sys.path.insert(0, {sandbox!r}); "
+              "import guard; asked = []; tools, libc = guard._libc()\n"
+              "class Spy:\n"
+              "    def prctl(self, option, *rest): asked.append((option, *rest[:1])); return libc.prctl(option, *rest)\n"
+              "def made_dumpable(since=0): return [o for o in asked[since:] if o == (4, 1)]\n")
+
+
+def _undumpable_child(tmp_path, user: str, body: str, **run) -> list[str]:
+    """``body`` run after ``UNDUMPABLE`` as ``user`` (root or nobody): the words it printed."""
+    command, env = _as(user, tmp_path) if user == "nobody" else ([sys.executable], None)
+    if user == "nobody":
+        os.chmod(tmp_path, 0o755)
+    done = subprocess.run(command + ["-I", "-S", "-c", UNDUMPABLE.format(sandbox=str(SANDBOX)) + body],
+                          capture_output=True, text=True, timeout=60, env=env, **run)
+    assert done.returncode == 0, done.stderr[-800:]
+    return done.stdout.split()
+
+
 @linux
 @pytest.mark.parametrize("user", ["root", "nobody"])
 def test_a_locked_down_child_is_the_first_the_kernel_ends_when_memory_runs_out(tmp_path, user):
     """The memory limit is per process and a child may fork: where memory runs short, the out-of-memory killer
     takes a child (and what it forked) first, not the grader or a neighbour (the forty-ninth red team). As an
     ordinary user too, in a process made undumpable first as the harness is (its /proc files are root's then)."""
-    code = ("import ctypes, os, sys; ctypes.CDLL(None).prctl(4, 0, 0, 0, 0); sys.path.insert(0, {sandbox!r}); "
-            "import guard; guard.lock_down({{}}); "
-            "pid = os.fork()\nif pid == 0: os._exit(int(open('/proc/self/oom_score_adj').read()) != 1000)\n"
-            "print(open('/proc/self/oom_score_adj').read().strip(), os.waitpid(pid, 0)[1], "
-            "ctypes.CDLL(None).prctl(3, 0, 0, 0, 0))").format(sandbox=str(SANDBOX))
-    command, env = _as(user, tmp_path) if user == "nobody" else ([sys.executable], None)
-    if user == "nobody":
-        os.chmod(tmp_path, 0o755)
-    done = subprocess.run(command + ["-I", "-S", "-c", code], capture_output=True, text=True, timeout=60, env=env)
-    assert done.returncode == 0, done.stderr[-800:]
-    assert done.stdout.split() == ["1000", "0", "0"], done.stdout  # and undumpable again
+    said = _undumpable_child(tmp_path, user, (
+        "guard.lock_down({})\npid = os.fork()\nif pid == 0: os._exit(int(open('/proc/self/oom_score_adj').read()) != 1000)\n"
+        "print(open('/proc/self/oom_score_adj').read().strip(), os.waitpid(pid, 0)[1], ctypes.CDLL(None).prctl(3, 0, 0, 0, 0))"))
+    assert said == ["1000", "0", "0"], said  # and undumpable again
+
 
 @linux
 @pytest.mark.parametrize("user", ["root", "nobody"])
@@ -425,37 +439,21 @@ def test_a_child_whose_score_is_set_is_never_made_dumpable_again(tmp_path, user)
     the reply key in memory. The second finds the score there and asks nothing: an ordinary user's undumpable
     child is never dumpable again (trying the write first made it so for a moment; the hundred-and-sixth helper
     read the key from another process of the uid in that window)."""
-    code = ("import ctypes, os, sys; ctypes.CDLL(None).prctl(4, 0, 0, 0, 0); sys.path.insert(0, {sandbox!r}); "
-            "import guard; guard.first_to_go(); asked = []; tools, libc = guard._libc()\n"
-            "class Spy:\n"
-            "    def prctl(self, option, *rest): asked.append((option, *rest[:1])); return libc.prctl(option, *rest)\n"
-            "guard._LIBC[0] = (tools, Spy()); guard.first_to_go(); guard.lock_down({{}})\n"
-            "print(open('/proc/self/oom_score_adj').read().strip(), [o for o in asked if o == (4, 1)], "
-            "ctypes.CDLL(None).prctl(3, 0, 0, 0, 0))").format(sandbox=str(SANDBOX))
-    command, env = _as(user, tmp_path) if user == "nobody" else ([sys.executable], None)
-    if user == "nobody":
-        os.chmod(tmp_path, 0o755)
-    done = subprocess.run(command + ["-I", "-S", "-c", code], capture_output=True, text=True, timeout=60, env=env)
-    assert done.returncode == 0, done.stderr[-800:]
-    assert done.stdout.split() == ["1000", "[]", "0"], done.stdout
+    said = _undumpable_child(tmp_path, user, (
+        "guard.first_to_go(); guard._LIBC[0] = (tools, Spy()); guard.first_to_go(); guard.lock_down({})\n"
+        "print(open('/proc/self/oom_score_adj').read().strip(), made_dumpable(), ctypes.CDLL(None).prctl(3, 0, 0, 0, 0))"))
+    assert said == ["1000", "[]", "0"], said
 
 
 @linux
 def test_where_the_score_cannot_be_written_the_lock_down_does_not_try_again(tmp_path):
     """No /proc to write (a child whose /proc is the empty fallback): the first call tries, dumpable for that
     moment, before the session; the lock-down's call, with the session in memory, does not."""
-    code = ("import ctypes, os, sys; ctypes.CDLL(None).prctl(4, 0, 0, 0, 0); sys.path.insert(0, {sandbox!r}); "
-            "import guard; guard.OOM_SCORE_ADJ = '/nonexistent/oom_score_adj'; asked = []; tools, libc = guard._libc()\n"
-            "class Spy:\n"
-            "    def prctl(self, option, *rest): asked.append((option, *rest[:1])); return libc.prctl(option, *rest)\n"
-            "guard._LIBC[0] = (tools, Spy()); guard.first_to_go(); first = len(asked); guard.lock_down({{}})\n"
-            "print([o for o in asked[:first] if o == (4, 1)], [o for o in asked[first:] if o == (4, 1)])"
-            ).format(sandbox=str(SANDBOX))
-    command, env = _as("nobody", tmp_path)
-    os.chmod(tmp_path, 0o755)
-    done = subprocess.run(command + ["-I", "-S", "-c", code], capture_output=True, text=True, timeout=60, env=env)
-    assert done.returncode == 0, done.stderr[-800:]
-    assert done.stdout.split() == ["[(4,", "1)]", "[]"], done.stdout
+    said = _undumpable_child(tmp_path, "nobody", (
+        "guard.OOM_SCORE_ADJ = '/nonexistent/oom_score_adj'; guard._LIBC[0] = (tools, Spy())\n"
+        "guard.first_to_go(); first = len(asked); guard.lock_down({})\n"
+        "print(len(made_dumpable()) - len(made_dumpable(first)), len(made_dumpable(first)))"))
+    assert said == ["1", "0"], said
 
 
 @linux
@@ -466,19 +464,10 @@ def test_a_child_that_inherits_its_score_is_never_made_dumpable(tmp_path):
         with open("/proc/self/oom_score_adj", "w") as handle:
             handle.write("1000")
 
-    code = ("import ctypes, os, sys; ctypes.CDLL(None).prctl(4, 0, 0, 0, 0); sys.path.insert(0, {sandbox!r}); "
-            "import guard; asked = []; tools, libc = guard._libc()\n"
-            "class Spy:\n"
-            "    def prctl(self, option, *rest): asked.append((option, *rest[:1])); return libc.prctl(option, *rest)\n"
-            "guard._LIBC[0] = (tools, Spy()); guard.first_to_go()\n"
-            "print(open('/proc/self/oom_score_adj').read().strip(), [o for o in asked if o == (4, 1)])"
-            ).format(sandbox=str(SANDBOX))
-    command, env = _as("nobody", tmp_path)
-    os.chmod(tmp_path, 0o755)
-    done = subprocess.run(command + ["-I", "-S", "-c", code], capture_output=True, text=True, timeout=60, env=env,
-                          preexec_fn=raised)
-    assert done.returncode == 0, done.stderr[-800:]
-    assert done.stdout.split() == ["1000", "[]"], done.stdout
+    said = _undumpable_child(tmp_path, "nobody", (
+        "guard._LIBC[0] = (tools, Spy()); guard.first_to_go()\n"
+        "print(open('/proc/self/oom_score_adj').read().strip(), made_dumpable())"), preexec_fn=raised)
+    assert said == ["1000", "[]"], said
 
 
 @linux
