@@ -35,37 +35,54 @@ def test_a_missing_or_stale_bytecode_file_is_written_and_a_fresh_one_kept(tmp_pa
     later = time.time() + 5
     source.write_text("print('second, longer')\n", encoding="utf-8")
     os.utime(source, (later, later))
-    assert bytecode.beside([source]) == []  # stale, and not in a folder of the grader's: neither written nor handed
+    assert bytecode.beside([source], [tmp_path], write=False) == []  # stale: not handed over
     assert bytecode.beside([source], [tmp_path]) == [cached]
     head = Path(cached).read_bytes()[:16]
     assert int.from_bytes(head[8:12], "little") == int(later) and int.from_bytes(head[12:16], "little") == source.stat().st_size
+    Path(cached).unlink()  # removed since (a clean-up): never handed over as if it were still there
+    assert bytecode.beside([source], [tmp_path], write=False) == []
 
 
-def test_a_hash_checked_file_is_replaced_and_nothing_is_handed_where_none_can_be_written(tmp_path, monkeypatch):
+def test_hash_checked_files_are_kept_unchecked_ones_replaced(tmp_path):
+    import py_compile
+
+    modes = py_compile.PycInvalidationMode
+    for mode, kept in ((modes.CHECKED_HASH, True), (modes.UNCHECKED_HASH, False)):
+        folder = tmp_path / mode.name
+        folder.mkdir()
+        source = _source(folder)
+        cached = importlib.util.cache_from_source(str(source))
+        py_compile.compile(str(source), cfile=cached, invalidation_mode=mode)
+        assert bytecode.beside([source], [folder], write=False) == ([cached] if kept else [])
+        assert bytecode.beside([source], [folder]) == [cached]
+        assert (Path(cached).read_bytes()[4:8] == b"\0\0\0\0") is not kept  # rewritten, checked by time and size
+
+
+def test_nothing_is_compiled_where_it_cannot_be_kept(tmp_path, monkeypatch):
+    """A read-only install without fresh bytecode: nothing compiled (it could not be written), nothing handed."""
     import py_compile
 
     source = _source(tmp_path)
-    cached = importlib.util.cache_from_source(str(source))
-    py_compile.compile(str(source), cfile=cached, invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
-    assert bytecode.beside([source], [tmp_path]) == [cached]
-    assert Path(cached).read_bytes()[4:8] == b"\0\0\0\0"  # checked by the source's time and size now
-    other = _source(tmp_path / "other" if (tmp_path / "other").mkdir() is None else tmp_path)
-
-    def refused(*args, **kwargs):
-        raise PermissionError("read-only install")
-
-    monkeypatch.setattr(py_compile, "compile", refused)
-    assert bytecode.beside([other, tmp_path / "missing.py", tmp_path / "notes.txt"], [tmp_path]) == []
+    compiled = []
+    monkeypatch.setattr(py_compile, "compile", lambda *args, **kwargs: compiled.append(args))
+    monkeypatch.setattr(bytecode, "_writable", lambda folder: False)
+    assert bytecode.beside([source, tmp_path / "missing.py", tmp_path / "notes.txt"], [tmp_path]) == []
+    assert compiled == []
 
 
-def test_nothing_is_written_outside_the_graders_folders(tmp_path):
-    """An instructor's exercise folder or a student's gets no ``__pycache__`` of the grader's making."""
+def test_only_the_graders_own_folders_bytecode_is_handed_over(tmp_path):
+    """A fresh bytecode file outside the folders given (the grader's cache, an instructor's or a student's folder) is
+    never handed to a child, whoever wrote it, and nothing is written there."""
     theirs, ours = tmp_path / "theirs", tmp_path / "ours"
     theirs.mkdir()
     ours.mkdir()
     source = _source(theirs)
     assert bytecode.beside([source], [ours]) == []
     assert sorted(p.name for p in theirs.iterdir()) == ["module.py"]
+    import py_compile
+
+    py_compile.compile(str(source), cfile=importlib.util.cache_from_source(str(source)))
+    assert bytecode.beside([source], [ours]) == []
 
 
 def test_a_script_run_as_main_reads_its_bytecode(tmp_path):
@@ -103,51 +120,95 @@ def minimax(node, max_depth, player_a_moves):
 '''
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the sandboxes' views are Linux's")
-@pytest.mark.parametrize("command", ["check", "grade"])
-@pytest.mark.parametrize("sandbox", ["bwrap", "posix"])
-def test_a_child_sees_the_bytecode_of_the_harness_and_its_modules(sandbox, command):
-    """Inside the sandbox (bwrap binds single files; Landlock fences reads), a cold child and a fork server's child
-    find the bytecode of the harness (run as ``__main__``), the guard, the seal, the runner and the driver."""
+def _graded(probe: Path, sandbox: str, command: str, work: Path) -> dict:
+    """``check`` or ``grade`` (one worker, its fork server) of ``probe``: the submission's result as JSON."""
+    # The grader writes its package's bytecode where the user lets Python write bytecode at all
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+    env["MINIMAX_GRADER_CACHE"] = str(work / "cache")
+    if command == "check":
+        done = subprocess.run([sys.executable, "-m", "grader", "check", str(probe), "-e", "ctp-26", "-f", "json",
+                               "--examples", "2", "--sandbox", sandbox], capture_output=True, text=True, env=env,
+                              cwd=ROOT, timeout=240)
+        assert done.returncode in (0, 1), done.stderr[-1500:]
+        return json.loads(done.stdout)
+    done = subprocess.run([sys.executable, "-m", "grader", "grade", str(probe.parent), "-e", "ctp-26", "--out",
+                           str(work / f"out-{time.monotonic_ns()}"), "--sandbox", sandbox, "--examples", "2", "-j", "1"],
+                          capture_output=True, text=True, env=env, cwd=ROOT, timeout=240)
+    assert done.returncode == 0, done.stderr[-1500:]
+    out = max(work.glob("out-*"))
+    (entry,) = json.loads((out / "results.json").read_text(encoding="utf-8"))["submissions"]
+    assert entry["sandbox"]["mode"] == f"{sandbox}+fork-server"
+    return entry
+
+
+def _usable(sandbox: str) -> None:
+    if not sys.platform.startswith("linux"):
+        pytest.skip("the sandboxes' views are Linux's")
     if sandbox == "bwrap":
         from grader.sandbox import bwrap
 
         if bwrap.problem():
             pytest.skip(f"bubblewrap unusable here: {bwrap.problem()}")
+
+
+@pytest.mark.parametrize("sandbox,command", [("bwrap", "check"), ("bwrap", "grade"), ("posix", "check")])
+def test_a_child_sees_the_bytecode_of_the_harness_and_its_modules(sandbox, command):
+    """A cold child runs the harness as ``__main__`` from its bytecode (``run_as_main``: a script named on the command
+    line has none); inside bubblewrap, which binds single files, a cold child and a fork server's child find the
+    bytecode of the harness's modules (``beside``). Posix children read the package's ``__pycache__`` as it is."""
+    _usable(sandbox)
     work = Path(tempfile.mkdtemp(prefix="minimax-bytecode-"))
     try:
         probe = work / "class" / "probe.py"
         probe.parent.mkdir()
         probe.write_text(SEES_ITS_BYTECODE, encoding="utf-8")
-        # The grader writes its package's bytecode where the user lets Python write bytecode at all
-        env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
-        env["MINIMAX_GRADER_CACHE"] = str(work / "cache")
-        if command == "check":
-            done = subprocess.run([sys.executable, "-m", "grader", "check", str(probe), "-e", "ctp-26", "-f", "json",
-                                   "--examples", "2", "--sandbox", sandbox], capture_output=True, text=True, env=env,
-                                  cwd=ROOT, timeout=240)
-            assert done.returncode in (0, 1), done.stderr[-1500:]
-            entry = json.loads(done.stdout)
-        else:
-            done = subprocess.run([sys.executable, "-m", "grader", "grade", str(probe.parent), "-e", "ctp-26", "--out",
-                                   str(work / "out"), "--sandbox", sandbox, "--examples", "2", "-j", "1"],
-                                  capture_output=True, text=True, env=env, cwd=ROOT, timeout=240)
-            assert done.returncode == 0, done.stderr[-1500:]
-            (entry,) = json.loads((work / "out" / "results.json").read_text(encoding="utf-8"))["submissions"]
-            assert entry["sandbox"]["mode"] == f"{sandbox}+fork-server"
+        entry = _graded(probe, sandbox, command, work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     text = " ".join(c["message"] for c in entry["checks"])
-    seen = text.split("SEEN[", 1)[1].split("]", 1)[0].split()
+    seen = dict(item.split("=") for item in text.split("SEEN[", 1)[1].split("]", 1)[0].split())
     tag = sys.implementation.cache_tag
-    if command == "grade":  # the fork server's harness is a module, not __main__: the child's __main__ is the server
-        seen = seen[1:]
-    else:
-        assert seen[0] == f"harness.{tag}.pyc=True", seen
-        seen = seen[1:]
-    if sandbox == "posix":
-        # The driver loads before the child drops to its throw-away uid, which cannot look into the grader's cache
-        # folder afterwards (where the probe looks): whether it is there the probe cannot say
-        seen = [item for item in seen if not item.startswith("driver.")]
-    expected = ("driver", "guard", "runner", "seal") if sandbox == "bwrap" else ("guard", "runner", "seal")
-    assert sorted(seen) == sorted(f"{name}.{tag}.pyc=True" for name in expected), seen
+    # __main__ is the harness in a cold child, the fork server in its children (both run through run_as_main); the
+    # driver, which the grader writes to its cache, is never read from bytecode (see bytecode.py)
+    main = "harness" if command == "check" else "zygote"
+    assert {name: seen.get(f"{name}.{tag}.pyc") for name in (main, "guard", "runner", "seal")} == \
+        dict.fromkeys((main, "guard", "runner", "seal"), "True"), seen
+    if sandbox == "bwrap":
+        assert seen.get(f"driver.{tag}.pyc") == "False", seen
+
+
+ALWAYS_MAX = ROOT / "fixtures" / "submissions" / "ctp-26" / "buggy" / "always_max.py"
+
+
+@pytest.mark.parametrize("command", ["check", "grade"])
+def test_bytecode_planted_in_the_cache_is_never_run_under_bwrap(command):
+    """The grader's cache is trusted for nothing (a child of an unconfined run can write it): a bytecode file planted
+    beside the driver the grader wrote there, its header made to match, is never bound into a bubblewrap child (the
+    hundred-and-seventh helper's planted driver answered every case right for an ``always_max``). A posix child
+    loads its driver before it locks itself down, from the cache folder as it is, so it would read one: the closing
+    note's "left" list says so."""
+    sandbox = "bwrap"
+    import py_compile
+
+    _usable(sandbox)
+    work = Path(tempfile.mkdtemp(prefix="minimax-planted-"))
+    try:
+        probe = work / "class" / "always_max.py"
+        probe.parent.mkdir()
+        shutil.copyfile(ALWAYS_MAX, probe)
+        honest = _graded(probe, sandbox, command, work)  # writes the driver into this cache
+        (driver,) = (work / "cache").glob("tree-drivers/ctp-26-*/driver.py")
+        planted = work / "planted.py"
+        planted.write_text("raise SystemExit('PLANTED bytecode ran')\n", encoding="utf-8")
+        cached = Path(importlib.util.cache_from_source(str(driver)))
+        py_compile.compile(str(planted), cfile=str(cached))
+        status = driver.stat()
+        data = bytearray(cached.read_bytes())
+        data[8:16] = (int(status.st_mtime) & 0xFFFFFFFF).to_bytes(4, "little") + (status.st_size & 0xFFFFFFFF).to_bytes(4, "little")
+        cached.write_bytes(bytes(data))
+        cached.chmod(0o644)
+        again = _graded(probe, sandbox, command, work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    assert "PLANTED" not in json.dumps(again)
+    assert (again["status"], again["score"], again.get("error")) == (honest["status"], honest["score"], honest.get("error"))

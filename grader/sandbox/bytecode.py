@@ -1,17 +1,23 @@
-"""The child's own modules as compiled bytecode beside their sources, for a sandbox to read, and a way to run a
-script through the import system so that its bytecode is read too.
+"""The grader's own child-side modules as compiled bytecode beside their sources, for a sandbox to read, and a way
+to run a script through the import system so that its bytecode is read too.
 
 A child runs ``python -I -S -B``: it reads bytecode caches but writes none, under bubblewrap it sees only the
 files bound into its world (never their ``__pycache__`` folders), and a script named on the command line is
 always compiled from source. So every cold child compiled the harness and its siblings (some 4,800 lines) before
-its first case: about 30 ms of a ``check``. Here the grader makes sure each has a fresh bytecode file beside it
-(written where the folder is writable, as ``pip install`` or any import would write it) and hands the sandbox
-those files to read. The child's import system checks each against its source as it checks any cache (the
-source's size and modification time, recorded in the file) and compiles from source where one is missing or
-stale: nothing here decides what code runs.
+its first case: about 30 ms of a ``check``. Here the grader hands the sandbox a fresh bytecode file beside each
+of those modules (writing one where missing or stale, as ``pip install`` or an import would, where the user lets
+Python write bytecode and the folder is writable). The child's import system checks each against its source as it
+checks any cache (a timestamped file by the source's size and modification time, a hash-checked one by the
+source's hash) and compiles from source where one is missing or stale.
 
-Written by hand, in a few lines: ``py_compile`` writes the files; what is ours is which files and the check that
-one is fresh (the same fields the interpreter compares), so that a stale one is neither handed over nor kept.
+Only the grader's package: a file there is exactly as trusted as the source beside it (same owner, same folder).
+Never the grader's cache folder, which the kit trusts for nothing (``kit/generated.py`` checks every driver it
+wrote there against the text it should hold, each run) and which a child of an unconfined run (posix without
+Landlock, the grader's own uid) can write: a bytecode file planted there would pass any header check and run in
+every later child, bubblewrap's too (the hundred-and-seventh helper scored an ``always_max`` 10/10 so).
+
+Written by hand, in a few lines: ``py_compile`` writes the files; what is ours is which files, and the check that
+one is fresh (the fields the interpreter compares), so that a stale one is neither handed over nor kept.
 
 May import: nothing of the grader's.
 """
@@ -21,23 +27,21 @@ from __future__ import annotations
 import importlib.util
 import os
 import sys
-from functools import lru_cache
+
+_REFUSED: set[str] = set()  # sources this process could not write bytecode for: not tried again
 
 
-def beside(sources, writable=()) -> list[str]:
-    """The fresh bytecode file of each of ``sources`` (paths of .py files); sources without one are left out. One is
-    written first, where missing or stale, only for a source under one of the folders ``writable`` (the grader's
-    own: an instructor's exercise folder or a student's never gets a ``__pycache__`` of the grader's making);
-    elsewhere only a fresh one already there is handed over."""
+def beside(sources, ours=(), write: bool = True) -> list[str]:
+    """The fresh bytecode file of each of ``sources`` (paths of .py files) that lies under one of the folders
+    ``ours`` (the grader's package); others are left out, as are sources without a fresh one. Where ``write``, one
+    missing or stale is written first, where its folder is writable."""
     found = []
-    writable = tuple(os.path.join(os.path.abspath(folder), "") for folder in writable)
+    ours = tuple(os.path.join(os.path.abspath(folder), "") for folder in ours)
     for source in sources:
-        try:
-            status = os.stat(source)
-        except OSError:
+        source = os.path.abspath(str(source))
+        if not ours or not source.startswith(ours):
             continue
-        may_write = os.path.abspath(source).startswith(writable) if writable else False
-        cached = _fresh(str(source), status.st_mtime, status.st_size, may_write)
+        cached = _fresh(source, write)
         if cached is not None:
             found.append(cached)
     return found
@@ -51,16 +55,19 @@ def run_as_main(script) -> list[str]:
                   "m = u.module_from_spec(s); sys.modules['__main__'] = m; s.loader.exec_module(m)" % str(script)]
 
 
-@lru_cache(maxsize=256)
-def _fresh(source: str, mtime: float, size: int, may_write: bool) -> str | None:
+def _fresh(source: str, write: bool) -> str | None:
+    """Looked at every time (a file removed since would make bubblewrap's bind fail): one stat, one small read."""
     tag = sys.implementation.cache_tag
     if tag is None or not source.endswith(".py"):
         return None
     folder, name = os.path.split(source)
     cached = os.path.join(folder, "__pycache__", f"{name[:-3]}.{tag}.pyc")
-    if _matches(cached, mtime, size):
+    if _matches(cached, source):
         return cached
-    if not may_write:
+    if not write or source in _REFUSED:
+        return None
+    if not _writable(os.path.dirname(cached)):
+        _REFUSED.add(source)
         return None
     import py_compile  # only where one is written: most runs find every file fresh
 
@@ -68,18 +75,38 @@ def _fresh(source: str, mtime: float, size: int, may_write: bool) -> str | None:
         py_compile.compile(source, cfile=cached, doraise=True,
                            invalidation_mode=py_compile.PycInvalidationMode.TIMESTAMP)
     except (OSError, py_compile.PyCompileError, ValueError):
+        _REFUSED.add(source)
         return None
-    return cached if _matches(cached, mtime, size) else None
+    return cached if _matches(cached, source) else None
 
 
-def _matches(cached: str, mtime: float, size: int) -> bool:
-    """Whether ``cached`` is this interpreter's bytecode of a source of this size and modification time, checked
-    by them (the fields ``importlib`` compares: a hash-checked file is written again as a timestamped one)."""
+def _writable(folder: str) -> bool:
+    """Whether a bytecode file could be written in ``folder`` (or in the folder that would hold it): asked before
+    compiling, so that a read-only install costs no compilation that cannot be kept."""
+    target = folder if os.path.isdir(folder) else os.path.dirname(folder)
+    return os.access(target, os.W_OK | os.X_OK)
+
+
+def _matches(cached: str, source: str) -> bool:
+    """Whether ``cached`` is this interpreter's bytecode of ``source`` as it is now, by the fields ``importlib``
+    compares: its size and modification time, or for a hash-checked file its hash. An unchecked-hash file (which
+    the interpreter never compares with its source) is not handed over."""
     try:
         with open(cached, "rb") as handle:
             head = handle.read(16)
+        status = os.stat(source)
     except OSError:
         return False
-    return (len(head) == 16 and head[:4] == importlib.util.MAGIC_NUMBER and head[4:8] == b"\0\0\0\0"
-            and int.from_bytes(head[8:12], "little") == int(mtime) & 0xFFFFFFFF
-            and int.from_bytes(head[12:16], "little") == size & 0xFFFFFFFF)
+    if len(head) != 16 or head[:4] != importlib.util.MAGIC_NUMBER:
+        return False
+    flags = int.from_bytes(head[4:8], "little")
+    if flags == 0:
+        return (int.from_bytes(head[8:12], "little") == int(status.st_mtime) & 0xFFFFFFFF
+                and int.from_bytes(head[12:16], "little") == status.st_size & 0xFFFFFFFF)
+    if flags == 0b11:  # hash-based, checked against the source
+        try:
+            with open(source, "rb") as handle:
+                return head[8:16] == importlib.util.source_hash(handle.read())
+        except OSError:
+            return False
+    return False

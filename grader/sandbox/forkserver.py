@@ -1,6 +1,6 @@
 """The grader's side of the warm fork server (``zygote.py``), behind the ordinary launcher seam.
 
-Starting ``python -I -S -B harness.py`` costs tens of milliseconds of interpreter start,
+Starting ``python -I -S -B`` with the harness costs tens of milliseconds of interpreter start,
 imports and tree building per submission, far more than grading a correct one. A
 ``ZygoteLauncher`` keeps one warm zygote per (exercise, bank) and asks it to fork a child
 for each submission. To the ``Session`` the child looks like any other: it gets a
@@ -29,7 +29,7 @@ from pathlib import Path
 
 from grader.sandbox import bytecode, homes, launch
 from grader.sandbox.childlib import child_sys_path
-from grader.sandbox.session import Session, bytecode_folders
+from grader.sandbox.session import PACKAGE, Session
 
 ZYGOTE = Path(__file__).with_name("zygote.py")
 HEADER = struct.Struct("!I")
@@ -97,7 +97,7 @@ class ForkServer:
             env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(self.home), "TMPDIR": str(self.home),
                    "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
             self.log = open(self.home / "zygote.log", "wb")
-            argv = launcher.python_argv() + [str(ZYGOTE), str(theirs.fileno())]
+            argv = launcher.python_argv() + bytecode.run_as_main(ZYGOTE) + [str(theirs.fileno())]
             if getattr(launcher, "wants_view", False):
                 argv = self._inside_bwrap(exercise, argv)
             try:
@@ -152,7 +152,7 @@ class ForkServer:
             if Path(__file__).with_name(helper).is_file():
                 readonly.append(str(Path(__file__).with_name(helper)))
         readonly += [str(p) for p in getattr(exercise, "driver_files", [])]
-        readonly += bytecode.beside(readonly, bytecode_folders())  # their bytecode, read instead of compiled
+        readonly += bytecode.beside(readonly, [PACKAGE], write=not sys.dont_write_bytecode)  # read, not compiled
         readonly += [p for p in child_sys_path() if os.path.isdir(p)]
         # The home read-only too: a child writes only the capped tmpfs it mounts over its own work folder
         # (scratch.enter). Bound writable, a child of an ordinary user's grader (the grader's own uid outside)

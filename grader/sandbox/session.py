@@ -28,6 +28,7 @@ from pathlib import Path
 from grader.sandbox import bytecode, landlock, launch, replies, scratch, staging
 from grader.sandbox.childlib import child_sys_path
 
+PACKAGE = Path(__file__).resolve().parent.parent  # the grader's own package: the bytecode children read (bytecode.py)
 HARNESS = Path(__file__).with_name("harness.py")
 GUARD = Path(__file__).with_name("guard.py")  # loaded by the harness from its own folder
 LANDLOCK = Path(__file__).with_name("landlock.py")  # loaded by the guard from its own folder
@@ -332,18 +333,6 @@ def call_clock_wanted() -> str:
     return "wall" if os.environ.get("MINIMAX_GRADER_CALL_CLOCK", "").strip().lower() == "wall" else "cpu"
 
 
-def bytecode_folders() -> list[str]:
-    """Where the grader writes the bytecode its children read (``bytecode.beside``): its cache folder (the drivers it
-    writes there), and its own package unless the user asked Python to write no bytecode (PYTHONDONTWRITEBYTECODE):
-    nowhere else."""
-    from grader import paths
-
-    folders = [str(paths.cache_dir())]
-    if not sys.dont_write_bytecode:
-        folders.append(str(Path(__file__).resolve().parent.parent))
-    return folders
-
-
 def _reader_for(stream):
     return _PollReader(stream) if hasattr(select, "poll") else _Reader(stream)
 
@@ -469,7 +458,7 @@ class Session:
                     str(self.exercise.driver_path),
                     str(self.submission_copy.parent)]
         readonly += [str(p) for p in getattr(self.exercise, "driver_files", [])]  # what the driver itself imports
-        readonly += bytecode.beside(readonly, bytecode_folders())  # read instead of compiled in every child
+        readonly += bytecode.beside(readonly, [PACKAGE], write=not sys.dont_write_bytecode)  # read, not compiled
         readonly += [p for p in request.get("sys_path", []) if os.path.isdir(p)]
         provided = request.get("provided")
         if provided:
