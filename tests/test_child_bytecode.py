@@ -131,11 +131,11 @@ def _graded(probe: Path, sandbox: str, command: str, work: Path) -> dict:
                               cwd=ROOT, timeout=240)
         assert done.returncode in (0, 1), done.stderr[-1500:]
         return json.loads(done.stdout)
+    out = Path(tempfile.mkdtemp(prefix="out-", dir=work))
     done = subprocess.run([sys.executable, "-m", "grader", "grade", str(probe.parent), "-e", "ctp-26", "--out",
-                           str(work / f"out-{time.monotonic_ns()}"), "--sandbox", sandbox, "--examples", "2", "-j", "1"],
+                           str(out), "--sandbox", sandbox, "--examples", "2", "--seed", "26", "-j", "1"],
                           capture_output=True, text=True, env=env, cwd=ROOT, timeout=240)
     assert done.returncode == 0, done.stderr[-1500:]
-    out = max(work.glob("out-*"))
     (entry,) = json.loads((out / "results.json").read_text(encoding="utf-8"))["submissions"]
     assert entry["sandbox"]["mode"] == f"{sandbox}+fork-server"
     return entry

@@ -39,7 +39,7 @@ def beside(sources, ours=(), write: bool = True) -> list[str]:
     ours = tuple(os.path.join(os.path.abspath(folder), "") for folder in ours)
     for source in sources:
         source = os.path.abspath(str(source))
-        if not ours or not source.startswith(ours):
+        if not source.startswith(ours):  # (``ours`` empty: nothing starts with it)
             continue
         cached = _fresh(source, write)
         if cached is not None:

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from grader.sandbox import bytecode, homes, launch
 from grader.sandbox.childlib import child_sys_path
-from grader.sandbox.session import PACKAGE, Session
+from grader.sandbox.session import Session, package_bytecode
 
 ZYGOTE = Path(__file__).with_name("zygote.py")
 HEADER = struct.Struct("!I")
@@ -152,7 +152,7 @@ class ForkServer:
             if Path(__file__).with_name(helper).is_file():
                 readonly.append(str(Path(__file__).with_name(helper)))
         readonly += [str(p) for p in getattr(exercise, "driver_files", [])]
-        readonly += bytecode.beside(readonly, [PACKAGE], write=not sys.dont_write_bytecode)  # read, not compiled
+        readonly += package_bytecode(readonly)
         readonly += [p for p in child_sys_path() if os.path.isdir(p)]
         # The home read-only too: a child writes only the capped tmpfs it mounts over its own work folder
         # (scratch.enter). Bound writable, a child of an ordinary user's grader (the grader's own uid outside)

@@ -333,6 +333,13 @@ def call_clock_wanted() -> str:
     return "wall" if os.environ.get("MINIMAX_GRADER_CALL_CLOCK", "").strip().lower() == "wall" else "cpu"
 
 
+def package_bytecode(files: list[str]) -> list[str]:
+    """The fresh bytecode files of those of ``files`` in the grader's package, for a sandbox to read instead of
+    compiling them (``bytecode.beside``; written where missing or stale unless the user asked Python to write none,
+    PYTHONDONTWRITEBYTECODE). A cold child's view and the fork server's both add them."""
+    return bytecode.beside(files, [PACKAGE], write=not sys.dont_write_bytecode)
+
+
 def _reader_for(stream):
     return _PollReader(stream) if hasattr(select, "poll") else _Reader(stream)
 
@@ -458,7 +465,7 @@ class Session:
                     str(self.exercise.driver_path),
                     str(self.submission_copy.parent)]
         readonly += [str(p) for p in getattr(self.exercise, "driver_files", [])]  # what the driver itself imports
-        readonly += bytecode.beside(readonly, [PACKAGE], write=not sys.dont_write_bytecode)  # read, not compiled
+        readonly += package_bytecode(readonly)
         readonly += [p for p in request.get("sys_path", []) if os.path.isdir(p)]
         provided = request.get("provided")
         if provided:
