@@ -111,6 +111,7 @@ def _seen():
     cached += [getattr(module, "__cached__", None) for name, module in sorted(sys.modules.items())
                if name in ("_minimax_grader_guard", "_minimax_grader_seal", "_minimax_grader_runner")]
     cached.append(get_value.__globals__.get("__cached__"))  # the driver's: the helper the grader put here is its
+    cached.append(sys.modules["anytree"].__cached__)  # the child library's, from the grader's copy of it
     return " ".join("%s=%s" % (os.path.basename(path or "none"), path is not None and os.path.isfile(path))
                     for path in cached)
 
@@ -155,7 +156,8 @@ def _usable(sandbox: str) -> None:
 def test_a_child_sees_the_bytecode_of_the_harness_and_its_modules(sandbox, command):
     """A cold child runs the harness as ``__main__`` from its bytecode (``run_as_main``: a script named on the command
     line has none); inside bubblewrap, which binds single files, a cold child and a fork server's child find the
-    bytecode of the harness's modules (``beside``). Posix children read the package's ``__pycache__`` as it is."""
+    bytecode of the harness's modules (``beside``), and of their library (anytree), which the grader's copy of it
+    carries. Posix children read the package's ``__pycache__`` as it is."""
     _usable(sandbox)
     work = Path(tempfile.mkdtemp(prefix="minimax-bytecode-"))
     try:
@@ -173,40 +175,67 @@ def test_a_child_sees_the_bytecode_of_the_harness_and_its_modules(sandbox, comma
     main = "harness" if command == "check" else "zygote"
     assert {name: seen.get(f"{name}.{tag}.pyc") for name in (main, "guard", "runner", "seal")} == \
         dict.fromkeys((main, "guard", "runner", "seal"), "True"), seen
-    if sandbox == "bwrap":
+    if sandbox == "bwrap":  # (a posix child of root's grader drops to a uid that cannot look into the cache)
         assert seen.get(f"driver.{tag}.pyc") == "False", seen
+        assert seen.get(f"__init__.{tag}.pyc") == "True", seen  # anytree's, made with the copy (childlib._installed)
 
 
 ALWAYS_MAX = ROOT / "fixtures" / "submissions" / "ctp-26" / "buggy" / "always_max.py"
 
 
-@pytest.mark.parametrize("command", ["check", "grade"])
-def test_bytecode_planted_in_the_cache_is_never_run_under_bwrap(command):
-    """The grader's cache is trusted for nothing (a child of an unconfined run can write it): a bytecode file planted
-    beside the driver the grader wrote there, its header made to match, is never bound into a bubblewrap child (the
-    hundred-and-seventh helper's planted driver answered every case right for an ``always_max``). A posix child
-    loads its driver before it locks itself down, from the cache folder as it is, so it would read one: the closing
-    note's "left" list says so."""
-    sandbox = "bwrap"
+def _plant_bytecode(source: Path, text: str) -> None:
+    """A bytecode file of ``text`` where the import system looks for ``source``'s, its header made to match
+    ``source`` as it is (time and size), as a child of an unconfined run could write it."""
     import py_compile
 
+    planted = source.with_name("planted_source.txt")
+    planted.write_text(text, encoding="utf-8")
+    cached = Path(importlib.util.cache_from_source(str(source)))
+    cached.parent.mkdir(exist_ok=True)
+    py_compile.compile(str(planted), cfile=str(cached), dfile=str(source))
+    planted.unlink()
+    status = source.stat()
+    data = bytearray(cached.read_bytes())
+    data[8:16] = (int(status.st_mtime) & 0xFFFFFFFF).to_bytes(4, "little") + (status.st_size & 0xFFFFFFFF).to_bytes(4, "little")
+    cached.write_bytes(bytes(data))
+    cached.chmod(0o644)
+
+
+def _plant(cache: Path, what: str) -> None:
+    """Code that stops the child, left in the grader's cache where a child of an unconfined run could leave it."""
+    stop = "raise SystemExit('PLANTED code ran')\n"
+    if what == "driver bytecode":
+        (driver,) = cache.glob("tree-drivers/ctp-26-*/driver.py")
+        _plant_bytecode(driver, stop)
+        return
+    (library,) = cache.glob("childlib-*/anytree/__init__.py")
+    if what == "library bytecode":
+        _plant_bytecode(library, stop)
+    else:  # the library's source, its time kept as it was
+        status = library.stat()
+        library.write_text(stop + library.read_text(encoding="utf-8"), encoding="utf-8")
+        os.utime(library, ns=(status.st_atime_ns, status.st_mtime_ns))
+
+
+@pytest.mark.parametrize("what,sandbox,command", [
+    ("driver bytecode", "bwrap", "check"), ("driver bytecode", "bwrap", "grade"),
+    ("driver bytecode", "posix", "check"), ("driver bytecode", "posix", "grade"),
+    ("library source", "bwrap", "check"), ("library source", "posix", "grade"),
+    ("library bytecode", "bwrap", "grade"), ("library bytecode", "posix", "check")])
+def test_code_planted_in_the_cache_is_never_run(what, sandbox, command):
+    """The grader's cache is trusted for nothing (a child of an unconfined run can write it): a bytecode file planted
+    beside the driver the grader wrote there, its header made to match, is never read (the hundred-and-seventh
+    helper's planted driver answered every case right for an ``always_max``: bound into bubblewrap children, and
+    read by posix children, which load the driver before they lock themselves down); nor is a source or a bytecode
+    file of the child's library copy changed there (the copy is checked byte for byte and built again)."""
     _usable(sandbox)
     work = Path(tempfile.mkdtemp(prefix="minimax-planted-"))
     try:
         probe = work / "class" / "always_max.py"
         probe.parent.mkdir()
         shutil.copyfile(ALWAYS_MAX, probe)
-        honest = _graded(probe, sandbox, command, work)  # writes the driver into this cache
-        (driver,) = (work / "cache").glob("tree-drivers/ctp-26-*/driver.py")
-        planted = work / "planted.py"
-        planted.write_text("raise SystemExit('PLANTED bytecode ran')\n", encoding="utf-8")
-        cached = Path(importlib.util.cache_from_source(str(driver)))
-        py_compile.compile(str(planted), cfile=str(cached))
-        status = driver.stat()
-        data = bytearray(cached.read_bytes())
-        data[8:16] = (int(status.st_mtime) & 0xFFFFFFFF).to_bytes(4, "little") + (status.st_size & 0xFFFFFFFF).to_bytes(4, "little")
-        cached.write_bytes(bytes(data))
-        cached.chmod(0o644)
+        honest = _graded(probe, sandbox, command, work)  # writes the driver and the library's copy into this cache
+        _plant(work / "cache", what)
         again = _graded(probe, sandbox, command, work)
     finally:
         shutil.rmtree(work, ignore_errors=True)

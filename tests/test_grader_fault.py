@@ -8,6 +8,8 @@ again), instead of "the submission broke the grader's harness".
 
 from __future__ import annotations
 
+import importlib.util
+
 import pytest
 from pathlib import Path
 
@@ -68,6 +70,55 @@ def test_a_damaged_child_library_is_rebuilt(tmp_path, monkeypatch):
             assert os.stat(os.path.join(package, "__init__.py")).st_mode & 0o444
             assert os.stat(package).st_mode & 0o500 == 0o500 and os.stat(first).st_mode & 0o555 == 0o555
         assert [p.name for p in (tmp_path / "cache").iterdir()] == [os.path.basename(first)]  # nothing left aside
+    finally:
+        childlib.child_sys_path.cache_clear()
+
+
+def _altered_in_place(path):
+    """The file's bytes changed, its size and times kept: what a stat could not tell from the original."""
+    import os
+
+    status = os.stat(path)
+    data = bytearray(open(path, "rb").read())
+    data[-2] = ord("#") if data[-2] != ord("#") else ord(" ")
+    open(path, "wb").write(bytes(data))
+    os.utime(path, ns=(status.st_atime_ns, status.st_mtime_ns))
+
+
+def test_a_child_library_copy_changed_in_any_way_is_built_again_and_an_intact_one_kept(tmp_path, monkeypatch):
+    """The cache is trusted for nothing (a child of an unconfined run can write it): the copy must hold the installed
+    library's files and their bytecode byte for byte, and nothing else, or it is built again; one found intact is
+    used as it is. Its bytecode is the installed library's, fresh for the copied sources, so a child reads it."""
+    import os
+
+    from grader.sandbox import bytecode, childlib
+
+    monkeypatch.setenv("MINIMAX_GRADER_CACHE", str(tmp_path / "cache"))
+    childlib.child_sys_path.cache_clear()
+    try:
+        first = childlib.child_sys_path()[0]
+        package = os.path.join(first, "anytree")
+        init = os.path.join(package, "__init__.py")
+        cached = importlib.util.cache_from_source(init)
+        assert bytecode._matches(cached, init)  # fresh: the child's import system reads it
+        kept = os.stat(init).st_ino
+        childlib.child_sys_path.cache_clear()
+        assert childlib.child_sys_path()[0] == first and os.stat(init).st_ino == kept  # intact: not copied again
+        outside = tmp_path / "outside.py"
+        for damage in (lambda: _altered_in_place(init), lambda: _altered_in_place(cached),
+                       lambda: open(os.path.join(package, "planted.py"), "w").close(),
+                       lambda: open(os.path.join(package, "__pycache__", "planted.cpython-311.pyc"), "w").close(),
+                       lambda: os.link(init, outside),  # a second name, elsewhere, that could be written later
+                       lambda: (outside.write_bytes(open(init, "rb").read()), os.remove(init), os.symlink(outside, init)),
+                       lambda: os.remove(cached)):
+            damage()
+            childlib.child_sys_path.cache_clear()
+            assert not childlib.usable(type(tmp_path)(first))
+            assert childlib.child_sys_path()[0] == first
+            assert childlib.usable(type(tmp_path)(first)) and bytecode._matches(cached, init)
+            assert not os.path.exists(os.path.join(package, "planted.py")) and not os.path.islink(init)
+            if outside.exists():
+                outside.unlink()
     finally:
         childlib.child_sys_path.cache_clear()
 

@@ -2,9 +2,17 @@
 
 The child runs with ``-I -S`` (no site-packages), so the grader, the references and every
 other installed package are off its import path; it gets a private folder holding only the
-libraries the exercises' drivers need. Built once per library version, in the user's cache,
-and built again when the copy found there is no longer whole and readable (a file missing, a
-mode changed by hand or by a past vandal): a broken copy would fail every later student.
+libraries the exercises' drivers need. Built once per library version and interpreter, in the
+user's cache, with the installed libraries' own bytecode beside the sources (a child writes none,
+``-B``, and compiling anytree is some 7 ms of every cold child's start), and built again when
+the copy found there is not exactly what it was made from.
+
+Exactly, byte for byte, checked once per grader process: the cache folder is trusted for nothing.
+A child of an unconfined run (posix without Landlock, the grader's own uid) can write it, and a
+source or a bytecode file it changed there ran in every later child, bubblewrap's included (the
+hundred-and-seventh helper's find; ``tests/test_child_bytecode.py``). A copy that is no longer
+whole and readable (a file missing, a mode changed by hand or by a past vandal) is built again too:
+a broken copy would fail every later student.
 """
 
 from __future__ import annotations
@@ -13,11 +21,13 @@ import importlib.metadata
 import os
 import shutil
 import stat
+import sys
 import tempfile
 from functools import cache
 from pathlib import Path
 
 from grader import paths
+from grader.sandbox import bytecode
 
 CHILD_LIBRARIES = ("anytree",)
 
@@ -25,16 +35,25 @@ CHILD_LIBRARIES = ("anytree",)
 @cache
 def child_sys_path() -> list[str]:
     versions = "-".join(f"{name}{importlib.metadata.version(name)}" for name in CHILD_LIBRARIES)
-    target = paths.cache_dir() / f"childlib-{versions}"
+    target = paths.cache_dir() / f"childlib-{sys.implementation.cache_tag or 'python'}-{versions}"
     if target.exists() and not usable(target):
         _discard(target)
     if not target.is_dir():
         staging = Path(tempfile.mkdtemp(prefix="childlib-", dir=paths.cache_dir()))
-        for name in CHILD_LIBRARIES:
-            shutil.copytree(_source(name), staging / name, ignore=shutil.ignore_patterns("__pycache__"))
-        # mkdtemp made it private (0700): the child runs as a throw-away uid where the grader is root, and read
-        # only the modules it had imported before that (anytree.exporter and .importer failed to import)
-        os.chmod(staging, 0o755)
+        for relative, (data, mode) in _installed().items():
+            copy = staging / relative
+            copy.parent.mkdir(parents=True, exist_ok=True)
+            copy.write_bytes(data)
+            copy.chmod(mode | 0o200)
+        for folder, _dirs, _files in os.walk(staging):
+            # mkdtemp made it private (0700): the child runs as a throw-away uid where the grader is root, and read
+            # only the modules it had imported before that (anytree.exporter and .importer failed to import)
+            os.chmod(folder, 0o755)
+        for relative, source in _sources_by_copy().items():
+            # the source's own times, which its bytecode's header names: a copy with the time of the copying would
+            # make the child's import system find every bytecode file stale and compile anytree again
+            status = os.stat(source)
+            os.utime(staging / relative, ns=(status.st_atime_ns, status.st_mtime_ns))
         try:
             os.replace(staging, target)
         except OSError:  # another grader process won the race: use theirs
@@ -73,23 +92,72 @@ def _source(name: str) -> Path:
     return Path(__import__(name).__file__).parent
 
 
-def usable(target: Path) -> bool:
-    """Every file of the installed libraries is in the copy, readable, and every folder searchable."""
-    if not os.access(target, os.R_OK | os.X_OK) or stat.S_IMODE(target.stat().st_mode) & 0o555 != 0o555:
-        return False  # modes too, not only access(): root reads a folder of mode 000 (or 0700), its dropped child does not
+def _sources_by_copy() -> dict[str, str]:
+    """Each installed source file by its place in the copy (``anytree/node/node.py``)."""
+    found = {}
     for name in CHILD_LIBRARIES:
         source = _source(name)
-        for original in [source, *source.rglob("*")]:
-            if "__pycache__" in original.parts:
-                continue
-            copy = target / name / original.relative_to(source)
-            wanted = os.R_OK | os.X_OK if original.is_dir() else os.R_OK
-            if not copy.exists() or copy.is_dir() != original.is_dir() or not os.access(copy, wanted):
+        for folder, dirs, files in os.walk(source):
+            dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+            for file in files:
+                path = os.path.join(folder, file)
+                found[os.path.join(name, os.path.relpath(path, source))] = path
+    return found
+
+
+@cache
+def _installed() -> dict[str, tuple[bytes, int]]:
+    """What the copy must hold, file by file (its place in the copy: its bytes, its mode): every file of the installed
+    libraries but their bytecode caches, and the fresh bytecode file of each of their modules where there is one
+    (``bytecode.beside``: written first where missing or stale, as an import would, where the user lets Python
+    write bytecode; the installed library's, exactly as trusted as its sources). Read once per process."""
+    wanted = {}
+    for relative, path in _sources_by_copy().items():
+        with open(path, "rb") as handle:
+            wanted[relative] = (handle.read(), _readable_mode(path))
+        if path.endswith(".py"):
+            for cached in bytecode.beside([path], [os.path.dirname(path)], write=not sys.dont_write_bytecode):
+                place = os.path.join(os.path.dirname(relative), "__pycache__", os.path.basename(cached))
+                with open(cached, "rb") as handle:
+                    wanted[place] = (handle.read(), 0o444)
+    return wanted
+
+
+def _readable_mode(path: str) -> int:
+    """What the copy's mode must allow: reading by all (a child of a dropped uid imports it), and running by whoever
+    could run the original."""
+    return stat.S_IMODE(os.stat(path).st_mode) & 0o555 | 0o444
+
+
+def usable(target: Path) -> bool:
+    """The copy holds exactly the files ``_installed`` lists, each a regular file of one name (not a link, nor a
+    hard link whose other name could be written later), byte for byte the same and readable by all, and every
+    folder searchable by all; nothing else."""
+    if not os.access(target, os.R_OK | os.X_OK) or stat.S_IMODE(target.stat().st_mode) & 0o555 != 0o555:
+        return False  # modes too, not only access(): root reads a folder of mode 000 (or 0700), its dropped child does not
+    wanted = _installed()
+    seen = 0
+    for folder, dirs, files in os.walk(target):
+        for name in dirs:
+            status = os.lstat(os.path.join(folder, name))
+            if not stat.S_ISDIR(status.st_mode) or stat.S_IMODE(status.st_mode) & 0o555 != 0o555:
+                return False  # a link to a folder elsewhere, or one a dropped child cannot search
+        for name in files:
+            path = os.path.join(folder, name)
+            expected = wanted.get(os.path.relpath(path, target))
+            if expected is None or os.path.islink(path):
+                return False  # a file the copy was not made with (a module, a bytecode file planted), or a link
+            data, mode = expected
+            try:
+                with open(path, "rb", buffering=0) as handle:
+                    status = os.fstat(handle.fileno())
+                    if not stat.S_ISREG(status.st_mode) or status.st_nlink != 1 or status.st_size != len(data) \
+                            or stat.S_IMODE(status.st_mode) & mode != mode or handle.read() != data:
+                        return False
+            except OSError:
                 return False
-            readable = stat.S_IMODE(original.stat().st_mode) & 0o555  # whoever could read the original
-            if stat.S_IMODE(copy.stat().st_mode) & readable != readable:
-                return False
-    return True
+            seen += 1
+    return seen == len(wanted)
 
 
 def _discard(target: Path) -> None:

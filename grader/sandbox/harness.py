@@ -72,6 +72,23 @@ def _sibling(filename, name):
     return module
 
 
+def load_driver(path):
+    """The exercise's driver, compiled from its source: never from a bytecode file beside it.
+
+    The grader writes drivers into its cache folder, which it trusts for nothing (``kit/generated.py`` checks each
+    driver's text every run): a child of an unconfined run (posix without Landlock, the grader's own uid) can write
+    there, and a bytecode file it planted beside a driver, its header made to match, was what the import system's
+    loader ran instead of the source (the hundred-and-seventh helper's planted driver answered every case right for
+    an ``always_max``). A child writes no bytecode (``-B``), so an honest driver never had any: compiling it is what
+    every child did already."""
+    spec = importlib.util.spec_from_file_location("_minimax_grader_driver", path)
+    module = importlib.util.module_from_spec(spec)
+    with open(path, "rb") as handle:
+        source = handle.read()
+    exec(compile(source, path, "exec", dont_inherit=True), module.__dict__)
+    return module
+
+
 _seal = _sibling("seal.py", "_minimax_grader_seal")  # loaded before any student code can patch importlib
 _runner = _sibling("runner.py", "_minimax_grader_runner")
 _scratch = _sibling("scratch.py", "_minimax_grader_scratch")  # the cap on this child's scratch
@@ -727,9 +744,7 @@ class Harness:
         _scratch.confine(config)  # a capped tmpfs over the work folder, where this child may mount one
         os.chdir(config.get("workdir", "."))
         if self.driver is None:  # a warm fork server (zygote.py) hands over its driver already loaded
-            spec = importlib.util.spec_from_file_location("_minimax_grader_driver", config["driver"])
-            self.driver = importlib.util.module_from_spec(spec)
-            spec.loader.exec_module(self.driver)
+            self.driver = load_driver(config["driver"])
         # The runner's hand-over pipes, made now so that the system-call filter guards them as it guards the
         # channel: student code may not close them or put another file in their place.
         self.runner_pipes = _runner.pipes()

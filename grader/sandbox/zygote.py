@@ -235,10 +235,7 @@ class Zygote:
 
     def setup(self, config):
         sys.path[:0] = config.get("sys_path", [])
-        spec = importlib.util.spec_from_file_location("_minimax_grader_driver", config["driver"])
-        driver = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(driver)
-        self.driver = driver
+        driver = self.driver = harness.load_driver(config["driver"])  # from its source, as a cold child's
         nest = config.get("nest")
         self.nest = "pid" if nest == "pid" else bool(nest)  # see forkserver._nesting
         # What every child imports in its last steps before student code (the guard, and the
