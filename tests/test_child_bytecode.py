@@ -241,3 +241,47 @@ def test_code_planted_in_the_cache_is_never_run(what, sandbox, command):
         shutil.rmtree(work, ignore_errors=True)
     assert "PLANTED" not in json.dumps(again)
     assert (again["status"], again["score"], again.get("error")) == (honest["status"], honest["score"], honest.get("error"))
+
+
+def _kit_loaders():
+    """The child-side loaders of a game's rules, as the child has them (the kit's drivers, loaded by path)."""
+    loaders = []
+    for file, function in (("driver.py", "_load_game"), ("agent_driver.py", "_load")):
+        spec = importlib.util.spec_from_file_location(f"_loaders_{function}", ROOT / "grader" / "kit" / file)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        loaders.append(getattr(module, function))
+    return loaders
+
+
+@pytest.mark.parametrize("which", [0, 1], ids=["kit driver", "agent driver"])
+def test_a_games_rules_are_loaded_from_their_source_never_a_bytecode_file_beside_them(tmp_path, which):
+    """The kit's drivers load a game's rules (an exercise's folder, or a module the grader generated in its cache)
+    from the source, as ``harness.load_driver`` loads the driver: a bytecode file planted beside it, its header
+    made to match, ran in posix children and fork servers before they locked themselves down (the hundred-and-eighth
+    helper's planted rules wrote into the cache again from there)."""
+    rules = tmp_path / "rules.py"
+    rules.write_text("SOURCE = 'the source ran'\n", encoding="utf-8")
+    _plant_bytecode(rules, "raise SystemExit('PLANTED code ran')\n")
+    assert _kit_loaders()[which](str(rules)).SOURCE == "the source ran"
+
+
+@pytest.mark.parametrize("where", ["generated rules", "the game's module"])
+def test_bytecode_planted_beside_a_games_rules_is_never_run(tmp_path, monkeypatch, where):
+    """A course's rules whose ``utility(state)`` gives MAX's value are wrapped in a module the grader generates in
+    its cache (``kit-rules``); the wrapper loads the game's own module. Neither is read from a bytecode file
+    planted beside it, under posix (which loads the driver before its lock-down; bubblewrap binds single files)."""
+    from test_kit_declared_games import BEST_MOVE, COURSE_NIM, RIGHT_BEST_MOVE, grade, make_exercise
+
+    monkeypatch.setenv("MINIMAX_GRADER_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("MINIMAX_GRADER_SANDBOX", "posix")
+    base = make_exercise(tmp_path / "exercises", "nim-course-planted", BEST_MOVE, game=COURSE_NIM)
+    honest = grade(base, "nim-course-planted", RIGHT_BEST_MOVE)
+    assert honest.status == "passed", (honest.error, [(c.name, c.message) for c in honest.checks])
+    if where == "generated rules":
+        (target,) = (tmp_path / "cache").glob("kit-rules/nim-course-planted-*.py")
+    else:
+        target = base / "nim-course-planted" / "nimgame.py"
+    _plant_bytecode(target, "raise SystemExit('PLANTED code ran')\n")
+    again = grade(base, "nim-course-planted", RIGHT_BEST_MOVE)
+    assert (again.status, again.score, again.error) == (honest.status, honest.score, honest.error)

@@ -246,3 +246,139 @@ def test_a_fork_server_whose_home_was_removed_is_replaced():
     finally:
         if warm is not None:
             warm.close()
+
+
+def test_an_altered_copy_that_cannot_be_moved_aside_is_never_used(tmp_path, monkeypatch, capsys):
+    """A copy that fails the check is never used as found, even where it cannot be moved aside (the
+    hundred-and-eighth helper's folder of mode 555, which an ordinary user cannot move to another parent): the
+    grader says which folder, in one line, and ``check`` exits 3 without a traceback."""
+    import os
+    import subprocess
+    import sys
+
+    from grader.sandbox import childlib
+
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("MINIMAX_GRADER_CACHE", str(cache))
+    childlib.child_sys_path.cache_clear()
+    try:
+        first = childlib.child_sys_path()[0]
+        init = os.path.join(first, "anytree", "__init__.py")
+        with open(init, "a", encoding="utf-8") as handle:
+            handle.write("raise SystemExit('PLANTED')\n")
+        monkeypatch.setattr(childlib, "_discard", lambda target: None)
+        childlib.child_sys_path.cache_clear()
+        with pytest.raises(childlib.ChildLibraryError, match="was altered and cannot be replaced: remove that folder"):
+            childlib.child_sys_path()
+    finally:
+        childlib.child_sys_path.cache_clear()
+    script = ("import sys; from grader.sandbox import childlib; childlib._discard = lambda target: None; "
+              "from grader.doors import cli; sys.argv = ['grader', 'check', %r, '-e', 'ctp-26', '--examples', '2']; "
+              "cli.main()" % str(SUBMISSIONS / "ctp-26" / "correct" / "functional.py"))
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "MINIMAX_GRADER_CACHE": str(cache)})
+    assert done.returncode == 3 and "PLANTED" not in done.stdout + done.stderr
+    assert done.stderr.strip().splitlines() == [
+        f"minimax-grader: the grader failed: ChildLibraryError: the copy of the sandbox's library at {first} was "
+        "altered and cannot be replaced: remove that folder (MINIMAX_GRADER_DEBUG=1 shows where)"]
+
+
+def test_an_altered_copy_in_a_folder_of_mode_555_is_replaced_by_an_ordinary_user(tmp_path):
+    """An ordinary user cannot move a folder it cannot write to another parent (Linux): the copy is made writable
+    first, then moved aside and built again (it was used as found, unchecked: the hundred-and-eighth helper)."""
+    import shutil
+    import tempfile
+
+    from test_hostile import _unprivileged_python
+
+    work = Path(tempfile.mkdtemp(dir="/tmp"))  # (pytest's own folders are private to root)
+    work.chmod(0o777)
+    try:
+        command, env = _unprivileged_python(work)
+        done = _run_unprivileged(command, env)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    assert done.returncode == 0, done.stderr[-800:]
+    assert done.stdout.split() == ["True", "True", "True"]
+
+
+def _run_unprivileged(command, env):
+    import subprocess
+
+    script = """
+import os
+from grader.sandbox import childlib
+first = childlib.child_sys_path()[0]
+init = os.path.join(first, "anytree", "__init__.py")
+original = open(init, "rb").read()
+with open(init, "ab") as handle:
+    handle.write(b"raise SystemExit('PLANTED')\\n")
+os.chmod(first, 0o555)
+childlib.child_sys_path.cache_clear()
+again = childlib.child_sys_path()[0]
+print(again == first, open(init, "rb").read() == original, childlib.usable(type(childlib.paths.cache_dir())(again)))
+"""
+    return subprocess.run(command + ["-c", script], capture_output=True, text=True, env=env, timeout=120)
+
+
+def test_a_fifo_in_the_cache_never_blocks_the_grader(tmp_path, monkeypatch):
+    """A FIFO put in place of a file of the library's copy, or of a driver the grader wrote, is opened without
+    waiting for a writer and refused (the copy is built again, the driver written again): reading it blocked the
+    grader for good (the hundred-and-eighth helper)."""
+    import os
+    import threading
+
+    from grader.kit import generated
+    from grader.sandbox import childlib
+
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("no FIFOs on this platform")
+    monkeypatch.setenv("MINIMAX_GRADER_CACHE", str(tmp_path / "cache"))
+    childlib.child_sys_path.cache_clear()
+    results = {}
+
+    def attempt():
+        first = childlib.child_sys_path()[0]
+        config = os.path.join(first, "anytree", "config.py")
+        os.remove(config)
+        os.mkfifo(config)
+        childlib.child_sys_path.cache_clear()
+        results["library"] = (childlib.child_sys_path()[0] == first, os.path.isfile(config))
+        driver = generated.cached_file("tree-drivers", "fifo", "print('driver')\n", "driver.py")
+        os.remove(driver)
+        os.mkfifo(driver)
+        again = generated.cached_file("tree-drivers", "fifo", "print('driver')\n", "driver.py")
+        results["driver"] = (again == driver, driver.read_text(encoding="utf-8"))
+
+    try:
+        worker = threading.Thread(target=attempt, daemon=True)
+        worker.start()
+        worker.join(60)
+    finally:
+        childlib.child_sys_path.cache_clear()
+    assert not worker.is_alive(), "blocked on a FIFO"
+    assert results == {"library": (True, True), "driver": (True, "print('driver')\n")}
+
+
+def test_two_installs_sharing_a_cache_keep_a_copy_each(tmp_path, monkeypatch):
+    """Two installs of the same library version whose bytecode differs (another venv: each file's header names its
+    own source's time) each find their own copy, named by a digest of what it holds, and never discard the other's
+    (they flipped the copy back and forth, and a child of one found no anytree while the other rebuilt it)."""
+    import os
+
+    from grader.sandbox import childlib
+
+    monkeypatch.setenv("MINIMAX_GRADER_CACHE", str(tmp_path / "cache"))
+    childlib.child_sys_path.cache_clear()
+    try:
+        first = childlib.child_sys_path()[0]
+        kept = os.stat(os.path.join(first, "anytree", "__init__.py")).st_ino
+        installed = childlib._installed()
+        other = {**installed, "anytree/__init__.py": (installed["anytree/__init__.py"][0] + b"\n", 0o444)}
+        monkeypatch.setattr(childlib, "_installed", lambda: other)
+        childlib.child_sys_path.cache_clear()
+        second = childlib.child_sys_path()[0]
+    finally:
+        childlib.child_sys_path.cache_clear()
+    assert second != first and os.path.isdir(first) and os.path.isdir(second)
+    assert os.stat(os.path.join(first, "anytree", "__init__.py")).st_ino == kept

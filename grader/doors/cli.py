@@ -11,6 +11,7 @@ from grader import python_source
 import os
 import shlex
 import sys
+from typing import NoReturn
 from pathlib import Path
 
 import click
@@ -129,6 +130,8 @@ def check(path, exercise_id, fmt, seed, examples, sandbox, exercises_dir, output
             level = feedback_levels.resolve(feedback_level, result.default_feedback, audience)
     except ExerciseError as exc:  # a ValueError while grading is the grader's failure, not the user's
         raise click.UsageError(str(exc)) from None
+    except Exception as exc:  # noqa: BLE001 - the grader's own failure: one line and exit 3
+        _the_grader_failed(exc)
     # The level shapes what is shown, never what was judged: every format below gets this one copy.
     shown = feedback_levels.redact(result, level, audience)
     if fmt == "json":
@@ -326,12 +329,8 @@ def grade(paths, exercise_id, out, jobs, seed, sandbox, exercises_dir, examples,
                               lms=tuple(lms), roster=roster_rows)
     except (ExerciseError, batch.UsageProblem, lms_exports.RosterError) as exc:
         raise click.UsageError(str(exc)) from None
-    except Exception as exc:  # noqa: BLE001 - the grader's own failure: one line and exit 3, never "usage"
-        if os.environ.get("MINIMAX_GRADER_DEBUG"):
-            raise
-        click.echo(f"minimax-grader: the grader failed: {type(exc).__name__}: {exc} "
-                   f"(MINIMAX_GRADER_DEBUG=1 shows where)", err=True)
-        sys.exit(3)
+    except Exception as exc:  # noqa: BLE001 - the grader's own failure: one line and exit 3
+        _the_grader_failed(exc)
     finally:
         if chosen is not None:
             chosen.close()
@@ -393,12 +392,8 @@ def tournament(paths, exercise_id, out, games, seed, round_robin, jobs, sandbox,
                                   sandbox=sandbox, lms=tuple(lms), roster=roster_rows, stream=sys.stderr)
     except (ExerciseError, batch.UsageProblem, lms_exports.RosterError) as exc:
         raise click.UsageError(str(exc)) from None
-    except Exception as exc:  # noqa: BLE001 - the grader's own failure: one line and exit 3, never "usage"
-        if os.environ.get("MINIMAX_GRADER_DEBUG"):
-            raise
-        click.echo(f"minimax-grader: the grader failed: {type(exc).__name__}: {exc} "
-                   f"(MINIMAX_GRADER_DEBUG=1 shows where)", err=True)
-        sys.exit(3)
+    except Exception as exc:  # noqa: BLE001 - the grader's own failure: one line and exit 3
+        _the_grader_failed(exc)
     finally:
         if chosen is not None:
             chosen.close()
@@ -423,6 +418,16 @@ def _dask_executor(scheduler, jobs):
     except (DaskUnavailable, ConnectionError) as exc:
         raise click.UsageError(str(exc)) from None
     return executor
+
+
+def _the_grader_failed(exc: Exception) -> NoReturn:
+    """The grader's own failure (a bug, a cache it could not repair, a sandbox that would not start): one line and
+    exit 3, never a traceback and never "usage"; ``MINIMAX_GRADER_DEBUG=1`` raises it instead, to show where."""
+    if os.environ.get("MINIMAX_GRADER_DEBUG"):
+        raise exc
+    click.echo(f"minimax-grader: the grader failed: {type(exc).__name__}: {exc} (MINIMAX_GRADER_DEBUG=1 shows where)",
+               err=True)
+    sys.exit(3)
 
 
 def main():

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 import tempfile
 from pathlib import Path
 
@@ -21,17 +22,27 @@ def cached_file(folder: str, exercise_id: str, text: str, name: str | None = Non
     digest = hashlib.sha256(text.encode()).hexdigest()[:16]
     base = paths.cache_dir() / folder
     path = base / f"{exercise_id}-{digest}" / name if name else base / f"{exercise_id}-{digest}.py"
-    try:
-        if path.read_text(encoding="utf-8") == text:
-            return path
-    except (OSError, UnicodeDecodeError):
-        pass
+    if _holds(path, text.encode("utf-8")):
+        return path
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
     with os.fdopen(fd, "w", encoding="utf-8") as handle:
         handle.write(text)
     os.replace(tmp, path)
     return path
+
+
+def _holds(path: Path, data: bytes) -> bool:
+    """Whether ``path`` is a regular file (not a link) holding exactly ``data``; never blocked waiting, as reading a
+    FIFO put in the file's place would be (until a writer came: the grader hung)."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError:
+        return False
+    with open(fd, "rb", buffering=0) as handle:
+        status = os.fstat(fd)
+        return stat.S_ISREG(status.st_mode) and status.st_size == len(data) and handle.readall() == data
 
 
 def configured_driver(folder: str, exercise_id: str, what: str, driver: Path, module_name: str, decl: dict,

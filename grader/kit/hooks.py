@@ -213,7 +213,10 @@ class KitHooks:
                  f'{" and ".join(turned)} asked for a player."""',
                  "import importlib.util as _u",
                  f"_spec = _u.spec_from_file_location('_minimax_grader_kit_rules', {str(self.game_path)!r})",
-                 "_rules = _u.module_from_spec(_spec)", "_spec.loader.exec_module(_rules)",
+                 "_rules = _u.module_from_spec(_spec)",
+                 # from its source, never a bytecode file beside it (see harness.load_driver)
+                 f"with open({str(self.game_path)!r}, 'rb') as _source:",
+                 f"    exec(compile(_source.read(), {str(self.game_path)!r}, 'exec', dont_inherit=True), _rules.__dict__)",
                  "globals().update({k: v for k, v in vars(_rules).items() if not k.startswith('__')})", ""]
         for name in turned:
             lines += [f"def {name}(state, player, _own=_rules.{name}):",

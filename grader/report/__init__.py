@@ -25,18 +25,11 @@ LABELS = {"passed": "PASS", "failed": "FAIL", "skipped": "SKIP", "error": "ERROR
 
 
 def new_environment(*, autoescape: bool, keep_trailing_newline: bool = True):
-    """A jinja2 environment for the grader's own templates: compiled once per machine (a bytecode
-    cache in the user cache folder), never re-read from disk while it lives, dict keys first."""
+    """A jinja2 environment for the grader's own templates: compiled once per install (``template_bytecode``),
+    never re-read from disk while it lives, dict keys first."""
     import jinja2
 
-    from grader import paths
-
-    try:
-        folder = paths.cache_dir() / "templates"
-        folder.mkdir(parents=True, exist_ok=True)
-        bytecode = jinja2.FileSystemBytecodeCache(str(folder))
-    except OSError:
-        bytecode = None
+    bytecode = template_bytecode(jinja2)
     return _environment_class(jinja2)(
         loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=autoescape, trim_blocks=True, lstrip_blocks=True,
         keep_trailing_newline=keep_trailing_newline, undefined=jinja2.StrictUndefined, bytecode_cache=bytecode,
@@ -57,6 +50,24 @@ def _environment(html: bool):
 
     env.filters["md_text"], env.filters["md_code"], env.filters["md_fence"] = markdown.text, markdown.code, markdown.fence
     return env
+
+
+def template_bytecode(jinja2):
+    """Where the templates' compiled code is kept between runs: beside the templates, in the package, where it is
+    exactly as trusted as they are, and only where that folder can be written (else each process compiles them,
+    some 40 ms of a class's reports). Never the user's cache folder: jinja2 reads its files with ``pickle`` and
+    ``marshal``, so a file planted there by a child of an unconfined run ran as the grader, with no sandbox (the
+    hundred-and-eighth helper's). Python writes the package's own bytecode beside it on the same terms."""
+    import os
+
+    folder = TEMPLATES / "__pycache__"
+    try:
+        folder.mkdir(exist_ok=True)
+    except OSError:
+        return None
+    if not os.access(folder, os.W_OK | os.X_OK) or folder.is_symlink():
+        return None  # (jinja2 writes each file it compiles there, and a template whose file cannot be written fails)
+    return jinja2.FileSystemBytecodeCache(str(folder))
 
 
 def _environment_class(jinja2):

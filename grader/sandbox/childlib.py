@@ -32,14 +32,45 @@ from grader.sandbox import bytecode
 CHILD_LIBRARIES = ("anytree",)
 
 
+class ChildLibraryError(RuntimeError):
+    """The copy cannot be made, or one found altered cannot be replaced: one line saying which folder and why."""
+
+
 @cache
 def child_sys_path() -> list[str]:
+    """The child's import path beyond the standard library: the copy's folder, named by the libraries' versions and
+    a digest of what it holds, so that two installs whose bytecode differs (another venv of the same Python: each
+    file's header names its own source's time) keep a copy each instead of discarding each other's."""
     versions = "-".join(f"{name}{importlib.metadata.version(name)}" for name in CHILD_LIBRARIES)
-    target = paths.cache_dir() / f"childlib-{sys.implementation.cache_tag or 'python'}-{versions}"
-    if target.exists() and not usable(target):
-        _discard(target)
-    if not target.is_dir():
-        staging = Path(tempfile.mkdtemp(prefix="childlib-", dir=paths.cache_dir()))
+    target = paths.cache_dir() / f"childlib-{sys.implementation.cache_tag or 'python'}-{versions}-{_digest()}"
+    try:
+        if target.exists() and not usable(target):
+            _discard(target)
+            if target.exists() or target.is_symlink():  # never used as found: it failed the check
+                raise ChildLibraryError(f"the copy of the sandbox's library at {target} was altered and cannot be "
+                                        "replaced: remove that folder")
+        if not target.is_dir():
+            _build(target)
+    except OSError as exc:
+        raise ChildLibraryError(f"cannot make the sandbox's library copy in {target.parent}: "
+                                f"{exc.strerror or exc}") from None
+    return [str(target)]
+
+
+def _digest() -> str:
+    import hashlib
+
+    digest = hashlib.sha256()
+    for relative, (data, mode) in sorted(_installed().items()):
+        digest.update(b"%s\0%o\0%d\0" % (relative.encode("utf-8", "surrogateescape"), mode, len(data)))
+        digest.update(data)
+    return digest.hexdigest()[:12]
+
+
+def _build(target: Path) -> None:
+    """The copy, made aside and moved into place whole (a grader process never sees half of it)."""
+    staging = Path(tempfile.mkdtemp(prefix="childlib-", dir=paths.cache_dir()))
+    try:
         for relative, (data, mode) in _installed().items():
             copy = staging / relative
             copy.parent.mkdir(parents=True, exist_ok=True)
@@ -54,11 +85,13 @@ def child_sys_path() -> list[str]:
             # make the child's import system find every bytecode file stale and compile anytree again
             status = os.stat(source)
             os.utime(staging / relative, ns=(status.st_atime_ns, status.st_mtime_ns))
-        try:
-            os.replace(staging, target)
-        except OSError:  # another grader process won the race: use theirs
-            shutil.rmtree(staging, ignore_errors=True)
-    return [str(target)]
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    try:
+        os.replace(staging, target)
+    except OSError:  # another grader process won the race: use theirs
+        shutil.rmtree(staging, ignore_errors=True)
 
 
 def module_names() -> list[str]:
@@ -133,7 +166,8 @@ def usable(target: Path) -> bool:
     """The copy holds exactly the files ``_installed`` lists, each a regular file of one name (not a link, nor a
     hard link whose other name could be written later), byte for byte the same and readable by all, and every
     folder searchable by all; nothing else."""
-    if not os.access(target, os.R_OK | os.X_OK) or stat.S_IMODE(target.stat().st_mode) & 0o555 != 0o555:
+    if target.is_symlink() or not os.access(target, os.R_OK | os.X_OK) \
+            or stat.S_IMODE(target.stat().st_mode) & 0o555 != 0o555:
         return False  # modes too, not only access(): root reads a folder of mode 000 (or 0700), its dropped child does not
     wanted = _installed()
     seen = 0
@@ -149,13 +183,16 @@ def usable(target: Path) -> bool:
                 return False  # a file the copy was not made with (a module, a bytecode file planted), or a link
             data, mode = expected
             try:
-                with open(path, "rb", buffering=0) as handle:
-                    status = os.fstat(handle.fileno())
-                    if not stat.S_ISREG(status.st_mode) or status.st_nlink != 1 or status.st_size != len(data) \
-                            or stat.S_IMODE(status.st_mode) & mode != mode or handle.read() != data:
-                        return False
+                # never blocked: a FIFO put in a file's place is opened without waiting for a writer, then refused
+                fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
+                             | getattr(os, "O_BINARY", 0))
             except OSError:
                 return False
+            with open(fd, "rb", buffering=0) as handle:
+                status = os.fstat(fd)
+                if not stat.S_ISREG(status.st_mode) or status.st_nlink != 1 or status.st_size != len(data) \
+                        or stat.S_IMODE(status.st_mode) & mode != mode or handle.readall() != data:
+                    return False
             seen += 1
     return seen == len(wanted)
 
@@ -164,6 +201,8 @@ def _discard(target: Path) -> None:
     """Move a broken copy aside (atomically, so no grader starts a child on half of it) and delete it."""
     aside = Path(tempfile.mkdtemp(prefix="childlib-broken-", dir=paths.cache_dir()))
     try:
+        if not target.is_symlink():
+            os.chmod(target, 0o700)  # moving a folder to another parent needs its own write permission (Linux)
         os.replace(target, aside / "copy")
     except OSError:
         shutil.rmtree(aside, ignore_errors=True)
