@@ -59,3 +59,19 @@ def test_the_templates_compiled_code_is_kept_beside_them_where_that_folder_can_b
     environment = report.new_environment(autoescape=True)
     assert environment.bytecode_cache is None
     assert environment.from_string("{{ 1 + 1 }}").render() == "2"
+
+
+def test_hypothesis_keeps_nothing_in_the_users_cache(tmp_path):
+    """Hypothesis gets a private folder per process, removed at exit, never the user's cache: a FIFO left in place of
+    one of its constants files there hung the grader for good (the hundred-and-ninth helper), and constants left
+    there would steer what a later run draws for its bank."""
+    script = ("import os, sys; from grader import paths; from grader.judging.hypothesis_setup import hypothesis; "
+              "from hypothesis import configuration; hypothesis(); home = str(configuration.storage_directory().path); "
+              "print(home); print(os.path.commonpath([home, str(paths.cache_dir())]) == str(paths.cache_dir())); "
+              "print(oct(os.stat(home).st_mode & 0o777))")
+    env = {**os.environ, "MINIMAX_GRADER_CACHE": str(tmp_path / "cache")}
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr[-800:]
+    home, inside_cache, mode = done.stdout.split()
+    assert inside_cache == "False" and mode == "0o700"
+    assert not os.path.exists(home)  # removed as the process ended

@@ -382,3 +382,62 @@ def test_two_installs_sharing_a_cache_keep_a_copy_each(tmp_path, monkeypatch):
         childlib.child_sys_path.cache_clear()
     assert second != first and os.path.isdir(first) and os.path.isdir(second)
     assert os.stat(os.path.join(first, "anytree", "__init__.py")).st_ino == kept
+
+
+def test_a_copy_put_in_place_while_the_grader_builds_is_checked_like_any_other(tmp_path, monkeypatch):
+    """The grader that loses the race to put its copy in place uses the one it finds there only if that one too is
+    exactly the installed library (the hundred-and-ninth helper's unconfined child renamed its own copy into place
+    while the grader built: it ran in later children); a dangling link in its place is replaced, not used."""
+    import os
+
+    from grader.sandbox import childlib
+
+    monkeypatch.setenv("MINIMAX_GRADER_CACHE", str(tmp_path / "cache"))
+    childlib.child_sys_path.cache_clear()
+    real_build, calls = childlib._build, []
+
+    def racing_build(target):
+        calls.append(target)
+        if len(calls) == 1:  # another process's copy lands first, altered
+            real_build(target)
+            with open(os.path.join(target, "anytree", "__init__.py"), "a", encoding="utf-8") as handle:
+                handle.write("raise SystemExit('PLANTED')\n")
+            return
+        real_build(target)
+
+    monkeypatch.setattr(childlib, "_build", racing_build)
+    try:
+        first = childlib.child_sys_path()[0]
+        assert len(calls) == 2 and childlib.usable(type(tmp_path)(first))
+        monkeypatch.setattr(childlib, "_build", real_build)
+        childlib._discard(type(tmp_path)(first))
+        os.symlink(tmp_path / "nowhere", first)
+        childlib.child_sys_path.cache_clear()
+        again = childlib.child_sys_path()[0]
+    finally:
+        childlib.child_sys_path.cache_clear()
+    assert again == first and not os.path.islink(again) and childlib.usable(type(tmp_path)(again))
+
+
+def test_discarding_a_copy_never_changes_what_a_link_in_it_points_to(tmp_path, monkeypatch):
+    import os
+
+    from grader.sandbox import childlib
+
+    monkeypatch.setenv("MINIMAX_GRADER_CACHE", str(tmp_path / "cache"))
+    childlib.child_sys_path.cache_clear()
+    try:
+        first = childlib.child_sys_path()[0]
+    finally:
+        childlib.child_sys_path.cache_clear()
+    outside_file, outside_folder = tmp_path / "mine.txt", tmp_path / "mine"
+    outside_file.write_text("the user's", encoding="utf-8")
+    outside_file.chmod(0o644)
+    outside_folder.mkdir(mode=0o755)
+    outside_folder.chmod(0o755)
+    os.symlink(outside_file, os.path.join(first, "anytree", "link.txt"))
+    os.symlink(outside_folder, os.path.join(first, "anytree", "link"))
+    childlib._discard(type(tmp_path)(first))
+    assert not os.path.exists(first)
+    assert (outside_file.stat().st_mode & 0o777, outside_folder.stat().st_mode & 0o777) == (0o644, 0o755)
+    assert outside_file.read_text(encoding="utf-8") == "the user's"

@@ -1,14 +1,17 @@
-"""Import hypothesis so that it never writes into the user's working folder.
+"""Import hypothesis so that it never writes into the user's working folder, nor reads what anyone left for it.
 
-Hypothesis keeps a ``.hypothesis/`` folder in the current directory by default; the grader
-points it at its own cache and runs every search with ``database=None``.
+Hypothesis keeps a ``.hypothesis/`` folder in the current directory by default, and there, besides its example
+database (every search here runs with ``database=None``), the constants it collected from the modules it counts as
+local (a checkout of the grader, an instructor's exercise), which steer what it draws. The grader gives it a private
+folder of its own per process, removed at exit: never the user's cache, where a child of an unconfined run could
+leave files (a FIFO in place of a constants file hung the grader for good: the hundred-and-ninth helper), and where
+what it left would steer the random cases of a later run's bank.
 """
 
 from __future__ import annotations
 
+import os
 from functools import cache
-
-from grader import paths
 
 
 @cache
@@ -16,8 +19,20 @@ def hypothesis():
     import hypothesis as hyp
     from hypothesis import configuration
 
-    configuration.set_hypothesis_home_dir(str(paths.cache_dir() / "hypothesis"))
+    configuration.set_hypothesis_home_dir(_private_home())
     return hyp
+
+
+def _private_home() -> str:
+    import atexit
+    import shutil
+    import tempfile
+
+    home = tempfile.mkdtemp(prefix="minimax-grader-hypothesis-")
+    made_by = os.getpid()
+    # only by the process that made it: a process forked from it later inherits the handler, not the folder's use
+    atexit.register(lambda: os.getpid() == made_by and shutil.rmtree(home, ignore_errors=True))
+    return home
 
 
 def settings(max_examples: int, shrink: bool):

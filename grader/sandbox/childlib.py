@@ -44,17 +44,23 @@ def child_sys_path() -> list[str]:
     versions = "-".join(f"{name}{importlib.metadata.version(name)}" for name in CHILD_LIBRARIES)
     target = paths.cache_dir() / f"childlib-{sys.implementation.cache_tag or 'python'}-{versions}-{_digest()}"
     try:
-        if target.exists() and not usable(target):
-            _discard(target)
-            if target.exists() or target.is_symlink():  # never used as found: it failed the check
-                raise ChildLibraryError(f"the copy of the sandbox's library at {target} was altered and cannot be "
-                                        "replaced: remove that folder")
-        if not target.is_dir():
+        for _attempt in range(3):
+            # Checked after building too: a copy that another process put in its place when this one could not (the
+            # race it lost) is used only if it too is exactly the installed library (the hundred-and-ninth helper's
+            # unconfined child renamed its own copy into place while the grader built)
+            if usable(target):
+                return [str(target)]
+            if target.exists() or target.is_symlink():
+                _discard(target)
+                if target.exists() or target.is_symlink():  # never used as found: it failed the check
+                    raise ChildLibraryError(f"the copy of the sandbox's library at {target} was altered and cannot "
+                                            "be replaced: remove that folder")
             _build(target)
     except OSError as exc:
         raise ChildLibraryError(f"cannot make the sandbox's library copy in {target.parent}: "
                                 f"{exc.strerror or exc}") from None
-    return [str(target)]
+    raise ChildLibraryError(f"the copy of the sandbox's library at {target} keeps being replaced by something else: "
+                            "is another grader of another install writing there?")
 
 
 def _digest() -> str:
@@ -166,7 +172,7 @@ def usable(target: Path) -> bool:
     """The copy holds exactly the files ``_installed`` lists, each a regular file of one name (not a link, nor a
     hard link whose other name could be written later), byte for byte the same and readable by all, and every
     folder searchable by all; nothing else."""
-    if target.is_symlink() or not os.access(target, os.R_OK | os.X_OK) \
+    if target.is_symlink() or not target.is_dir() or not os.access(target, os.R_OK | os.X_OK) \
             or stat.S_IMODE(target.stat().st_mode) & 0o555 != 0o555:
         return False  # modes too, not only access(): root reads a folder of mode 000 (or 0700), its dropped child does not
     wanted = _installed()
@@ -209,15 +215,19 @@ def _discard(target: Path) -> None:
         return  # another grader process moved it first, or it cannot be moved: the check below rebuilds or fails
     for folder, dirs, _files in os.walk(aside):
         for name in dirs:
-            try:
-                os.chmod(os.path.join(folder, name), 0o700)
-            except OSError:
-                pass
+            _chmod_unless_link(os.path.join(folder, name), 0o700)
     os.chmod(aside, 0o700)
     for folder, dirs, files in os.walk(aside):
         for name in files:
-            try:
-                os.chmod(os.path.join(folder, name), 0o600)
-            except OSError:
-                pass
+            _chmod_unless_link(os.path.join(folder, name), 0o600)
     shutil.rmtree(aside, ignore_errors=True)
+
+
+def _chmod_unless_link(path: str, mode: int) -> None:
+    """A link in the copy is removed as it is: its target, wherever it is, is never made this mode (the
+    hundred-and-ninth helper's link made the grader change a file outside the cache)."""
+    try:
+        if not os.path.islink(path):
+            os.chmod(path, mode)
+    except OSError:
+        pass
