@@ -178,7 +178,8 @@ def main(argv=None) -> int:
     parser.add_argument("--verify", type=int, default=0, help="compare N verdicts with `check` each alone")
     parser.add_argument("--keep", action="store_true", help="keep the class and outputs (the path is printed)")
     args = parser.parse_args(argv)
-    os.environ.setdefault("MINIMAX_GRADER_CACHE", tempfile.mkdtemp(prefix="minimax-grader-bench-cache-"))
+    import throwaway
+    throwaway.private_cache("minimax-grader-bench-cache-")
 
     work = Path(tempfile.mkdtemp(prefix="minimax-grader-bulk-"))
     try:

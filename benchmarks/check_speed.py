@@ -26,7 +26,6 @@ import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -64,7 +63,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.runs < 1:
         parser.error("--runs must be at least 1")
 
-    scratch = Path(tempfile.mkdtemp(prefix="minimax-grader-bench-"))
+    import throwaway
+    scratch = Path(throwaway.folder("minimax-grader-bench-"))
     try:
         env = dict(os.environ)
         env.setdefault("MINIMAX_GRADER_CACHE", str(scratch / "cache"))

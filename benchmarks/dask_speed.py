@@ -137,7 +137,8 @@ def main(argv=None) -> int:
     parser.add_argument("--cores", type=int, default=None, help="cores per projected machine (default: this one's)")
     parser.add_argument("--noop", type=int, default=2000, help="empty tasks for Dask's own per-task cost")
     args = parser.parse_args(argv)
-    os.environ.setdefault("MINIMAX_GRADER_CACHE", tempfile.mkdtemp(prefix="minimax-grader-bench-cache-"))
+    import throwaway
+    throwaway.private_cache("minimax-grader-bench-cache-")
     from grader.judging import bank, exercise
     from grader.bulk.executor import LocalPool, default_jobs
     from grader.bulk import shipping

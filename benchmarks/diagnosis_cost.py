@@ -20,10 +20,8 @@ instructor's repeated runs never pay for it. Exit status 0 whether or not the ta
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -39,7 +37,8 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("samples", nargs="*", type=Path)
     args = parser.parse_args()
-    os.environ.setdefault("MINIMAX_GRADER_CACHE", tempfile.mkdtemp(prefix="minimax-grader-bench-"))
+    import throwaway
+    throwaway.private_cache("minimax-grader-bench-")
     sys.path.insert(0, str(ROOT))
 
     from grader.judging import bank as banks

@@ -13,10 +13,8 @@ Exit status 0 always: it reports, it does not judge.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -34,7 +32,8 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
-    os.environ.setdefault("MINIMAX_GRADER_CACHE", tempfile.mkdtemp(prefix="minimax-grader-bench-"))
+    import throwaway
+    throwaway.private_cache("minimax-grader-bench-")
     sys.path.insert(0, str(ROOT))
     from grader.doors import api
     from grader.judging import bank, exercise

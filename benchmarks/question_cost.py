@@ -19,14 +19,14 @@ import argparse
 import os
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
-os.environ.setdefault("MINIMAX_GRADER_CACHE", tempfile.mkdtemp(prefix="minimax-bench-cache-"))
+import throwaway  # noqa: E402
+throwaway.private_cache("minimax-bench-cache-")
 
 from submission_anatomy import Counting  # noqa: E402
 from worker_pass import grade_class, machine_busy_seconds, warm_worker  # noqa: E402
@@ -86,7 +86,7 @@ def main(argv=None) -> int:
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args(argv)
 
-    plain, asking = build_twins(Path(tempfile.mkdtemp(prefix="minimax-question-cost-")) / "class", args.size,
+    plain, asking = build_twins(Path(throwaway.folder("minimax-question-cost-")) / "class", args.size,
                                 args.extra)
     exercise, bank, launcher, warm = warm_worker("ctp-26")
     counting = Counting()

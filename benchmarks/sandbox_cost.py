@@ -23,7 +23,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-os.environ.setdefault("MINIMAX_GRADER_CACHE", tempfile.mkdtemp(prefix="minimax-bench-cache-"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # noqa: E402 - this folder's helpers
+import throwaway  # noqa: E402
+throwaway.private_cache("minimax-bench-cache-")
 
 from grader.judging import exercise as exercises  # noqa: E402
 from grader.judging.bank import build  # noqa: E402

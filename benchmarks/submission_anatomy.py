@@ -23,17 +23,16 @@ from __future__ import annotations
 
 import argparse
 import collections
-import os
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
-os.environ.setdefault("MINIMAX_GRADER_CACHE", tempfile.mkdtemp(prefix="minimax-bench-cache-"))
+import throwaway  # noqa: E402
+throwaway.private_cache("minimax-bench-cache-")
 
 from against_revision import build_class  # noqa: E402
 from worker_pass import grade_class, machine_busy_seconds, warm_worker  # noqa: E402
@@ -78,7 +77,7 @@ def main(argv=None) -> int:
     parser.add_argument("--exercise", default="ctp-26")
     args = parser.parse_args(argv)
 
-    folder = Path(tempfile.mkdtemp(prefix="minimax-anatomy-")) / "class"
+    folder = Path(throwaway.folder("minimax-anatomy-")) / "class"
     build_class(folder, args.size)
     files = sorted(folder.glob("*.py"))
     exercise, bank, launcher, warm = warm_worker(args.exercise)

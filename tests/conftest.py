@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -15,8 +17,13 @@ FIXTURES = ROOT / "fixtures"
 SUBMISSIONS = FIXTURES / "submissions"
 
 # Set before any grader module computes a cache path, and inherited by every subprocess the
-# tests start, so tests never touch the user's real cache and always start from nothing.
-os.environ.setdefault("MINIMAX_GRADER_CACHE", tempfile.mkdtemp(prefix="minimax-grader-test-cache-"))
+# tests start, so tests never touch the user's real cache and always start from nothing. Removed
+# when the process that made it ends (pytest's, not a worker's that inherited it): hundreds of
+# them were left in /tmp.
+if "MINIMAX_GRADER_CACHE" not in os.environ:
+    _TEST_CACHE, _MADE_BY = tempfile.mkdtemp(prefix="minimax-grader-test-cache-"), os.getpid()
+    os.environ["MINIMAX_GRADER_CACHE"] = _TEST_CACHE
+    atexit.register(lambda: os.getpid() == _MADE_BY and shutil.rmtree(_TEST_CACHE, ignore_errors=True))
 
 
 @pytest.fixture(scope="session")

@@ -123,3 +123,28 @@ def test_the_question_cost_benchmark_grades_a_twin_that_asks_more():
     extra = questions["asking"] - questions["plain"]
     assert extra > 0 and extra % 5 == 0, done.stdout  # five more for every call the twin answers
     assert "CPU per extra question" in done.stdout, done.stdout
+
+
+def test_the_folders_benchmarks_and_tests_make_for_themselves_are_removed_when_they_end(tmp_path):
+    """A benchmark's private cache and class folders (``benchmarks/throwaway.py``), and the test session's private
+    cache (``tests/conftest.py``), are removed as the process that made them ends: each was left in /tmp, hundreds
+    of them after a few days of work."""
+    import os
+
+    env = {key: value for key, value in os.environ.items() if key != "MINIMAX_GRADER_CACHE"}
+    script = ("import os, sys; sys.path.insert(0, 'benchmarks'); import throwaway; throwaway.private_cache(); "
+              "print(os.environ['MINIMAX_GRADER_CACHE']); print(throwaway.folder('minimax-test-throwaway-'))")
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, env=env, timeout=60)
+    assert done.returncode == 0, done.stderr[-800:]
+    made = done.stdout.split()
+    assert len(made) == 2 and not any(os.path.exists(path) for path in made)
+    probe = tmp_path / "test_probe.py"
+    probe.write_text("import os\n\ndef test_cache():\n    print('CACHE=' + os.environ['MINIMAX_GRADER_CACHE'])\n",
+                     encoding="utf-8")
+    (tmp_path / "conftest.py").write_text((ROOT / "tests" / "conftest.py").read_text(encoding="utf-8"),
+                                          encoding="utf-8")
+    session = subprocess.run([sys.executable, "-m", "pytest", "-q", "-s", "-p", "no:cacheprovider", "-n", "0",
+                              str(probe)], cwd=tmp_path, capture_output=True, text=True, env=env, timeout=120)
+    assert session.returncode == 0, session.stdout[-800:]
+    (cache,) = [line.split("=", 1)[1] for line in session.stdout.splitlines() if line.startswith("CACHE=")]
+    assert "minimax-grader-test-cache-" in cache and not os.path.exists(cache)
