@@ -68,9 +68,13 @@ class LoopbackCluster:
 
     def add_worker(self) -> subprocess.Popen:
         n = len(self.workers)
+        # The worker's temporary folders (the grader's session folders among them) in the cluster's own folder: a
+        # test that kills a worker on purpose left them in /tmp, where nobody removed them
+        temporary = self.folder / "tmp"
+        temporary.mkdir(exist_ok=True)
         worker = self._spawn(["worker", self.address, "--nworkers", "1", "--nthreads", "1", "--host", "127.0.0.1",
                               "--no-dashboard", "--name", f"w{n}", "--local-directory", str(self.folder / f"w{n}")],
-                             f"worker-{n}.log")
+                             f"worker-{n}.log", {**os.environ, "TMPDIR": str(temporary)})
         self.workers.append(worker)
         return worker
 
