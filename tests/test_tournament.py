@@ -144,7 +144,9 @@ def test_resume_after_a_kill_plays_only_the_missing_games(mixed, tmp_path):
     command = [sys.executable, "-m", "grader", "tournament", str(mixed["class"]), "--exercise", "connect-four",
                "--out", str(out), "--seed", str(SEED), "--round-robin", "--jobs", "1",
                "--exercises-dir", str(mixed["exercises"])]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    (tmp_path / "tmp").mkdir()  # its temporary folders, which a process killed leaves: here, not in /tmp
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+                               env={**os.environ, "TMPDIR": str(tmp_path / "tmp")})
     journal = out / "games.jsonl"
     deadline = time.monotonic() + 240
     while time.monotonic() < deadline and process.poll() is None:
