@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import atexit
 import os
-import shutil
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -21,9 +18,9 @@ SUBMISSIONS = FIXTURES / "submissions"
 # when the process that made it ends (pytest's, not a worker's that inherited it): hundreds of
 # them were left in /tmp.
 if "MINIMAX_GRADER_CACHE" not in os.environ:
-    _TEST_CACHE, _MADE_BY = tempfile.mkdtemp(prefix="minimax-grader-test-cache-"), os.getpid()
-    os.environ["MINIMAX_GRADER_CACHE"] = _TEST_CACHE
-    atexit.register(lambda: os.getpid() == _MADE_BY and shutil.rmtree(_TEST_CACHE, ignore_errors=True))
+    from grader.paths import private_folder
+
+    os.environ["MINIMAX_GRADER_CACHE"] = private_folder("minimax-grader-test-cache-")
 
 
 @pytest.fixture(scope="session")

@@ -10,8 +10,9 @@ what it left would steer the random cases of a later run's bank.
 
 from __future__ import annotations
 
-import os
 from functools import cache
+
+from grader import paths
 
 
 @cache
@@ -19,20 +20,8 @@ def hypothesis():
     import hypothesis as hyp
     from hypothesis import configuration
 
-    configuration.set_hypothesis_home_dir(_private_home())
+    configuration.set_hypothesis_home_dir(paths.private_folder("minimax-grader-hypothesis-"))
     return hyp
-
-
-def _private_home() -> str:
-    import atexit
-    import shutil
-    import tempfile
-
-    home = tempfile.mkdtemp(prefix="minimax-grader-hypothesis-")
-    made_by = os.getpid()
-    # only by the process that made it: a process forked from it later inherits the handler, not the folder's use
-    atexit.register(lambda: os.getpid() == made_by and shutil.rmtree(home, ignore_errors=True))
-    return home
 
 
 def settings(max_examples: int, shrink: bool):

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import stat
 import tempfile
 from pathlib import Path
 
@@ -35,14 +34,14 @@ def cached_file(folder: str, exercise_id: str, text: str, name: str | None = Non
 def _holds(path: Path, data: bytes) -> bool:
     """Whether ``path`` is a regular file (not a link) holding exactly ``data``; never blocked waiting, as reading a
     FIFO put in the file's place would be (until a writer came: the grader hung)."""
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
-    try:
-        fd = os.open(path, flags)
-    except OSError:
+    from grader import paths
+
+    opened = paths.open_regular(path)
+    if opened is None:
         return False
-    with open(fd, "rb", buffering=0) as handle:
-        status = os.fstat(fd)
-        return stat.S_ISREG(status.st_mode) and status.st_size == len(data) and handle.readall() == data
+    handle, status = opened
+    with handle:
+        return status.st_size == len(data) and handle.readall() == data
 
 
 def configured_driver(folder: str, exercise_id: str, what: str, driver: Path, module_name: str, decl: dict,

@@ -96,7 +96,7 @@ def _build(target: Path) -> None:
         raise
     try:
         os.replace(staging, target)
-    except OSError:  # another grader process won the race: use theirs
+    except OSError:  # another process put a copy there first: the caller checks it as it checks any
         shutil.rmtree(staging, ignore_errors=True)
 
 
@@ -188,16 +188,13 @@ def usable(target: Path) -> bool:
             if expected is None or os.path.islink(path):
                 return False  # a file the copy was not made with (a module, a bytecode file planted), or a link
             data, mode = expected
-            try:
-                # never blocked: a FIFO put in a file's place is opened without waiting for a writer, then refused
-                fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
-                             | getattr(os, "O_BINARY", 0))
-            except OSError:
+            opened = paths.open_regular(path)  # (a FIFO in a file's place: refused, never waited on)
+            if opened is None:
                 return False
-            with open(fd, "rb", buffering=0) as handle:
-                status = os.fstat(fd)
-                if not stat.S_ISREG(status.st_mode) or status.st_nlink != 1 or status.st_size != len(data) \
-                        or stat.S_IMODE(status.st_mode) & mode != mode or handle.readall() != data:
+            handle, status = opened
+            with handle:
+                if status.st_nlink != 1 or status.st_size != len(data) or stat.S_IMODE(status.st_mode) & mode != mode \
+                        or handle.readall() != data:
                     return False
             seen += 1
     return seen == len(wanted)
