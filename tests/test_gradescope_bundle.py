@@ -85,16 +85,20 @@ def install(tmp_path_factory, bundle: Path) -> Path:
     return root
 
 
-def run_autograder(root: Path, submission: Path, **extra_env) -> dict:
+def run_autograder(root: Path, submission: Path, *, beside: dict | None = None, inside: bool = False,
+                   **extra_env) -> dict:
+    """``beside``: more files of the student's, by name; ``inside``: the script run from the submission's folder."""
     folder = root / "submission"
     if folder.exists():
         for old in folder.iterdir():
             old.unlink()
     folder.mkdir(exist_ok=True)
     (folder / "solution.py").write_bytes(submission.read_bytes())
+    for name, text in (beside or {}).items():
+        (folder / name).write_text(text, encoding="utf-8")
     env = {**OUTSIDE, "AUTOGRADER_ROOT": str(root), **extra_env}
     run = subprocess.run(["bash", str(root / "source/run_autograder")], env=env, capture_output=True, text=True,
-                         timeout=300, cwd=root)
+                         timeout=300, cwd=folder if inside else root)
     assert run.returncode == 0, run.stdout + run.stderr
     results = json.loads((root / "results/results.json").read_text(encoding="utf-8"))
     jsonschema.validate(results, gradescope.schema())
@@ -154,6 +158,20 @@ def test_run_autograder_grades_a_buggy_and_a_correct_submission(installed):
     correct = run_autograder(installed, SUBMISSIONS / "correct/negamax.py")
     assert correct["score"] == 10
     assert all(t["status"] == "passed" for t in correct["tests"])
+
+
+def test_run_autograder_run_from_the_submission_folder_runs_none_of_the_students_files_as_the_grader(installed):
+    """Wherever the script runs, the grader comes from its venv: a student's ``grader.py`` in the working folder was
+    what ``python -m grader`` ran instead (no results: "could not grade"), and a ``jinja2.py`` there was imported by
+    the grader itself, outside the sandbox. (Their own code may import their own files: a ``json.py`` of theirs is
+    their submission's ``json``, in the sandbox.)"""
+    # Harmless where the submission's own files load (the sandbox, which loads every module of it): they fail only as
+    # the program ``python -m grader`` runs, or imported where the command line is (click loaded)
+    shadow = ("import sys\nif __name__ == '__main__' or 'click' in sys.modules:\n"
+              "    raise SystemExit('a student file ran as the grader')\n")
+    results = run_autograder(installed, SUBMISSIONS / "correct/negamax.py", inside=True,
+                             beside={"grader.py": shadow, "jinja2.py": shadow})
+    assert results["score"] == 10, results.get("output")
 
 
 def test_run_autograder_leaves_a_result_even_when_the_grader_cannot_start(installed):

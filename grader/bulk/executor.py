@@ -27,6 +27,21 @@ from dataclasses import asdict, dataclass
 from typing import Iterable, Iterator, Protocol
 
 IN_FLIGHT = 2  # tasks queued per worker, so a worker never waits for the next one
+
+# The folder this very grader package is in (site-packages, or a source checkout run without installing)
+PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# A worker starts with ``-P``: Python would otherwise put the working folder first on its path, and an instructor who
+# grades from inside the class's folder (``minimax-grader grade .``) had every file there importable in every worker,
+# ahead of the standard library: a submission named ``json.py`` ran as the grader, outside any sandbox, in every
+# worker (each then died, and no student got a result). The package's own folder goes first only where the
+# interpreter would not find the package otherwise (a checkout run in place): never the working folder.
+WORKER_START = ("import sys\nroot = sys.argv[1]\nif root not in sys.path:\n    sys.path.insert(0, root)\n"
+                "from grader.bulk.worker import main\nsys.exit(main())")
+
+
+def worker_argv() -> list[str]:
+    """How a local worker process starts: this Python, the working folder kept off its path (see WORKER_START)."""
+    return [sys.executable, "-P", "-c", WORKER_START, PACKAGE_ROOT]
 RETRIES = 1
 
 
@@ -65,7 +80,7 @@ class _Worker:
         """``wait``: the job's case bank is not on disk yet; the worker starts (its imports, the exercise, the
         sandbox probe) and waits for ``go`` before it reads the bank."""
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "grader.bulk.worker"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            worker_argv(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=None, env=dict(os.environ),  # buffered: an unbuffered pipe reads a line one byte per call
         )
         self.job = job

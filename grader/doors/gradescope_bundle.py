@@ -62,7 +62,7 @@ PYTHON="$(find_python)" || { echo "setup.sh: minimax-grader needs Python 3.11 or
 "$VENV/bin/python" -m pip install --disable-pip-version-check ${MINIMAX_GRADER_PIP_ARGS:-} "$SOURCE"/wheels/*.whl
 # Smoke test: the installed grader starts and knows the exercise (grep reads everything: with
 # -q it could stop early and the grader's next line would die of a broken pipe).
-"$VENV/bin/python" -m grader exercises __EXERCISES_ARGS__ | grep -- __EXERCISE_GREP__ >/dev/null
+"$VENV/bin/python" -P -m grader exercises __EXERCISES_ARGS__ | grep -- __EXERCISE_GREP__ >/dev/null
 echo "minimax-grader installed in $VENV"
 """
 
@@ -79,7 +79,9 @@ RESULTS="$ROOT/results/results.json"
 mkdir -p "$ROOT/results"
 rm -f "$RESULTS"
 
-"$PYTHON" -m grader check "$ROOT/submission" --exercise __EXERCISE__ --format gradescope --output "$RESULTS" __EXERCISES_ARGS__
+# -P: whatever folder this runs in is never on the grader's import path (a file there named like a library would run
+# as the grader, outside the sandbox)
+"$PYTHON" -P -m grader check "$ROOT/submission" --exercise __EXERCISE__ --format gradescope --output "$RESULTS" __EXERCISES_ARGS__
 code=$?
 
 if [ ! -s "$RESULTS" ]; then
