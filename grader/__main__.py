@@ -14,7 +14,13 @@ def _working_folder_off_the_path() -> None:
     before anything else is imported; the ``grader`` package itself is found already. (A ``grader.py`` in that folder
     is found *instead of* the package, before this line can run: ``minimax-grader`` or ``python -P -m grader`` never
     look there.)"""
-    if not sys.flags.safe_path and sys.path and sys.path[0] in ("", os.getcwd()):
+    if sys.flags.safe_path or not sys.path:
+        return
+    try:
+        here = os.getcwd()
+    except OSError:  # the working folder was removed: Python put "" there (or nothing at all)
+        here = ""
+    if sys.path[0] in ("", here):
         del sys.path[0]
 
 
