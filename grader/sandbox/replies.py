@@ -88,6 +88,35 @@ def _brackets_within(brackets: bytes, limit: int) -> bool:
     return True
 
 
+# -- lone surrogates: text no file, database or page can hold ----------------------------------
+
+# JSON may spell half of a UTF-16 pair alone (``"\\ud800"``), and ``json.loads`` makes it a str that no UTF-8
+# encoder takes: a student's ``raise ValueError("\\ud800")`` (or a ``__repr__`` that returns one) stopped ``grade``
+# for the whole class when its result was stored (sqlite3, every output file), on every run. Such an escape is
+# the only way to one: the reply's bytes are decoded strictly.
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _without_lone_surrogates(value):
+    """``value`` with every lone surrogate in its strings (keys too) made U+FFFD; nesting already bounded."""
+    kind = type(value)
+    if kind is str:
+        return _SURROGATE.sub("\ufffd", value)
+    if kind is list:
+        return [_without_lone_surrogates(item) for item in value]
+    if kind is dict:
+        return {_without_lone_surrogates(key): _without_lone_surrogates(item) for key, item in value.items()}
+    return value
+
+
+def _parsed(payload: bytes):
+    """``json.loads`` of the payload, strictly UTF-8, lone surrogates replaced (the common reply has no surrogate
+    escape at all: one scan of the bytes in C says so)."""
+    value = json.loads(payload.decode("utf-8"))
+    return _without_lone_surrogates(value) if _SURROGATE_ESCAPE.search(payload) else value
+
+
 MESSAGE_DEPTH = 16  # a question or a note: a node's number, a position's path or its plain data
 
 
@@ -96,7 +125,7 @@ def loads_message(payload: bytes):
     if len(payload) > 2 * MESSAGE_DEPTH and not depth_within(payload, MESSAGE_DEPTH):  # shorter cannot nest deeper
         raise Refused(f"nested more than {MESSAGE_DEPTH} deep")
     try:
-        return json.loads(payload.decode("utf-8"))
+        return _parsed(payload)
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:
         raise Refused(f"not JSON: {exc}"[:200]) from None
 
@@ -130,7 +159,7 @@ def loads(payload: bytes) -> dict:
     if not depth_within(payload):
         raise Refused(f"nested more than {MAX_DEPTH} deep")
     try:
-        reply = json.loads(payload.decode("utf-8"))
+        reply = _parsed(payload)
     except (UnicodeDecodeError, ValueError) as exc:  # JSONDecodeError, and ints past int->str's digit limit
         raise Refused(f"not JSON: {exc}"[:200]) from None
     except RecursionError:  # cannot happen below MAX_DEPTH; if it does, still the reply's fault
