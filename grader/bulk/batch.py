@@ -186,7 +186,8 @@ def grade(paths: list[Path], exercise_id: str, out: Path, *, jobs: int | None = 
     if missing:
         raise UsageProblem(f"no such file or folder: {', '.join(missing)}")
     progress = progress or Progress(open(os.devnull, "w"))
-    with tempfile.TemporaryDirectory(prefix="minimax-grader-unpacked-") as staging:
+    # A folder that cannot be removed (whatever a submission's files made of it) never costs the class its outputs
+    with tempfile.TemporaryDirectory(prefix="minimax-grader-unpacked-", ignore_cleanup_errors=True) as staging:
         survey = discovery.survey(paths, Path(staging))
         if not survey.found:
             raise NothingToGrade(f"found no submissions in {', '.join(str(p) for p in paths)}"
@@ -289,8 +290,10 @@ def content_key(sub) -> str | None:
     """
     if sub is None or sub.problem is not None:
         return None
-    if sub.is_folder:
+    if sub.is_folder and len(sub.files) > 1:  # the folder's hash covers its files' names
         return sub.sha256
+    # One file, alone or in a folder: its hash is of its bytes only (``alice/alice_v3.py`` and ``bob/bob_final.py``
+    # with the same bytes shared a row, and bob's report named alice's file: the hundred and tenth helper)
     return hashlib.sha256(f"{sub.entry_file.name}\0{sub.sha256}".encode()).hexdigest()
 
 

@@ -49,6 +49,7 @@ MAX_TOTAL_BYTES = 64 << 20  # one unpacked archive
 MAX_RATIO = 200             # unpacked/packed bytes of a member larger than RATIO_FLOOR
 RATIO_FLOOR = 1 << 20
 MAX_NESTING = 2             # an archive may hold archives (a class of students' zips), no deeper
+MAX_PATH_DEPTH = 32         # folders in a path within a submission or an archive (Python's own walks recurse)
 
 IGNORED = {"__MACOSX", "__pycache__", ".git", ".github", ".DS_Store", ".idea", ".vscode", "node_modules", ".venv", "venv"}
 GRADESCOPE_METADATA = "submission_metadata.yml"
@@ -206,12 +207,15 @@ def _student_folder(folder: Path, student: str, root: Path, display: str) -> Fou
     stay in it: one into a neighbour's folder would grade the neighbour's code as this student's (the forty-sixth
     red team's GitHub Classroom clone: ``hw-mallory/solution.py -> ../hw-alice/solution.py``)."""
     own = folder.resolve()
-    for path in _walk(folder):
-        if path.is_symlink() and not _inside(path, root):
-            return Found(student, None, display, f"{path.relative_to(folder)} is a link that leads outside the folder being graded")
-        if path.is_symlink() and not _inside(path, own):
-            return Found(student, None, display, f"{path.relative_to(folder)} is a link that leads outside {display}: "
-                                                 "a submission is graded from its own files")
+    try:
+        for path in _walk(folder):
+            if path.is_symlink() and not _inside(path, root):
+                return Found(student, None, display, f"{path.relative_to(folder)} is a link that leads outside the folder being graded")
+            if path.is_symlink() and not _inside(path, own):
+                return Found(student, None, display, f"{path.relative_to(folder)} is a link that leads outside {display}: "
+                                                     "a submission is graded from its own files")
+    except TooDeep:
+        return Found(student, None, display, f"the folder {display} is nested more than {MAX_PATH_DEPTH} folders deep")
     target = _code_folder(folder)
     if target is None:
         return Found(student, None, display, f"the folder {display} contains no Python file")
@@ -236,12 +240,39 @@ def _code_folder(folder: Path) -> Path | None:
     return None
 
 
+class TooDeep(Exception):
+    """A folder nested more than MAX_PATH_DEPTH deep below the one being walked."""
+
+
 def _walk(folder: Path):
-    for dirpath, dirnames, filenames in os.walk(folder, followlinks=False):
-        dirnames[:] = [d for d in dirnames if d not in IGNORED]
-        base = Path(dirpath)
-        for name in dirnames + filenames:
-            yield base / name
+    """Every entry below ``folder`` (links not followed, tools' folders left out), folders first at each level.
+
+    With a stack, not ``os.walk``: that recurses once per level, and a student's folder nested a thousand deep
+    (1,100 empty folders in a clone, or an archive's) raised RecursionError, which stopped discovery for the whole
+    class (the hundred and tenth helper). Deeper than ``MAX_PATH_DEPTH``: ``TooDeep``, that student's error."""
+    stack = [(folder, 0)]
+    while stack:
+        current, depth = stack.pop()
+        try:
+            with os.scandir(current) as entries:
+                listed = sorted(entries, key=lambda entry: entry.name)
+        except OSError:
+            continue
+        below = []
+        for entry in listed:
+            path = current / entry.name
+            try:
+                is_folder = entry.is_dir(follow_symlinks=False)
+            except OSError:
+                is_folder = False
+            if is_folder and entry.name in IGNORED:
+                continue
+            yield path
+            if is_folder:
+                below.append(path)
+        if below and depth + 1 >= MAX_PATH_DEPTH:
+            raise TooDeep(below[0])
+        stack.extend((path, depth + 1) for path in reversed(below))
 
 
 def _inside(path: Path, root: Path) -> bool:
@@ -487,6 +518,8 @@ def _checked_members(zf: zipfile.ZipFile, name: str):
         mode = info.external_attr >> 16
         if stat.S_ISLNK(mode):
             raise ArchiveError(f"{name} holds a link ({info.filename[:80]!r}); not unpacked")
+        if len(relative.parts) > MAX_PATH_DEPTH:  # unpacked, it would outrun every walk that recurses (see _walk)
+            raise ArchiveError(f"{name} holds a path nested more than {MAX_PATH_DEPTH} folders deep; not unpacked")
         if relative.parts and relative.parts[0] in IGNORED:
             continue
         declared += info.file_size

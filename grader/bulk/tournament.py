@@ -79,7 +79,7 @@ def run(paths: list[Path], exercise_id: str, out: Path, *, games: int | None = N
     missing = [str(p) for p in paths if not p.exists()]
     if missing:
         raise UsageProblem(f"no such file or folder: {', '.join(missing)}")
-    with tempfile.TemporaryDirectory(prefix="minimax-grader-unpacked-") as staging:
+    with tempfile.TemporaryDirectory(prefix="minimax-grader-unpacked-", ignore_cleanup_errors=True) as staging:
         survey = discovery.survey(paths, Path(staging))
         if not survey.found:
             raise NothingToGrade(f"found no agents in {', '.join(str(p) for p in paths)}")

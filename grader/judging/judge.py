@@ -44,7 +44,10 @@ def grade(submission: Submission, exercise, bank: Bank, launcher: launch.Launche
         max_score=exercise.max_score, seed=bank.seed, examples=bank.examples,
         sandbox={"mode": launcher.name, "warning": launcher.warning}, grader_version=__version__,
         default_feedback=getattr(exercise, "default_feedback", None), entry_point=exercise.entry_point,
-        entry_file=str(entry_file), entry_line=definition_line(entry_file, exercise.entry_point),
+        entry_file=str(entry_file),
+        # Never looked into when the submission was refused: its "file" may be a link out of the class, or to a
+        # device or a FIFO (discovery said so; reading it here took the grader past 20 GB, or hung it)
+        entry_line=None if submission.problem else definition_line(entry_file, exercise.entry_point),
     )
     if submission.problem:
         result.error = submission.problem
