@@ -229,3 +229,26 @@ def test_a_kit_exercise_discounts_its_generated_stand_ins_and_its_rules():
     texts = sources.exercise_texts(chosen)
     assert student_door.starter_text(chosen) in texts
     assert chosen.kit.game.path.read_text(encoding="utf-8") in texts
+
+
+def test_strings_are_read_as_python_reads_them_escapes_and_all():
+    """A docstring holding an escaped \\\"\"\" goes on past it; a string left open ends with its line (short) or the
+    text (long), as an error-tolerant lexer ends it, so nothing after it is read twice."""
+    from grader.similarity.fingerprints import tokens
+
+    assert tokens('"""Notes.\\""" b and c"""\nx = 1\n') == tokens("x = 1\n")
+    assert tokens("y = 'open\nx = 1\n") == tokens("y = 'closed'\nx = 1\n")
+    assert tokens('y = """never closed\nx = 1\n') == tokens('y = """closed"""\n')
+
+
+def test_a_line_of_quotes_costs_the_tokenizer_no_more_than_its_length(tmp_path):
+    """One passing file whose docstring held a line of "\\ pairs (200,000 characters, the cap) cost 112 s of every
+    grade of its class: from each quote of the line a short string was tried to the line's end (the hundred and
+    tenth helper). Run in a process of its own with a limit a hundred times above what the linear reading takes
+    on a busy machine; the quadratic one needed minutes."""
+    script = ("import sys\nfrom grader.similarity.fingerprints import tokens\n"
+              "text = '\"\"\"Notes.\\\\\"\"\" ' + '\"\\\\' * 99990 + '\\n\"\"\"\\n# \"\"\"\\n' + 'def minimax(n):\\n    return 0\\n'\n"
+              "print(len(tokens(text)))\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=30, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-1000:]
+    assert int(done.stdout) > 0
