@@ -137,3 +137,19 @@ def test_two_one_file_folders_with_the_same_bytes_are_graded_apart_and_neither_n
     assert outcome.graded_now == 2
     assert "alice_minimax_v3" not in (tmp_path / "out" / "reports" / "bob.html").read_text(encoding="utf-8")
     assert "bob_secret_name" not in (tmp_path / "out" / "reports" / "alice.html").read_text(encoding="utf-8")
+
+
+def test_an_archive_of_big_list_literals_is_not_parsed_whole_by_discovery(klass, tmp_path):
+    """Two 4 MiB files of one list literal each (a 2 MB zip, within every cap of the archive): discovery parsed both
+    whole, the first tree still held, to tell whether the archive held one program or several students' (2.9 GB)."""
+    import random
+
+    chooser = random.Random(0)
+    big = "DATA = [" + ",".join(chooser.choice("0123456789") for _ in range(2_090_000)) + "]\n"
+    with zipfile.ZipFile(klass / "mallory.zip", "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.write(SUBMISSIONS / "ctp-26" / "correct" / "negamax.py", "solution.py")
+        archive.writestr("table1.py", big)
+        archive.writestr("table2.py", big)
+    rows = _grade(klass, tmp_path / "out")  # the largest process under 1 GiB
+    _the_others_are_graded(rows)
+    assert rows["mallory"]["status"] == "error"  # its own one line (an archive of several "submissions", here)

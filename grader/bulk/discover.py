@@ -426,13 +426,20 @@ def _alternatives(units: list[list[Path]], modules: set[str]) -> bool:
     name in common (copies of one solution by different students, not one program's parts) or
     one defines nothing readable (a broken file is more likely a student's than a module's:
     listed on its own, it is seen as an error, where folded into a neighbour it would be lost)."""
+    from grader.judging.submissions import MAX_SOURCE_BYTES, read_source
+
     seen: set[str] = set()
     shared = False
     for files in units:
         names: set[str] = set()
         for path in files:
+            tree = None  # the last file's tree let go of first: an archive's two 4 MiB files of list literals, parsed
+            # whole with the first tree still held, took the grader to 2.9 GB (the hundred and tenth helper)
             try:
-                tree = python_source.parse(path.read_bytes())
+                data = read_source(path)
+                if len(data) > MAX_SOURCE_BYTES:  # never graded either (too large): read as no file at all
+                    continue
+                tree = python_source.parse(data)
             except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
                 continue
             for node in tree.body:

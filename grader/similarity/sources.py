@@ -36,8 +36,10 @@ def submission_text(files: list[Path]) -> str:
 
 
 def _read(path: Path) -> str:
+    """The file's first MAX_CHARS bytes, as text: never the whole of a file a hundred megabytes long."""
     try:
-        return path.read_bytes()[:MAX_CHARS].decode("utf-8", errors="replace")
+        with open(path, "rb") as handle:
+            return handle.read(MAX_CHARS).decode("utf-8", errors="replace")
     except OSError:
         return ""
 
