@@ -78,6 +78,15 @@ def test_junit_survives_whatever_the_student_printed(results):
     assert "bell" in root.find("testsuite/system-out").text
 
 
+def test_junit_survives_whatever_the_student_named_their_file(results):
+    """The file's name is in attributes (the suite's name, a property's value): a control character there made the
+    document unreadable (the hundred and tenth helper)."""
+    odd = copy.deepcopy(results["buggy"])
+    odd.submission = "solution\x01\x1b[31m.py"
+    root = ET.fromstring(to_junit(odd))
+    assert root.find("testsuite").get("name").startswith("ctp-26: solution")
+
+
 def test_check_format_gradescope_validates_against_the_schema(schema):
     run = check_cli(PARTIAL, "gradescope")
     assert run.returncode == 1, run.stderr

@@ -17,12 +17,14 @@ from grader.judging.result import SubmissionResult
 
 def to_junit(result: SubmissionResult) -> str:
     suites = ET.Element("testsuites", name="minimax-grader")
-    suite = ET.SubElement(suites, "testsuite", name=f"{result.exercise}: {result.submission}")
+    # Every attribute that holds a name the student chose (the file's) is made XML-safe as the texts are: a control
+    # character in a file name made the whole document unreadable (the hundred and tenth helper)
+    suite = ET.SubElement(suites, "testsuite", name=_xml_safe(f"{result.exercise}: {result.submission}"))
     properties = ET.SubElement(suite, "properties")
     for key, value in (("exercise", result.exercise), ("submission", result.submission), ("status", result.status),
                        ("score", f"{result.score:g}"), ("max_score", f"{result.max_score:g}"),
                        ("seed", "" if result.seed is None else str(result.seed)), ("grader_version", result.grader_version)):
-        ET.SubElement(properties, "property", name=key, value=value)
+        ET.SubElement(properties, "property", name=key, value=_xml_safe(value))
 
     classname = f"minimax-grader.{result.exercise}"
     counts = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
@@ -32,7 +34,7 @@ def to_junit(result: SubmissionResult) -> str:
         counts["tests"], counts["errors"] = 1, 1
     for check in result.checks:
         counts["tests"] += 1
-        case = ET.SubElement(suite, "testcase", classname=classname, name=check.name, time="0")
+        case = ET.SubElement(suite, "testcase", classname=classname, name=_xml_safe(check.name), time="0")
         points = ET.SubElement(case, "properties")
         ET.SubElement(points, "property", name="points", value=f"{check.score:g}/{check.max_score:g}")
         if check.status == "failed":
