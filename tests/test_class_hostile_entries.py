@@ -153,3 +153,19 @@ def test_an_archive_of_big_list_literals_is_not_parsed_whole_by_discovery(klass,
     rows = _grade(klass, tmp_path / "out")  # the largest process under 1 GiB
     _the_others_are_graded(rows)
     assert rows["mallory"]["status"] == "error"  # its own one line (an archive of several "submissions", here)
+
+
+def test_a_student_whose_id_is_a_file_name_keeps_it_for_their_report(tmp_path):
+    """``_alice.py`` (its report named "alice" once made safe) took ``reports/alice.html``, and alice's own report was
+    ``alice~2.html``: an instructor who hands out reports/<id>.html would have sent alice someone else's."""
+    from grader.bulk import batch
+
+    klass = tmp_path / "class"
+    klass.mkdir()
+    shutil.copy(SUBMISSIONS / "ctp-26" / "correct" / "alpha_beta.py", klass / "alice.py")
+    shutil.copy(SUBMISSIONS / "ctp-26" / "buggy" / "no_alternation.py", klass / "_alice.py")
+    batch.grade([klass], "ctp-26", tmp_path / "out", jobs=2, seed=26)
+    rows = {r["student"]: r for r in json.loads((tmp_path / "out" / "results.json").read_text())["submissions"]}
+    assert rows["alice"]["report"] == "reports/alice.html" and rows["alice"]["status"] == "passed"
+    assert rows["_alice"]["report"] != "reports/alice.html"
+    assert "_alice.py" in (tmp_path / "out" / rows["_alice"]["report"]).read_text(encoding="utf-8")

@@ -301,8 +301,18 @@ def _assemble(students: list[dict], done: dict[str, dict], exercise, bank, sandb
     """One entry per student, sorted by id: the stored result, relabelled with the student's own path."""
     entries = []
     names: set[str] = set()
+    # A student whose id is a file name as it is keeps it: ``_alice.py`` (made "alice") took ``reports/alice.html`` and
+    # alice got ``alice~2.html``, which an instructor handing out reports/<id>.html sends to the wrong student (the
+    # hundred and tenth helper). Names are given in two rounds: ids that need no change, then the rest.
+    ordered = sorted(students, key=lambda s: s["found"].student)
+    given = {}
+    for exact in (True, False):
+        for item in ordered:
+            student = item["found"].student
+            if id(item) not in given and (discovery.safe_name(student) == student) is exact:
+                given[id(item)] = _report_name(student, names)
     launcher = None
-    for item in sorted(students, key=lambda s: s["found"].student):
+    for item in ordered:
         found, sub, key = item["found"], item["submission"], item["key"]
         if key is not None and key in done:
             result = dict(done[key])
@@ -318,7 +328,7 @@ def _assemble(students: list[dict], done: dict[str, dict], exercise, bank, sandb
                 sub = type(sub)(path=sub.path, display=found.display, problem=GRADER_FAILED)
             result = _error_result(found, sub, exercise, bank, launcher)
         outcome.counts[result["status"]] = outcome.counts.get(result["status"], 0) + 1
-        name = _report_name(found.student, names)
+        name = given[id(item)]
         entries.append({"student": found.student, "name": name, "report": f"{REPORTS}/{name}.html", "result": result})
     return entries
 
