@@ -129,7 +129,9 @@ def test_archives_are_unpacked_outside_out_and_removed_even_after_an_exception(t
     (tmp_path / "out" / batch.STAGING).mkdir()  # what an older grader left behind
     with pytest.raises(RuntimeError):
         batch.grade([folder], "ctp-26", tmp_path / "out", seed=SEED, examples=5, executor=Exploding())
-    assert list(scratch.iterdir()) == []
+    # (hypothesis's private home, made here where this test is the process's first to draw a bank, is removed when
+    # the process ends: paths.private_folder)
+    assert [p for p in scratch.iterdir() if not p.name.startswith("minimax-grader-hypothesis-")] == []
     assert not (tmp_path / "out" / batch.STAGING).exists()
 
 
