@@ -11,6 +11,12 @@ May import: nothing
 
 from __future__ import annotations
 
+import re
+
+# Control characters (C0, DEL, C1) and the marks that reorder the text shown around them (bidirectional overrides
+# and isolates): what a terminal or a log viewer acts on instead of showing
+_NOT_FOR_TERMINALS = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
 
 def readable(text: str) -> str:
     """``text`` with every byte that was not UTF-8 shown as U+FFFD (the text itself when it is all UTF-8)."""
@@ -22,3 +28,13 @@ def readable(text: str) -> str:
 
 def is_readable(text: str) -> bool:
     return readable(text) == text
+
+
+def for_terminal(text: str) -> str:
+    """``text`` as one line a terminal shows and never acts on: every control character and reordering mark as an
+    escape (``\\x1b``, ``\\u202e``). A student's file named ``README<ESC>]52;c;...<ESC>\\.txt`` reached the
+    instructor's terminal intact in ``grade``'s lines (OSC 52: "set the clipboard"; others move or erase lines),
+    and a newline in a name began a line of its own (``::`` starts a GitHub Actions command): the hundred and
+    tenth helper. The reports and files keep the names as they are (escaped there as each format needs)."""
+    return _NOT_FOR_TERMINALS.sub(lambda found: f"\\x{ord(found[0]):02x}" if ord(found[0]) < 0x100
+                                  else f"\\u{ord(found[0]):04x}", readable(text))

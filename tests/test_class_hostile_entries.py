@@ -169,3 +169,17 @@ def test_a_student_whose_id_is_a_file_name_keeps_it_for_their_report(tmp_path):
     assert rows["alice"]["report"] == "reports/alice.html" and rows["alice"]["status"] == "passed"
     assert rows["_alice"]["report"] != "reports/alice.html"
     assert "_alice.py" in (tmp_path / "out" / rows["_alice"]["report"]).read_text(encoding="utf-8")
+
+
+def test_names_in_the_class_folder_reach_the_terminal_as_text_never_as_commands(klass, tmp_path):
+    """A file named with an escape sequence (OSC 52 sets the clipboard of terminals that honour it) or a newline
+    (a line of its own: ``::`` starts a GitHub Actions command) reached ``grade``'s lines intact."""
+    (klass / "README\x1b]52;c;aGVsbG8=\x1b\\.txt").write_text("notes")
+    shutil.copy(SUBMISSIONS / "ctp-26" / "correct" / "negamax.py", klass / "eve\x1b[2K\n::error::forged.py")
+    done = subprocess.run([sys.executable, "-m", "grader", "grade", str(klass), "--exercise", "ctp-26", "--out",
+                           str(tmp_path / "out"), "--seed", "26"], capture_output=True, text=True, timeout=240)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "\x1b" not in done.stderr and "\x1b" not in done.stdout
+    assert not any(line.startswith("::") for line in done.stderr.splitlines())
+    assert "README\\x1b]52;c;aGVsbG8=\\x1b\\.txt" in done.stderr  # shown, as text
+    assert "eve\\x1b[2K\\x0a::error::forged.py" in done.stderr

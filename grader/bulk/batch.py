@@ -22,6 +22,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from grader.file_names import for_terminal
 from grader.version import __version__
 from grader.judging import bank as banks
 from grader.bulk import discover as discovery
@@ -75,7 +76,7 @@ class Progress:
     def account(self, lines: list[str]) -> None:
         """What discovery found and left out, before any grading starts."""
         for line in lines:
-            print(line, file=self.stream, flush=True)
+            print(for_terminal(line), file=self.stream, flush=True)
 
     def start(self, total: int, already: int, seed: int, exercise: str, *, to_grade: int | None = None,
               unreadable: int = 0) -> None:
@@ -95,7 +96,7 @@ class Progress:
         if fresh:
             self.graded += 1
             elapsed = time.monotonic() - self.started
-            who = student if n == 1 else f"{student} (and {n - 1} identical)"
+            who = for_terminal(student or "") if n == 1 else f"{for_terminal(student or '')} (and {n - 1} identical)"
             print(f"[{self.done}/{self.total}] {status:<6} {who}  ({self._line(elapsed)})", file=self.stream, flush=True)
 
     def _line(self, elapsed: float) -> str:
@@ -109,7 +110,7 @@ class Progress:
         print(f"done in {outcome.seconds:.1f} s: {counted} submission{'s' if counted != 1 else ''} "
               f"({outcome.graded_now} graded now, {outcome.reused} from the gradebook); "
               f"passed {outcome.counts['passed']}, failed {outcome.counts['failed']}, error {outcome.counts['error']}; "
-              f"results in {outcome.out}", file=self.stream, flush=True)
+              f"results in {for_terminal(str(outcome.out))}", file=self.stream, flush=True)
 
 
 class RichProgress(Progress):
@@ -120,7 +121,7 @@ class RichProgress(Progress):
 
         console = Console(file=self.stream, highlight=False)
         for line in lines:
-            console.print(line, markup=False)
+            console.print(for_terminal(line), markup=False)
 
     def start(self, total: int, already: int, seed: int, exercise: str, *, to_grade: int | None = None,
               unreadable: int = 0) -> None:

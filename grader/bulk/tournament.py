@@ -29,6 +29,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from grader.file_names import for_terminal
 from grader.version import __version__
 from grader.bulk import discover as discovery
 from grader.bulk.batch import LMS_FILES, NothingToGrade, UsageProblem, _write, content_key, write_lms
@@ -84,7 +85,7 @@ def run(paths: list[Path], exercise_id: str, out: Path, *, games: int | None = N
         if not survey.found:
             raise NothingToGrade(f"found no agents in {', '.join(str(p) for p in paths)}")
         for line in survey.lines():
-            print(f"minimax-grader: {line}", file=stream)
+            print(f"minimax-grader: {for_terminal(line)}", file=stream)
         out.mkdir(parents=True, exist_ok=True)
         class_copy = frozen.open_class(Path(staging))
         try:
@@ -303,8 +304,8 @@ class Arena:
             return {"games": referee.play_series(spec["games"], spec["agents"], self.exercise, self.declared,
                                                  self.launcher, self.seed)}
         except Exception as exc:  # noqa: BLE001 - one series' failure must not take the others down
-            print(f"minimax-grader worker: the grader failed on {' vs '.join(spec['games'][0]['pairing'])}: "
-                  f"{type(exc).__name__}: {exc}"[:400], file=sys.stderr, flush=True)
+            print(for_terminal(f"minimax-grader worker: the grader failed on {' vs '.join(spec['games'][0]['pairing'])}: "
+                               f"{type(exc).__name__}: {exc}"[:400]), file=sys.stderr, flush=True)
             return None
 
 

@@ -110,7 +110,10 @@ def grade_one(submission, exercise, bank, launcher, warm):
             warm = _warm(launcher, exercise, bank)
     except Exception as exc:  # noqa: BLE001 - one submission's failure must not take its neighbours down
         reason = f"{type(exc).__name__}: {exc}"[:400]
-        print(f"minimax-grader worker: the grader failed on {submission.display}: {reason}", file=sys.stderr, flush=True)
+        from grader.file_names import for_terminal
+
+        print(for_terminal(f"minimax-grader worker: the grader failed on {submission.display}: {reason}"),
+              file=sys.stderr, flush=True)
         result = None
     return result, warm
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 from grader import python_source
+from grader.file_names import for_terminal
 import os
 import shlex
 import sys
@@ -335,9 +336,9 @@ def grade(paths, exercise_id, out, jobs, seed, sandbox, exercises_dir, examples,
         if chosen is not None:
             chosen.close()
     for line in outcome.notes:
-        click.echo(f"minimax-grader: {line}", err=True)
+        click.echo(f"minimax-grader: {for_terminal(line)}", err=True)
     for failure in outcome.failures:
-        click.echo(f"minimax-grader: {failure}", err=True)
+        click.echo(f"minimax-grader: {for_terminal(failure)}", err=True)
     sys.exit(3 if outcome.failures else 0)
 
 
@@ -398,10 +399,10 @@ def tournament(paths, exercise_id, out, games, seed, round_robin, jobs, sandbox,
         if chosen is not None:
             chosen.close()
     for line in outcome.notes + outcome.failures:
-        click.echo(f"minimax-grader: {line}", err=True)
+        click.echo(f"minimax-grader: {for_terminal(line)}", err=True)
     top = outcome.standings["rows"][:5] if outcome.standings else []
     for row in top:
-        click.echo(f"{row['rank']:>3}. {row['agent']:<24} rating {row['rating']:7.0f} ± {1.96 * row['error']:4.0f}  "
+        click.echo(f"{row['rank']:>3}. {for_terminal(row['agent']):<24} rating {row['rating']:7.0f} ± {1.96 * row['error']:4.0f}  "
                    f"won {row['won']}, lost {row['lost']}, drawn {row['drawn']}")
     click.echo(f"wrote {Path(out) / 'leaderboard.html'}")
     sys.exit(3 if outcome.failures else 0)
