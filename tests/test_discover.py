@@ -341,3 +341,32 @@ def test_a_broken_section_or_a_folder_without_code_leaves_the_other_sections_cla
     found = by_student(find([folder], tmp_path / "staging"))
     assert {"kim", "lee", "max", "ann", "ben"} <= set(found), sorted(found)
     assert found["classC"].problem is not None
+
+
+def test_students_archives_named_on_the_command_line_are_each_theirs(tmp_path):
+    """``grade downloads/*.zip`` with one archive per student: an archive that holds "several submissions" (its
+    owner's file and a broken ``bob.py``, or a Gradescope layout naming anyone) was read as a class and took bob's
+    id and his LMS row (the hundred and tenth helper). Among students' own archives it is its owner's error; an
+    export named alone, exports of sections named together, and an export beside a late student's file, are still
+    classes."""
+    downloads = tmp_path / "downloads"
+    downloads.mkdir()
+    _zip(downloads / "bob.zip", {"solution.py": CORRECT})
+    _zip(downloads / "carol.zip", {"solution.py": CORRECT})
+    _zip(downloads / "aaron.zip", {"aaron.py": CORRECT, "bob.py": "def minimax(:\n"})
+    _zip(downloads / "dave.zip", {"submission_metadata.yml": "submission_1:\n  :submitters:\n  - :name: Bob\n"
+                                                             "    :sid: bob\n",
+                                  "submission_1/solution.py": CORRECT, "submission_2/solution.py": CORRECT})
+    found = find(sorted(downloads.glob("*.zip")), tmp_path / "staging")
+    assert sorted(f.student for f in found) == ["aaron", "bob", "carol", "dave"]
+    students = by_student(found)
+    assert students["bob"].problem is None and students["bob"].display == f"{downloads}/bob.zip"
+    assert "holds several submissions" in students["aaron"].problem
+    assert students["dave"].problem is not None
+    five = five_students(tmp_path / "sections")
+    late = tmp_path / "late" / "zed.py"
+    late.parent.mkdir()
+    late.write_text(CORRECT)
+    for named in ([five / "classA.zip"], [five / "classA.zip", five / "classB.zip"], [five / "classA.zip", late]):
+        found = by_student(find(named, tmp_path / f"staging-{len(named)}-{named[-1].name}"))
+        assert {"kim", "lee", "max"} <= set(found) and all(f.problem is None for f in found.values())

@@ -119,12 +119,22 @@ def survey(paths: list[Path], staging: Path) -> Survey:
     """Every submission under ``paths`` and every entry left out, with the reason."""
     found: list[Found] = []
     skipped: list[Skipped] = []
+    paths = [Path(path) for path in paths]
+    # Archives named on the command line are classes (an LMS export, or one per section) only where every one of them
+    # holds a class, as inside a folder (see _class_folder; a late submission's own file may be named beside an
+    # export). ``grade downloads/*.zip`` names students' own archives, and one that held a broken ``bob.py`` beside
+    # its owner's file was read as a class: it took bob's id and his row in the LMS import, and a Gradescope layout
+    # inside one named any id at all (the hundred and tenth helper, as the forty-sixth's inside a folder).
+    archives = {path: _opened(path, staging) for path in paths
+                if path.is_file() and not path.is_symlink() and path.suffix.lower() == ".zip"}
+    readable = [unpacked for unpacked in archives.values() if type(unpacked) is tuple]
+    sections = bool(readable) and all(unpacked[2] for unpacked in readable)
     for path in paths:
-        path = Path(path)
         if path.is_symlink() and not path.exists():
             found.append(Found(_student_of(path), None, str(path), f"{path.name} is a broken link"))
-        elif path.is_file() and path.suffix.lower() == ".zip":
-            found.extend(_archive(path, staging, str(path), depth=1, skipped=skipped))
+        elif path in archives or path.is_file() and path.suffix.lower() == ".zip":
+            unpacked = archives[path] if path in archives else _opened(path, staging)
+            found.extend(_unpacked_archive(path, unpacked, str(path), 1, skipped, staging, may_be_a_class=sections))
         elif path.is_dir():
             found.extend(_class_folder(path, root=path.resolve(), staging=staging, shown=str(path), skipped=skipped))
         elif path.is_file():
@@ -353,11 +363,6 @@ def gradescope_students(metadata: Path) -> dict[str, str]:
 
 
 # -- archives -----------------------------------------------------------------------------
-
-
-def _archive(path: Path, staging: Path, display: str, depth: int, skipped: list[Skipped]) -> list[Found]:
-    """An archive named on the command line: a class of several submissions, or one student's (the module's doc)."""
-    return _unpacked_archive(path, _opened(path, staging), display, depth, skipped, staging, may_be_a_class=True)
 
 
 def _opened(path: Path, staging: Path):
