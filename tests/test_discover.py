@@ -370,3 +370,35 @@ def test_students_archives_named_on_the_command_line_are_each_theirs(tmp_path):
     for named in ([five / "classA.zip"], [five / "classA.zip", five / "classB.zip"], [five / "classA.zip", late]):
         found = by_student(find(named, tmp_path / f"staging-{len(named)}-{named[-1].name}"))
         assert {"kim", "lee", "max"} <= set(found) and all(f.problem is None for f in found.values())
+
+
+def test_a_student_folder_nobody_may_look_into_is_that_students_error():
+    """A student's folder without search permission (as ``unzip`` can restore one) made ``(folder / ".git").exists()``
+    raise PermissionError for the whole class, for a grader that is not root (the laptop case). Run as uid 65534."""
+    import shutil
+    import subprocess
+    import tempfile
+    from pathlib import Path
+
+    from test_hostile import _unprivileged_python
+
+    work = Path(tempfile.mkdtemp(prefix="minimax-unreadable-folder-"))
+    try:
+        os.chmod(work, 0o755)
+        klass = work / "class"
+        (klass / "mallory").mkdir(parents=True)
+        (klass / "alice.py").write_text(CORRECT)
+        (klass / "mallory" / "solution.py").write_text(CORRECT)
+        for path in (work, klass, klass / "alice.py"):
+            os.chmod(path, 0o755 if path.is_dir() else 0o644)
+        os.chmod(klass / "mallory", 0)
+        command, env = _unprivileged_python(work)
+        code = ("import sys, tempfile\nfrom pathlib import Path\nfrom grader.bulk import discover\n"
+                "found = discover.discover([Path(sys.argv[1])], Path(tempfile.mkdtemp()))\n"
+                "print(sorted((f.student, f.problem is None) for f in found))\n")
+        done = subprocess.run(command + ["-c", code, str(klass)], env=env, capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr[-1500:]
+        assert done.stdout.strip() == "[('alice', True), ('mallory', False)]"
+    finally:
+        os.chmod(work / "class" / "mallory", 0o755)
+        shutil.rmtree(work, ignore_errors=True)

@@ -159,7 +159,7 @@ def _class_folder(folder: Path, root: Path, staging: Path, shown: str, skipped: 
         if _ignored(entry):
             skipped.append(Skipped(f"{shown}/{entry.name}", "hidden, or a tool's metadata (not a submission)"))
     entries = [p for p in everything if not _ignored(p)]
-    repos = [p for p in entries if p.is_dir() and not p.is_symlink() and (p / ".git").exists()]
+    repos = [p for p in entries if p.is_dir() and not p.is_symlink() and _repository(p)]
     prefix = _common_prefix([p.name for p in repos]) if len(repos) > 1 else ""
     archives = {}  # each archive here, unpacked: an ArchiveError, or (its folder, its top, whether it holds a class)
     if depth < MAX_NESTING:
@@ -201,6 +201,15 @@ def _class_folder(folder: Path, root: Path, staging: Path, shown: str, skipped: 
         else:
             skipped.append(Skipped(display, "neither a Python file (.py), a folder nor a .zip archive"))
     return found
+
+
+def _repository(folder: Path) -> bool:
+    """Whether ``folder`` is a git clone; False where it cannot be looked into (a student's folder without search
+    permission, as ``unzip`` can restore one: ``exists`` raised PermissionError for the whole class)."""
+    try:
+        return (folder / ".git").exists()
+    except OSError:
+        return False
 
 
 def _single_file(path: Path, root: Path, display: str) -> Found:
