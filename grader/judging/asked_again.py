@@ -67,7 +67,7 @@ def searches(files) -> bool:
     for path in files:
         try:
             tree = python_source.parse(Path(path).read_bytes())
-        except (OSError, SyntaxError, ValueError):
+        except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):  # as every other reader of sources
             continue
         for node in ast.walk(tree):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
