@@ -167,3 +167,13 @@ def test_the_second_session_is_bounded_by_the_diagnosis_budget():
     assert asking.limits.submission_timeout <= coin_row.limits.load_timeout + 1.0
     assert asking.limits.submission_timeout < coin_row.limits.submission_timeout
     assert asking.driver_path != coin_row.driver_path  # the asking driver: every evaluation goes to the grader
+
+
+def test_a_source_nested_past_the_parser_is_read_as_no_search(tmp_path):
+    """200,000 unary minuses make the parser raise MemoryError: the grader's failure on that student, every run,
+    until ``searches`` read it as every other reader of sources does (no file it can read)."""
+    from grader.judging import asked_again
+
+    deep = tmp_path / "deep.py"
+    deep.write_text("def f():\n    return f()\nx = " + "-" * 200_000 + "1\n")
+    assert asked_again.searches([deep]) is False
