@@ -16,6 +16,7 @@ import re
 # Control characters (C0, DEL, C1) and the marks that reorder the text shown around them (bidirectional overrides
 # and isolates): what a terminal or a log viewer acts on instead of showing
 _NOT_FOR_TERMINALS = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+_NOT_IN_LINES = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")  # the same, but tabs and newlines
 
 
 def readable(text: str) -> str:
@@ -38,3 +39,15 @@ def for_terminal(text: str) -> str:
     tenth helper. The reports and files keep the names as they are (escaped there as each format needs)."""
     return _NOT_FOR_TERMINALS.sub(lambda found: f"\\x{ord(found[0]):02x}" if ord(found[0]) < 0x100
                                   else f"\\u{ord(found[0]):04x}", readable(text))
+
+
+def printable(text: str) -> str:
+    """``text`` as ``for_terminal`` shows it, its lines and tabs kept: for text a terminal or an editor shows as
+    lines (a report in text or Markdown). A student's exception text holding an escape sequence reached the
+    terminal raw through ``check``'s report and ``cat reports/mallory.md`` (the hundred and eleventh helper)."""
+    return _NOT_IN_LINES.sub(_escaped, readable(text)) if _NOT_IN_LINES.search(text) else text
+
+
+def _escaped(found) -> str:
+    code = ord(found[0])
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"

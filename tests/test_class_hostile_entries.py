@@ -175,7 +175,9 @@ def test_names_in_the_class_folder_reach_the_terminal_as_text_never_as_commands(
     """A file named with an escape sequence (OSC 52 sets the clipboard of terminals that honour it) or a newline
     (a line of its own: ``::`` starts a GitHub Actions command) reached ``grade``'s lines intact."""
     (klass / "README\x1b]52;c;aGVsbG8=\x1b\\.txt").write_text("notes")
-    shutil.copy(SUBMISSIONS / "ctp-26" / "correct" / "negamax.py", klass / "eve\x1b[2K\n::error::forged.py")
+    # (and a line the grading process's parser warns about, with the file's name: the hundred and eleventh helper)
+    (klass / "eve\x1b[2K\n::error::forged.py").write_text(
+        (SUBMISSIONS / "ctp-26" / "correct" / "negamax.py").read_text() + "\n_unused = [0x1for _ in ()]\n")
     done = subprocess.run([sys.executable, "-m", "grader", "grade", str(klass), "--exercise", "ctp-26", "--out",
                            str(tmp_path / "out"), "--seed", "26"], capture_output=True, text=True, timeout=240)
     assert done.returncode == 0, done.stderr[-2000:]

@@ -346,9 +346,10 @@ def test_a_broken_section_or_a_folder_without_code_leaves_the_other_sections_cla
 def test_students_archives_named_on_the_command_line_are_each_theirs(tmp_path):
     """``grade downloads/*.zip`` with one archive per student: an archive that holds "several submissions" (its
     owner's file and a broken ``bob.py``, or a Gradescope layout naming anyone) was read as a class and took bob's
-    id and his LMS row (the hundred and tenth helper). Among students' own archives it is its owner's error; an
-    export named alone, exports of sections named together, and an export beside a late student's file, are still
-    classes."""
+    id and his LMS row (the hundred and tenth helper). One whose submissions take the id of a student's own entry
+    named beside it is its owner's error; an export named alone, exports of sections named together (one of them a
+    single student's), and an export beside a late student's file or archive, are still classes (the hundred and
+    eleventh helper found the first rule, "only where all hold a class", lost those)."""
     downloads = tmp_path / "downloads"
     downloads.mkdir()
     _zip(downloads / "bob.zip", {"solution.py": CORRECT})
@@ -367,9 +368,19 @@ def test_students_archives_named_on_the_command_line_are_each_theirs(tmp_path):
     late = tmp_path / "late" / "zed.py"
     late.parent.mkdir()
     late.write_text(CORRECT)
-    for named in ([five / "classA.zip"], [five / "classA.zip", five / "classB.zip"], [five / "classA.zip", late]):
-        found = by_student(find(named, tmp_path / f"staging-{len(named)}-{named[-1].name}"))
-        assert {"kim", "lee", "max"} <= set(found) and all(f.problem is None for f in found.values())
+    (tmp_path / "alone").mkdir()
+    mallory = _zip(tmp_path / "alone" / "mallory.zip", {"mallory.py": CORRECT, "bob.py": "def minimax(:\n"})
+    alone = by_student(find([mallory], tmp_path / "staging-alone"))  # her own archive, named alone or with an export
+    assert list(alone) == ["mallory"] and "holds several submissions" in alone["mallory"].problem
+    beside = by_student(find([mallory, five / "classA.zip"], tmp_path / "staging-beside"))
+    assert "bob" not in beside and "holds several submissions" in beside["mallory"].problem
+    late_zip = _zip(tmp_path / "late" / "dave.zip", {"solution.py": CORRECT})
+    single = _zip(tmp_path / "late" / "sectionC.zip", {"una.py": CORRECT})
+    for number, named in enumerate(([five / "classA.zip"], [five / "classA.zip", five / "classB.zip"],
+                                    [five / "classA.zip", late], [five / "classA.zip", late_zip],
+                                    [five / "classA.zip", five / "classB.zip", single])):
+        found = by_student(find(named, tmp_path / f"staging-{number}"))
+        assert {"kim", "lee", "max"} <= set(found) and all(f.problem is None for f in found.values()), number
 
 
 def test_a_student_folder_nobody_may_look_into_is_that_students_error():

@@ -72,3 +72,33 @@ def test_a_tournament_with_such_text_in_a_failure_is_played_and_written(tmp_path
     games = (tmp_path / "out" / "games.jsonl").read_text(encoding="utf-8")
     assert "raised ValueError: \ufffd" in games
     assert (tmp_path / "out" / "standings.csv").is_file()
+
+
+ESCAPES = ('def minimax(node, max_depth, player_a_moves):\n'
+           '    raise ValueError("\\x1b]52;c;aGVsbG8=\\x1b\\\\\\x1b[2K\\u202e")\n')
+
+
+@pytest.mark.parametrize("fmt", ["text", "md"])
+def test_a_students_exception_text_reaches_a_text_report_as_text(tmp_path, fmt):
+    """``check --instructor`` in a terminal, ``cat reports/mallory.md``: the exception's escape sequences (OSC 52 sets
+    the clipboard) reached the terminal raw (the hundred and eleventh helper). Shown as escapes now."""
+    source = tmp_path / "mallory.py"
+    source.write_text(ESCAPES, encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "grader", "check", str(source), "--exercise", "ctp-26", "--format",
+                           fmt, "--instructor"], capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert done.returncode == 1, done.stderr[-1500:]
+    assert "\x1b" not in done.stdout and "\u202e" not in done.stdout
+    assert "\\x1b]52;c;aGVsbG8=" in done.stdout
+
+
+def test_a_tournament_shows_a_students_name_as_text(tmp_path):
+    klass = tmp_path / "class"
+    klass.mkdir()
+    shutil.copy(ROOT / "fixtures/submissions/coin-row/correct/value_helper.py", klass / "alice.py")
+    shutil.copy(ROOT / "fixtures/submissions/coin-row/correct/value_helper.py", klass / "eve\x1b]52;c;aGk=\x07.py")
+    done = subprocess.run([sys.executable, "-m", "grader", "tournament", str(klass), "--exercise", "coin-row", "--out",
+                           str(tmp_path / "out"), "--games", "2", "--seed", "26", "--jobs", "2"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-1500:]
+    assert "\x1b" not in done.stderr + done.stdout and "\x07" not in done.stderr + done.stdout
+    assert "eve\\x1b]52;c;aGk=\\x07" in done.stderr

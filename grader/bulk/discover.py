@@ -120,21 +120,32 @@ def survey(paths: list[Path], staging: Path) -> Survey:
     found: list[Found] = []
     skipped: list[Skipped] = []
     paths = [Path(path) for path in paths]
-    # Archives named on the command line are classes (an LMS export, or one per section) only where every one of them
-    # holds a class, as inside a folder (see _class_folder; a late submission's own file may be named beside an
-    # export). ``grade downloads/*.zip`` names students' own archives, and one that held a broken ``bob.py`` beside
-    # its owner's file was read as a class: it took bob's id and his row in the LMS import, and a Gradescope layout
-    # inside one named any id at all (the hundred and tenth helper, as the forty-sixth's inside a folder).
+    # An archive named on the command line that holds several submissions is a class (an LMS export, one per section),
+    # beside anything else named there (a late student's file or archive), unless one of its submissions has the id of
+    # a student's own entry named beside it: ``grade downloads/*.zip`` names students' own archives, and one holding
+    # its owner's file and a broken ``bob.py`` (or a Gradescope layout naming anyone) was read as a class and took
+    # bob's id and his row in the LMS import (the hundred and tenth helper). Then it is its owner's error.
     archives = {path: _opened(path, staging) for path in paths
                 if path.is_file() and not path.is_symlink() and path.suffix.lower() == ".zip"}
-    readable = [unpacked for unpacked in archives.values() if type(unpacked) is tuple]
-    sections = bool(readable) and all(unpacked[2] for unpacked in readable)
+    own = {_student_of(path) for path in paths if path.is_file() and path.suffix == ".py"
+           or path in archives and type(archives[path]) is tuple and not archives[path][2]}
     for path in paths:
         if path.is_symlink() and not path.exists():
             found.append(Found(_student_of(path), None, str(path), f"{path.name} is a broken link"))
         elif path in archives or path.is_file() and path.suffix.lower() == ".zip":
             unpacked = archives[path] if path in archives else _opened(path, staging)
-            found.extend(_unpacked_archive(path, unpacked, str(path), 1, skipped, staging, may_be_a_class=sections))
+            inner: list[Skipped] = []
+            read = _unpacked_archive(path, unpacked, str(path), 1, inner, staging, may_be_a_class=True)
+            # (or the id of the archive itself: ``mallory.zip`` holding ``mallory.py`` is mallory's, graded alone too)
+            taken = (sorted({f.student for f in read} & (own | {_student_of(path)}))
+                     if type(unpacked) is tuple and unpacked[2] else [])
+            if taken:
+                found.append(Found(_student_of(path), None, str(path),
+                                   f"{path.name} holds several submissions, one of them with the id of a student's own "
+                                   f"entry ({taken[0]}): one student's archive, not a class; submit one solution"))
+                continue
+            skipped.extend(inner)
+            found.extend(read)
         elif path.is_dir():
             found.extend(_class_folder(path, root=path.resolve(), staging=staging, shown=str(path), skipped=skipped))
         elif path.is_file():

@@ -176,7 +176,7 @@ def _run(found, exercise, declared, book, out: Path, *, count, seed, round_robin
                 os.fsync(handle.fileno())
                 outcome.played_now += len(lines)
                 print(f"minimax-grader: {outcome.played_now} of {len(planned) - outcome.reused} games played "
-                      f"({task.display})", file=stream)
+                      f"({for_terminal(task.display)})", file=stream)
     finally:
         executor.close()
     records = [recorded[g["key"]] for g in planned if g["key"] in recorded]

@@ -10,5 +10,5 @@ may import every other layer; only ``grader.similarity.sources`` imports a door 
 text, from ``student_door``). This ``__init__`` imports nothing: the pytest plugin is loaded
 by every pytest run in an environment where the grader is installed.
 
-May import: grader.bulk, grader.config, grader.export, grader.judging, grader.kit, grader.paths, grader.python_source, grader.report, grader.sandbox, grader.similarity, grader.version, grader.vocabulary
+May import: grader.bulk, grader.config, grader.export, grader.file_names, grader.judging, grader.kit, grader.paths, grader.python_source, grader.report, grader.sandbox, grader.similarity, grader.version, grader.vocabulary
 """

@@ -10,7 +10,7 @@ asked (on a TTY).
 ``feedback`` words one check the same way for every door and exporter (pytest, JUnit,
 Gradescope, Actions); ``feedback_levels`` decides, at render time, how much a report shows.
 
-May import: grader.judging, grader.paths
+May import: grader.file_names, grader.judging, grader.paths
 """
 
 from __future__ import annotations
@@ -104,7 +104,23 @@ def render(result, fmt: str = "text", *, color: bool = False, summary: str | Non
         return f"{ANSI[name]}{text}\033[0m"
 
     data = result.to_dict() if hasattr(result, "to_dict") else result
+    if fmt != "html":  # read in a terminal or an editor: the student's text shown, never acted on (HTML escapes its own)
+        data = _printable(data)
     return template.render(r=data, style=style, status_style=_status_style, summary=summary)
+
+
+def _printable(value):
+    """Every string of the result with its control characters as escapes (``file_names.printable``), lines kept."""
+    from grader.file_names import printable
+
+    kind = type(value)
+    if kind is str:
+        return printable(value)
+    if kind is dict:
+        return {key: _printable(item) for key, item in value.items()}
+    if kind is list or kind is tuple:
+        return [_printable(item) for item in value]
+    return value
 
 
 def _status_style(status: str) -> str:
