@@ -51,3 +51,22 @@ def printable(text: str) -> str:
 def _escaped(found) -> str:
     code = ord(found[0])
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def warnings_as_text() -> None:
+    """Every warning this process prints, as one line of text (``for_terminal``): the parser's SyntaxWarning and
+    DeprecationWarning name a student's file and quote their source (``0x1for``, an invalid escape), and printed
+    an OSC 52 in a file name to the grader's terminal (the hundred and eleventh helper). Installed once where a
+    command or a worker starts: silencing the parse instead (``catch_warnings``) changed every thread's filters
+    and reset the "once" memory of the whole process (the hundred and twelfth)."""
+    import warnings
+
+    plain = warnings.formatwarning
+    if getattr(plain, "as_text", False):
+        return
+
+    def formatwarning(message, category, filename, lineno, line=None):
+        return for_terminal(plain(message, category, filename, lineno, line).rstrip("\n")) + "\n"
+
+    formatwarning.as_text = True
+    warnings.formatwarning = formatwarning

@@ -198,7 +198,10 @@ def test_zips_inside_a_folder_are_read_like_zips_on_the_command_line(tmp_path):
     assert all(f.problem is None for f in in_folder.values())
     assert in_folder["kim"].display == f"{folder}/classA.zip/kim.py"
     assert in_folder["ben"].path.joinpath("helpers.py").is_file()
-    given = by_student(find([folder / "classA.zip", folder / "classB.zip"], tmp_path / "staging2"))
+    # Named on the command line, two class archives are classes where the instructor says so (see
+    # test_students_archives_named_on_the_command_line_are_each_theirs)
+    given = by_student(discover.discover([folder / "classA.zip", folder / "classB.zip"], tmp_path / "staging2",
+                                         sections=True))
     assert set(given) == set(in_folder)
 
 
@@ -344,43 +347,47 @@ def test_a_broken_section_or_a_folder_without_code_leaves_the_other_sections_cla
 
 
 def test_students_archives_named_on_the_command_line_are_each_theirs(tmp_path):
-    """``grade downloads/*.zip`` with one archive per student: an archive that holds "several submissions" (its
-    owner's file and a broken ``bob.py``, or a Gradescope layout naming anyone) was read as a class and took bob's
-    id and his LMS row (the hundred and tenth helper). One whose submissions take the id of a student's own entry
-    named beside it is its owner's error; an export named alone, exports of sections named together (one of them a
-    single student's), and an export beside a late student's file or archive, are still classes (the hundred and
-    eleventh helper found the first rule, "only where all hold a class", lost those)."""
+    """Nothing in an archive tells a class export from a student's archive made to look like one (the hundred and
+    tenth to twelfth helpers: read as a class, ``aaron.zip`` holding a broken ``bob.py`` took bob's id and LMS row;
+    every rule by ids either let one student name a classmate who had not submitted, ``Bob`` or a Gradescope sid
+    included, or refused an honest export). So an archive holding several submissions is a class where it is the
+    only archive named, or where the instructor says so (``sections``); of several archives, each is one student's."""
     downloads = tmp_path / "downloads"
     downloads.mkdir()
     _zip(downloads / "bob.zip", {"solution.py": CORRECT})
-    _zip(downloads / "carol.zip", {"solution.py": CORRECT})
+    _zip(downloads / "carol.zip", {"solution.py": CORRECT, "solution_v2.py": CORRECT})  # two versions: her error
     _zip(downloads / "aaron.zip", {"aaron.py": CORRECT, "bob.py": "def minimax(:\n"})
-    _zip(downloads / "dave.zip", {"submission_metadata.yml": "submission_1:\n  :submitters:\n  - :name: Bob\n"
-                                                             "    :sid: bob\n",
-                                  "submission_1/solution.py": CORRECT, "submission_2/solution.py": CORRECT})
+    _zip(downloads / "mallory.zip", {"Bob.py": CORRECT, "dave.py": CORRECT})  # names a classmate, case changed
+    _zip(downloads / "eve.zip", {"submission_metadata.yml": "submission_1:\n  :submitters:\n  - :name: Fay\n"
+                                                            "    :sid: fay\n",
+                                 "submission_1/solution.py": CORRECT, "submission_2/solution.py": CORRECT})
     found = find(sorted(downloads.glob("*.zip")), tmp_path / "staging")
-    assert sorted(f.student for f in found) == ["aaron", "bob", "carol", "dave"]
     students = by_student(found)
+    assert sorted(students) == ["aaron", "bob", "carol", "eve", "mallory"]  # nobody else's id, from any archive
     assert students["bob"].problem is None and students["bob"].display == f"{downloads}/bob.zip"
-    assert "holds several submissions" in students["aaron"].problem
-    assert students["dave"].problem is not None
-    five = five_students(tmp_path / "sections")
-    late = tmp_path / "late" / "zed.py"
-    late.parent.mkdir()
-    late.write_text(CORRECT)
+    for owner in ("aaron", "carol", "mallory", "eve"):
+        assert "holds several submissions" in students[owner].problem and "--sections" in students[owner].problem
     (tmp_path / "alone").mkdir()
     mallory = _zip(tmp_path / "alone" / "mallory.zip", {"mallory.py": CORRECT, "bob.py": "def minimax(:\n"})
-    alone = by_student(find([mallory], tmp_path / "staging-alone"))  # her own archive, named alone or with an export
+    alone = by_student(find([mallory], tmp_path / "staging-alone"))  # her own archive, named alone
     assert list(alone) == ["mallory"] and "holds several submissions" in alone["mallory"].problem
-    beside = by_student(find([mallory, five / "classA.zip"], tmp_path / "staging-beside"))
-    assert "bob" not in beside and "holds several submissions" in beside["mallory"].problem
+    # An export alone, with a late student's file beside it (one of the export's students too: bob and bob~2), and
+    # exports of sections (one a single student's) or an export and a late archive with --sections
+    five = five_students(tmp_path / "sections")
+    late = tmp_path / "late" / "lee.py"
+    late.parent.mkdir()
+    late.write_text(CORRECT)
     late_zip = _zip(tmp_path / "late" / "dave.zip", {"solution.py": CORRECT})
     single = _zip(tmp_path / "late" / "sectionC.zip", {"una.py": CORRECT})
-    for number, named in enumerate(([five / "classA.zip"], [five / "classA.zip", five / "classB.zip"],
-                                    [five / "classA.zip", late], [five / "classA.zip", late_zip],
-                                    [five / "classA.zip", five / "classB.zip", single])):
-        found = by_student(find(named, tmp_path / f"staging-{number}"))
+    for number, (named, sections) in enumerate((([five / "classA.zip"], False), ([five / "classA.zip", late], False),
+                                                ([five / "classA.zip", five / "classB.zip"], True),
+                                                ([five / "classA.zip", late_zip], True),
+                                                ([five / "classA.zip", five / "classB.zip", single], True))):
+        found = by_student(discover.discover(named, tmp_path / f"staging-{number}", sections=sections))
         assert {"kim", "lee", "max"} <= set(found) and all(f.problem is None for f in found.values()), number
+    assert "lee~2" in by_student(find([five / "classA.zip", late], tmp_path / "staging-late"))
+    refused = by_student(find([five / "classA.zip", five / "classB.zip"], tmp_path / "staging-refused"))
+    assert set(refused) == {"classA", "classB"} and all("--sections" in f.problem for f in refused.values())
 
 
 def test_a_student_folder_nobody_may_look_into_is_that_students_error():

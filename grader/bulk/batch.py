@@ -172,7 +172,7 @@ def make_progress(stream=None) -> Progress:
 def grade(paths: list[Path], exercise_id: str, out: Path, *, jobs: int | None = None, seed: int | None = None,
           exercises_dirs: list[Path] | None = None, sandbox: str | None = None, executor: Executor | None = None,
           progress: Progress | None = None, warm: bool = True, examples: int | None = None,
-          lms: tuple[str, ...] = (), roster: dict | None = None) -> Outcome:
+          lms: tuple[str, ...] = (), roster: dict | None = None, sections: bool = False) -> Outcome:
     """Grade every submission under ``paths`` into ``out``.
 
     Everything that can be refused is refused before ``out`` is touched: an unknown exercise,
@@ -189,7 +189,7 @@ def grade(paths: list[Path], exercise_id: str, out: Path, *, jobs: int | None = 
     progress = progress or Progress(open(os.devnull, "w"))
     # A folder that cannot be removed (whatever a submission's files made of it) never costs the class its outputs
     with tempfile.TemporaryDirectory(prefix="minimax-grader-unpacked-", ignore_cleanup_errors=True) as staging:
-        survey = discovery.survey(paths, Path(staging))
+        survey = discovery.survey(paths, Path(staging), sections)
         if not survey.found:
             raise NothingToGrade(f"found no submissions in {', '.join(str(p) for p in paths)}"
                                  + "".join(f"; skipped {s.path}: {s.reason}" for s in survey.skipped[:5]))

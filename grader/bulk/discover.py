@@ -110,39 +110,46 @@ class ArchiveError(Exception):
 # -- entry point -------------------------------------------------------------------------
 
 
-def discover(paths: list[Path], staging: Path) -> list[Found]:
-    """Every submission under ``paths``; archives are unpacked below ``staging``."""
-    return survey(paths, staging).found
+def discover(paths: list[Path], staging: Path, sections: bool = False) -> list[Found]:
+    """Every submission under ``paths``; archives are unpacked below ``staging`` (``sections``: see ``survey``)."""
+    return survey(paths, staging, sections).found
 
 
-def survey(paths: list[Path], staging: Path) -> Survey:
-    """Every submission under ``paths`` and every entry left out, with the reason."""
+def survey(paths: list[Path], staging: Path, sections: bool = False) -> Survey:
+    """Every submission under ``paths`` and every entry left out, with the reason.
+
+    An archive named on the command line that holds several submissions is a class where it is the only archive
+    named (an LMS export, with late students' files beside it or not) or where the instructor says the archives are
+    classes (``sections``: one export per section); otherwise each archive named is one student's, and one holding
+    several submissions is its owner's error. Nothing in an archive tells a class export from a student's archive
+    made to look like one: read as a class, ``aaron.zip`` holding a broken ``bob.py`` took bob's id and his LMS row
+    in ``grade downloads/*.zip`` (the hundred and tenth helper), and every rule by ids either let a student name a
+    classmate who had not submitted or refused an honest export (the hundred and eleventh and twelfth)."""
     found: list[Found] = []
     skipped: list[Skipped] = []
     paths = [Path(path) for path in paths]
-    # An archive named on the command line that holds several submissions is a class (an LMS export, one per section),
-    # beside anything else named there (a late student's file or archive), unless one of its submissions has the id of
-    # a student's own entry named beside it: ``grade downloads/*.zip`` names students' own archives, and one holding
-    # its owner's file and a broken ``bob.py`` (or a Gradescope layout naming anyone) was read as a class and took
-    # bob's id and his row in the LMS import (the hundred and tenth helper). Then it is its owner's error.
-    archives = {path: _opened(path, staging) for path in paths
-                if path.is_file() and not path.is_symlink() and path.suffix.lower() == ".zip"}
-    own = {_student_of(path) for path in paths if path.is_file() and path.suffix == ".py"
-           or path in archives and type(archives[path]) is tuple and not archives[path][2]}
+    named = [path for path in paths if path.suffix.lower() == ".zip" and path.is_file()]
+    classes_allowed = sections or len(named) <= 1
     for path in paths:
         if path.is_symlink() and not path.exists():
             found.append(Found(_student_of(path), None, str(path), f"{path.name} is a broken link"))
-        elif path in archives or path.is_file() and path.suffix.lower() == ".zip":
-            unpacked = archives[path] if path in archives else _opened(path, staging)
+        elif path.is_file() and path.suffix.lower() == ".zip":
+            unpacked = _opened(path, staging)
+            holds_a_class = type(unpacked) is tuple and unpacked[2]
+            if holds_a_class and not classes_allowed:
+                found.append(Found(_student_of(path), None, str(path),
+                                   f"{path.name} holds several submissions, and other archives are named beside it, "
+                                   "each read as one student's: name a class archive alone, or give --sections to "
+                                   "read every archive that holds several submissions as a class"))
+                continue
             inner: list[Skipped] = []
             read = _unpacked_archive(path, unpacked, str(path), 1, inner, staging, may_be_a_class=True)
-            # (or the id of the archive itself: ``mallory.zip`` holding ``mallory.py`` is mallory's, graded alone too)
-            taken = (sorted({f.student for f in read} & (own | {_student_of(path)}))
-                     if type(unpacked) is tuple and unpacked[2] else [])
-            if taken:
+            # A class in which a submission has the archive's own id (``mallory.zip`` holding ``mallory.py`` and
+            # ``bob.py``) is that student's archive, read alone too
+            if holds_a_class and any(f.student.casefold() == _student_of(path).casefold() for f in read):
                 found.append(Found(_student_of(path), None, str(path),
-                                   f"{path.name} holds several submissions, one of them with the id of a student's own "
-                                   f"entry ({taken[0]}): one student's archive, not a class; submit one solution"))
+                                   f"{path.name} holds several submissions, one of them its own owner's: one "
+                                   "student's archive, not a class; submit one solution"))
                 continue
             skipped.extend(inner)
             found.extend(read)

@@ -119,6 +119,9 @@ def grade_one(submission, exercise, bank, launcher, warm):
 
 
 def main() -> int:
+    from grader.file_names import warnings_as_text
+
+    warnings_as_text()  # parsing a student's file may warn, naming it: as text on the shared terminal
     answers = os.fdopen(os.dup(1), "w", encoding="utf-8")
     os.dup2(2, 1)  # stray prints from any library land on stderr, not in the answers
     sys.stdout = sys.stderr

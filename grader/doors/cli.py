@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import ast
 from grader import python_source
-from grader.file_names import for_terminal
+from grader.file_names import for_terminal, warnings_as_text
 import os
 import shlex
 import sys
@@ -295,14 +295,17 @@ def init_ci(exercise_id, submission, install, folder, force):
               help="Also write that LMS's grade-import CSV (canvas.csv, moodle.csv); may be repeated.")
 @click.option("--roster", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
               help="CSV mapping the grader's student ids to the LMS's: columns id, name, login, sis_id, email, section.")
+@click.option("--sections", is_flag=True, default=False,
+              help="Read every archive named here that holds several submissions as a class (one export per section); "
+                   "without it only an archive named alone is, and each of several is one student's.")
 @click.option("--executor", type=click.Choice(["local", "dask"]), default=None,
               help="Where to grade: local worker processes (default), or dask (a LocalCluster, or the --scheduler's cluster).")
 @click.option("--scheduler", metavar="ADDRESS", default=None,
               help="Grade on a running Dask cluster, e.g. tcp://10.0.0.5:8786 (implies --executor dask).")
 @click.option("--unconfined-ok", is_flag=True, default=False,
               help="Grade even where nothing keeps a submission from the others' files and the outputs (no bwrap, no Landlock).")
-def grade(paths, exercise_id, out, jobs, seed, sandbox, exercises_dir, examples, lms, roster, executor, scheduler,
-          unconfined_ok):
+def grade(paths, exercise_id, out, jobs, seed, sandbox, exercises_dir, examples, lms, roster, sections, executor,
+          scheduler, unconfined_ok):
     """Grade a whole class (files, folders, zips, Gradescope or GitHub Classroom layouts) in parallel.
 
     Exits 0 when every submission was graded, whatever the scores; 2 for a usage error (before
@@ -327,7 +330,7 @@ def grade(paths, exercise_id, out, jobs, seed, sandbox, exercises_dir, examples,
         roster_rows = lms_exports.read_roster(roster) if roster else None
         outcome = batch.grade(list(paths), exercise_id, out, jobs=jobs, seed=seed, examples=examples, executor=chosen,
                               exercises_dirs=_exercises_dirs(exercises_dir), sandbox=sandbox, progress=batch.make_progress(),
-                              lms=tuple(lms), roster=roster_rows)
+                              lms=tuple(lms), roster=roster_rows, sections=sections)
     except (ExerciseError, batch.UsageProblem, lms_exports.RosterError) as exc:
         raise click.UsageError(str(exc)) from None
     except Exception as exc:  # noqa: BLE001 - the grader's own failure: one line and exit 3
@@ -432,4 +435,5 @@ def _the_grader_failed(exc: Exception) -> NoReturn:
 
 
 def main():
+    warnings_as_text()  # a warning naming a student's file prints as text (file_names.warnings_as_text)
     cli(prog_name="minimax-grader")
