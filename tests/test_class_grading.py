@@ -320,3 +320,18 @@ def test_the_default_is_one_worker_per_cpu_the_grader_may_use(monkeypatch):
     assert executor.LocalPool().jobs == 3
     monkeypatch.delattr(executor.os, "sched_getaffinity", raising=False)  # macOS, Windows
     assert executor.default_jobs() == 8
+
+
+def test_section_exports_named_together_are_classes_with_sections_only(tmp_path):
+    """Of several archives named on the command line each is one student's (nothing inside tells an export from a
+    student's archive made to look like one); ``--sections`` says they are exports."""
+    folder = five_students(tmp_path / "downloads")
+    named = [folder / "classA.zip", folder / "classB.zip"]
+    plain = run_grade(*named, "--exercise", "ctp-26", "--out", tmp_path / "plain", "--seed", SEED, "--examples", 5)
+    assert plain.returncode == 0, plain.stderr[-1500:]
+    assert set(results(tmp_path / "plain")) == {"classA", "classB"}
+    assert all("--sections" in r["error"] for r in results(tmp_path / "plain").values())
+    told = run_grade(*named, "--sections", "--exercise", "ctp-26", "--out", tmp_path / "told", "--seed", SEED,
+                     "--examples", 5)
+    assert told.returncode == 0, told.stderr[-1500:]
+    assert set(results(tmp_path / "told")) == {"kim", "lee", "max", "ann", "ben"}
