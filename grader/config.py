@@ -22,13 +22,22 @@ class ConfigError(Exception):
     """The ``[tool.minimax-grader]`` table is unreadable or says something impossible."""
 
 
-def pyproject_path(folder: Path | None = None) -> Path:
-    return (Path.cwd() if folder is None else Path(folder)) / "pyproject.toml"
+def pyproject_path(folder: Path | None = None) -> Path | None:
+    """``folder``'s (by default the working folder's) pyproject.toml; None where the working folder no longer exists
+    (removed under a shell still in it: every command printed a traceback)."""
+    if folder is None:
+        try:
+            folder = Path.cwd()
+        except FileNotFoundError:
+            return None
+    return Path(folder) / "pyproject.toml"
 
 
 def read_table(folder: Path | None = None) -> dict:
     """The ``[tool.minimax-grader]`` table of ``folder``'s pyproject.toml ({} when there is none)."""
     path = pyproject_path(folder)
+    if path is None:
+        return {}
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:

@@ -101,3 +101,19 @@ def test_a_worker_of_a_grader_run_in_place_finds_that_grader(tmp_path):
     done = subprocess.run(argv, cwd=tmp_path, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == f"stand-in worker from {package / 'worker.py'}"
+
+
+@pytest.mark.parametrize("started", ["console script", "python -m grader"])
+def test_a_working_folder_removed_under_the_shell_is_one_line(tmp_path, started):
+    """A shell still in a folder that was removed: every command printed a traceback (hypothesis, for one, reads the
+    working folder as it is imported). One line and exit 2 now."""
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    command = [_console_script()] if started == "console script" else [sys.executable, "-m", "grader"]
+    script = 'cd "$1" && rmdir "$1" && shift && exec "$@"'
+    done = subprocess.run(["sh", "-c", script, "sh", str(gone), *command, "grade", str(SUBMISSIONS / "ctp-26" / "correct"),
+                           "--exercise", "ctp-26", "--out", str(tmp_path / "out")],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2, done.stderr[-1500:]
+    assert done.stderr.strip() == ("minimax-grader: the folder this runs in no longer exists; change to a folder and "
+                                   "run it again")

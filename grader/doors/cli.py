@@ -436,4 +436,10 @@ def _the_grader_failed(exc: Exception) -> NoReturn:
 
 def main():
     warnings_as_text()  # a warning naming a student's file prints as text (file_names.warnings_as_text)
+    try:
+        os.getcwd()
+    except FileNotFoundError:  # removed under the shell still in it: hypothesis, for one, reads it as it is imported
+        click.echo("minimax-grader: the folder this runs in no longer exists; change to a folder and run it again",
+                   err=True)
+        sys.exit(2)
     cli(prog_name="minimax-grader")
