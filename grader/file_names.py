@@ -37,8 +37,7 @@ def for_terminal(text: str) -> str:
     instructor's terminal intact in ``grade``'s lines (OSC 52: "set the clipboard"; others move or erase lines),
     and a newline in a name began a line of its own (``::`` starts a GitHub Actions command): the hundred and
     tenth helper. The reports and files keep the names as they are (escaped there as each format needs)."""
-    return _NOT_FOR_TERMINALS.sub(lambda found: f"\\x{ord(found[0]):02x}" if ord(found[0]) < 0x100
-                                  else f"\\u{ord(found[0]):04x}", readable(text))
+    return _NOT_FOR_TERMINALS.sub(_escaped, readable(text))
 
 
 def printable(text: str) -> str:

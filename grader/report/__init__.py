@@ -20,6 +20,8 @@ import re
 from functools import cache
 from pathlib import Path
 
+from grader.file_names import printable
+
 TEMPLATES = Path(__file__).with_name("templates")
 FORMATS = {"text": "report.txt.j2", "md": "report.md.j2", "html": "report.html.j2"}
 ANSI = {"pass": "\033[32m", "fail": "\033[31m", "skip": "\033[33m", "error": "\033[35m", "bold": "\033[1m", "dim": "\033[2m"}
@@ -129,8 +131,6 @@ def _printable(value):
 
 
 def _escaped_strings(value):
-    from grader.file_names import printable
-
     kind = type(value)
     if kind is str:
         return printable(value)
