@@ -16,7 +16,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from grader import python_source
+from grader import paths, python_source
 from grader.file_names import is_readable, readable
 
 MAX_SOURCE_BYTES = 1 << 20
@@ -131,13 +131,8 @@ def read_source(path: str | Path) -> bytes:
     regular file, opened without waiting. A student's "file" may be a link to ``/dev/zero`` or to a FIFO beside it, or
     be hundreds of megabytes: read whole, the first took the grading process past 20 GB and the second hung it for
     good (the hundred and tenth helper). ``OSError`` (ENODEV: "not a regular file") otherwise."""
-    import errno
-    import stat
-
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
-    with open(fd, "rb", buffering=0) as handle:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise OSError(errno.ENODEV, "not a regular file")
+    handle, _ = paths.opened_regular(path, follow_links=True)
+    with handle:
         chunks, left = [], MAX_SOURCE_BYTES + 1
         while left > 0:
             chunk = handle.read(min(left, 1 << 20))
