@@ -16,7 +16,8 @@ import re
 # Control characters (C0, DEL, C1) and the marks that reorder the text shown around them (bidirectional overrides
 # and isolates): what a terminal or a log viewer acts on instead of showing
 _NOT_FOR_TERMINALS = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
-_NOT_IN_LINES = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")  # the same, but tabs and newlines
+NOT_IN_LINES = "[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]"  # the same, but tabs and newlines kept
+_NOT_IN_LINES = re.compile(NOT_IN_LINES)
 
 
 def readable(text: str) -> str:

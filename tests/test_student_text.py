@@ -102,3 +102,25 @@ def test_a_tournament_shows_a_students_name_as_text(tmp_path):
     assert done.returncode == 0, done.stderr[-1500:]
     assert "\x1b" not in done.stderr + done.stdout and "\x07" not in done.stderr + done.stdout
     assert "eve\\x1b]52;c;aGk=\\x07" in done.stderr
+
+
+def test_every_character_a_text_report_escapes_is_escaped_whichever_string_holds_it():
+    """The text and Markdown reports first ask, in one pass over the result's JSON, whether any string needs escaping;
+    that pass once had its own copy of the characters ``printable`` escapes, and missed DEL, which JSON writes as it is
+    (a result holding only a DEL came out raw). Every character of the class, alone in an exception's text, comes
+    out escaped."""
+    import re
+
+    from grader import report
+    from grader.file_names import NOT_IN_LINES
+    from grader.judging.result import SubmissionResult
+
+    wanted = re.compile(NOT_IN_LINES)
+    characters = [chr(code) for code in range(0x2070) if wanted.match(chr(code))]
+    assert "\x7f" in characters and "\x1b" in characters and "\u202e" in characters
+    for character in characters:
+        result = SubmissionResult("mallory.py", "ctp-26", "error", 0.0, 10.0, error=f"raised ValueError: a{character}b")
+        for fmt in ("text", "md"):
+            shown = report.render(result, fmt)
+            assert character not in shown, (fmt, hex(ord(character)))
+            assert f"\\x{ord(character):02x}" in shown or f"\\u{ord(character):04x}" in shown, (fmt, hex(ord(character)))

@@ -20,7 +20,7 @@ import re
 from functools import cache
 from pathlib import Path
 
-from grader.file_names import printable
+from grader.file_names import NOT_IN_LINES, printable
 
 TEMPLATES = Path(__file__).with_name("templates")
 FORMATS = {"text": "report.txt.j2", "md": "report.md.j2", "html": "report.html.j2"}
@@ -114,9 +114,10 @@ def render(result, fmt: str = "text", *, color: bool = False, summary: str | Non
 
 
 # What a string to escape looks like once ``json.dumps(..., ensure_ascii=False)`` wrote it: a C0 character other than a
-# tab or a newline is escaped there (``\u001b``, ``\r``), a C1 character or a reordering mark written as it is. A
-# match that is only an escaped backslash before ``r`` costs the careful walk, nothing else.
-_ANY_TO_ESCAPE = re.compile(r'\\u00[01][0-9a-fA-F]|\\u007[fF]|\\[bfr]|[\x80-\x9f\u202a-\u202e\u2066-\u2069]')
+# tab or a newline is escaped there (``\u001b``, ``\r``), anything else (DEL, a C1 character, a reordering mark)
+# written as it is, and matched by the very class ``printable`` escapes (a copy of it here once missed DEL). A match
+# that is only an escaped backslash before ``r`` costs the careful walk, nothing else.
+_ANY_TO_ESCAPE = re.compile(r'\\u00[01][0-9a-fA-F]|\\[bfr]|' + NOT_IN_LINES)
 
 
 def _printable(value):
