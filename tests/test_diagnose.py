@@ -872,3 +872,82 @@ def test_alphabeta_swapped_aggregates_and_a_beta_returned_are_named(tmp_path, na
     sample.write_text(source, encoding="utf-8")
     result = api.check(sample, "alphabeta")
     assert [m.code for m in result.mistakes][:1] == [code], [(m.code, m.evidence) for m in result.mistakes]
+
+
+def _cut_short(outcomes, which, skipped_after: bool = False):
+    """``outcomes`` with the calls ``which`` picks cut off at their time limit (and, ``skipped_after``, every later
+    one left unrun, as the harness leaves a pass after two calls cut short)."""
+    from grader.sandbox.session import TIMED_OUT_BEFORE
+
+    cut = 0
+    for outcome in outcomes:
+        if cut >= 2 and skipped_after:
+            outcome.raw = {"id": outcome.case.id, "skipped": TIMED_OUT_BEFORE}
+        elif which(outcome.case.input):
+            outcome.raw = {"id": outcome.case.id, "answer": None, "raised": None, "timed_out": True,
+                           "trace": {"evaluated": [], "expanded": []}, "mutated": False}
+            cut += 1
+    return outcomes
+
+
+def _branching(case):
+    return any(len(node["children"]) > 1 for node in _nodes(case["tree"]))
+
+
+def _nodes(tree):
+    yield tree
+    for child in tree["children"]:
+        yield from _nodes(child)
+
+
+@pytest.mark.parametrize("skipped_after", [False, True])
+def test_a_search_that_only_ever_runs_out_of_time_is_named_does_not_finish(ctp26, ctp26_bank, skipped_after):
+    """Answers' checks failed with no wrong answer and no exception, only calls cut off (an endless loop where a
+    node has two moves): ``no-known-mistake`` said "none of the mistakes gives your answers" of code that gave
+    none (the hundred and thirteenth helper's student). The replies' kinds alone say it: ``does-not-finish``."""
+    from grader.judging import diagnose
+
+    right = lambda case: ctp26.hook("reference")(case, ctp26.reference)  # noqa: E731
+    outcomes = _cut_short(_outcomes(ctp26, ctp26_bank, right), _branching, skipped_after)
+    mistakes, _ = diagnose.diagnose(ctp26, outcomes, _failed_answers_check())
+    assert [m.code for m in mistakes] == [diagnose.DOES_NOT_FINISH]
+    assert "did not finish within 1 s" in mistakes[0].evidence
+    assert ("more were not run after them" in mistakes[0].evidence) == skipped_after
+    assert mistakes[0].checks == ["random-trees"]
+
+
+def test_wrong_answers_beside_calls_cut_short_are_named_from_the_answers(ctp26, ctp26_bank):
+    """Where some answers are wrong the answers speak (here ``always-max``), not the calls that ran out of time."""
+    from grader.judging import diagnose
+
+    module = diagnose.mistakes_of(ctp26)
+    deep = lambda case: case["max_depth"] >= 5  # noqa: E731
+    outcomes = _cut_short(_outcomes(ctp26, ctp26_bank, _always_max_of(module)), deep)
+    assert sum(1 for o in outcomes if o.raw.get("timed_out")) > 2
+    mistakes, _ = diagnose.diagnose(ctp26, outcomes, _failed_answers_check())
+    assert diagnose.DOES_NOT_FINISH not in [m.code for m in mistakes]
+    assert "always-max" in [m.code for m in mistakes]
+
+
+def test_a_tree_the_code_did_not_finish_on_is_not_localised(ctp26, ctp26_bank, monkeypatch):
+    """Localising asks the tree again node by node: on a tree the code ran out of time on, its subtrees ran out of
+    time too and nothing was found (two more timeouts, 3.4 s of a student's check). A tree it answered wrongly is
+    localised as ever."""
+    from grader.judging import diagnose
+    from grader.judging.result import CheckResult, Counterexample
+
+    localised = []
+    monkeypatch.setattr(diagnose, "localise", lambda module, facts, case_input, *rest: localised.append(case_input)
+                        or (None, [], None))
+    monkeypatch.setattr(diagnose.asked_again, "evaluation_runner", lambda *args: None)
+    right = lambda case: ctp26.hook("reference")(case, ctp26.reference)  # noqa: E731
+    outcomes = _cut_short(_outcomes(ctp26, ctp26_bank, right), _branching)
+    cut = next(o for o in outcomes if o.raw.get("timed_out"))
+    answered = next(o for o in outcomes if not o.raw.get("timed_out"))
+    session = types.SimpleNamespace(budget_left=lambda: 30.0)
+    for outcome, expect in ((cut, []), (answered, [answered.case.input])):
+        localised.clear()
+        check = CheckResult("random-trees", "t", "failed", 0.0, 3.0, message="wrong",
+                            counterexample=Counterexample("minimax(root, 2, True)", "", 1, 2, outcome.case.input))
+        diagnose.diagnose(ctp26, outcomes, [check], session=session)
+        assert localised == expect

@@ -40,8 +40,9 @@ from grader.judging.checks import Outcome, right_number, tagged_number
 from grader.judging.predictions import model_keys
 from grader.judging.predictions import predict as _predict
 from grader.judging.result import Mistake
+from grader.sandbox.session import TIMED_OUT_BEFORE
 # The vocabulary the diagnosis speaks, kept importable from here (exercises' mistakes.py use it so).
-from grader.vocabulary.findings import (CLEAR_LEAD, INTERFACE_ERRORS, LOCAL_RULES, MIN_EXPLAINED, NO_KNOWN_MISTAKE, PARTIAL_AGREES,  # noqa: F401
+from grader.vocabulary.findings import (CLEAR_LEAD, DOES_NOT_FINISH, INTERFACE_ERRORS, LOCAL_RULES, MIN_EXPLAINED, NO_KNOWN_MISTAKE, PARTIAL_AGREES,  # noqa: F401
                                         PARTIAL_CONTRADICTS, PARTIAL_EXPLAINS, SUPPORTED_EXPLAINS, Finding,
                                         Fit, Model, Support, best_per_code, clear_winners, fit_hypothesis,
                                         local_text, support_of_rule, supported_by, with_support)
@@ -65,6 +66,11 @@ GENERIC = {
     "hardcoded-answer": ("Your function gives the published examples' answers whatever it is asked: it "
                          "does not compute them from its input.",
                          "What would it return for an input you have never seen?"),
+    DOES_NOT_FINISH: ("Your function did not finish within the time a call is given, where it should have: a loop "
+                      "whose condition never changes, a recursion that never stops, or a search that does far more "
+                      "work than it needs to.",
+                      "On the smallest input it did not finish on, which loop or recursive call keeps going, and "
+                      "what should change at each step so that it ends?"),
     NO_KNOWN_MISTAKE: ("None of the mistakes this grader knows gives your answers, so it does not guess at one.",
                        "On the smallest failing input, which step of your code first gives a different "
                        "value from the one you would work out by hand?"),
@@ -595,12 +601,15 @@ def diagnose(exercise, outcomes, checks, again_raw=(), session=None, budget: flo
     roots: dict[str, tuple] = {}
     seen: dict[str, tuple] = {}
     if module is not None and session is not None:
+        # A tree the code did not finish on has no wrong value to find: asked node by node again, its subtrees
+        # would run out of time too (an endless loop's localisation cost two more timeouts and found nothing)
+        unfinished = {Facts.key(o.case.input) for o in facts.outcomes if isinstance(o.raw, dict) and o.raw.get("timed_out")}
         for check in failing_answer_checks:
             example = check.counterexample
             if example is None or example.input is None:
                 continue
             key = Facts.key(example.input)
-            if key not in seen and len(seen) < MAX_LOCALISED:
+            if key not in seen and key not in unfinished and len(seen) < MAX_LOCALISED:
                 found, asked, rule = localise(module, facts, example.input, run_batch,
                                               _check_groups(exercise, check.name))
                 seen[key] = (found, asked[0] if asked else None, example, rule)
@@ -675,6 +684,11 @@ def diagnose(exercise, outcomes, checks, again_raw=(), session=None, budget: flo
         if found is not None and not stateful and root_outcome is not None and _reproduces(root_outcome, example, facts):
             localisations[name] = found
 
+    if not wrong and not explained:
+        unfinished = _did_not_finish(facts, exercise, failing_answer_checks)
+        if unfinished is not None:
+            findings.append(unfinished)
+            explained = True
     if wrong and not explained or not findings:
         findings.append(with_support(_unknown(facts, [o for o in bank if facts.is_wrong(o)], len(bank), checks,
                                               localisations, drawn), local_rules))
@@ -684,6 +698,26 @@ def diagnose(exercise, outcomes, checks, again_raw=(), session=None, budget: flo
 def wrong_before_localising(facts: Facts) -> bool:
     return any(facts.is_wrong(o) for o in facts.outcomes)
 
+
+
+def _did_not_finish(facts: Facts, exercise, failing_answer_checks) -> Finding | None:
+    """Answers' checks failed with no wrong answer and no exception anywhere, only calls cut off at their time limit
+    (and the cases not run after them): the one thing the replies show is that the code does not finish. Said for
+    every exercise alike, from the replies' kinds alone, never guessed from what the code is: an endless loop and a
+    search slow past reason look the same from here, and the text names both. ``None`` otherwise."""
+    if not failing_answer_checks:
+        return None
+    bank = facts.bank()
+    timed_out = [o for o in bank if isinstance(o.raw, dict) and o.raw.get("timed_out")]
+    if not timed_out:
+        return None
+    not_run = sum(1 for o in bank if isinstance(o.raw, dict) and o.raw.get("skipped") == TIMED_OUT_BEFORE)
+    smallest = min(timed_out, key=facts.size)
+    after = f"; {not_run} more were not run after them" if not_run else ""
+    return Finding(DOES_NOT_FINISH,
+                   f"{len(timed_out)} of {len(bank)} calls did not finish within "
+                   f"{exercise.limits.call_timeout:g} s, the smallest {facts.call(smallest)}{after}",
+                   checks=tuple(c.name for c in failing_answer_checks))
 
 
 def _unknown(facts: Facts, wrong, asked: int, checks, localisations, example=None) -> Finding:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 NO_KNOWN_MISTAKE = "no-known-mistake"
+DOES_NOT_FINISH = "does-not-finish"  # every failure a call cut off at its time limit (diagnose._did_not_finish)
 
 
 @dataclass(frozen=True)
