@@ -420,3 +420,56 @@ def test_a_student_folder_nobody_may_look_into_is_that_students_error():
     finally:
         os.chmod(work / "class" / "mallory", 0o755)
         shutil.rmtree(work, ignore_errors=True)
+
+
+def _without_utf8_flag(path, names: dict[str, bytes], extra: dict[str, bytes] | None = None):
+    """An archive whose members are named with the raw bytes given and no UTF-8 flag, as Info-ZIP's ``zip`` and macOS's
+    Finder write them (``zipfile`` itself would set the flag): written under ASCII stand-ins of the same length, whose
+    bytes are then put back in both headers. ``extra``: a member's extra field, by stand-in."""
+    stand_ins = {f"s{i:0{len(raw) - 1}d}"[:len(raw)]: raw for i, raw in enumerate(names.values())}
+    with zipfile.ZipFile(path, "w") as zf:
+        for stand_in in stand_ins:
+            info = zipfile.ZipInfo(stand_in)
+            info.extra = (extra or {}).get(stand_in, b"")
+            zf.writestr(info, CORRECT)
+    data = path.read_bytes()
+    for stand_in, raw in stand_ins.items():
+        assert data.count(stand_in.encode()) == 2
+        data = data.replace(stand_in.encode(), raw)
+    path.write_bytes(data)
+    return list(stand_ins)
+
+
+def test_member_names_written_in_utf8_without_the_flag_keep_their_letters(tmp_path):
+    """``zipfile`` reads a name without the UTF-8 flag as code page 437: ``núñezjosé_…`` came out ``n├║├▒ezjos├⌐_…``
+    in ids, exports and reports, and no roster could match it (the hundred and thirteenth helper, an Info-ZIP archive).
+    UTF-8 bytes are read as UTF-8; a name that is not UTF-8 stays code page 437, as every unzip shows it."""
+    archive = tmp_path / "section.zip"
+    _without_utf8_flag(archive, {"a": "núñezjosé_12345_67895_minimax.py".encode(), "b": b"smithjohn_1_2_minimax.py",
+                                 "c": "Ga\u0308rtner.py".encode(), "d": "cp437_\u00e9t\u00e9.py".encode("cp437")})
+    assert not any(info.flag_bits & 0x800 for info in zipfile.ZipFile(archive).infolist())
+    found = by_student(find([archive], tmp_path / "staging"))
+    assert set(found) == {"núñezjosé_12345_67895_minimax", "smithjohn_1_2_minimax", "Ga\u0308rtner",
+                          "cp437_\u00e9t\u00e9"}
+    assert all(f.problem is None for f in found.values())
+
+
+def test_info_zip_s_unicode_path_field_names_the_member_when_it_matches(tmp_path):
+    """A Windows archiver writes the name in its own code page (1252 here: ``M\\xfcller.py``, which code page 437 reads
+    ``M\u207fller.py``) and the UTF-8 name in Info-ZIP's field (0x7075) with the CRC of the name it stands for; a field
+    whose CRC does not match (the name was changed since) is ignored."""
+    import zlib
+
+    def field(name_bytes, utf8):
+        body = b"\x01" + zlib.crc32(name_bytes).to_bytes(4, "little") + utf8.encode()
+        return (0x7075).to_bytes(2, "little") + len(body).to_bytes(2, "little") + body
+
+    muller, renee = "M\u00fcller.py".encode("cp1252"), "Ren\u00e9e.py".encode("cp1252")
+    archive = tmp_path / "export.zip"
+    names = {"m": muller, "r": renee}
+    stand_ins = [f"s{i:0{len(raw) - 1}d}"[:len(raw)] for i, raw in enumerate(names.values())]
+    _without_utf8_flag(archive, names, extra={stand_ins[0]: field(muller, "M\u00fcller.py"),
+                                              stand_ins[1]: field(b"stale.py", "Mallory.py")})
+    assert [info.extra[:2] for info in zipfile.ZipFile(archive).infolist()] == [b"\x75\x70"] * 2
+    found = by_student(find([archive], tmp_path / "staging"))
+    assert set(found) == {"M\u00fcller", renee.decode("cp437")[:-3]}

@@ -40,6 +40,7 @@ import re
 import shutil
 import stat
 import zipfile
+import zlib
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -551,6 +552,7 @@ def _checked_members(zf: zipfile.ZipFile, name: str):
     declared = 0
     out = []
     for info in infos:
+        info.filename = _member_name(info)  # (what zf.open compares with the member's own header stays orig_filename)
         relative = _safe_relative(info.filename)
         if relative is None:
             raise ArchiveError(f"{name} holds a path that leads outside its folder ({info.filename[:80]!r}); not unpacked")
@@ -569,6 +571,42 @@ def _checked_members(zf: zipfile.ZipFile, name: str):
             raise ArchiveError(f"{name} compresses {info.filename[:60]!r} more than {MAX_RATIO}:1 (a zip bomb?); not unpacked")
         out.append((info, relative))
     return out
+
+
+UTF8_FLAG = 0x800
+UNICODE_PATH_FIELD = 0x7075  # Info-ZIP's "Unicode Path Extra Field": version 1, the CRC-32 of the header name, UTF-8
+
+
+def _member_name(info: zipfile.ZipInfo) -> str:
+    """The member's name as its writer meant it. A name without the UTF-8 flag is read by ``zipfile`` as code page 437,
+    the format's old default, but Info-ZIP's ``zip`` on Linux and macOS's Finder write UTF-8 without setting the flag:
+    ``núñez.py`` came out ``n├║├▒ez.py``, in ids, exports and on the roster's side (the hundred and thirteenth
+    helper). Such a name is taken from Info-ZIP's Unicode path field where it has one that matches, else as UTF-8 where
+    its bytes are UTF-8 (text in code page 437 rarely is), else as code page 437. ``_safe_relative`` reads the result
+    like any name."""
+    name = info.filename
+    if info.flag_bits & UTF8_FLAG:
+        return name
+    try:
+        raw = info.orig_filename.encode("cp437")
+    except UnicodeEncodeError:
+        return name
+    extra = info.extra
+    while len(extra) >= 4:
+        kind, size = int.from_bytes(extra[:2], "little"), int.from_bytes(extra[2:4], "little")
+        body, extra = extra[4:4 + size], extra[4 + size:]
+        if kind == UNICODE_PATH_FIELD and len(body) > 5 and body[0] == 1 \
+                and int.from_bytes(body[1:5], "little") == zlib.crc32(raw):
+            try:
+                return body[5:].decode("utf-8")
+            except UnicodeDecodeError:
+                break
+    if raw.isascii():
+        return name
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return name
 
 
 def _safe_relative(member: str) -> PurePosixPath | None:
