@@ -375,3 +375,20 @@ def test_a_worker_started_early_for_another_job_is_let_go(tmp_path, monkeypatch)
                             [Task(key=_key_of(sample), path=str(sample), display="s")]))
     assert [(result["status"], result.get("error")) for _, result in answers] == [("passed", None)]
     assert early.poll() is not None
+
+
+def test_a_run_into_the_same_out_leaves_no_report_of_a_student_it_does_not_have(tmp_path):
+    """Two section archives first read as two students, then graded right into the same ``--out``: the reports of the
+    two "students" stayed beside the class's and read as theirs (the hundred and thirteenth helper). Reports this run
+    does not write are removed; whatever else is kept in the folder stays."""
+    klass = tmp_path / "class"
+    klass.mkdir()
+    for name in ("bob", "carol"):
+        (klass / f"{name}.py").write_text((ROOT / "fixtures/submissions/ctp-26/correct/functional.py").read_text())
+    out = tmp_path / "out"
+    batch.grade([klass], "ctp-26", out, seed=SEED, jobs=1, examples=5)
+    assert {p.name for p in (out / "reports").iterdir()} == {"bob.html", "bob.md", "carol.html", "carol.md"}
+    (out / "reports" / "notes.txt").write_text("mine")
+    (klass / "carol.py").unlink()
+    batch.grade([klass], "ctp-26", out, seed=SEED, jobs=1, examples=5)
+    assert {p.name for p in (out / "reports").iterdir()} == {"bob.html", "bob.md", "notes.txt"}

@@ -366,9 +366,12 @@ def write_outputs(out: Path, entries: list[dict], *, exercise: str, seed: int, d
 
     reports = out / REPORTS
     reports.mkdir(exist_ok=True)
+    written = set()
     for entry in entries:
         for fmt in ("html", "md"):
+            written.add(f"{entry['name']}.{fmt}")
             _write(reports / f"{entry['name']}.{fmt}", report.render(entry["result"], fmt, summary="../summary.html"))
+    _remove_other_reports(reports, written)
     submissions = [{"student": e["student"], "report": e["report"], **e["result"]} for e in entries]
     counts = {s: sum(1 for e in entries if e["result"]["status"] == s) for s in ("passed", "failed", "error")}
     document = {"exercise": exercise, "seed": seed, "grader_version": __version__, "count": len(entries),
@@ -383,6 +386,22 @@ def write_outputs(out: Path, entries: list[dict], *, exercise: str, seed: int, d
     if near_duplicates is not None:
         page["near_duplicates"] = similar_view.context(*near_duplicates, {e["student"]: e["report"] for e in entries})
     _write(out / "summary.html", summary.render(page))
+
+
+def _remove_other_reports(reports: Path, written: set[str]) -> None:
+    """The reports of students this run does not have, left by an earlier run into the same ``--out`` (a run that read
+    two section archives as two students, then the right one): they would be read as this class's. Only the grader's
+    own kinds of file are removed, never what else someone keeps there."""
+    try:
+        entries = list(os.scandir(reports))
+    except OSError:
+        return
+    for entry in entries:
+        if entry.name not in written and entry.name.endswith((".html", ".md")) and entry.is_file(follow_symlinks=False):
+            try:
+                os.unlink(entry.path)
+            except OSError:
+                pass
 
 
 LMS_FILES = {"canvas": "canvas.csv", "moodle": "moodle.csv"}
