@@ -449,7 +449,7 @@ def test_member_names_written_in_utf8_without_the_flag_keep_their_letters(tmp_pa
                                  "c": "Ga\u0308rtner.py".encode(), "d": "cp437_\u00e9t\u00e9.py".encode("cp437")})
     assert not any(info.flag_bits & 0x800 for info in zipfile.ZipFile(archive).infolist())
     found = by_student(find([archive], tmp_path / "staging"))
-    assert set(found) == {"núñezjosé_12345_67895_minimax", "smithjohn_1_2_minimax", "Ga\u0308rtner",
+    assert set(found) == {"núñezjosé", "smithjohn", "Ga\u0308rtner",
                           "cp437_\u00e9t\u00e9"}
     assert all(f.problem is None for f in found.values())
 

@@ -330,7 +330,8 @@ def _assemble(students: list[dict], done: dict[str, dict], exercise, bank, sandb
             result = _error_result(found, sub, exercise, bank, launcher)
         outcome.counts[result["status"]] = outcome.counts.get(result["status"], 0) + 1
         name = given[id(item)]
-        entries.append({"student": found.student, "name": name, "report": f"{REPORTS}/{name}.html", "result": result})
+        entries.append({"student": found.student, "name": name, "report": f"{REPORTS}/{name}.html", "result": result,
+                        "lms_id": found.lms_id, "named_by_lms": found.named_by_lms})
     return entries
 
 
@@ -408,17 +409,24 @@ LMS_FILES = {"canvas": "canvas.csv", "moodle": "moodle.csv"}
 
 
 def write_lms(out: Path, entries: list[dict], *, exercise: str, lms: tuple[str, ...], roster: dict | None) -> list[str]:
-    """Each requested LMS's import file; returns a note per student the roster does not name."""
+    """Each requested LMS's import file; returns the notes on the roster (students it does not name, rows of it no
+    student matched: ``roster.people_for``)."""
     import importlib
 
+    from grader.export.roster import Student, people_for
+
+    if not lms:
+        return []
     pairs = [(e["student"], e["result"]) for e in entries]
+    people, notes = people_for([Student(e["student"], e.get("lms_id", ""), e.get("named_by_lms", False))
+                                for e in entries], roster)
     for name in dict.fromkeys(lms):
         module = importlib.import_module(f"grader.export.{name}")
-        _write(out / LMS_FILES[name], module.render(pairs, assignment=exercise, roster=roster))
-    if not lms or roster is None:
+        _write(out / LMS_FILES[name], module.render(pairs, assignment=exercise, roster=people))
+    if roster is None:
         return []
-    return [f"{student} is not in the roster: its row in {', '.join(LMS_FILES[n] for n in lms)} has no LMS id"
-            for student, _ in pairs if student not in roster]
+    return [note.replace("its row", f"its row in {', '.join(LMS_FILES[n] for n in dict.fromkeys(lms))}", 1)
+            for note in notes]
 
 
 def _one_per_line(document: dict, key: str) -> str:

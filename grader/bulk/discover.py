@@ -4,8 +4,9 @@ Accepted shapes, mixed freely: a folder of ``.py`` files (one per student); a fo
 per-student folders (several modules each); ``.zip`` archives (a whole class, or one per
 student); a Gradescope export (``submission_metadata.yml`` beside ``submission_NNN/``
 folders); a GitHub Classroom clone (one repository folder per student, named
-``<assignment>-<user>``). Student ids come from file and folder names (Gradescope: from the
-metadata when it names the student).
+``<assignment>-<user>``); a Canvas or Moodle submissions download (``lms_names``: a student per
+user, named as the LMS names them). Student ids come from file and folder names (Gradescope: from the
+metadata when it names the student; Canvas and Moodle: from the names the LMS gave the entries).
 
 Nothing is trusted: archives are unpacked by hand under caps on member count, member size,
 total size and compression ratio, and a member whose path would land outside its folder
@@ -33,6 +34,7 @@ from __future__ import annotations
 
 import ast
 from grader import python_source
+from grader.bulk import lms_names
 from grader.file_names import readable
 import hashlib
 import os
@@ -62,6 +64,10 @@ class Found:
     path: Path | None          # a .py file or a folder to grade; None when there is a problem
     display: str               # what reports call it: the path as the instructor knows it
     problem: str | None = None
+    # Read off an LMS download's own names (``lms_names``): the LMS's user id (Canvas's numeric ID, which its import
+    # matches rows by), and whether ``student`` is the LMS's name for the student rather than a login
+    lms_id: str = ""
+    named_by_lms: bool = False
 
     def __post_init__(self):
         # What is shown and stored is UTF-8, whatever bytes the file system had (``grader.file_names``).
@@ -157,7 +163,12 @@ def survey(paths: list[Path], staging: Path, sections: bool = False) -> Survey:
         elif path.is_dir():
             found.extend(_class_folder(path, root=path.resolve(), staging=staging, shown=str(path), skipped=skipped))
         elif path.is_file():
-            found.append(_single_file(path, path.parent.resolve(), str(path)))
+            owner = lms_names.named_file(path)  # a late student's file from the LMS's download, named beside it
+            if owner is None:
+                found.append(_single_file(path, path.parent.resolve(), str(path)))
+            else:
+                found.append(_single_file(path, path.parent.resolve(), str(path), student=owner.student))
+                found[-1].lms_id, found[-1].named_by_lms = owner.lms_id, True
         else:
             found.append(Found(_student_of(path), None, str(path), f"no such file or folder: {path}"))
     return Survey(_unique_ids(found), skipped)
@@ -196,9 +207,17 @@ def _class_folder(folder: Path, root: Path, staging: Path, shown: str, skipped: 
                         for entry in entries)
     readable = [a for a in archives.values() if type(a) is tuple]
     sections = bool(readable) and not students_here and all(a[2] for a in readable)
+    lms = lms_names.read(entries, staging, shown)
+    skipped.extend(Skipped(f"{shown}/{entry.name}", reason) for entry, reason in lms.skipped.items())
     found = []
     for entry in entries:
+        if entry in lms.skipped or entry in lms.absorbed:
+            continue
         display = f"{shown}/{entry.name}"
+        owner = lms.owners.get(entry)
+        if owner is not None:
+            found.append(_owned(entry, owner, root, display, depth, skipped, staging))
+            continue
         if entry.is_symlink() and not _inside(entry, root):
             found.append(Found(_student_of(entry), None, display, f"{entry.name} is a link that leads outside {shown}"))
         elif entry.is_symlink():
@@ -222,6 +241,30 @@ def _class_folder(folder: Path, root: Path, staging: Path, shown: str, skipped: 
     return found
 
 
+def _owned(entry: Path, owner, root: Path, display: str, depth: int, skipped: list[Skipped], staging: Path) -> Found:
+    """An entry of an LMS download whose names say whose it is (``lms_names.Owner``): graded as any entry of its kind,
+    under the student's name and with the LMS's id for them. Links are refused as anywhere else."""
+    if owner.problem is not None:
+        found = Found(owner.student, None, owner.display or display, owner.problem)
+    elif owner.folder is not None:
+        found = _student_folder(owner.folder, owner.student, owner.folder.resolve(), owner.display)
+    elif entry.is_symlink():
+        found = Found(owner.student, None, display, f"{entry.name} is a link: a submission is graded from its own files")
+    elif entry.is_dir():
+        found = _student_folder(entry, owner.student, root, display)
+    elif entry.suffix.lower() == ".zip" and entry.is_file():
+        # A student's own archive, named by the LMS: never a class (it would name other students)
+        if depth >= MAX_NESTING:
+            found = Found(owner.student, None, display, f"{entry.name}: archives nested too deeply")
+        else:
+            found = _unpacked_archive(entry, _opened(entry, staging), display, depth + 1, skipped, staging,
+                                      may_be_a_class=False, student=owner.student)[0]
+    else:
+        found = _single_file(entry, root, display, student=owner.student)
+    found.lms_id, found.named_by_lms = owner.lms_id, True
+    return found
+
+
 def _repository(folder: Path) -> bool:
     """Whether ``folder`` is a git clone; False where it cannot be looked into (a student's folder without search
     permission, as ``unzip`` can restore one: ``exists`` raised PermissionError for the whole class)."""
@@ -231,8 +274,8 @@ def _repository(folder: Path) -> bool:
         return False
 
 
-def _single_file(path: Path, root: Path, display: str) -> Found:
-    student = _student_of(path)
+def _single_file(path: Path, root: Path, display: str, student: str | None = None) -> Found:
+    student = student or _student_of(path)
     if path.is_symlink() and not _inside(path, root):
         return Found(student, None, display, f"{path.name} is a link that leads outside the folder being graded")
     if path.suffix != ".py":
@@ -404,16 +447,18 @@ def _opened(path: Path, staging: Path):
 
 
 def _unpacked_archive(path: Path, unpacked, display: str, depth: int, skipped: list[Skipped], staging: Path,
-                      may_be_a_class: bool) -> list[Found]:
+                      may_be_a_class: bool, student: str | None = None) -> list[Found]:
     """``unpacked``: ``(folder, top, holds a class)`` or the ArchiveError it gave. ``may_be_a_class``: False where it
-    was found among students (see ``_class_folder``), where one that holds several submissions is its owner's error."""
+    was found among students (see ``_class_folder``), where one that holds several submissions is its owner's error.
+    ``student``: the owner's id where something other than the archive's name says it (an LMS download's names)."""
+    student = student or _student_of(path)
     if isinstance(unpacked, ArchiveError):
-        return [Found(_student_of(path), None, display, str(unpacked))]
+        return [Found(student, None, display, str(unpacked))]
     folder, top, holds_a_class = unpacked
     if not holds_a_class:
-        return [_student_folder(top, _student_of(path), folder.resolve(), display)]
+        return [_student_folder(top, student, folder.resolve(), display)]
     if not may_be_a_class:
-        return [Found(_student_of(path), None, display,
+        return [Found(student, None, display,
                       f"{path.name} holds several submissions (files or folders that are alternatives to one another) "
                       "among other students' submissions, where an archive is one student's: submit one solution "
                       "(a class archive is graded when it is named on the command line)")]
@@ -646,8 +691,13 @@ def _slug(text: str) -> str:
 
 
 def safe_name(student: str) -> str:
-    """A file name for a student's reports: readable, no separators, no leading dot."""
-    return _slug(student)[:80]
+    """A file name for a student's reports: readable, no separators, no leading dot, ASCII (a link to it works
+    whatever normal form a file system keeps names in). Accented letters keep their base letter (``núñezjosé`` ->
+    ``nunezjose``, where it was ``n_ezjos``: the hundred and thirteenth helper)."""
+    import unicodedata
+
+    plain = "".join(c for c in unicodedata.normalize("NFKD", student) if not unicodedata.combining(c))
+    return _slug(plain)[:80]
 
 
 def _unique_ids(found: list[Found]) -> list[Found]:

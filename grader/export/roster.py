@@ -64,3 +64,55 @@ def read_roster(path: Path) -> dict[str, Person]:
             raise RosterError(f"the roster {path} names the id {key!r} twice (line {number})")
         people[key] = Person(**values)
     return people
+
+
+@dataclass(frozen=True)
+class Student:
+    """A student as grading found them: the grader's id, and what an LMS download's names said of them (Canvas's user
+    id; whether the id is the LMS's name for them rather than a login: ``grader.bulk.lms_names``)."""
+
+    id: str
+    lms_id: str = ""
+    named_by_lms: bool = False
+
+
+def people_for(students: list[Student], roster: dict[str, Person] | None) -> tuple[dict[str, Person], list[str]]:
+    """Who each student is in the LMS, by grader id, for the import files; and the notes the instructor should read.
+
+    A roster row is the student's where its ``id`` is the grader's id, or, for a student an LMS download named, where
+    its ``lms_id`` (or its ``id``: a Canvas gradebook export read as a roster calls Canvas's user id ``ID``) is the user
+    id the download gave: the LMS id is then filled in from the download where the roster has none. A student the
+    roster does not name gets a row with no LMS id and a note, never an id made up, except the one the LMS's own
+    download gave; roster rows that no student matched are one note (students with no submission: nobody is left
+    out without a word). Without a roster the grader's id is the login, except where the LMS named the student."""
+    people: dict[str, Person] = {}
+    notes: list[str] = []
+    by_lms_id = {person.lms_id: person for person in (roster or {}).values() if person.lms_id}
+    matched: set[str] = set()
+    for student in students:
+        person = None
+        if roster is not None:
+            person = roster.get(student.id)
+            if person is None and student.lms_id:
+                person = by_lms_id.get(student.lms_id) or roster.get(student.lms_id)
+        if person is not None:
+            matched.add(person.id)
+            if student.lms_id and not person.lms_id:
+                person = Person(**{**person.__dict__, "lms_id": student.lms_id})
+        elif student.named_by_lms:
+            person = Person(id=student.id, name=student.id, lms_id=student.lms_id)
+            if roster is not None:
+                notes.append(f"{student.id} is not in the roster: its row carries only what the LMS's download named")
+        elif roster is not None:
+            person = Person(id=student.id, name=student.id)
+            notes.append(f"{student.id} is not in the roster: its row has no LMS id")
+        else:
+            person = Person(id=student.id, name=student.id, login=student.id)
+        people[student.id] = person
+    missing = [person for key, person in (roster or {}).items() if key not in matched]
+    if missing:
+        shown = ", ".join(f"{p.name} ({p.id})" if p.name and p.name != p.id else p.id for p in missing[:10])
+        more = f" and {len(missing) - 10} more" if len(missing) > 10 else ""
+        notes.append(f"{len(missing)} student{'s' if len(missing) != 1 else ''} of the roster handed in nothing "
+                     f"that was found: {shown}{more} (no row in the LMS files)")
+    return people, notes

@@ -1,0 +1,143 @@
+"""An LMS's submissions download read as the LMS named it: one student per student, their LMS id in the import files.
+
+Canvas names each file ``<sortable name>_<user id>_<attachment id>_<file>`` (``_LATE_`` before the user id when late);
+Moodle makes a folder per student and plugin, ``<Full Name>_<participant id>_assignsubmission_file_`` beside
+``…_onlinetext_``, or prefixes each file so when downloaded without folders. Read as plain names, a Canvas student was
+``garciaana_12341_67891_minimax``, matched no roster and filled no ID column, a Moodle student with online text was two
+students, and ``núñezjosé``'s report was ``n_ezjos.html`` (the hundred and thirteenth helper).
+"""
+
+from __future__ import annotations
+
+import csv
+import zipfile
+
+from conftest import SUBMISSIONS
+from grader.bulk import batch, discover
+from grader.export.roster import Person, Student, people_for
+
+CORRECT = (SUBMISSIONS / "ctp-26" / "correct" / "functional.py").read_text()
+BUGGY = (SUBMISSIONS / "ctp-26" / "buggy" / "always_max.py").read_text()
+# A solution in two modules that import each other by the student's own names
+SPLIT_MAIN = "from search_helpers import best\n\n" + CORRECT.replace("def minimax(", "def _minimax(") + \
+    "\n\ndef minimax(node, max_depth, player_a_moves):\n    return best(_minimax, node, max_depth, player_a_moves)\n"
+SPLIT_HELPER = "def best(search, *args):\n    return search(*args)\n"
+
+
+def _zip(path, members):
+    with zipfile.ZipFile(path, "w") as archive:
+        for name, data in members.items():
+            archive.writestr(name, data)
+    return path
+
+
+def canvas_export(path):
+    return _zip(path, {
+        "garciaana_12341_67891_minimax.py": CORRECT,
+        "smithjohn_LATE_12342_67892_minimax.py": BUGGY,
+        "leekim_12343_67893_minimax.py": SPLIT_MAIN,
+        "leekim_12343_67894_search_helpers.py": SPLIT_HELPER,
+        "leekim_12343_67895_notes.pdf": b"%PDF-1.4 not code",
+        "núñezjosé_12345_67896_minimax-1.py": CORRECT,
+    })
+
+
+def moodle_export(path):
+    return _zip(path, {
+        "Jane Doe_123456_assignsubmission_file_/minimax.py": CORRECT,
+        "Tom Becker_123460_assignsubmission_file_/minimax.py": BUGGY,
+        "Tom Becker_123460_assignsubmission_onlinetext_/onlinetext.html": "<p>I did my best</p>",
+        "Ann Other_123461_assignsubmission_onlinetext_/onlinetext.html": "<p>forgot the file</p>",
+    })
+
+
+def by_student(survey):
+    return {f.student: f for f in survey.found}
+
+
+def test_a_canvas_download_is_one_student_per_user_id_under_canvas_s_name_for_them(tmp_path):
+    survey = discover.survey([canvas_export(tmp_path / "submissions.zip")], tmp_path / "staging")
+    found = by_student(survey)
+    assert set(found) == {"garciaana", "smithjohn", "leekim", "núñezjosé"}
+    assert {f.student: f.lms_id for f in found.values()} == {"garciaana": "12341", "smithjohn": "12342",
+                                                             "leekim": "12343", "núñezjosé": "12345"}
+    assert all(f.problem is None and f.named_by_lms for f in found.values())
+    # leekim's two files are one folder of theirs, under the names their import uses; the PDF is left out, said why
+    assert sorted(p.name for p in found["leekim"].path.iterdir()) == ["minimax.py", "search_helpers.py"]
+    assert [(s.path.rsplit("/", 1)[-1], s.reason) for s in survey.skipped] == [
+        ("leekim_12343_67895_notes.pdf", "not code: leekim_12343_67895_notes.pdf of leekim's submission")]
+
+
+def test_a_moodle_download_is_one_student_per_participant_and_online_text_is_left_out_with_a_word(tmp_path):
+    survey = discover.survey([moodle_export(tmp_path / "CS101 B-HW3-4242.zip")], tmp_path / "staging")
+    found = by_student(survey)
+    assert set(found) == {"Jane Doe", "Tom Becker"}
+    assert all(f.problem is None and f.named_by_lms and f.lms_id == "" for f in found.values())
+    reasons = sorted(s.reason for s in survey.skipped)
+    assert reasons == ["not code: Moodle's onlinetext part of Ann Other's submission, who handed in no code",
+                       "not code: Moodle's onlinetext part of Tom Becker's submission"]
+
+
+def test_a_moodle_download_without_folders_is_read_the_same(tmp_path):
+    archive = _zip(tmp_path / "flat.zip", {"Jane Doe_123456_assignsubmission_file_minimax.py": CORRECT,
+                                           "Tom Becker_123460_assignsubmission_file_minimax.py": BUGGY})
+    assert set(by_student(discover.survey([archive], tmp_path / "staging"))) == {"Jane Doe", "Tom Becker"}
+
+
+def test_a_late_file_from_canvas_named_beside_the_export_is_that_student(tmp_path):
+    late = tmp_path / "patelriya_LATE_12346_67999_minimax.py"
+    late.write_text(CORRECT)
+    found = by_student(discover.survey([canvas_export(tmp_path / "submissions.zip"), late], tmp_path / "staging"))
+    assert found["patelriya"].lms_id == "12346" and found["patelriya"].path == late
+
+
+def test_names_that_only_look_alike_are_left_as_they_are(tmp_path):
+    """A plain class keeps its file names as ids; a student's own file named like the LMS's is read so, by design,
+    only where it has the whole shape (name, two numbers, the file)."""
+    folder = tmp_path / "class"
+    folder.mkdir()
+    for name in ("alice.py", "bob_2.py", "carol_1_final.py", "dave_1_2_minimax.py"):
+        (folder / name).write_text(CORRECT)
+    assert set(by_student(discover.survey([folder], tmp_path / "staging"))) == {"alice", "bob_2", "carol_1_final",
+                                                                                 "dave"}
+
+
+def test_the_import_files_carry_the_download_s_ids_with_or_without_a_roster(tmp_path):
+    """Without a roster canvas.csv's ID is the user id Canvas named the files with (its import matches rows by it) and
+    no login is made up from a name; with Canvas's own gradebook export as the roster (its ``ID`` column is read as the
+    id) every row is filled, and roster rows with no submission are one note."""
+    export, out = canvas_export(tmp_path / "submissions.zip"), tmp_path / "out"
+    batch.grade([export], "ctp-26", out, seed=3, jobs=1, examples=5, lms=("canvas", "moodle"))
+    rows = {r[0]: r for r in csv.reader((out / "canvas.csv").read_text(encoding="utf-8-sig").splitlines())}
+    assert rows["garciaana"][1:4] == ["12341", "", ""] and rows["leekim"][1] == "12343"
+    assert rows["garciaana"][5] == rows["leekim"][5] == "10" and rows["smithjohn"][5] != "10"
+    assert sorted(p.name for p in (out / "reports").iterdir() if p.suffix == ".html") == [
+        "garciaana.html", "leekim.html", "nunezjose.html", "smithjohn.html"]
+    roster_file = tmp_path / "gradebook.csv"
+    roster_file.write_text("Student,ID,SIS User ID,SIS Login ID,Section\n"
+                           "\"Garcia, Ana\",12341,S1,agarcia,A\n\"Smith, John\",12342,S2,jsmith,A\n"
+                           "\"Lee, Kim\",12343,S3,klee,B\n\"Núñez, José\",12345,S5,jnunez,B\n"
+                           "\"Mustermann, Max\",12399,S9,mmuster,B\n", encoding="utf-8")
+    from grader.export.roster import read_roster
+
+    outcome = batch.grade([export], "ctp-26", out, seed=3, jobs=1, examples=5, lms=("canvas",),
+                          roster=read_roster(roster_file))
+    rows = {r[1]: r for r in csv.reader((out / "canvas.csv").read_text(encoding="utf-8-sig").splitlines())}
+    assert rows["12341"][:5] == ["Garcia, Ana", "12341", "S1", "agarcia", "A"]
+    assert rows["12345"][:5] == ["Núñez, José", "12345", "S5", "jnunez", "B"]
+    assert "12399" not in rows
+    assert outcome.notes == ["1 student of the roster handed in nothing that was found: Mustermann, Max (12399) "
+                             "(no row in the LMS files)"]
+
+
+def test_people_for_matches_by_grader_id_then_by_the_download_s_user_id():
+    roster = {"alice": Person("alice", name="Alice A", login="aa"), "x9": Person("x9", name="Bo B", lms_id="77")}
+    people, notes = people_for([Student("alice"), Student("bob", "77", True), Student("carl", "", True),
+                                Student("dora")], roster)
+    assert people["alice"].login == "aa" and people["bob"].name == "Bo B" and people["bob"].lms_id == "77"
+    assert people["carl"].lms_id == "" and people["carl"].login == ""
+    assert people["dora"] == Person("dora", name="dora")
+    assert notes == ["carl is not in the roster: its row carries only what the LMS's download named",
+                     "dora is not in the roster: its row has no LMS id"]
+    plain, none = people_for([Student("dora"), Student("erin", "5", True)], None)
+    assert plain["dora"].login == "dora" and plain["erin"] == Person("erin", name="erin", lms_id="5") and none == []
