@@ -324,14 +324,30 @@ def test_the_default_is_one_worker_per_cpu_the_grader_may_use(monkeypatch):
 
 def test_section_exports_named_together_are_classes_with_sections_only(tmp_path):
     """Of several archives named on the command line each is one student's (nothing inside tells an export from a
-    student's archive made to look like one); ``--sections`` says they are exports."""
+    student's archive made to look like one); ``--sections`` says they are exports. Named without it, where every one
+    of them holds several submissions, nothing is graded: exit 2 and one line saying what to type, not a class's
+    outputs overwritten with two error rows (the hundred and thirteenth helper). One student's archive among them is
+    enough for the run to go on, each archive its owner's (no student can stop the class)."""
     folder = five_students(tmp_path / "downloads")
     named = [folder / "classA.zip", folder / "classB.zip"]
     plain = run_grade(*named, "--exercise", "ctp-26", "--out", tmp_path / "plain", "--seed", SEED, "--examples", 5)
-    assert plain.returncode == 0, plain.stderr[-1500:]
-    assert set(results(tmp_path / "plain")) == {"classA", "classB"}
-    assert all("--sections" in r["error"] for r in results(tmp_path / "plain").values())
+    assert plain.returncode == 2, plain.stderr[-1500:]
+    assert not (tmp_path / "plain").exists()
+    errors = [line for line in plain.stderr.splitlines() if line.startswith("Error:")]
+    assert len(errors) == 1 and "give --sections" in errors[0] and "Traceback" not in plain.stderr, plain.stderr
+    owner = zip_of(tmp_path / "dave.zip", {"solution.py": CORRECT})
+    mixed = run_grade(*named, owner, "--exercise", "ctp-26", "--out", tmp_path / "mixed", "--seed", SEED,
+                      "--examples", 5)
+    assert mixed.returncode == 0, mixed.stderr[-1500:]
+    assert set(results(tmp_path / "mixed")) == {"classA", "classB", "dave"}
+    assert all("--sections" in r["error"] for s, r in results(tmp_path / "mixed").items() if s != "dave")
     told = run_grade(*named, "--sections", "--exercise", "ctp-26", "--out", tmp_path / "told", "--seed", SEED,
                      "--examples", 5)
     assert told.returncode == 0, told.stderr[-1500:]
     assert set(results(tmp_path / "told")) == {"kim", "lee", "max", "ann", "ben"}
+    # The folder that holds the exports, a late student's file beside them: --sections reads its archives as exports
+    (folder / "zoe.py").write_text(CORRECT)
+    whole = run_grade(folder, "--sections", "--exercise", "ctp-26", "--out", tmp_path / "folder", "--seed", SEED,
+                      "--examples", 5)
+    assert whole.returncode == 0, whole.stderr[-1500:]
+    assert set(results(tmp_path / "folder")) == {"kim", "lee", "max", "ann", "ben", "zoe"}

@@ -190,6 +190,8 @@ def grade(paths: list[Path], exercise_id: str, out: Path, *, jobs: int | None = 
     # A folder that cannot be removed (whatever a submission's files made of it) never costs the class its outputs
     with tempfile.TemporaryDirectory(prefix="minimax-grader-unpacked-", ignore_cleanup_errors=True) as staging:
         survey = discovery.survey(paths, Path(staging), sections)
+        if survey.sections_needed:
+            raise UsageProblem(survey.sections_needed)
         if not survey.found:
             raise NothingToGrade(f"found no submissions in {', '.join(str(p) for p in paths)}"
                                  + "".join(f"; skipped {s.path}: {s.reason}" for s in survey.skipped[:5]))

@@ -92,6 +92,11 @@ class Survey:
 
     found: list[Found]
     skipped: list[Skipped]
+    # Several archives named, without ``sections``, and every one of them holds several submissions: what the
+    # instructor most likely meant is sections, which a command should say before it grades anything (``grade``
+    # refuses with this line); no student can bring it about alone, since one archive of a student's own among them
+    # is enough for it not to hold
+    sections_needed: str | None = None
 
     def account(self) -> dict:
         """Plain data for ``discovery.json`` and the summary page: every entry, graded or skipped."""
@@ -137,6 +142,7 @@ def survey(paths: list[Path], staging: Path, sections: bool = False) -> Survey:
     paths = [Path(path) for path in paths]
     named = [path for path in paths if path.suffix.lower() == ".zip" and path.is_file()]
     classes_allowed = sections or len(named) <= 1
+    refused = []  # named archives refused as classes for want of --sections
     for path in paths:
         if path.is_symlink() and not path.exists():
             found.append(Found(_student_of(path), None, str(path), f"{path.name} is a broken link"))
@@ -144,6 +150,7 @@ def survey(paths: list[Path], staging: Path, sections: bool = False) -> Survey:
             unpacked = _opened(path, staging)
             holds_a_class = type(unpacked) is tuple and unpacked[2]
             if holds_a_class and not classes_allowed:
+                refused.append(path)
                 found.append(Found(_student_of(path), None, str(path),
                                    f"{path.name} holds several submissions, and other archives are named beside it, "
                                    "each read as one student's: name a class archive alone, or give --sections to "
@@ -153,15 +160,14 @@ def survey(paths: list[Path], staging: Path, sections: bool = False) -> Survey:
             read = _unpacked_archive(path, unpacked, str(path), 1, inner, staging, may_be_a_class=True)
             # A class in which a submission has the archive's own id (``mallory.zip`` holding ``mallory.py`` and
             # ``bob.py``) is that student's archive, read alone too
-            if holds_a_class and any(f.student.casefold() == _student_of(path).casefold() for f in read):
-                found.append(Found(_student_of(path), None, str(path),
-                                   f"{path.name} holds several submissions, one of them its own owner's: one "
-                                   "student's archive, not a class; submit one solution"))
+            if _owners_own(path, unpacked, read):
+                found.append(Found(_student_of(path), None, str(path), OWNERS_OWN.format(name=path.name)))
                 continue
             skipped.extend(inner)
             found.extend(read)
         elif path.is_dir():
-            found.extend(_class_folder(path, root=path.resolve(), staging=staging, shown=str(path), skipped=skipped))
+            found.extend(_class_folder(path, root=path.resolve(), staging=staging, shown=str(path), skipped=skipped,
+                                       sections_given=sections))
         elif path.is_file():
             owner = lms_names.named_file(path)  # a late student's file from the LMS's download, named beside it
             if owner is None:
@@ -171,7 +177,23 @@ def survey(paths: list[Path], staging: Path, sections: bool = False) -> Survey:
                 found[-1].lms_id, found[-1].named_by_lms = owner.lms_id, True
         else:
             found.append(Found(_student_of(path), None, str(path), f"no such file or folder: {path}"))
-    return Survey(_unique_ids(found), skipped)
+    needed = None
+    if len(refused) == len(named) > 1:
+        needed = (f"each of the {len(named)} archives named holds several submissions ({', '.join(p.name for p in named)}): "
+                  "if they are one export per section, give --sections; if they are students' own archives, name the "
+                  "folder that holds them instead")
+    return Survey(_unique_ids(found), skipped, needed)
+
+
+OWNERS_OWN = ("{name} holds several submissions, one of them its own owner's: one student's archive, not a class; "
+              "submit one solution")
+
+
+def _owners_own(path: Path, unpacked, read: list[Found]) -> bool:
+    """A class archive in which a submission has the archive's own id (``mallory.zip`` holding ``mallory.py`` and
+    ``bob.py``): that student's archive, read as a class nowhere, ``--sections`` or not."""
+    return type(unpacked) is tuple and unpacked[2] and any(f.student.casefold() == _student_of(path).casefold()
+                                                           for f in read)
 
 
 # -- folders -------------------------------------------------------------------------------
@@ -181,7 +203,10 @@ def _ignored(entry: Path) -> bool:
     return entry.name in IGNORED or entry.name.startswith(".")
 
 
-def _class_folder(folder: Path, root: Path, staging: Path, shown: str, skipped: list[Skipped], depth: int = 0) -> list[Found]:
+def _class_folder(folder: Path, root: Path, staging: Path, shown: str, skipped: list[Skipped], depth: int = 0,
+                  sections_given: bool = False) -> list[Found]:
+    """``sections_given``: the instructor said the archives of this (named) folder that hold several submissions are
+    section exports (``--sections``), whatever else the folder holds (a late student's file beside them)."""
     if (folder / GRADESCOPE_METADATA).is_file():
         return _gradescope(folder, root, staging, shown, depth, skipped)
     everything = sorted(folder.iterdir())
@@ -206,7 +231,7 @@ def _class_folder(folder: Path, root: Path, staging: Path, shown: str, skipped: 
                                                     or entry.is_dir() and _code_folder(entry) is not None)
                         for entry in entries)
     readable = [a for a in archives.values() if type(a) is tuple]
-    sections = bool(readable) and not students_here and all(a[2] for a in readable)
+    sections = sections_given or bool(readable) and not students_here and all(a[2] for a in readable)
     lms = lms_names.read(entries, staging, shown)
     skipped.extend(Skipped(f"{shown}/{entry.name}", reason) for entry, reason in lms.skipped.items())
     found = []
@@ -232,8 +257,12 @@ def _class_folder(folder: Path, root: Path, staging: Path, shown: str, skipped: 
             if depth >= MAX_NESTING:
                 found.append(Found(_student_of(entry), None, display, f"{entry.name}: archives nested too deeply"))
             else:
-                found.extend(_unpacked_archive(entry, archives[entry], display, depth + 1, skipped, staging,
-                                               may_be_a_class=sections))
+                read = _unpacked_archive(entry, archives[entry], display, depth + 1, skipped, staging,
+                                         may_be_a_class=sections)
+                if sections_given and _owners_own(entry, archives[entry], read):
+                    found.append(Found(_student_of(entry), None, display, OWNERS_OWN.format(name=entry.name)))
+                else:
+                    found.extend(read)
         elif entry.suffix == ".py" and entry.is_file():
             found.append(_single_file(entry, root, display))
         else:
@@ -460,8 +489,8 @@ def _unpacked_archive(path: Path, unpacked, display: str, depth: int, skipped: l
     if not may_be_a_class:
         return [Found(student, None, display,
                       f"{path.name} holds several submissions (files or folders that are alternatives to one another) "
-                      "among other students' submissions, where an archive is one student's: submit one solution "
-                      "(a class archive is graded when it is named on the command line)")]
+                      "among other students' submissions, where an archive is one student's and should hold one solution "
+                      "(section exports are read as classes when named on the command line, or with --sections)")]
     inner: list[Skipped] = []
     found = _class_folder(top, root=folder.resolve(), staging=staging, shown=display, skipped=inner, depth=depth)
     skipped.extend(inner)

@@ -294,10 +294,12 @@ def init_ci(exercise_id, submission, install, folder, force):
 @click.option("--lms", "lms", multiple=True, type=click.Choice(["canvas", "moodle"]),
               help="Also write that LMS's grade-import CSV (canvas.csv, moodle.csv); may be repeated.")
 @click.option("--roster", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
-              help="CSV mapping the grader's student ids to the LMS's: columns id, name, login, sis_id, email, section.")
+              help="CSV mapping the grader's student ids to the LMS's: columns id, name, login, sis_id, lms_id, email, "
+                   "section (Canvas's gradebook export works as it is).")
 @click.option("--sections", is_flag=True, default=False,
-              help="Read every archive named here that holds several submissions as a class (one export per section); "
-                   "without it only an archive named alone is, and each of several is one student's.")
+              help="Read every archive named here, or in a folder named here, that holds several submissions as a "
+                   "class (one export per section); without it only an archive named alone is, and each of several is "
+                   "one student's.")
 @click.option("--executor", type=click.Choice(["local", "dask"]), default=None,
               help="Where to grade: local worker processes (default), or dask (a LocalCluster, or the --scheduler's cluster).")
 @click.option("--scheduler", metavar="ADDRESS", default=None,
