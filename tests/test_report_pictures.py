@@ -136,3 +136,41 @@ def _key(case_input) -> str:
     import json
 
     return json.dumps(case_input, sort_keys=True)
+
+
+def test_the_red_note_beside_the_first_wrong_node_is_covered_by_nothing(tmp_path):
+    """The note sits on the wrong node's row, to its right: a neighbour on that row covered it ("expected -0.75,
+    your" and the rest under the next box: the hundred and thirteenth helper's report). Measured as Chromium lays the
+    text out, for a wrong node with a sibling to its right, one with a cousin there, and a wrong leaf, with a long
+    answer: the note's box meets no node's box and stays inside the picture."""
+    import browser
+
+    browser.require_chromium()
+
+    def node(name, *children):
+        return {"id": name, "label": f"Move {name[-1]}", "detail": "value 1.25, B", "children": list(children)}
+
+    tree = node("/r", node("/r/x", node("/r/x/v"), node("/r/x/w")), node("/r/z", node("/r/z/v"), node("/r/z/w")))
+    pictures = []
+    for wrong, actual in (("/r/x", 2.5), ("/r/x/w", "raised ValueError: max() arg is an empty sequence"),
+                          ("/r/z/v", -0.75)):
+        pictures.append(str(svg.to_svg({"kind": "tree", "root": tree},
+                                        {"node": wrong, "expected": -0.75, "actual": actual})))
+    page = tmp_path / "pictures.html"
+    page.write_text("<!doctype html><meta charset=utf-8><body>" + "".join(pictures) + "</body>", encoding="utf-8")
+    script = """[...document.querySelectorAll('svg')].map(svg => {
+        const box = e => { const b = e.getBBox(); return [b.x, b.y, b.x + b.width, b.y + b.height]; };
+        const note = svg.querySelector('g.wrong text[fill="#b00020"]');
+        return {note: box(note), nodes: [...svg.querySelectorAll('rect')].map(box),
+                own: box(svg.querySelector('g.wrong rect')), width: svg.viewBox.baseVal.width};
+    })"""
+    seen = browser.open_page(page, script=script).evaluated
+    assert len(seen) == 3
+    for picture in seen:
+        left, top, right, bottom = picture["note"]
+        assert right <= picture["width"], picture
+        for rect in picture["nodes"]:
+            if rect == picture["own"]:
+                continue
+            apart = right <= rect[0] or rect[2] <= left or bottom <= rect[1] or rect[3] <= top
+            assert apart, (picture["note"], rect)

@@ -35,23 +35,40 @@ def _text(x, y, text, size=12, weight="normal", fill="#1b1b1b", anchor="middle")
             f'text-anchor="{anchor}" font-family="system-ui, sans-serif">{escape(str(text))}</text>')
 
 
-def _layout(root):
-    """(node, depth, x-slot) for every node: leaves take the next slot, a parent sits over its children."""
-    placed, next_leaf = [], [0]
+NOTE_CHAR_W = 7.2  # the width of a character of the red note (12 px, bold), a little over, so that nothing hides it
+
+
+def _layout(root, wrong=None, note_width: float = 0.0):
+    """(node, depth, x of its centre) for every node, and the picture's right edge: leaves are placed left to right,
+    a parent over the middle of its children. Right of the wrong node's subtree, room is left for its red note
+    (``note_width``), which is drawn on the node's own row: a neighbour there hid it (the hundred and thirteenth
+    helper's report: "expected -0.75, your" and the rest under the next box)."""
+    placed, cursor = [], [MARGIN + NODE_W / 2]
+    right = [0.0]
 
     def walk(node, depth):
         kids = node.get("children") or []
         if not kids:
-            x = next_leaf[0]
-            next_leaf[0] += 1
+            x = cursor[0]
+            cursor[0] += NODE_W + GAP_X
         else:
             xs = [walk(child, depth + 1) for child in kids]
             x = (xs[0] + xs[-1]) / 2
         placed.append((node, depth, x))
+        right[0] = max(right[0], x + NODE_W / 2)
+        if wrong is not None and node.get("id") == wrong:
+            note_end = x + NODE_W / 2 + 6 + note_width
+            right[0] = max(right[0], note_end)
+            cursor[0] = max(cursor[0], note_end + GAP_X + NODE_W / 2)  # the next node of any row starts after it
         return x
 
     walk(root, 0)
-    return placed, next_leaf[0]
+    return placed, right[0] + MARGIN
+
+
+def _note(localisation) -> str:
+    """The red note beside the first wrong node; a long answer (an exception's text) cut, the picture kept narrow."""
+    return _short(f"expected {_value(localisation.get('expected'))}, yours {_value(localisation.get('actual'))}", 64)
 
 
 def _tree(root, localisation, marks=None) -> str:
@@ -61,18 +78,17 @@ def _tree(root, localisation, marks=None) -> str:
     yours = marks.get("yours_node")
     if not isinstance(root, dict):
         return ""
-    placed, leaves = _layout(root)
+    wrong = (localisation or {}).get("node")
+    note = _note(localisation) if wrong is not None else ""
+    placed, width = _layout(root, wrong, NOTE_CHAR_W * len(note))
     if len(placed) > MAX_TREE_NODES:
         return ""
-    wrong = (localisation or {}).get("node")
     depth = max(d for _, d, _ in placed)
-    width = MARGIN * 2 + leaves * NODE_W + (leaves - 1) * GAP_X + (190 if wrong else 0)  # room for the note
     legend = "green: the best moves" + ("; red frame: yours" if yours else "") if best or yours else ""
     width = max(width, MARGIN * 2 + 6.5 * len(legend))  # a narrow tree still shows its whole legend
     height = MARGIN * 2 + (depth + 1) * NODE_H + depth * GAP_Y + (16 if marks.get("best_nodes") else 0)
-    cx = lambda slot: MARGIN + slot * (NODE_W + GAP_X) + NODE_W / 2  # noqa: E731
     cy = lambda d: MARGIN + d * (NODE_H + GAP_Y)  # noqa: E731
-    where = {id(node): (cx(x), cy(d)) for node, d, x in placed}
+    where = {id(node): (x, cy(d)) for node, d, x in placed}
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" class="counterexample-picture" role="img" '
              f'width="{width:.0f}" height="{height:.0f}" viewBox="0 0 {width:.0f} {height:.0f}">',
              f"<title>{escape('the counterexample as a tree')}</title>"]
@@ -97,7 +113,6 @@ def _tree(root, localisation, marks=None) -> str:
         parts.append(_text(x, y + 16, _short(node.get("label", "")), weight="bold"))
         parts.append(_text(x, y + 31, _short(node.get("detail", "")), size=11, fill="#444"))
         if is_wrong:
-            note = f"expected {_value(localisation.get('expected'))}, yours {_value(localisation.get('actual'))}"
             parts.append(_text(x + NODE_W / 2 + 6, y + 25, note, weight="bold", fill="#b00020", anchor="start"))
         parts.append("</g>")
     if best or yours:
