@@ -123,3 +123,11 @@ def test_grade_writes_the_lms_files_and_names_students_missing_from_the_roster(t
                           "--out", str(tmp_path / "out2"), "--roster", str(tmp_path / "class" / "alice.py")],
                          capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2 and "no 'id' column" in bad.stderr and not (tmp_path / "out2").exists()
+
+
+def test_moodle_feedback_names_a_likely_mistake_only_where_one_is_named():
+    """"likely mistake: no-known-mistake" read as a mistake named (the hundred and thirteenth helper)."""
+    unnamed = result(2.0, "failed", [("random-trees", 0.0, 3.0)], ["no-known-mistake"])
+    rows = {r[0]: r for r in parse(moodle.render([("ann", unnamed), ("alice", ENTRIES[0][1])], assignment="ctp-26"))}
+    assert rows["ann"][-1] == "failed: 2 / 10; no known mistake gives these answers"
+    assert rows["alice"][-1] == "failed: 4 / 10; likely mistake: always-max"

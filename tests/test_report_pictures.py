@@ -174,3 +174,16 @@ def test_the_red_note_beside_the_first_wrong_node_is_covered_by_nothing(tmp_path
                 continue
             apart = right <= rect[0] or rect[2] <= left or bottom <= rect[1] or rect[3] <= top
             assert apart, (picture["note"], rect)
+
+
+@pytest.mark.parametrize("fmt", ["text", "md", "html"])
+def test_evidence_is_what_the_grader_saw_where_no_mistake_is_named(fmt):
+    """"Why the grader thinks so" under ``no-known-mistake``, which thinks nothing (the hundred and thirteenth
+    helper): what it saw, there; the reasons for a named mistake keep their heading."""
+    from grader.judging.result import Mistake, SubmissionResult
+
+    for code, heading in (("no-known-mistake", "What the grader saw: wrong on 3"),
+                          ("always-max", "Why the grader thinks so: wrong on 3")):
+        result = SubmissionResult("ann.py", "ctp-26", "failed", 2.0, 10.0,
+                                  mistakes=[Mistake(code, "text", "question?", "wrong on 3 of 9 cases")])
+        assert heading in report.render(result, fmt)

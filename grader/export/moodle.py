@@ -35,8 +35,11 @@ def render(entries: list[tuple[str, dict]], *, assignment: str, roster: dict[str
 def _feedback(result: dict) -> str:
     text = f"{result.get('status', '')}: {float(result.get('score') or 0.0):g} / {float(result.get('max_score') or 0.0):g}"
     mistakes = [m.get("code", "") for m in result.get("mistakes") or []]
-    if mistakes:
-        text += "; likely mistake: " + ", ".join(mistakes)
+    named = [code for code in mistakes if code != "no-known-mistake"]  # (no mistake named reads oddly as "likely")
+    if named:
+        text += "; likely mistake: " + ", ".join(named)
+    elif mistakes:
+        text += "; no known mistake gives these answers"
     if result.get("error"):
         text += "; " + str(result["error"])
     return text
