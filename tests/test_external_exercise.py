@@ -279,3 +279,16 @@ def test_an_unknown_exercise_still_names_every_known_one(tmp_path):
 
     with pytest.raises(exercises.ExerciseError, match=r"unknown exercise 'nope' \(known: .*ctp-26.*tictactoe"):
         exercises.load("nope")
+
+
+@pytest.mark.parametrize("typed, meant", [("ctp26", "ctp-26"), ("Alphabeta", "alphabeta"), ("tic-tac-toe", "tictactoe")])
+def test_a_mistyped_exercise_is_answered_with_the_one_meant(typed, meant):
+    """``--exercise ctp26`` listed every exercise and left the reader to find the one meant (the hundred and thirteenth
+    helper); the closest known id is named first. A name close to nothing names nothing."""
+    from grader.judging import exercise as exercises
+
+    with pytest.raises(exercises.ExerciseError, match=rf"unknown exercise '{typed}'; did you mean '{meant}'\? \(known:"):
+        exercises.load(typed)
+    with pytest.raises(exercises.ExerciseError) as refused:
+        exercises.load("zzz")
+    assert "did you mean" not in str(refused.value)

@@ -378,4 +378,8 @@ def load(exercise_id: str, extra_dirs: list[Path] | None = None) -> Exercise:
     if exercise_id in every:
         return every[exercise_id]
     known = ", ".join(sorted(every)) or "none"
-    raise ExerciseError(f"unknown exercise {exercise_id!r} (known: {known})")
+    import difflib
+
+    close = difflib.get_close_matches(exercise_id.lower(), list(every), n=1, cutoff=0.7)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    raise ExerciseError(f"unknown exercise {exercise_id!r}{hint} (known: {known})")
