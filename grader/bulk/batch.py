@@ -307,7 +307,7 @@ def _assemble(students: list[dict], done: dict[str, dict], exercise, bank, sandb
     # A student whose id is a file name as it is keeps it: ``_alice.py`` (made "alice") took ``reports/alice.html`` and
     # alice got ``alice~2.html``, which an instructor handing out reports/<id>.html sends to the wrong student (the
     # hundred and tenth helper). Names are given in two rounds: ids that need no change, then the rest.
-    ordered = sorted(students, key=lambda s: s["found"].student)
+    ordered = sorted(students, key=lambda s: (s["found"].student.casefold(), s["found"].student))  # as people sort names
     given = {}
     for exact in (True, False):
         for item in ordered:
