@@ -392,3 +392,17 @@ def test_a_run_into_the_same_out_leaves_no_report_of_a_student_it_does_not_have(
     (klass / "carol.py").unlink()
     batch.grade([klass], "ctp-26", out, seed=SEED, jobs=1, examples=5)
     assert {p.name for p in (out / "reports").iterdir()} == {"bob.html", "bob.md", "notes.txt"}
+
+
+def test_students_are_listed_as_people_sort_names(tmp_path):
+    """Capitals first ("Ben" before "ann") is how bytes sort, not names (the hundred and thirteenth helper's LMS
+    files): every output lists the class case-insensitively."""
+    klass = tmp_path / "class"
+    klass.mkdir()
+    for name in ("carl", "Ben", "ann"):
+        (klass / f"{name}.py").write_text((ROOT / "fixtures/submissions/ctp-26/correct/functional.py").read_text())
+    batch.grade([klass], "ctp-26", tmp_path / "out", seed=SEED, jobs=1, examples=2, lms=("canvas",))
+    listed = [s["student"] for s in json.loads((tmp_path / "out" / "results.json").read_text())["submissions"]]
+    assert listed == ["ann", "Ben", "carl"]
+    rows = [r[0] for r in csv.reader((tmp_path / "out" / "canvas.csv").read_text(encoding="utf-8-sig").splitlines())]
+    assert rows[2:] == ["ann", "Ben", "carl"]
