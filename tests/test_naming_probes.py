@@ -29,6 +29,8 @@ CASES = [
     ("best-move", "ignores-player-argument/player_overwritten.py"),  # the helpers raise at the start, not below it
     # a negamax whose colour (the side an end position is scored for) is never handed over: the kit's family
     ("ctp-26", "no-alternation/negamax_sign_kept.py"),
+    # max_depth never tested at all (0 searched too): a model of its own beside the depth never lowered
+    ("ctp-26", "depth-not-decremented/depth_never_tested.py"),
     ("connect-four", "no-alternation/negamax_colour_kept_class.py"),
     # values right, a move returned where the game is over but none where no depth is left: it plays on
     ("connect-four", "missing-terminal-check/min_depth_only.py"),
@@ -68,3 +70,14 @@ def test_a_search_that_fits_most_moves_unclearly_is_not_named_anything_else(exer
     named = [m.code for m in result.mistakes]
     assert result.status == "failed", (result.status, result.error)
     assert named and named[0] == "no-known-mistake", named
+
+
+def test_a_model_the_exercise_words_keeps_its_own_question():
+    """A model worded on its own (``[mistake_texts."code/name"]``) had its text shown with its code's question:
+    "How many plies are left once you have gone down one move?" under a search that never tests max_depth."""
+    from grader.kit.mistake_texts import text_of
+
+    words = {"c": ("code text", "code question?"), "c/own": ("own text", "own question?"), "c/text": ("text only", "")}
+    assert text_of(words, "c", "c/own") == ("own text", "own question?")
+    assert text_of(words, "c", "c/text") == ("text only", "code question?")
+    assert text_of(words, "c", "c/other") == text_of(words, "c") == ("code text", "code question?")

@@ -138,6 +138,12 @@ MODELS += [_own("horizon-not-evaluated", _horizon(worth), f"horizon-not-evaluate
     ("best-for-the-mover", lambda a: math.inf if a else -math.inf),
     ("minus-infinity", lambda a: -math.inf), ("plus-infinity", lambda a: math.inf))]
 
+# A search that never looks at max_depth at all (the depth handed down and never tested, or not handed down): every
+# tree searched to its leaves, max_depth 0 included, where a depth never lowered still stops at a root asked with 0
+# (the hundred and thirteenth helper's student). Last, as every model is, for the shipped predictions' places.
+MODELS += [_own("depth-not-decremented", lambda node, depth, a: _reference(node, -1, a),
+                "depth-not-decremented/never-tested")]
+
 # The one check whose failure is a mistake the core does not name by the check's kind.
 CHECK_CODES = {"evaluation-discipline": "evaluates-internal-nodes"}
 

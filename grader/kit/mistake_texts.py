@@ -109,6 +109,9 @@ def of_folder(folder) -> dict[str, tuple[str, str]]:
 
 
 def text_of(words: dict, code: str, name: str | None = None) -> tuple[str, str]:
-    """(text, question) of one model: its own text where the exercise words it (``name``), else the code's."""
+    """(text, question) of one model: its own text and question where the exercise words them (``name``), else the
+    code's."""
     text, question = words.get(code, ("", ""))
-    return (words[name][0] if name in words and words[name][0] else text), question
+    if name in words:
+        return words[name][0] or text, words[name][1] or question
+    return text, question
