@@ -134,6 +134,32 @@ def test_the_exercise_shape_is_discounted():
     assert find_near_duplicates(class_, shapes, vocabulary) == []      # the reference's shape, discounted
 
 
+
+def test_students_who_write_the_textbook_search_in_its_common_forms_are_no_group_in_a_small_class():
+    """Three students who wrote the search apart, each in a common form (the choice as an if statement, with or
+    without else; the end tested by length or by truth), in a class of ten: no idiom is shared by enough students to
+    be discounted, and the three were one group at 0.67 (the hundred and thirteenth helper). The exercise's shapes
+    hold those forms; a file handed in twice is still a group."""
+    shapes, vocabulary = ctp26()
+    head = "def minimax(node, max_depth, player_a_moves):\n"
+    forms = {
+        "ana": head + "    moves = get_next_valid_moves(node)\n    if max_depth == 0 or len(moves) == 0:\n"
+                      "        return get_value(node)\n"
+                      "    values = [minimax(child, max_depth - 1, not player_a_moves) for child in moves]\n"
+                      "    if player_a_moves:\n        return max(values)\n    return min(values)\n",
+        "li": head + "    if max_depth == 0:\n        return get_value(node)\n"
+                     "    results = [minimax(n, max_depth - 1, not player_a_moves) for n in get_next_valid_moves(node)]\n"
+                     "    if player_a_moves:\n        return max(results)\n    return min(results)\n",
+        "tom": head + "    kids = get_next_valid_moves(node)\n    if max_depth == 0 or not kids:\n"
+                      "        return get_value(node)\n"
+                      "    vals = [minimax(m, max_depth - 1, player_a_moves) for m in kids]\n"
+                      "    if player_a_moves:\n        return max(vals)\n    else:\n        return min(vals)\n",
+    }
+    others = {f"s{i}": f"def minimax(node, max_depth, player_a_moves):\n    return {i} * max_depth\n" for i in range(7)}
+    assert find_near_duplicates({**forms, **others}, shapes, vocabulary) == []
+    twice = find_near_duplicates({**forms, **others, "tim": forms["tom"]}, shapes, vocabulary)
+    assert [group["students"] for group in twice] == [["tim", "tom"]]
+
 def test_an_idiom_most_of_the_class_shares_is_not_evidence():
     """A helper found in every submission (the lecture's, say) is the class's idiom, not a sign
     of copying: twelve different solutions that all carry it are paired without the discount,
