@@ -128,6 +128,8 @@ def test_the_import_files_carry_the_download_s_ids_with_or_without_a_roster(tmp_
     assert "12399" not in rows
     assert outcome.notes == ["1 student of the roster handed in nothing that was found: Mustermann, Max (12399) "
                              "(no row in the LMS files)"]
+    page = (out / "summary.html").read_text(encoding="utf-8")
+    assert '<a href="canvas.csv">canvas.csv</a>' in page and "Mustermann, Max (12399)" in page
 
 
 def test_people_for_matches_by_grader_id_then_by_the_download_s_user_id():
@@ -139,5 +141,12 @@ def test_people_for_matches_by_grader_id_then_by_the_download_s_user_id():
     assert people["dora"] == Person("dora", name="dora")
     assert notes == ["carl is not in the roster: its row carries only what the LMS's download named",
                      "dora is not in the roster: its row has no LMS id"]
+    moodle = {"jd": Person("jd", name="Jane Doe", login="jdoe"), "t1": Person("t1", name="Tom B"),
+              "t2": Person("t2", name="tom b")}
+    people, notes = people_for([Student("Jane Doe", "", True), Student("Tom B", "", True), Student("Jane Doe~2")],
+                               moodle)
+    assert people["Jane Doe"].login == "jdoe"  # one row of that name: Moodle's full name finds it
+    assert people["Tom B"].login == "" and "Tom B is not in the roster" in notes[0]  # two rows: neither is taken
+    assert people["Jane Doe~2"].login == ""  # a name the grader gave, never matched by name
     plain, none = people_for([Student("dora"), Student("erin", "5", True)], None)
     assert plain["dora"].login == "dora" and plain["erin"] == Person("erin", name="erin", lms_id="5") and none == []

@@ -207,9 +207,11 @@ def grade(paths: list[Path], exercise_id: str, out: Path, *, jobs: int | None = 
         near_duplicates = similar.for_class({e["found"].student: e["submission"].files for e in students
                                              if e["submission"] is not None and e["submission"].problem is None},
                                             exercise)
+    lms_notes = write_lms(out, entries, exercise=exercise.id, lms=lms, roster=roster)
+    outcome.notes += lms_notes
     write_outputs(out, entries, exercise=exercise.id, seed=outcome.seed, discovered=survey.account(),
-                  near_duplicates=near_duplicates)
-    outcome.notes += write_lms(out, entries, exercise=exercise.id, lms=lms, roster=roster)
+                  near_duplicates=near_duplicates, lms={"files": [LMS_FILES[n] for n in dict.fromkeys(lms)],
+                                                        "notes": lms_notes} if lms else None)
     outcome.seconds = time.monotonic() - started
     progress.finish(outcome)
     return outcome
@@ -360,9 +362,11 @@ def _report_name(student: str, taken: set[str]) -> str:
 
 
 def write_outputs(out: Path, entries: list[dict], *, exercise: str, seed: int, discovered: dict | None = None,
-                  near_duplicates=None) -> None:
+                  near_duplicates=None, lms: dict | None = None) -> None:
     """``near_duplicates``: ``(clusters, texts)`` from ``grader.similarity.sources.for_class``, or None
-    when they were not looked for (the field is then absent, never an empty list that says "none")."""
+    when they were not looked for (the field is then absent, never an empty list that says "none").
+    ``lms``: the LMS import files written beside (``files``) and the roster's notes (``notes``), for the summary
+    page: they were only on the terminal, and the summary linked no LMS file (the hundred and thirteenth helper)."""
     from grader import report
     from grader.export import csv as csv_export
     from grader.report import summary
@@ -386,6 +390,7 @@ def write_outputs(out: Path, entries: list[dict], *, exercise: str, seed: int, d
     if discovered is not None:
         _write(out / DISCOVERY, json.dumps(discovered, indent=1, ensure_ascii=False) + "\n")
     page = summary.summarise(entries, exercise=exercise, seed=seed, grader_version=__version__, discovered=discovered)
+    page["lms"] = lms
     if near_duplicates is not None:
         page["near_duplicates"] = similar_view.context(*near_duplicates, {e["student"]: e["report"] for e in entries})
     _write(out / "summary.html", summary.render(page))

@@ -81,13 +81,18 @@ def people_for(students: list[Student], roster: dict[str, Person] | None) -> tup
 
     A roster row is the student's where its ``id`` is the grader's id, or, for a student an LMS download named, where
     its ``lms_id`` (or its ``id``: a Canvas gradebook export read as a roster calls Canvas's user id ``ID``) is the user
-    id the download gave: the LMS id is then filled in from the download where the roster has none. A student the
+    id the download gave, or (Moodle, which names students by full name and gives no id an import reads) where its
+    ``name`` is the student's and no other row has that name: the LMS id is then filled in from the download where the roster has none. A student the
     roster does not name gets a row with no LMS id and a note, never an id made up, except the one the LMS's own
     download gave; roster rows that no student matched are one note (students with no submission: nobody is left
     out without a word). Without a roster the grader's id is the login, except where the LMS named the student."""
     people: dict[str, Person] = {}
     notes: list[str] = []
     by_lms_id = {person.lms_id: person for person in (roster or {}).values() if person.lms_id}
+    named: dict[str, list[Person]] = {}
+    for person in (roster or {}).values():
+        if person.name:
+            named.setdefault(person.name.casefold(), []).append(person)
     matched: set[str] = set()
     for student in students:
         person = None
@@ -95,6 +100,9 @@ def people_for(students: list[Student], roster: dict[str, Person] | None) -> tup
             person = roster.get(student.id)
             if person is None and student.lms_id:
                 person = by_lms_id.get(student.lms_id) or roster.get(student.lms_id)
+            if person is None and student.named_by_lms and not student.lms_id:
+                alike = named.get(student.id.casefold(), [])
+                person = alike[0] if len(alike) == 1 else None  # Moodle names a student by full name: one row only
         if person is not None:
             matched.add(person.id)
             if student.lms_id and not person.lms_id:
