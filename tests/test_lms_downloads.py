@@ -150,3 +150,18 @@ def test_people_for_matches_by_grader_id_then_by_the_download_s_user_id():
     assert people["Jane Doe~2"].login == ""  # a name the grader gave, never matched by name
     plain, none = people_for([Student("dora"), Student("erin", "5", True)], None)
     assert plain["dora"].login == "dora" and plain["erin"] == Person("erin", name="erin", lms_id="5") and none == []
+
+
+def test_a_student_s_own_file_name_that_looks_like_the_lms_s_joins_no_one_else(tmp_path):
+    """The LMS's prefix comes first and the rest is the student's own name for the file, which may look like another
+    student's prefix: read greedily, mallory's file joined Bob's (participant 555) and spoiled his submission."""
+    archive = _zip(tmp_path / "flat.zip", {
+        "Bob Smith_555_assignsubmission_file_minimax.py": CORRECT,
+        "Mallory X_111_assignsubmission_file_Bob Smith_555_assignsubmission_file_minimax.py": BUGGY,
+        "leekim_12343_67893_smithjohn_12342_1_minimax.py": BUGGY,
+        "smithjohn_12342_67892_minimax.py": CORRECT,
+    })
+    found = by_student(discover.survey([archive], tmp_path / "staging"))
+    assert set(found) == {"Bob Smith", "Mallory X", "leekim", "smithjohn"}
+    assert all(f.problem is None for f in found.values())
+    assert found["Bob Smith"].path.read_text() == found["smithjohn"].path.read_text() == CORRECT

@@ -27,8 +27,11 @@ from pathlib import Path
 from grader import paths
 
 CANVAS = re.compile(r"(?P<name>[^_]+)_(?:late_)?(?P<user>[0-9]+)_(?P<attachment>[0-9]+)_(?P<file>.+)\Z", re.IGNORECASE)
-MOODLE_FOLDER = re.compile(r"(?P<name>.+)_(?P<user>[0-9]+)_assignsubmission_(?P<plugin>[a-z]+)_\Z")
-MOODLE_FILE = re.compile(r"(?P<name>.+)_(?P<user>[0-9]+)_assignsubmission_(?P<plugin>[a-z]+)_(?P<file>.+)\Z")
+# The LMS's part comes first; the rest is the student's own file name, which may itself look like the LMS's: the first
+# match is the LMS's (a greedy name let ``Mallory_111_assignsubmission_file_Bob_555_assignsubmission_file_x.py`` join
+# the participant 555's files and spoil Bob's submission with a second file of his file's name)
+MOODLE_FOLDER = re.compile(r"(?P<name>.+?)_(?P<user>[0-9]+)_assignsubmission_(?P<plugin>[a-z]+)_\Z")
+MOODLE_FILE = re.compile(r"(?P<name>.+?)_(?P<user>[0-9]+)_assignsubmission_(?P<plugin>[a-z]+)_(?P<file>.+)\Z")
 CODE_PLUGIN = "file"  # Moodle's plugin for uploaded files; the others (onlinetext, comments) hold no code
 MAX_STAGED_BYTES = 4 << 20  # a student's file copied into a folder of their own: more is not a source anyway
 
