@@ -125,11 +125,16 @@ def tagged_number(data: dict):
 
 
 def failure_message(exercise, outcome: Outcome, problem: str, failed: int, total: int, where: str,
-                    unanswered: int = 0) -> str:
-    """``unanswered``: how many of the ``failed`` cases failed only for want of an answer (said when not all did)."""
+                    unanswered: int = 0, not_run: int = 0) -> str:
+    """``unanswered``: how many of the ``failed`` cases failed only for want of an answer (said when not all did);
+    ``not_run``: how many were never run (earlier calls ran out of time, or the submission's time did): "fails on 200
+    of 200 random trees" read as 200 wrong answers where none was asked (the hundred and thirteenth helper)."""
     call = exercise.hook("call_text")(outcome.case.input)
+    if not_run and not_run == failed:
+        return f"{call}: {problem} (fails on {failed} of {total} {where}, none of them run)"
     without = f", {unanswered} of them without an answer to judge" if 0 < unanswered < failed else ""
-    return f"{call}: {problem} (fails on {failed} of {total} {where}{without})"
+    unrun = f", {not_run} of them not run" if not_run else ""
+    return f"{call}: {problem} (fails on {failed} of {total} {where}{without}{unrun})"
 
 
 def default_verify(case_input, expected, answer: Answer):
@@ -376,9 +381,11 @@ def per_case_check(spec, exercise, outcomes: list[Outcome], predicate: Predicate
         where = where_words(exercise, spec.groups)
         result.status = "failed"
         result.score = 0.0
+        not_run = sum(1 for outcome, _ in failures + unanswered if "skipped" in outcome.raw)
         result.message = failure_message(exercise, smallest, problem, result.failed_cases, len(chosen), where,
-                                         result.unanswered_cases)
-        result.counterexample = describe(exercise, smallest, problem)
+                                         result.unanswered_cases, not_run)
+        # A case never run is no tree "on which it goes wrong": nothing is drawn for a check that has only those
+        result.counterexample = None if "skipped" in smallest.raw else describe(exercise, smallest, problem)
     # Only what the check itself found is worth shrinking: a smaller case without an answer says nothing new.
     return result, failures
 

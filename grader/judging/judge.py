@@ -342,7 +342,14 @@ def _shrink_counterexample(session: Session, exercise, bank: Bank, check: CheckR
     # round, the most of a failing check's time). The scores rest on the first pass, long done by now.
     evidence = _reads_evidence(exercise, check)
     candidates_of = exercise.hook("shrink_candidates")
-    failures = _generated(failures)  # shrinking starts from generated cases only
+    # Shrinking starts from generated cases only, and from one the code was asked: a case never run (earlier calls
+    # ran out of time) shows nothing of the code, and neither does a smaller one left unrun by the shrinking's own
+    # runs (an endless loop's random trees were "shrunk" to a one-node tree marked "not run": the 113th helper)
+    failures = [f for f in _generated(failures) if "skipped" not in f[0].raw]
+    if not failures:
+        return None
+    judged = predicate
+    predicate = lambda outcome: None if "skipped" in outcome.raw else judged(outcome)  # noqa: E731
     if candidates_of is not None:
         start, problem = min(failures, key=lambda f: ("skipped" in f[0].raw, size(f[0].case.input)))
         group = start.case.group
