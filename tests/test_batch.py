@@ -387,11 +387,13 @@ def test_a_run_into_the_same_out_leaves_no_report_of_a_student_it_does_not_have(
         (klass / f"{name}.py").write_text((ROOT / "fixtures/submissions/ctp-26/correct/functional.py").read_text())
     out = tmp_path / "out"
     batch.grade([klass], "ctp-26", out, seed=SEED, jobs=1, examples=5)
-    assert {p.name for p in (out / "reports").iterdir()} == {"bob.html", "bob.md", "carol.html", "carol.md"}
+    assert {p.name for p in (out / "reports").iterdir()} == {"bob.html", "bob.md", "carol.html", "carol.md", ".written"}
     (out / "reports" / "notes.txt").write_text("mine")
+    (out / "reports" / "notes-for-TAs.md").write_text("mine too")  # a suffix of the grader's, not written by it
     (klass / "carol.py").unlink()
     batch.grade([klass], "ctp-26", out, seed=SEED, jobs=1, examples=5)
-    assert {p.name for p in (out / "reports").iterdir()} == {"bob.html", "bob.md", "notes.txt"}
+    assert {p.name for p in (out / "reports").iterdir()} == {"bob.html", "bob.md", "notes.txt", "notes-for-TAs.md",
+                                                             ".written"}
 
 
 def test_students_are_listed_as_people_sort_names(tmp_path):

@@ -165,3 +165,15 @@ def test_a_student_s_own_file_name_that_looks_like_the_lms_s_joins_no_one_else(t
     assert set(found) == {"Bob Smith", "Mallory X", "leekim", "smithjohn"}
     assert all(f.problem is None for f in found.values())
     assert found["Bob Smith"].path.read_text() == found["smithjohn"].path.read_text() == CORRECT
+
+
+def test_a_roster_row_for_another_user_id_is_never_taken_by_the_grader_s_id():
+    """Two Canvas students with one name are ``smithjohn`` and ``smithjohn~2`` in the order their files come, which a
+    late file changes: a roster keyed by those ids gave one's grade to the other (the hundred and fourteenth helper).
+    The download's user id decides."""
+    roster = {"smithjohn": Person("smithjohn", name="John Smith A", lms_id="1234"),
+              "smithjohn~2": Person("smithjohn~2", name="John Smith B", lms_id="555")}
+    people, notes = people_for([Student("smithjohn", "555", True), Student("smithjohn~2", "1234", True)], roster)
+    assert people["smithjohn"].name == "John Smith B" and people["smithjohn"].lms_id == "555"
+    assert people["smithjohn~2"].name == "John Smith A" and people["smithjohn~2"].lms_id == "1234"
+    assert notes == []

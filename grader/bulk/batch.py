@@ -396,20 +396,28 @@ def write_outputs(out: Path, entries: list[dict], *, exercise: str, seed: int, d
     _write(out / "summary.html", summary.render(page))
 
 
+WRITTEN = ".written"  # in the reports folder: the reports the last run wrote, one name a line
+
+
 def _remove_other_reports(reports: Path, written: set[str]) -> None:
-    """The reports of students this run does not have, left by an earlier run into the same ``--out`` (a run that read
-    two section archives as two students, then the right one): they would be read as this class's. Only the grader's
-    own kinds of file are removed, never what else someone keeps there."""
+    """The reports an earlier run into the same ``--out`` wrote for students this run does not have (a run that read
+    two section archives as two students, then the right one): they would be read as this class's. Only what the
+    grader wrote, by the list it keeps of them (``WRITTEN``): an instructor's own notes there stay (the hundred and
+    fourteenth helper's ``notes-for-TAs.md`` was removed by a rule by suffix)."""
+    listed = reports / WRITTEN
     try:
-        entries = list(os.scandir(reports))
-    except OSError:
-        return
-    for entry in entries:
-        if entry.name not in written and entry.name.endswith((".html", ".md")) and entry.is_file(follow_symlinks=False):
+        before = set(listed.read_text(encoding="utf-8").splitlines())
+    except (OSError, UnicodeDecodeError):
+        before = set()
+    for name in before - written:
+        if name and "/" not in name and "\\" not in name and not name.startswith("."):
+            path = reports / name
             try:
-                os.unlink(entry.path)
+                if path.is_file() and not path.is_symlink():
+                    path.unlink()
             except OSError:
                 pass
+    _write(listed, "".join(f"{name}\n" for name in sorted(written)))
 
 
 LMS_FILES = {"canvas": "canvas.csv", "moodle": "moodle.csv"}

@@ -98,7 +98,10 @@ def people_for(students: list[Student], roster: dict[str, Person] | None) -> tup
         person = None
         if roster is not None:
             person = roster.get(student.id)
-            if person is None and student.lms_id:
+            if student.lms_id and (person is None or person.lms_id not in ("", student.lms_id)):
+                # The user id the download gave outranks the grader's id, which depends on the order names were met
+                # in (two Canvas "smithjohn"s are smithjohn and smithjohn~2: a late file swapped them, and their
+                # grades with them, the hundred and fourteenth helper); a row for another user id is never taken
                 person = by_lms_id.get(student.lms_id) or roster.get(student.lms_id)
             if person is None and student.named_by_lms and not student.lms_id:
                 alike = named.get(student.id.casefold(), [])
