@@ -177,3 +177,21 @@ def test_a_roster_row_for_another_user_id_is_never_taken_by_the_grader_s_id():
     assert people["smithjohn"].name == "John Smith B" and people["smithjohn"].lms_id == "555"
     assert people["smithjohn~2"].name == "John Smith A" and people["smithjohn~2"].lms_id == "1234"
     assert notes == []
+
+
+def test_an_import_of_a_classmate_s_entry_does_not_make_a_download_one_program(tmp_path):
+    """Entries that import one another are one program's modules, not students' (``_holds_a_class``): a student's
+    file importing a classmate's Moodle folder, or guessing Canvas names by the hundred, made the whole export one
+    student's program graded on a classmate's code (the hundred and fourteenth helper). An LMS's own names say it is a
+    class."""
+    imports = "\n".join(f"import evemallory_557_{n}_minimax" for n in range(9000, 9010)) + "\n"
+    for members in ({"Li_558_assignsubmission_file_/minimax.py": CORRECT,
+                     "Eve Mallory_557_assignsubmission_file_/minimax.py": CORRECT,
+                     "Eve Mallory_557_assignsubmission_file_/extra.py": "import Li_558_assignsubmission_file_\n"},
+                    {"li_558_9000_minimax.py": CORRECT, "evemallory_557_9003_minimax.py": CORRECT,
+                     "evemallory_557_9004_extra.py": imports.replace("557_9003", "558_9000")
+                     + "import li_558_9000_minimax\n"}):
+        archive = _zip(tmp_path / "export.zip", members)
+        found = by_student(discover.survey([archive], tmp_path / f"staging-{len(members)}"))
+        assert len(found) == 2 and "export" not in found, sorted(found)
+        archive.unlink()

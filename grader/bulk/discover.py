@@ -514,6 +514,10 @@ def _holds_a_class(top: Path) -> bool:
     entries = [p for p in top.iterdir() if not _ignored(p)]
     if any(p.suffix.lower() == ".zip" and p.is_file() for p in entries):
         return True
+    if lms_names.students_named(entries) > 1:  # an LMS's download, told by its own names: imports decide nothing
+        # (a student's ``import 李明_558_assignsubmission_file_`` made a Moodle export one student's program: the
+        # hundred and fourteenth helper)
+        return True
     files = [[f] for f in python_files(top)]
     folders = []
     for entry in entries:

@@ -92,6 +92,12 @@ def read(entries: list[Path], staging: Path, shown: str) -> Reading:
     return reading
 
 
+def students_named(entries: list[Path]) -> int:
+    """How many students the LMS's names among ``entries`` name: two or more is a download of a class, whatever its
+    files import (an import of a classmate's entry once made a whole export one program, one student's)."""
+    return len({key[0] for key in map(_key, (e for e in entries if not e.is_symlink())) if key is not None})
+
+
 def named_file(path: Path) -> Owner | None:
     """Whose a ``.py`` file named on its own is, where the LMS named it (a late submission downloaded alone)."""
     key = _key(path) if path.suffix == ".py" and path.is_file() and not path.is_symlink() else None
