@@ -109,8 +109,12 @@ def test_zip_lying_about_its_size_is_stopped_while_reading(tmp_path):
     central = data.rfind(b"PK\x01\x02")
     data[central + 24:central + 28] = (1000).to_bytes(4, "little")
     archive.write_bytes(bytes(data))
-    with pytest.raises(discover.ArchiveError):
-        discover.unpack(archive, tmp_path / "staging")
+    folder = discover.unpack(archive, tmp_path / "staging")  # the member is left out, alone, its place kept empty
+    assert (folder / "solution.py").read_bytes() == b""
+    reasons = [r["reason"] for r in discover.refusals(folder)]
+    assert len(reasons) == 1 and ("more than it declares" in reasons[0] or "Bad CRC-32" in reasons[0]), reasons
+    found = find([archive], tmp_path / "staging")  # one student's archive: their error
+    assert reasons[0] in found[0].problem
     assert info.file_size == 8 << 20
 
 
@@ -473,3 +477,23 @@ def test_info_zip_s_unicode_path_field_names_the_member_when_it_matches(tmp_path
     assert [info.extra[:2] for info in zipfile.ZipFile(archive).infolist()] == [b"\x75\x70"] * 2
     found = by_student(find([archive], tmp_path / "staging"))
     assert set(found) == {"M\u00fcller", renee.decode("cp437")[:-3]}
+
+
+def test_telling_one_program_from_several_students_parses_a_bounded_amount(tmp_path, monkeypatch):
+    """Discovery parses an archive's files to tell one program's modules from several students' solutions: 1 MiB of
+    ``x=1`` took 5 s and 630 MB to parse, and a hundred small zips of them would have taken hours before grading began
+    (the hundred and fourteenth helper). Files over 128 KiB are not parsed for it, nor anything past 8 MiB a survey."""
+    from grader import python_source
+
+    parsed = []
+    real = python_source.parse
+    monkeypatch.setattr(python_source, "parse", lambda data, *a, **k: parsed.append(len(data)) or real(data, *a, **k))
+    monkeypatch.setattr(discover, "MAX_PARSED_TOTAL", 300 << 10)
+    folder = tmp_path / "class"
+    folder.mkdir()
+    for n in range(6):
+        _zip(folder / f"s{n}.zip", {"solution.py": CORRECT, "table.py": "x=1\n" * (100 << 10),
+                                    "notes.py": "y = 2\n" * 10000})
+    found = by_student(find([folder], tmp_path / "staging"))
+    assert len(found) == 6
+    assert parsed and max(parsed) <= 128 << 10 and sum(parsed) <= 300 << 10

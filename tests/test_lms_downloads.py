@@ -10,6 +10,8 @@ students, and ``núñezjosé``'s report was ``n_ezjos.html`` (the hundred and th
 from __future__ import annotations
 
 import csv
+import io
+import os
 import zipfile
 
 from conftest import SUBMISSIONS
@@ -195,3 +197,54 @@ def test_an_import_of_a_classmate_s_entry_does_not_make_a_download_one_program(t
         found = by_student(discover.survey([archive], tmp_path / f"staging-{len(members)}"))
         assert len(found) == 2 and "export" not in found, sorted(found)
         archive.unlink()
+
+
+def _staged_bytes(folder):
+    return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file() and not p.is_symlink())
+
+
+def test_what_one_student_uploads_never_spoils_the_class_s_download(tmp_path):
+    """The archive's caps were the export's: one student's 5 MiB PDF, a 240-character file name, a name holding
+    ``\\..\\``, or more files than the cap, and the whole class was one row, "submissions", error (the hundred and
+    fourteenth helper). Each is left out alone now: a file the grading needs is its owner's error, anything else a
+    line of the account, and the classmates are graded."""
+    members = {"garciaana_12341_67891_minimax.py": CORRECT, "smithjohn_12342_67892_minimax.py": BUGGY,
+               "evemallory_557_9003_minimax.py": CORRECT,
+               "evemallory_557_9004_report.pdf": os.urandom(5 << 20),
+               "evemallory_557_9005_" + "x" * 240 + ".py": CORRECT,
+               "evemallory_557_9006_a\\..\\..\\evil.py": CORRECT,
+               **{f"evemallory_557_{9100 + n}_notes{n}.txt": "n" for n in range(600)}}
+    found = by_student(survey := discover.survey([_zip(tmp_path / "submissions.zip", members)], tmp_path / "staging"))
+    assert set(found) == {"garciaana", "smithjohn", "evemallory"}
+    assert found["garciaana"].problem is None and found["smithjohn"].problem is None
+    reasons = [s.reason for s in survey.skipped]
+    assert any("not code, and larger than 256 KiB" in r for r in reasons)
+    assert any("leads outside its folder" in r for r in reasons)
+    assert any("file system refuses it" in r for r in reasons)
+
+
+def test_one_student_s_many_files_are_refused_for_that_student_alone(tmp_path):
+    """More than an owner's share (16 MiB) is that owner's: the files past it are left out, and the student whose
+    code was among them gets the reason as their error; classmates after them in the archive are graded."""
+    heavy = "x = 1\n" * (170 << 10)  # about 1 MiB of code that compresses
+    members = {**{f"aaron_100_{n}_part{n}.py": heavy for n in range(20)},
+               "zoe_200_1_minimax.py": CORRECT}
+    found = by_student(discover.survey([_zip(tmp_path / "submissions.zip", members)], tmp_path / "staging"))
+    assert found["zoe"].problem is None
+    assert "unpack to more than 16 MiB" in found["aaron"].problem
+
+
+def test_a_tiny_upload_cannot_fill_the_disk(tmp_path):
+    """Members of 1 MiB of zeros, each under the old 1 MiB ratio floor, in forty zips of 71 KB, grew the staging
+    folder by 2.5 GB (the hundred and fourteenth helper): a member compressed past 200:1 above 64 KiB is left out."""
+    inner = io.BytesIO()
+    with zipfile.ZipFile(inner, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("minimax.py", CORRECT)
+        for n in range(63):
+            archive.writestr(f"z{n}.py", b"\0" * ((1 << 20) - 1))
+    members = {f"evemallory_557_{9000 + n}_hw{n}.zip": inner.getvalue() for n in range(10)}
+    members["garciaana_12341_67891_minimax.py"] = CORRECT
+    staging = tmp_path / "staging"
+    found = by_student(discover.survey([_zip(tmp_path / "submissions.zip", members)], staging))
+    assert found["garciaana"].problem is None and found["evemallory"].problem is not None
+    assert _staged_bytes(staging) < 8 << 20

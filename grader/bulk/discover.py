@@ -33,6 +33,8 @@ neighbour's files would grade them as this student's.
 from __future__ import annotations
 
 import ast
+import contextlib
+import json
 from grader import python_source
 from grader.bulk import lms_names
 from grader.file_names import readable
@@ -46,11 +48,20 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-MAX_MEMBERS = 500          # files in one archive
-MAX_MEMBER_BYTES = 4 << 20  # one unpacked file
-MAX_TOTAL_BYTES = 64 << 20  # one unpacked archive
+# An archive is often a whole class's download, so what one member does is refused for that member alone, never
+# for the archive (one student's 5 MiB PDF, or 500 files, once spoiled a class's export: the hundred and fourteenth
+# helper); a refused code file becomes that student's error, anything else a line of the account.
+MAX_MEMBERS = 5000            # entries in one archive (a class's download: a file or more per student)
+MAX_MEMBER_BYTES = 4 << 20    # one unpacked file
+MAX_OTHER_BYTES = 256 << 10   # a file that is neither code nor an export's metadata: larger, it is left packed
+MAX_OWNER_BYTES = 16 << 20    # one owner's files (a top folder, an LMS user's files, a top file)
+MAX_TOTAL_BYTES = 256 << 20   # one unpacked archive
+MAX_STAGED_BYTES = 512 << 20  # every archive one run unpacks, nested ones included
 MAX_RATIO = 200             # unpacked/packed bytes of a member larger than RATIO_FLOOR
-RATIO_FLOOR = 1 << 20
+RATIO_FLOOR = 64 << 10      # (63 members of 1 MiB of zeros, each under a 1 MiB floor, made 2.5 GB from 40 zips)
+CODE_SUFFIXES = (".py", ".zip")
+BENIGN = "not code"  # how the reason begins for a member left packed only for its size (a PDF beside the code)
+KEPT_SUFFIXES = CODE_SUFFIXES + (".yml", ".yaml")  # and a Gradescope export's metadata
 MAX_NESTING = 2             # an archive may hold archives (a class of students' zips), no deeper
 MAX_PATH_DEPTH = 32         # folders in a path within a submission or an archive (Python's own walks recurse)
 
@@ -140,6 +151,7 @@ def survey(paths: list[Path], staging: Path, sections: bool = False) -> Survey:
     found: list[Found] = []
     skipped: list[Skipped] = []
     paths = [Path(path) for path in paths]
+    _PARSED[0] = 0  # the parse budget is one survey's
     named = [path for path in paths if path.suffix.lower() == ".zip" and path.is_file()]
     classes_allowed = sections or len(named) <= 1
     refused = []  # named archives refused as classes for want of --sections
@@ -232,16 +244,16 @@ def _class_folder(folder: Path, root: Path, staging: Path, shown: str, skipped: 
                         for entry in entries)
     readable = [a for a in archives.values() if type(a) is tuple]
     sections = sections_given or bool(readable) and not students_here and all(a[2] for a in readable)
-    lms = lms_names.read(entries, staging, shown)
+    lms = lms_names.read(entries, staging, shown, refused)
     skipped.extend(Skipped(f"{shown}/{entry.name}", reason) for entry, reason in lms.skipped.items())
-    found = []
+    found = _left_out_students(folder, shown, lms.users)
     for entry in entries:
         if entry in lms.skipped or entry in lms.absorbed:
             continue
         display = f"{shown}/{entry.name}"
         owner = lms.owners.get(entry)
         if owner is not None:
-            found.append(_owned(entry, owner, root, display, depth, skipped, staging))
+            found.append(_owned(entry, owner, root, display, depth, skipped, staging, archives.get(entry)))
             continue
         if entry.is_symlink() and not _inside(entry, root):
             found.append(Found(_student_of(entry), None, display, f"{entry.name} is a link that leads outside {shown}"))
@@ -270,7 +282,27 @@ def _class_folder(folder: Path, root: Path, staging: Path, shown: str, skipped: 
     return found
 
 
-def _owned(entry: Path, owner, root: Path, display: str, depth: int, skipped: list[Skipped], staging: Path) -> Found:
+def _left_out_students(folder: Path, shown: str, users: set) -> list[Found]:
+    """The students of an LMS's download every file of whom was left out of the archive (too large, a name the file
+    system refuses): each one line of their own, never lost to the account's skipped entries alone."""
+    if folder.name != "files" or not (folder.parent / "refused.json").is_file():
+        return []
+    found, seen = [], set(users)
+    for record in refusals(folder):
+        top = PurePosixPath(record.get("member") or "").parts[:1]
+        owner = lms_names.owner_of_name(top[0]) if top else None
+        key = lms_names.key_of_name(top[0]) if owner is not None else None
+        key = key or (("moodle", owner.lms_id) if owner is not None else None)
+        if owner is not None and key not in seen and record.get("member", "").count("/") <= 1:
+            seen.add(key)
+            found.append(Found(owner.student, None, f"{shown}/{record['member'][:120]}",
+                               f"{record['member'][:120]} was left out of its archive: {record['reason']}",
+                               lms_id=owner.lms_id, named_by_lms=True))
+    return found
+
+
+def _owned(entry: Path, owner, root: Path, display: str, depth: int, skipped: list[Skipped], staging: Path,
+           opened=None) -> Found:
     """An entry of an LMS download whose names say whose it is (``lms_names.Owner``): graded as any entry of its kind,
     under the student's name and with the LMS's id for them. Links are refused as anywhere else."""
     if owner.problem is not None:
@@ -286,7 +318,7 @@ def _owned(entry: Path, owner, root: Path, display: str, depth: int, skipped: li
         if depth >= MAX_NESTING:
             found = Found(owner.student, None, display, f"{entry.name}: archives nested too deeply")
         else:
-            found = _unpacked_archive(entry, _opened(entry, staging), display, depth + 1, skipped, staging,
+            found = _unpacked_archive(entry, opened or _opened(entry, staging), display, depth + 1, skipped, staging,
                                       may_be_a_class=False, student=owner.student)[0]
     else:
         found = _single_file(entry, root, display, student=owner.student)
@@ -309,6 +341,9 @@ def _single_file(path: Path, root: Path, display: str, student: str | None = Non
         return Found(student, None, display, f"{path.name} is a link that leads outside the folder being graded")
     if path.suffix != ".py":
         return Found(student, None, display, f"{path.name} is not a Python file (.py)")
+    why = refused(path)
+    if why is not None:
+        return Found(student, None, display, why)
     return Found(student, path, display)
 
 
@@ -326,6 +361,9 @@ def _student_folder(folder: Path, student: str, root: Path, display: str) -> Fou
                                                      "a submission is graded from its own files")
     except TooDeep:
         return Found(student, None, display, f"the folder {display} is nested more than {MAX_PATH_DEPTH} folders deep")
+    why = refused(folder)
+    if why is not None:
+        return Found(student, None, display, why)
     target = _code_folder(folder)
     if target is None:
         return Found(student, None, display, f"the folder {display} contains no Python file")
@@ -472,7 +510,11 @@ def _opened(path: Path, staging: Path):
     except ArchiveError as exc:
         return exc
     top = _single_top(folder)
-    return folder, top, _holds_a_class(top)
+    # The LMS's names of members left out count too: a download of two students, one whose every file was left out,
+    # is still not the other one's archive
+    left_out = [PurePosixPath(r["member"]).parts[0] for r in refusals(folder) if top == folder and r.get("member")]
+    return folder, top, _holds_a_class(top) or lms_names.students_named_by(
+        [p.name for p in top.iterdir() if not _ignored(p) and not p.is_symlink()] + left_out) > 1
 
 
 def _unpacked_archive(path: Path, unpacked, display: str, depth: int, skipped: list[Skipped], staging: Path,
@@ -482,8 +524,17 @@ def _unpacked_archive(path: Path, unpacked, display: str, depth: int, skipped: l
     ``student``: the owner's id where something other than the archive's name says it (an LMS download's names)."""
     student = student or _student_of(path)
     if isinstance(unpacked, ArchiveError):
-        return [Found(student, None, display, str(unpacked))]
+        return [Found(student, None, display, refused(path) or str(unpacked))]
     folder, top, holds_a_class = unpacked
+    records = refusals(folder)
+    if not holds_a_class:
+        # One student's own archive: what was left out of it for being unsafe is their error, as it always was
+        serious = [r for r in records if not r["reason"].startswith(BENIGN)]
+        if serious:
+            return [Found(student, None, display, f"{path.name} holds {serious[0]['member'][:80]!r}: "
+                                                  f"{serious[0]['reason']}; not unpacked")]
+    skipped.extend(Skipped(f"{display}/{record['member']}", f"left out of the archive: {record['reason']}")
+                   for record in records if not record.get("placeholder"))
     if not holds_a_class:
         return [_student_folder(top, student, folder.resolve(), display)]
     if not may_be_a_class:
@@ -543,6 +594,7 @@ def _alternatives(units: list[list[Path]], modules: set[str]) -> bool:
     shared = False
     for files in units:
         names: set[str] = set()
+        unread = 0
         for path in files:
             tree = None  # the last file's tree let go of first: an archive's two 4 MiB files of list literals, parsed
             # whole with the first tree still held, took the grader to 2.9 GB (the hundred and tenth helper)
@@ -550,6 +602,10 @@ def _alternatives(units: list[list[Path]], modules: set[str]) -> bool:
                 data = read_source(path)
                 if len(data) > MAX_SOURCE_BYTES:  # never graded either (too large): read as no file at all
                     continue
+                if len(data) > MAX_PARSED_BYTES or _PARSED[0] + len(data) > MAX_PARSED_TOTAL:
+                    unread += 1  # not parsed to decide this (1 MiB of "x=1" took 5 s and 630 MB: the 114th helper)
+                    continue
+                _PARSED[0] += len(data)
                 tree = python_source.parse(data)
             except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
                 continue
@@ -560,9 +616,16 @@ def _alternatives(units: list[list[Path]], modules: set[str]) -> bool:
                     return False
                 elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in modules:
                     return False
+        if unread and not names:
+            continue  # a unit only too large to read says nothing either way
         shared = shared or bool(names & seen) or not names
         seen |= names
     return shared
+
+
+MAX_PARSED_BYTES = 128 << 10  # a file parsed to tell one program from several students' (a module is far smaller)
+MAX_PARSED_TOTAL = 8 << 20    # every such parse of one process: then nothing more is parsed for it
+_PARSED = [0]
 
 
 def _single_top(folder: Path) -> Path:
@@ -576,9 +639,12 @@ def _single_top(folder: Path) -> Path:
 def unpack(archive: Path, staging: Path) -> Path:
     """Unpack ``archive`` into a fresh folder under ``staging``, or raise ArchiveError saying why not.
 
-    Every member is checked before anything is written (count, declared sizes, ratio, safe
-    relative path, no links), then sizes are enforced again while reading, since a zip's
-    declared sizes can lie.
+    Whole archives are refused only where they cannot be read, hold more than ``MAX_MEMBERS`` entries or unpack to
+    more than the caps allow; a member that is unsafe (a path out of its folder, a link, nested too deep, a name the
+    file system refuses), too large, too compressed, or lies about its size is left out alone. A code file left out
+    (``.py``, ``.zip``) leaves an empty file in its place, known to ``refused`` by its path: the student it belongs
+    to gets the reason as their error. Every member left out is listed (``refusals``) for the account. Sizes are
+    enforced again while reading, since a zip's declared sizes can lie.
     """
     name = archive.name
     try:
@@ -587,67 +653,190 @@ def unpack(archive: Path, staging: Path) -> Path:
         raise ArchiveError(f"cannot read {name}: {exc.strerror or exc}") from None
     target = staging / f"{_slug(archive.stem)}-{digest}"
     if (target / ".complete").is_file():
+        _remember_refusals(target)
         return target / "files"
     shutil.rmtree(target, ignore_errors=True)
+    left_out: list[dict] = []
     try:
         with zipfile.ZipFile(archive) as zf:
-            members = _checked_members(zf, name)
+            members = _checked_members(zf, name, left_out)
             files = target / "files"
             files.mkdir(parents=True)
-            total = 0
-            for info, relative in members:
+            total, owners = 0, {}
+            for info, relative, reason in members:
+                if reason is not None:
+                    left_out.append(_left_out(info, relative, reason, files))
+                    continue
                 destination = files.joinpath(*relative.parts)
                 if info.is_dir():
-                    destination.mkdir(parents=True, exist_ok=True)
+                    try:
+                        destination.mkdir(parents=True, exist_ok=True)
+                    except OSError as exc:
+                        left_out.append(_left_out(info, relative, f"a folder the file system refuses ({exc.strerror})"))
                     continue
-                destination.parent.mkdir(parents=True, exist_ok=True)
-                written = 0
-                with zf.open(info) as source, open(destination, "wb") as out:
-                    while True:
-                        chunk = source.read(1 << 16)
-                        if not chunk:
-                            break
-                        written += len(chunk)
-                        total += len(chunk)
-                        if written > min(info.file_size, MAX_MEMBER_BYTES) or total > MAX_TOTAL_BYTES:
-                            raise ArchiveError(f"{name} unpacks to more than it declares or than {MAX_TOTAL_BYTES >> 20} MiB "
-                                               f"(a zip bomb?); not unpacked")
-                        out.write(chunk)
+                owner = _owner_of(relative)
+                why = _extract(zf, info, destination, total, owners.get(owner, 0))
+                if isinstance(why, str):
+                    left_out.append(_left_out(info, relative, why, files))
+                    continue
+                total += why
+                owners[owner] = owners.get(owner, 0) + why
+                _account_staged(staging, why)
     except ArchiveError:
         shutil.rmtree(target, ignore_errors=True)
         raise
     except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, EOFError, OSError, ValueError, RuntimeError) as exc:
         shutil.rmtree(target, ignore_errors=True)
         raise ArchiveError(f"{name} is not a readable zip archive ({str(exc)[:120] or type(exc).__name__})") from None
+    (target / "refused.json").write_text(json.dumps(left_out, ensure_ascii=False), encoding="utf-8")
     (target / ".complete").write_text("ok\n")
+    _remember_refusals(target)
     return target / "files"
 
 
-def _checked_members(zf: zipfile.ZipFile, name: str):
+def _extract(zf: zipfile.ZipFile, info: zipfile.ZipInfo, destination: Path, total: int, owned: int) -> int | str:
+    """The member written to ``destination``: its size, or why it was left out (nothing of it left on disk)."""
+    if owned + info.file_size > MAX_OWNER_BYTES:
+        return f"its owner's files unpack to more than {MAX_OWNER_BYTES >> 20} MiB"
+    if total + info.file_size > MAX_TOTAL_BYTES or _staged(destination) + info.file_size > MAX_STAGED_BYTES:
+        return f"the archive unpacks to more than {MAX_TOTAL_BYTES >> 20} MiB"
+    written = 0
+    try:
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        with zf.open(info) as source, open(destination, "wb") as out:
+            while True:
+                chunk = source.read(1 << 16)
+                if not chunk:
+                    break
+                written += len(chunk)
+                if written > min(info.file_size, MAX_MEMBER_BYTES):
+                    raise _Lying()
+                out.write(chunk)
+    except _Lying:
+        destination.unlink(missing_ok=True)
+        return "it unpacks to more than it declares (a zip bomb?)"
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            destination.unlink(missing_ok=True)
+        return f"the file system refuses it ({exc.strerror or type(exc).__name__})"
+    except (zipfile.BadZipFile, EOFError, ValueError, RuntimeError, NotImplementedError) as exc:
+        destination.unlink(missing_ok=True)
+        return f"it cannot be read ({str(exc)[:80] or type(exc).__name__})"
+    return written
+
+
+class _Lying(Exception):
+    pass
+
+
+def _owner_of(relative: PurePosixPath) -> object:
+    """Whose a member is, as far as the archive's layout says: its top folder, or for a top file, the LMS user its
+    name gives (``lms_names``) or the file itself."""
+    top = relative.parts[0]
+    if len(relative.parts) > 1:
+        return ("folder", top)
+    key = lms_names.key_of_name(top)
+    return key if key is not None else ("file", top)
+
+
+_STAGED: dict[str, int] = {}  # bytes unpacked so far under each staging folder of this process
+
+
+def _account_staged(staging: Path, size: int) -> None:
+    key = str(staging)
+    _STAGED[key] = _STAGED.get(key, 0) + size
+
+
+def _staged(destination: Path) -> int:
+    for key, size in _STAGED.items():
+        if str(destination).startswith(key + os.sep):
+            return size
+    return 0
+
+
+_REFUSED: dict[str, str] = {}  # the empty file left in a refused code file's place (resolved) -> why
+
+
+def _left_out(info: zipfile.ZipInfo, relative: PurePosixPath | None, reason: str, files: Path | None = None) -> dict:
+    """A member left out, for the account; a code file's place is kept by an empty file (see ``unpack``)."""
+    shown = relative.as_posix() if relative is not None else info.filename[:120]
+    record = {"member": shown, "reason": reason}
+    if files is not None and relative is not None and relative.suffix.lower() in CODE_SUFFIXES:
+        place = files.joinpath(*relative.parts)
+        with contextlib.suppress(OSError):
+            place.parent.mkdir(parents=True, exist_ok=True)
+            place.write_bytes(b"")
+            record["placeholder"] = True
+    return record
+
+
+def _remember_refusals(target: Path) -> None:
+    try:
+        records = json.loads((target / "refused.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return
+    for record in records:
+        if record.get("placeholder"):
+            path = (target / "files").joinpath(*PurePosixPath(record["member"]).parts)
+            _REFUSED[str(path.resolve())] = f"{record['member']} was left out of its archive: {record['reason']}"
+
+
+def refusals(folder: Path) -> list[dict]:
+    """The members ``unpack`` left out of the archive unpacked in ``folder``: ``{"member", "reason"}``."""
+    try:
+        return json.loads((folder.parent / "refused.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+
+
+def refused(path: Path) -> str | None:
+    """Why the code file at ``path`` (or any under it, for a folder) was left out of its archive, else None."""
+    if not _REFUSED:
+        return None
+    try:
+        resolved = str(path.resolve())
+    except OSError:
+        return None
+    found = _REFUSED.get(resolved)
+    if found is None and path.is_dir():
+        prefix = resolved + os.sep
+        found = next((why for where, why in _REFUSED.items() if where.startswith(prefix)), None)
+    return found
+
+
+def _checked_members(zf: zipfile.ZipFile, name: str, left_out: list[dict]):
     infos = zf.infolist()
     if len(infos) > MAX_MEMBERS:
         raise ArchiveError(f"{name} holds {len(infos)} files, more than the {MAX_MEMBERS} allowed; not unpacked")
-    declared = 0
     out = []
     for info in infos:
         info.filename = _member_name(info)  # (what zf.open compares with the member's own header stays orig_filename)
         relative = _safe_relative(info.filename)
         if relative is None:
-            raise ArchiveError(f"{name} holds a path that leads outside its folder ({info.filename[:80]!r}); not unpacked")
-        mode = info.external_attr >> 16
-        if stat.S_ISLNK(mode):
-            raise ArchiveError(f"{name} holds a link ({info.filename[:80]!r}); not unpacked")
-        if len(relative.parts) > MAX_PATH_DEPTH:  # unpacked, it would outrun every walk that recurses (see _walk)
-            raise ArchiveError(f"{name} holds a path nested more than {MAX_PATH_DEPTH} folders deep; not unpacked")
+            left_out.append(_left_out(info, None, "a path that leads outside its folder"))
+            continue
         if relative.parts and relative.parts[0] in IGNORED:
             continue
-        declared += info.file_size
-        if info.file_size > MAX_MEMBER_BYTES or declared > MAX_TOTAL_BYTES:
-            raise ArchiveError(f"{name} unpacks to more than {MAX_TOTAL_BYTES >> 20} MiB or holds a file over "
-                               f"{MAX_MEMBER_BYTES >> 20} MiB (a zip bomb?); not unpacked")
-        if info.file_size > RATIO_FLOOR and info.file_size > MAX_RATIO * max(info.compress_size, 1):
-            raise ArchiveError(f"{name} compresses {info.filename[:60]!r} more than {MAX_RATIO}:1 (a zip bomb?); not unpacked")
-        out.append((info, relative))
+        mode = info.external_attr >> 16
+        if stat.S_ISLNK(mode):
+            left_out.append(_left_out(info, relative, "a link"))
+            continue
+        if len(relative.parts) > MAX_PATH_DEPTH:  # unpacked, it would outrun every walk that recurses (see _walk)
+            left_out.append(_left_out(info, None, f"nested more than {MAX_PATH_DEPTH} folders deep"))
+            continue
+        if info.is_dir():
+            out.append((info, relative, None))
+            continue
+        suffix = relative.suffix.lower()
+        if suffix not in KEPT_SUFFIXES and info.file_size > MAX_OTHER_BYTES:
+            out_reason = f"{BENIGN}, and larger than {MAX_OTHER_BYTES >> 10} KiB"
+        elif info.file_size > MAX_MEMBER_BYTES:
+            out_reason = f"larger than {MAX_MEMBER_BYTES >> 20} MiB (a zip bomb?)"
+        elif info.file_size > RATIO_FLOOR and info.file_size > MAX_RATIO * max(info.compress_size, 1):
+            out_reason = f"compressed more than {MAX_RATIO}:1 (a zip bomb?)"
+        else:
+            out_reason = None
+        out.append((info, relative, out_reason))
     return out
 
 

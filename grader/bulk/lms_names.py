@@ -54,10 +54,12 @@ class Reading:
     owners: dict = field(default_factory=dict)    # entry -> Owner: the one entry graded for each student
     absorbed: set = field(default_factory=set)    # entries graded as part of another's (a student's other files)
     skipped: dict = field(default_factory=dict)   # entry -> why it is left out (not code)
+    users: set = field(default_factory=set)       # every (lms, user id) the entries name
 
 
-def read(entries: list[Path], staging: Path, shown: str) -> Reading:
-    """The LMS's names among ``entries`` (one folder's), grouped by student; links are left to ``discover``."""
+def read(entries: list[Path], staging: Path, shown: str, refused=lambda path: None) -> Reading:
+    """The LMS's names among ``entries`` (one folder's), grouped by student; links are left to ``discover``.
+    ``refused(path)``: why a file was left out of its archive (its owner's error), else None."""
     reading = Reading()
     groups: dict[tuple, list] = {}
     for entry in entries:
@@ -67,6 +69,7 @@ def read(entries: list[Path], staging: Path, shown: str) -> Reading:
         if key is not None:
             groups.setdefault(key[0], []).append((entry, key[1], key[2]))
     for (lms, user), members in groups.items():
+        reading.users.add((lms, user))
         name = members[0][1]
         student_id = user if lms == "canvas" else ""
         code, other = [], []
@@ -80,7 +83,10 @@ def read(entries: list[Path], staging: Path, shown: str) -> Reading:
         lead = code[0]
         owner = Owner(name, student_id)
         loose = [entry for entry in code if entry.is_file() and entry.suffix == ".py"]
-        if len(code) > 1 and len(loose) == len(code):  # several files: one folder of them, under their own names
+        left_out = next((why for why in map(refused, code) if why is not None), None)
+        if left_out is not None:
+            owner.display, owner.problem = f"{shown}/{lead.name}", left_out
+        elif len(code) > 1 and len(loose) == len(code):  # several files: one folder of them, under their own names
             owner.folder, owner.problem = _folder_of(loose, lms, user, staging)
             owner.display = f"{shown}/{lead.name}" + (f" and {len(loose) - 1} more" if len(loose) > 1 else "")
         elif len(code) > 1:
@@ -98,6 +104,21 @@ def students_named(entries: list[Path]) -> int:
     return len({key[0] for key in map(_key, (e for e in entries if not e.is_symlink())) if key is not None})
 
 
+def owner_of_name(name: str) -> Owner | None:
+    """Whose a top file an LMS named ``name`` is (``Owner``), else None."""
+    for pattern, lms in ((MOODLE_FILE, "moodle"), (CANVAS, "canvas"), (MOODLE_FOLDER, "moodle")):
+        found = pattern.match(name)
+        if found:
+            return Owner(found["name"], found["user"] if lms == "canvas" else "")
+    return None
+
+
+def students_named_by(names: list[str]) -> int:
+    """``students_named`` for bare names (entries and members left out of an archive alike)."""
+    return len({key for key in map(key_of_name, names) if key is not None}
+               | {("moodle", found["user"]) for found in map(MOODLE_FOLDER.match, names) if found})
+
+
 def named_file(path: Path) -> Owner | None:
     """Whose a ``.py`` file named on its own is, where the LMS named it (a late submission downloaded alone)."""
     key = _key(path) if path.suffix == ".py" and path.is_file() and not path.is_symlink() else None
@@ -105,6 +126,15 @@ def named_file(path: Path) -> Owner | None:
         return None
     (lms, user), name, _ = key
     return Owner(name, user if lms == "canvas" else "")
+
+
+def key_of_name(name: str):
+    """(lms, user) of a top file an LMS named ``name`` (Canvas, or Moodle without folders), else None."""
+    for pattern, lms in ((MOODLE_FILE, "moodle"), (CANVAS, "canvas")):
+        found = pattern.match(name)
+        if found:
+            return lms, found["user"]
+    return None
 
 
 def _key(entry: Path):
