@@ -248,3 +248,16 @@ def test_a_tiny_upload_cannot_fill_the_disk(tmp_path):
     found = by_student(discover.survey([_zip(tmp_path / "submissions.zip", members)], staging))
     assert found["garciaana"].problem is None and found["evemallory"].problem is not None
     assert _staged_bytes(staging) < 8 << 20
+
+
+def test_a_large_file_beside_a_moodle_student_s_code_is_left_packed_and_the_student_graded_once(tmp_path):
+    """A 5 MiB data file in a Moodle student's folder is left packed (a line of the account); the student is one row,
+    graded on their code, not a second row for the file left out; a student who handed in only such a file is no row."""
+    members = {"Bob Smith_555_assignsubmission_file_/minimax.py": CORRECT,
+               "Eve Mallory_557_assignsubmission_file_/minimax.py": CORRECT,
+               "Eve Mallory_557_assignsubmission_file_/data.bin": os.urandom(5 << 20),
+               "Ann Other_558_assignsubmission_file_/scan.pdf": os.urandom(300 << 10)}
+    survey = discover.survey([_zip(tmp_path / "moodle.zip", members)], tmp_path / "staging")
+    found = [(f.student, f.problem) for f in survey.found]
+    assert sorted(found) == [("Bob Smith", None), ("Eve Mallory", None)]
+    assert sum("not code, and larger than 256 KiB" in s.reason for s in survey.skipped) == 2

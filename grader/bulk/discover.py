@@ -289,11 +289,12 @@ def _left_out_students(folder: Path, shown: str, users: set) -> list[Found]:
         return []
     found, seen = [], set(users)
     for record in refusals(folder):
+        if record["reason"].startswith(BENIGN):
+            continue  # a file left packed for being large and not code: a line of the account, as any non-code file
         top = PurePosixPath(record.get("member") or "").parts[:1]
         owner = lms_names.owner_of_name(top[0]) if top else None
-        key = lms_names.key_of_name(top[0]) if owner is not None else None
-        key = key or (("moodle", owner.lms_id) if owner is not None else None)
-        if owner is not None and key not in seen and record.get("member", "").count("/") <= 1:
+        key = lms_names.key_of_name(top[0], folders=True) if owner is not None else None
+        if owner is not None and key not in seen:
             seen.add(key)
             found.append(Found(owner.student, None, f"{shown}/{record['member'][:120]}",
                                f"{record['member'][:120]} was left out of its archive: {record['reason']}",

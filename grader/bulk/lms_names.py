@@ -128,9 +128,10 @@ def named_file(path: Path) -> Owner | None:
     return Owner(name, user if lms == "canvas" else "")
 
 
-def key_of_name(name: str):
-    """(lms, user) of a top file an LMS named ``name`` (Canvas, or Moodle without folders), else None."""
-    for pattern, lms in ((MOODLE_FILE, "moodle"), (CANVAS, "canvas")):
+def key_of_name(name: str, folders: bool = False):
+    """(lms, user) of a top file an LMS named ``name`` (Canvas, or Moodle without folders; ``folders``: a Moodle
+    folder's name too), else None."""
+    for pattern, lms in ((MOODLE_FILE, "moodle"), (CANVAS, "canvas")) + (((MOODLE_FOLDER, "moodle"),) if folders else ()):
         found = pattern.match(name)
         if found:
             return lms, found["user"]
