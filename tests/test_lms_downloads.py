@@ -261,3 +261,22 @@ def test_a_large_file_beside_a_moodle_student_s_code_is_left_packed_and_the_stud
     found = [(f.student, f.problem) for f in survey.found]
     assert sorted(found) == [("Bob Smith", None), ("Eve Mallory", None)]
     assert sum("not code, and larger than 256 KiB" in s.reason for s in survey.skipped) == 2
+
+
+def test_a_moodle_student_who_uploaded_a_zip_is_graded_on_it(tmp_path):
+    """Canvas's zips were read, a Moodle student's zip in their folder was "contains no Python file" (the hundred and
+    fourteenth helper): read as their own archive (never a class)."""
+    inner = io.BytesIO()
+    with zipfile.ZipFile(inner, "w") as archive:
+        archive.writestr("hw/minimax.py", CORRECT)
+    two = io.BytesIO()
+    with zipfile.ZipFile(two, "w") as archive:
+        archive.writestr("alice.py", CORRECT)
+        archive.writestr("bob.py", BUGGY)
+    members = {"Jane Doe_123456_assignsubmission_file_/hw3.zip": inner.getvalue(),
+               "Eve Mallory_557_assignsubmission_file_/class.zip": two.getvalue(),
+               "Tom Becker_123460_assignsubmission_file_/minimax.py": BUGGY}
+    found = by_student(discover.survey([_zip(tmp_path / "moodle.zip", members)], tmp_path / "staging"))
+    assert set(found) == {"Jane Doe", "Eve Mallory", "Tom Becker"}
+    assert found["Jane Doe"].problem is None and found["Jane Doe"].path.joinpath("minimax.py").read_text() == CORRECT
+    assert "holds several submissions" in found["Eve Mallory"].problem

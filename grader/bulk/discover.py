@@ -312,6 +312,12 @@ def _owned(entry: Path, owner, root: Path, display: str, depth: int, skipped: li
         found = _student_folder(owner.folder, owner.student, owner.folder.resolve(), owner.display)
     elif entry.is_symlink():
         found = Found(owner.student, None, display, f"{entry.name} is a link: a submission is graded from its own files")
+    elif entry.is_dir() and _code_folder(entry) is None and depth < MAX_NESTING \
+            and len(zips := [p for p in entry.iterdir() if p.suffix.lower() == ".zip" and p.is_file()
+                             and not p.is_symlink()]) == 1:
+        # A Moodle student who uploaded their code as an archive: read as their own archive, as Canvas's are
+        found = _unpacked_archive(zips[0], _opened(zips[0], staging), f"{display}/{zips[0].name}", depth + 1, skipped,
+                                  staging, may_be_a_class=False, student=owner.student)[0]
     elif entry.is_dir():
         found = _student_folder(entry, owner.student, root, display)
     elif entry.suffix.lower() == ".zip" and entry.is_file():
