@@ -120,6 +120,7 @@ def summarise(entries: list[dict], *, exercise: str, seed: int | None, grader_ve
         "statuses": [s for s in ("passed", "failed", "error") if statuses.get(s)],
         "mistake_codes": sorted({m.get("code", "") for r in results for m in r.get("mistakes") or []}),
         "discovered": discovered,
+        "lms": None,  # the LMS files and the roster's notes, where grade wrote them (batch.write_outputs)
         "histogram": bins, "svg": svg_bars(bins),
         "checks": list(checks.values()),
         "mistakes": sorted(mistakes.values(), key=lambda m: (-m["count"], m["code"])),
