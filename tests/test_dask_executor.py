@@ -140,8 +140,10 @@ def _grade_command(klass: Path, out: Path, cluster, *extra) -> list[str]:
 def test_the_driving_process_killed_and_restarted_resumes_from_the_gradebook(klass, local, cluster, on_dask):
     build_class(klass / "half", CLASS[:20], copies=2, unique=True)  # the same bytes as those students' in the class
     out = klass / "restarted"
+    temporary = klass / "driver-tmp"  # a driver killed with -9 cannot remove its folders: here, not in /tmp
+    temporary.mkdir(exist_ok=True)
     driver = subprocess.Popen(_grade_command(klass, out, cluster), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                              text=True, start_new_session=True, env={**os.environ, "CI": "1"})
+                              text=True, start_new_session=True, env={**os.environ, "CI": "1", "TMPDIR": str(temporary)})
     try:
         for line in driver.stderr:  # one plain line per result (not a terminal): kill after the fifth
             if line.startswith("[5/"):

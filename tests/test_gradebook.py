@@ -78,7 +78,11 @@ def test_kill_minus_nine_then_rerun_equals_an_uninterrupted_run(tmp_path):
     clean = subprocess.run(command(tmp_path / "clean"), capture_output=True, text=True, timeout=600)
     assert clean.returncode == 0, clean.stderr
 
-    victim = subprocess.Popen(command(tmp_path / "killed"), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    # (its temporary folders in this test's own: a process killed with -9 cannot remove them, and they were left in
+    # /tmp by every run of the suite)
+    (tmp_path / "tmp").mkdir()
+    victim = subprocess.Popen(command(tmp_path / "killed"), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                              env={**os.environ, "TMPDIR": str(tmp_path / "tmp")})
     book = tmp_path / "killed" / "gradebook.sqlite"
     deadline = time.monotonic() + 300
     while _rows(book) < 3 and victim.poll() is None and time.monotonic() < deadline:
