@@ -517,11 +517,14 @@ def _opened(path: Path, staging: Path):
     except ArchiveError as exc:
         return exc
     top = _single_top(folder)
-    # The LMS's names of members left out count too: a download of two students, one whose every file was left out,
-    # is still not the other one's archive
+    # An LMS's download, told by its own names (cheaply, before any file is parsed): imports decide nothing there (a
+    # student's ``import 李明_558_assignsubmission_file_`` made a Moodle export one student's program: the hundred and
+    # fourteenth helper), and the names of members left out count too (a download of two students, one whose every
+    # file was left out, is still not the other one's archive)
     left_out = [PurePosixPath(r["member"]).parts[0] for r in refusals(folder) if top == folder and r.get("member")]
-    return folder, top, _holds_a_class(top) or lms_names.students_named_by(
-        [p.name for p in top.iterdir() if not _ignored(p) and not p.is_symlink()] + left_out) > 1
+    named = lms_names.students_named_by([p.name for p in top.iterdir() if not _ignored(p) and not p.is_symlink()]
+                                        + left_out)
+    return folder, top, named > 1 or _holds_a_class(top)
 
 
 def _unpacked_archive(path: Path, unpacked, display: str, depth: int, skipped: list[Skipped], staging: Path,
@@ -571,10 +574,6 @@ def _holds_a_class(top: Path) -> bool:
 
     entries = [p for p in top.iterdir() if not _ignored(p)]
     if any(p.suffix.lower() == ".zip" and p.is_file() for p in entries):
-        return True
-    if lms_names.students_named(entries) > 1:  # an LMS's download, told by its own names: imports decide nothing
-        # (a student's ``import 李明_558_assignsubmission_file_`` made a Moodle export one student's program: the
-        # hundred and fourteenth helper)
         return True
     files = [[f] for f in python_files(top)]
     folders = []

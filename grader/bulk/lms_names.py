@@ -98,25 +98,17 @@ def read(entries: list[Path], staging: Path, shown: str, refused=lambda path: No
     return reading
 
 
-def students_named(entries: list[Path]) -> int:
-    """How many students the LMS's names among ``entries`` name: two or more is a download of a class, whatever its
-    files import (an import of a classmate's entry once made a whole export one program, one student's)."""
-    return len({key[0] for key in map(_key, (e for e in entries if not e.is_symlink())) if key is not None})
-
-
 def owner_of_name(name: str) -> Owner | None:
-    """Whose a top file an LMS named ``name`` is (``Owner``), else None."""
-    for pattern, lms in ((MOODLE_FILE, "moodle"), (CANVAS, "canvas"), (MOODLE_FOLDER, "moodle")):
-        found = pattern.match(name)
-        if found:
-            return Owner(found["name"], found["user"] if lms == "canvas" else "")
-    return None
+    """Whose a top file or folder an LMS named ``name`` is (``Owner``), else None."""
+    found = _parsed(name, folder=None)
+    return None if found is None else Owner(found[2], found[1] if found[0] == "canvas" else "")
 
 
 def students_named_by(names: list[str]) -> int:
-    """``students_named`` for bare names (entries and members left out of an archive alike)."""
-    return len({key for key in map(key_of_name, names) if key is not None}
-               | {("moodle", found["user"]) for found in map(MOODLE_FOLDER.match, names) if found})
+    """How many students the LMS's names among ``names`` name (entries and members left out of an archive alike): two
+    or more is a download of a class, whatever its files import (an import of a classmate's entry once made a whole
+    export one program, one student's)."""
+    return len({key for key in (key_of_name(name, folders=True) for name in names) if key is not None})
 
 
 def named_file(path: Path) -> Owner | None:
@@ -131,25 +123,26 @@ def named_file(path: Path) -> Owner | None:
 def key_of_name(name: str, folders: bool = False):
     """(lms, user) of a top file an LMS named ``name`` (Canvas, or Moodle without folders; ``folders``: a Moodle
     folder's name too), else None."""
-    for pattern, lms in ((MOODLE_FILE, "moodle"), (CANVAS, "canvas")) + (((MOODLE_FOLDER, "moodle"),) if folders else ()):
-        found = pattern.match(name)
-        if found:
-            return lms, found["user"]
-    return None
+    found = _parsed(name, folder=None if folders else False)
+    return None if found is None else found[:2]
 
 
 def _key(entry: Path):
     """((lms, user), the student's name, the plugin) of an entry the LMS named, else None."""
-    name = entry.name
-    if entry.is_dir():
-        found = MOODLE_FOLDER.match(name)
-        return (("moodle", found["user"]), found["name"], found["plugin"]) if found else None
-    found = MOODLE_FILE.match(name)
-    if found:
-        return ("moodle", found["user"]), found["name"], found["plugin"]
-    found = CANVAS.match(name)
-    if found:
-        return ("canvas", found["user"]), found["name"], CODE_PLUGIN
+    found = _parsed(entry.name, folder=entry.is_dir())
+    return None if found is None else (found[:2], found[2], found[3])
+
+
+def _parsed(name: str, folder: bool | None):
+    """(lms, user, the student's name, the plugin, the student's own file name or None) of a name the LMS gave: a
+    folder's (``folder`` True), a file's (False), either (None: a file's patterns first); None where it gave none."""
+    patterns = (((MOODLE_FILE, "moodle"), (CANVAS, "canvas")) if folder is not True else ()) \
+        + (((MOODLE_FOLDER, "moodle"),) if folder is not False else ())
+    for pattern, lms in patterns:
+        found = pattern.match(name)
+        if found:
+            return (lms, found["user"], found["name"], found.groupdict().get("plugin") or CODE_PLUGIN,
+                    found.groupdict().get("file"))
     return None
 
 
@@ -158,19 +151,14 @@ def _code(entry: Path) -> bool:
 
 
 def _what(entry: Path, lms: str) -> str:
-    if lms == "moodle" and entry.is_dir():
-        found = MOODLE_FOLDER.match(entry.name)
-        return f"Moodle's {found['plugin']} part" if found else entry.name
-    return entry.name
+    found = _parsed(entry.name, folder=True) if lms == "moodle" and entry.is_dir() else None
+    return entry.name if found is None else f"Moodle's {found[3]} part"
 
 
 def original_name(entry: Path) -> str:
     """The student's own name for a file the LMS renamed (``garciaana_12341_67891_minimax.py`` -> ``minimax.py``)."""
-    for pattern in (MOODLE_FILE, CANVAS):
-        found = pattern.match(entry.name)
-        if found:
-            return found["file"]
-    return entry.name
+    found = _parsed(entry.name, folder=False)
+    return entry.name if found is None else found[4]
 
 
 def _folder_of(files: list[Path], lms: str, user: str, staging: Path) -> tuple[Path | None, str | None]:
