@@ -434,14 +434,11 @@ def write_lms(out: Path, entries: list[dict], *, exercise: str, lms: tuple[str, 
         return []
     pairs = [(e["student"], e["result"]) for e in entries]
     people, notes = people_for([Student(e["student"], e.get("lms_id", ""), e.get("named_by_lms", False))
-                                for e in entries], roster)
+                                for e in entries], roster, ", ".join(LMS_FILES[n] for n in dict.fromkeys(lms)))
     for name in dict.fromkeys(lms):
         module = importlib.import_module(f"grader.export.{name}")
         _write(out / LMS_FILES[name], module.render(pairs, assignment=exercise, roster=people))
-    if roster is None:
-        return []
-    return [note.replace("its row", f"its row in {', '.join(LMS_FILES[n] for n in dict.fromkeys(lms))}", 1)
-            for note in notes]
+    return [] if roster is None else notes
 
 
 def _one_per_line(document: dict, key: str) -> str:

@@ -76,7 +76,8 @@ class Student:
     named_by_lms: bool = False
 
 
-def people_for(students: list[Student], roster: dict[str, Person] | None) -> tuple[dict[str, Person], list[str]]:
+def people_for(students: list[Student], roster: dict[str, Person] | None,
+               files: str = "") -> tuple[dict[str, Person], list[str]]:
     """Who each student is in the LMS, by grader id, for the import files; and the notes the instructor should read.
 
     A roster row is the student's where its ``id`` is the grader's id, or, for a student an LMS download named, where
@@ -88,6 +89,7 @@ def people_for(students: list[Student], roster: dict[str, Person] | None) -> tup
     out without a word). Without a roster the grader's id is the login, except where the LMS named the student."""
     people: dict[str, Person] = {}
     notes: list[str] = []
+    row = f"its row in {files}" if files else "its row"  # ``files``: the import files the notes are about
     by_lms_id = {person.lms_id: person for person in (roster or {}).values() if person.lms_id}
     named: dict[str, list[Person]] = {}
     for person in (roster or {}).values():
@@ -113,10 +115,10 @@ def people_for(students: list[Student], roster: dict[str, Person] | None) -> tup
         elif student.named_by_lms:
             person = Person(id=student.id, name=student.id, lms_id=student.lms_id)
             if roster is not None:
-                notes.append(f"{student.id} is not in the roster: its row carries only what the LMS's download named")
+                notes.append(f"{student.id} is not in the roster: {row} carries only what the LMS's download named")
         elif roster is not None:
             person = Person(id=student.id, name=student.id)
-            notes.append(f"{student.id} is not in the roster: its row has no LMS id")
+            notes.append(f"{student.id} is not in the roster: {row} has no LMS id")
         else:
             person = Person(id=student.id, name=student.id, login=student.id)
         people[student.id] = person
