@@ -955,6 +955,7 @@ PLAIN_LOCALS_OF_SERVE_CASES = frozenset({
     "name",  # the driver's helper names
     "module_attrs",  # each namespace of the submission in turn, all held by ``bound`` (serve keeps it)
     "numbered", "differs", "late", "reply", "longest", "key",  # the inputs looked at again: a count, a flag, bytes, a time; an id
+    "words",  # where the input changed, the driver's text (tree_driver.change_of): a str or None, let go of at once
 })
 
 

@@ -241,6 +241,28 @@ def test_a_change_made_only_when_asked_again_is_counted(warm, tmp_path, ctp26_ca
     unchanged = next(c for c in result.checks if c.name == "tree-unchanged")
     assert result.error is None and unchanged.score < unchanged.max_score, result.score
     assert {c.name for c in result.checks if c.score < c.max_score} == {"tree-unchanged"}
+    if not warm:  # the change is said in words (tree_driver.change_of), the shrunk tree's where it was shrunk
+        assert "came in another order" in unchanged.message, unchanged.message
+
+
+def test_a_change_made_only_when_asked_again_is_said_in_words(tmp_path, ctp26_cases):
+    """Unshrunk, the message is the first pass's case, changed only when asked again: the second pass's words
+    come with the change the judge counts against it (judge: ``changed_when_asked_again``)."""
+    exercise, bank, _cases = ctp26_cases
+    path = tmp_path / "again.py"
+    path.write_text(ASKED_AGAIN_SORTER, encoding="utf-8")
+    result = judge.grade(submissions.load(path), exercise, bank, launch.choose("posix"), shrink=False, diagnose=False)
+    unchanged = next(c for c in result.checks if c.name == "tree-unchanged")
+    assert "changed when the same position was asked about again later: the children of " in unchanged.message
+    assert "came in another order" in unchanged.message
+
+
+def test_a_change_made_when_asked_again_is_said_in_its_words():
+    case = Case(id="c1", group="random", input={"tree": {"name": "r", "value": 0, "children": []}})
+    raw = {"id": "c1", "mutated": True, "changed_when_asked_again": True, "change": "'r' was renamed 's'"}
+    assert Outcome(case, raw).late_change("tree") == ("the tree was left unchanged the first time, but changed when "
+                                                       "the same position was asked about again later: 'r' was "
+                                                       "renamed 's'")
 
 
 SLOW_HONEST = '''

@@ -45,8 +45,9 @@ class Outcome:
             return (f"the {noun} was unchanged when the call returned, but changed later, while other calls ran "
                     "(something kept a reference to it and changed it afterwards)")
         if self.raw.get("changed_when_asked_again"):
+            change = self.raw.get("change")
             return (f"the {noun} was left unchanged the first time, but changed when the same position was asked "
-                    "about again later")
+                    "about again later" + (f": {change}" if change else ""))
         if self.raw.get("unverified"):
             return (f"the grader could not look at the {noun} again before judging ({self.raw['unverified']}), "
                     "so whether later calls left it unchanged is not known")
@@ -175,6 +176,9 @@ def _unchanged(exercise, call_timeout) -> Predicate:
         if late:
             return late
         if outcome.raw.get("mutated"):
+            change = outcome.raw.get("change")  # in words, as the child saw it; the verdict is "mutated"'s
+            if change:
+                return f"the tree was different after the call: {change}"
             return "the tree was different after the call (nodes, their order, names or attributes changed)"
         return None
 

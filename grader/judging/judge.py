@@ -222,6 +222,8 @@ def _judge_replies(session: Session, exercise, bank: Bank, result: SubmissionRes
                 first["unverified"] = raw["unverified"]
             else:
                 first["changed_when_asked_again"] = True
+                if raw.get("change"):
+                    first["change"] = raw["change"]
 
     # Only now, with every answer in hand, does the reference speak.
     reference = exercise.reference

@@ -72,6 +72,56 @@ def _snapshot(value, depth=0):
     return ("object", _name_of_type(kind), _id(value))
 
 
+CHANGE_CAP = 400  # characters of ``_change_words``'s words (the grading process refuses a longer "change": replies)
+SHOWN_CAP = 60  # characters of one value there
+
+
+def _change_words(was, now, name="state"):
+    """Where the state handed to the student differs after the call from the state before it (two ``_snapshot``
+    descriptions), in words for the report: ``board[1][1] is 'X' where it was ' '`` (``name``: the declaration's
+    name for the state) points at the move a search tried and did not undo. None where nothing differs or the descriptions are not this module's. Words only:
+    the verdict is the harness's comparison; nothing here calls a method of anything (plain tuples and values)."""
+    if _type(was) is not tuple or _type(now) is not tuple:
+        return None
+    path = ""
+    for _ in range(14):  # _snapshot nests at most 12 deep
+        if was == now:
+            return None
+        if len(was) != 2 or len(now) != 2 or was[0] != now[0] or was[0] not in ("list", "tuple", "dict") \
+                or len(was[1]) != len(now[1]):
+            break
+        for number, (one, other) in enumerate(zip(was[1], now[1])):
+            if one != other:
+                break
+        if was[0] == "dict":
+            if one[0] != other[0]:  # another key in this place
+                break
+            path += f"[{one[0] if _type(one[0]) is str else '?'}]"
+            was, now = one[1], other[1]
+        else:
+            path += f"[{number}]"
+            was, now = one, other
+    words = f"{name[:SHOWN_CAP]}{path} is {_shown(now)} where it was {_shown(was)}"
+    return words if len(words) <= CHANGE_CAP else words[:CHANGE_CAP - 1] + "…"
+
+
+def _shown(described):
+    """One ``_snapshot`` description as a student reads it: a value as Python writes it, a container by its size."""
+    kind = described[0] if _type(described) is tuple and described else None
+    if kind in ("list", "tuple", "dict") and len(described) == 2:
+        count = len(described[1])
+        noun = "key" if kind == "dict" else "item"
+        return f"a {kind} of {count} {noun}{'' if count == 1 else 's'}"
+    if kind == "object" and len(described) == 3:
+        return f"a {str(described[1])[:SHOWN_CAP]} object"
+    if kind == "deep":
+        return "something nested deeper"
+    if len(described) == 2:
+        text = repr(described[1])
+        return text if len(text) <= SHOWN_CAP else text[:SHOWN_CAP - 1] + "…"
+    return "something else"
+
+
 class Built:
     """One case: the root state, freshly decoded, what the student is handed for it, and the depth."""
 
@@ -279,5 +329,9 @@ def configure(declaration_json, game_path):
     def snapshot(built):
         return _snapshot(built.handed)
 
+    def change_of(built, before):
+        """What the call changed in the state it was handed, in words (the harness asks where it found a change)."""
+        return _change_words(before, _snapshot(built.handed), spec.get("state_name") or "state")
+
     return {"build": build, "helpers": helpers, "loading_helpers": loading_helpers, "call": call,
-            "snapshot": snapshot}
+            "snapshot": snapshot, "change_of": change_of}

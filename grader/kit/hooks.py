@@ -383,11 +383,13 @@ class KitHooks:
         what a search that tries moves in place must undo."""
         if outcome.raw.get("answer") is None or not outcome.raw.get("mutated"):
             return None
-        late = outcome.late_change(self.decl["state_name"] or "state")
+        state = self.decl["state_name"] or "state"
+        late = outcome.late_change(state)
         if late:
             return late
-        return (f"the {self.decl['state_name'] or 'state'} was different after the call: a move tried during the "
-                "search was not undone")
+        change = outcome.raw.get("change")  # where, in words, as the child saw it (driver._change_words)
+        where = f" ({change})" if change else ""
+        return f"the {state} was different after the call{where}: a move tried during the search was not undone"
 
     check_board_restored = check_restored  # the name a rubric over a board gives it
 

@@ -41,7 +41,8 @@ def left_changed(mistakes, facts) -> Finding | None:
     example = min(changed, key=facts.size)
     code = str(specs[0].params.get("mistake", "mutates-tree"))
     text, question = mistakes.CODES.get(code, ("", ""))
+    change = example.raw.get("change")  # where, in words, as the child saw it (driver._change_words)
     evidence = (f"the {mistakes.hooks.decl['state_name'] or 'position'} was different after {len(changed)} of the calls "
-                f"that returned (for example {facts.call(example)}); a move left behind also changes the rest of "
-                f"that search, which is why values come out wrong")
+                f"that returned (for example {facts.call(example)}{': ' + change if change else ''}); a move left "
+                f"behind also changes the rest of that search, which is why values come out wrong")
     return Finding(code, evidence, text, question, (specs[0].name,))

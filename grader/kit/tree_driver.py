@@ -193,6 +193,96 @@ def changed(built, before):
     return now != items[0] and _describe(nodes) != items[1]
 
 
+CHANGE_CAP = 400  # characters of ``change_of``'s words (the grading process refuses a longer "change": replies)
+NAME_CAP = 40  # characters of one node's or attribute's name there
+LISTED = 6  # nodes named in a list of children; the rest are counted
+
+
+def change_of(built, before):
+    """What the call changed, in words, for the report: the first node in preorder whose name, attributes,
+    children or parent differ from ``before`` (the harness asks only where ``changed`` found a change). "The
+    tree was different" leaves a student hunting for the line that did it; "the children of 'Move V' came in
+    another order" points at a ``sort`` of theirs. None where it cannot be said without looking into objects
+    that are no longer the tree's own: the report then says that the tree changed, as ever.
+
+    Words, not evidence: the check's verdict is ``changed``'s, and the report says that it was observed inside
+    the student's process. Read through the same getters as ``changed``, over the nodes ``before`` holds;
+    nothing of the student's runs (names and keys that are not plain strings were described as such)."""
+    if type(before) is not Snapshot:
+        return None
+    items = _tuple(_tuple_iter(before))
+    if len(items) < 3 or type(items[1]) is not tuple:
+        return None
+    old = items[1]
+    nodes = list(map(_dereference, items[2:]))
+    if len(old) != len(nodes):
+        return None
+    for number, node in enumerate(nodes):
+        if node is None:
+            return f"{_label(old, number)} was taken out of the tree (and nothing holds it any more)"
+        if type(node) is not Node:
+            return f"{_label(old, number)} is no longer an anytree Node (its class was changed)"
+    if _fingerprint(nodes) is None:
+        return None  # a node's dict or children list is no longer a plain one: not looked into
+    new = _describe(nodes)
+    numbers = {id(node): number for number, node in enumerate(nodes)}
+    for number, (was, now) in enumerate(zip(old, new)):
+        if was == now:
+            continue
+        words = _node_change(old, numbers, number, was, now)
+        return words if len(words) <= CHANGE_CAP else words[:CHANGE_CAP - 1] + "…"
+    return None
+
+
+def _node_change(old, numbers, number, was, now):
+    """One node's change (``_describe``'s entries before and after), in words."""
+    name = _label(old, number)
+    if was[0] != now[0]:
+        return f"{name} was renamed {_shown(now[0])}"
+    if was[1] != now[1]:
+        added = [key for key in now[1] if key not in was[1] and key != "name"]
+        removed = [key for key in was[1] if key not in now[1]]
+        parts = []
+        if added:
+            parts.append(f"was given the attribute{'s' if len(added) > 1 else ''} {_listed(added, _shown)}")
+        if removed:
+            parts.append(f"lost the attribute{'s' if len(removed) > 1 else ''} {_listed(removed, _shown)}")
+        return f"{name} {' and '.join(parts) or 'had its attributes set again'}"
+    if was[2] != now[2]:
+        def kid(identity):
+            found = numbers.get(identity)
+            return "a node that was not in the tree" if found is None else _label(old, found)
+        if sorted(was[2]) == sorted(now[2]):
+            return f"the children of {name} came in another order: {_listed(now[2], kid)} (they were {_listed(was[2], kid)})"
+        had, has = set(was[2]), set(now[2])
+        gained = [identity for identity in now[2] if identity not in had]
+        lost = [identity for identity in was[2] if identity not in has]
+        if lost and not gained:
+            return f"{name} lost {'its child' if len(lost) == 1 else 'the children'} {_listed(lost, kid)}"
+        if gained and not lost:
+            return f"{name} got {_listed(gained, kid)} as {'a child' if len(gained) == 1 else 'children'}"
+        return f"the children of {name} changed: {_listed(now[2], kid) or 'none'} (they were {_listed(was[2], kid)})"
+    return f"{name} was moved under another node"
+
+
+def _label(old, number):
+    """A node of the tree before the call, by its name then (names may repeat: the report draws the tree)."""
+    return "the root " + _shown(old[0][0]) if number == 0 else _shown(old[number][0])
+
+
+def _shown(text):
+    if text == "<not a str>":  # how _describe writes a name or key that is not a plain string
+        return "(a name that is not a string)"
+    return repr(text if len(text) <= NAME_CAP else text[:NAME_CAP - 1] + "…")
+
+
+def _listed(things, show):
+    shown = [show(thing) for thing in things[:LISTED]]
+    if len(things) > LISTED:
+        shown.append(f"and {len(things) - LISTED} more")
+    return ", ".join(shown)
+
+
 def _fingerprint(nodes):
     """The identities of every key, value and child of every node, as bytes; None when a node is no
     longer a plain ``Node`` with a plain dict (its class or its ``__dict__`` replaced: student code

@@ -890,7 +890,8 @@ class Harness:
             vars(self.channel), self.channel.nonce_bytes, self.channel.res_fd, _os_write,
             # the driver, the pool of prebuilt trees, this call's seal
             driver.build, driver.snapshot, driver.helpers, helpers_with_values, driver.call,
-            getattr(driver, "changed", None), take, put, evidence, broken, restore, Answered, self.link, vars(self.link),
+            getattr(driver, "changed", None), getattr(driver, "change_of", None), take, put, evidence, broken, restore,
+            Answered, self.link, vars(self.link),
             # the watchdog and the runner thread
             self.watchdog.state, self.watchdog.lock.acquire, self.watchdog.lock.release, runner.box, vars(runner),
             runner.due.acquire if threaded else None, runner.due.release if threaded else None,
@@ -1874,7 +1875,8 @@ def _serve_cases(kit, frozen, limit, tell_cases, entry, module_spaces, submissio
      loads, dumps, encoder, seed_encoder, random_seed, get_state, set_state, generator, generator_attrs, sha512,
      from_bytes, setattr_,
      channel_attrs, nonce, reply_fd, os_write,
-     build, snapshot, helpers_of, helpers_with_values, call_driver, changed, take, put, evidence_of, broken, restore,
+     build, snapshot, helpers_of, helpers_with_values, call_driver, changed, change_of, take, put, evidence_of, broken,
+     restore,
      answered_link, link, link_attrs,
      watchdog_state, lock_watchdog, unlock_watchdog, box, runner_attrs, due_acquire, due_release, go_write,
      done_read, go_byte,
@@ -2190,6 +2192,12 @@ def _serve_cases(kit, frozen, limit, tell_cases, entry, module_spaces, submissio
             try:
                 if (changed(built, before) if changed is not None else snapshot(built) != before):
                     result["mutated"] = True
+                    # what changed, in words, where the driver can say (the tree's: tree_driver.change_of); the
+                    # grader shows it as observed here and judges by "mutated" alone (replies: a short text or nothing)
+                    words = change_of(built, before) if change_of is not None else None
+                    if type_(words) is str_ and len_(words) <= 400:
+                        result["change"] = words
+                    words = None
                 else:
                     entries += ((numbered, built, before, type_(before)),)  # looked at again by the audit
                     numbered += 1

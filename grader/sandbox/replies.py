@@ -272,8 +272,15 @@ def _answer_item(value, depth: int, budget: list) -> bool:
     return False
 
 
+CHANGE = 400  # characters of what a call changed in its input, in words (``harness``: the driver's ``change_of``)
+
+
+def _change(value) -> bool:
+    return _text(value, CHANGE)
+
+
 _RESULT = {"id": lambda v: True, "answer": _answer, "raised": _text, "timed_out": _true, "skipped": _text,
-           "mutated": _true}
+           "mutated": _true, "change": _change}
 
 
 def check_result(result, case_id) -> dict:
@@ -281,4 +288,6 @@ def check_result(result, case_id) -> dict:
     if type(result) is not dict or result.get("id") != case_id or type(result.get("id")) is not type(case_id):
         raise Refused("a result for another case")
     _only(result, _RESULT, "case result")
+    if "change" in result and "mutated" not in result:
+        raise Refused("a change said of an input not changed")
     return result
