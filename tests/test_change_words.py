@@ -151,3 +151,68 @@ def test_the_restore_check_says_where_the_state_changed():
     problem = hooks.check_restored(Outcome(case, raw), None)
     assert problem == ("the board was different after the call (board[0][0] is 1 where it was 0): a move tried during "
                        "the search was not undone")
+
+
+# -- an exercise's own driver (best-move: a state object with a board) ----------------------------------------------
+
+def _best_move_driver():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("best_move_driver_words", ROOT / "exercises/best-move/driver.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+class _State:
+    def __init__(self):
+        self.game, self.node, self.to_move, self.board = "tictactoe", 0, 1, [[0, 0, 0], [0, 0, 0], [0, 0, 0]]
+
+
+class _Built:
+    def __init__(self):
+        self.root = _State()
+
+
+def test_best_move_s_driver_names_the_field_or_the_cell_that_changed():
+    driver = _best_move_driver()
+    built = _Built()
+    before = driver.snapshot(built)
+    built.root.board[1][2] = 2
+    assert driver.change_of(built, before) == "state.board[1][2] is 2 where it was 0"
+    built = _Built()
+    before = driver.snapshot(built)
+    built.root.to_move = 2
+    assert driver.change_of(built, before) == "state.to_move is 2 where it was 1"
+    built = _Built()
+    before = driver.snapshot(built)
+    del built.root.board
+    assert driver.change_of(built, before) == "the state lost one of its fields"
+
+
+MARKS_THE_BOARD = """
+def value(player, state):
+    if is_terminal(state):
+        return evaluate(state)
+    values = [value(next_player(player), apply(state, move)) for move in generate_valid_moves(player, state)]
+    return min(values) if player == 1 else max(values)
+
+
+def best_move(player, state):
+    moves = list(generate_valid_moves(player, state))
+    scored = [(value(next_player(player), apply(state, move)), move) for move in moves]
+    best = (min if player == 1 else max)(scored, key=lambda pair: pair[0])[1]
+    if getattr(state, "board", None) is not None:
+        state.board[best[0]][best[1]] = player  # "play" the move on the board it was handed
+    return best
+"""
+
+
+def test_a_search_that_marks_the_board_it_was_handed_is_told_which_cell(tmp_path, monkeypatch):
+    monkeypatch.setenv("MINIMAX_GRADER_CACHE", str(tmp_path / "cache"))
+    path = tmp_path / "marks.py"
+    path.write_text(MARKS_THE_BOARD, encoding="utf-8")
+    result = api.check(path, "best-move", examples=30)
+    check = next(c for c in result.checks if c.name == "state-unchanged")
+    assert re.search(r"the state was different after the call \(state\.board\[[0-2]\]\[[0-2]\] is [12] where it was 0\)",
+                     check.message), check.message

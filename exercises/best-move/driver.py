@@ -142,6 +142,39 @@ def snapshot(built):
         return ("fields removed",)
 
 
+def change_of(built, before):
+    """Where the call changed the state it was handed, in words for the report (the harness asks where it found
+    a change): "state.board[1][2] is 1 where it was 0" points at the move a search made in place instead of
+    with ``apply``. Compares two ``snapshot`` tuples (plain values only, no method of anything runs); None where
+    they are not two snapshots of this shape. Words only: the verdict is the harness's comparison."""
+    now = snapshot(built)
+    if type(before) is not tuple or len(before) != 4 or len(now) != 4:
+        return "the state lost one of its fields" if type(before) is tuple and len(before) == 4 else None
+    for field, was, is_now in zip(("game", "node", "to_move"), before, now):
+        if was != is_now:
+            return f"state.{field} is {_said(is_now)} where it was {_said(was)}"
+    was, is_now = before[3], now[3]
+    if type(was) is tuple and type(is_now) is tuple and len(was) == len(is_now) \
+            and all(type(row) is tuple for row in was + is_now):
+        for r, (old_row, new_row) in enumerate(zip(was, is_now)):
+            if len(old_row) != len(new_row):
+                return f"state.board[{r}] has {len(new_row)} cells where it had {len(old_row)}"
+            for c, (old_cell, new_cell) in enumerate(zip(old_row, new_row)):
+                if old_cell != new_cell:
+                    return f"state.board[{r}][{c}] is {_said(new_cell, True)} where it was {_said(old_cell, True)}"
+    return "state.board is another board than it was"
+
+
+def _said(value, cell=False):
+    """A field or a cell of ``snapshot``'s, as a student reads it (a value as Python writes it, capped)."""
+    if cell and type(value) is tuple and len(value) == 2:  # (type name, the int or None)
+        value = value[1] if value[0] == "int" else ("object", value[0], 0)
+    if type(value) is tuple and len(value) == 3 and value[0] == "object":
+        return f"a {str(value[1])[:60]} object"
+    text = repr(value) if type(value) in (int, str, float, bool, type(None)) else "something else"
+    return text if len(text) <= 60 else text[:59] + "…"
+
+
 # A type's name read by type's own getter: ``kind.__name__`` would ask a student's metaclass.
 _name_of_type = type.__dict__["__name__"].__get__
 

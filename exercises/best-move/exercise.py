@@ -105,7 +105,9 @@ def check_state_unchanged(outcome, spec):
     if outcome.raw.get("answer") is None:
         return None
     if outcome.raw.get("mutated"):
-        return "the state was different after the call (its board or whose turn it is changed): use apply, which returns a new state"
+        change = outcome.raw.get("change")  # where, in words, as the child saw it (driver.change_of)
+        where = f" ({change})" if change else " (its board or whose turn it is changed)"
+        return f"the state was different after the call{where}: use apply, which returns a new state"
     return None
 
 
