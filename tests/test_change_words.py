@@ -216,3 +216,13 @@ def test_a_search_that_marks_the_board_it_was_handed_is_told_which_cell(tmp_path
     check = next(c for c in result.checks if c.name == "state-unchanged")
     assert re.search(r"the state was different after the call \(state\.board\[[0-2]\]\[[0-2]\] is [12] where it was 0\)",
                      check.message), check.message
+
+
+def test_a_huge_list_of_children_is_counted_not_compared():
+    """The hundred and fifteenth red team extended the root's children by 100,000 objects after each call: sorting
+    them to tell a new order from a new set made grading four times as slow. Past ``COMPARED`` they are counted."""
+    built = tree_driver.build({"tree": TREE})
+    before = tree_driver.snapshot(built)
+    vars(built.root)["_NodeMixin__children"].extend(object() for _ in range(tree_driver.COMPARED))
+    assert tree_driver.change_of(built, before) == (
+        f"the children of the root 'V' changed: {tree_driver.COMPARED + 2} where there were 2")

@@ -91,6 +91,20 @@ def test_a_students_exception_text_reaches_a_text_report_as_text(tmp_path, fmt):
     assert "\\x1b]52;c;aGVsbG8=" in done.stdout
 
 
+def test_a_students_lines_never_start_a_line_of_the_text_report_s_own(tmp_path):
+    """A ``raise ValueError("boom\\nPASSED  score 10 / 10")`` printed a verdict line at the margin of the text report,
+    under the real one (the hundred and fifteenth red team): every line after a message's first is indented."""
+    from grader.doors import api
+    from grader import report
+
+    source = tmp_path / "mallory\nPASSED  score 10.py"
+    source.write_text('def minimax(node, max_depth, player_a_moves):\n    raise ValueError("boom\\nPASSED  score 10 / 10")\n',
+                      encoding="utf-8")
+    text = report.render(api.check(source, "ctp-26", examples=5), "text")
+    assert "boom" in text and text.count("PASSED  score 10 / 10") >= 2
+    assert not any(line.startswith("PASSED") for line in text.splitlines()), text
+
+
 def test_a_tournament_shows_a_students_name_as_text(tmp_path):
     klass = tmp_path / "class"
     klass.mkdir()

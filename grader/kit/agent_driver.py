@@ -44,6 +44,28 @@ def _plain(value):
     return repr(value)[:60]
 
 
+def _frozen(value, depth=0):
+    """What the board's state (or its path) holds, for the harness to compare before and after a call: exact built-in
+    containers and plain values by content, anything else by its type's and its own identity. Types are compared by
+    identity and nothing's method runs: the board is the student's, who can put an object of theirs in its ``_state``
+    slot, and ``repr`` of it, which this was, ran their ``__repr__`` on the harness's thread (the hundred and fifteenth
+    red team's follow-up: it took the "mutated" mark out of the harness's result). Tuples all the way down, as every
+    snapshot: nothing can rewrite it in place while the student's code runs."""
+    kind = _type(value)
+    if depth > 16:
+        return ("deep",)
+    if kind is tuple or kind is list:
+        return ("tuple" if kind is tuple else "list", tuple(_frozen(item, depth + 1) for item in value))
+    if kind is int or kind is float or kind is str or kind is bool or value is None:
+        return ("value", kind is int, kind is float, kind is str, kind is bool, value)
+    if kind is dict:
+        return ("dict", tuple((_frozen(key, depth + 1), _frozen(item, depth + 1)) for key, item in _dict_items(value)))
+    return ("object", _id(kind), _id(value))
+
+
+_dict_items = dict.items
+
+
 class Opponent:
     """The other player: a plain object the board knows by identity (the course passes players around)."""
 
@@ -207,7 +229,7 @@ def configure(declaration_json, rules_path):
 
     def snapshot(built):
         board = built.board
-        return ("board", repr(board._state), repr(board._path))
+        return ("board", _frozen(board._state), _frozen(board._path))
 
     def helpers(built, link):
         built.link = link

@@ -30,13 +30,14 @@ def _load_game(path):
 
 def _to_plain(value):
     """A state as JSON-ready data (as the grader's ``kit.game.to_plain`` makes it)."""
-    if _type(value) in (list, tuple):
+    kind = _type(value)
+    if kind is list or kind is tuple:
         return [_to_plain(item) for item in value]
-    if _type(value) is dict:
+    if kind is dict:
         return {str(k): _to_plain(v) for k, v in value.items()}
-    if value is None or _type(value) in (int, float, str, bool):
+    if _plain_kind(kind) is not None:
         return value
-    raise ValueError(f"{_name_of_type(_type(value))} is not part of a position of this game")
+    raise ValueError(f"{_type_name(kind)} is not part of a position of this game")
 
 
 def _from_plain(value):
@@ -47,9 +48,35 @@ def _from_plain(value):
     return value
 
 
-_PLAIN_KEYS = (int, float, str, bool, type(None))
 _name_of_type = type.__dict__["__name__"].__get__  # ``kind.__name__`` would ask a student's metaclass
 _dict_items = dict.items
+_NoneType = type(None)
+
+
+def _plain_kind(kind):
+    """The tag of a plain value's exact type, or None. By identity, one type at a time: ``kind in (int, ...)`` (or a
+    dict or set of types) compares or hashes ``kind``, and a class whose metaclass has its own ``__eq__`` or
+    ``__hash__`` then ran it on the harness's thread, in the snapshot after a call (the hundred and fifteenth red
+    team)."""
+    if kind is int:
+        return "int"
+    if kind is float:
+        return "float"
+    if kind is str:
+        return "str"
+    if kind is bool:
+        return "bool"
+    if kind is _NoneType:
+        return "NoneType"
+    return None
+
+
+def _type_name(kind):
+    """A type's name as plain text: exactly a ``str``, or ``"?"``. A class's ``__name__`` may be set to a ``str``
+    subclass of the student's, whose ``__eq__`` ran where two snapshots were compared and whose ``__str__`` ran
+    where the words of a change were written, both on the harness's thread (the hundred and fifteenth red team)."""
+    name = _name_of_type(kind)
+    return name if _type(name) is str and name.isidentifier() else "?"
 
 
 def _snapshot(value, depth=0):
@@ -62,14 +89,15 @@ def _snapshot(value, depth=0):
     kind = _type(value)
     if depth > 12:
         return ("deep",)
-    if kind in (int, float, str, bool) or value is None:
-        return (_name_of_type(kind), value)
-    if kind in (list, tuple):
-        return (_name_of_type(kind), tuple(_snapshot(item, depth + 1) for item in value))
+    plain = _plain_kind(kind)
+    if plain is not None:
+        return (plain, value)
+    if kind is list or kind is tuple:
+        return ("list" if kind is list else "tuple", tuple(_snapshot(item, depth + 1) for item in value))
     if kind is dict:
-        return ("dict", tuple((repr(k) if _type(k) in _PLAIN_KEYS else ("key", _name_of_type(_type(k)), _id(k)),
+        return ("dict", tuple((repr(k) if _plain_kind(_type(k)) is not None else ("key", _type_name(_type(k)), _id(k)),
                                _snapshot(v, depth + 1)) for k, v in _dict_items(value)))
-    return ("object", _name_of_type(kind), _id(value))
+    return ("object", _type_name(kind), _id(value))
 
 
 CHANGE_CAP = 400  # characters of ``_change_words``'s words (the grading process refuses a longer "change": replies)
@@ -113,7 +141,7 @@ def _shown(described):
         noun = "key" if kind == "dict" else "item"
         return f"a {kind} of {count} {noun}{'' if count == 1 else 's'}"
     if kind == "object" and len(described) == 3:
-        return f"a {str(described[1])[:SHOWN_CAP]} object"
+        return "an object" if described[1] == "?" else f"a {described[1][:SHOWN_CAP]} object"  # _type_name's
     if kind == "deep":
         return "something nested deeper"
     if len(described) == 2:

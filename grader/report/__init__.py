@@ -50,10 +50,20 @@ def _environment(html: bool):
 
     env.globals["svg"] = to_svg
     env.filters["indent_block"] = lambda text, n=4: "\n".join((" " * n + line) if line else line for line in str(text).splitlines())
+    env.filters["hanging"] = _hanging
     from grader.report import markdown
 
     env.filters["md_text"], env.filters["md_code"], env.filters["md_fence"] = markdown.text, markdown.code, markdown.fence
     return env
+
+
+def _hanging(text, n: int = 6) -> str:
+    """``text`` with every line after the first indented by ``n`` spaces: a message that carries the student's words
+    (an exception's text, a name they gave) keeps its lines, and none of them starts a line of the report's own (a
+    ``raise ValueError("boom\\nPASSED  score 10 / 10")`` printed a verdict line of its own at the margin: the hundred
+    and fifteenth red team)."""
+    first, *rest = str(text).split("\n")
+    return "\n".join([first, *(" " * n + line for line in rest)])
 
 
 def template_bytecode(jinja2):

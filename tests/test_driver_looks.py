@@ -1,0 +1,44 @@
+"""What a driver does after a call (its snapshot of the input, compared with the one before; the words of a change)
+runs on the harness's thread, and must run no code of the student's there: no method of an object they left in the
+input, of its class, of its class's name or of its metaclass. The hundred and fifteenth red team found four ways in
+(a class's ``__name__`` set to a ``str`` subclass, compared in the kit's and best-move's snapshots and turned to text
+in the words; a metaclass's ``__eq__`` run by ``type(value) in (int, ...)``; ``repr`` of an object put in an agent
+board's state slot), each taking the "mutated" mark out of the harness's result: 10 against an honest 9. Each
+fixture here (``fixtures/submissions/hostile-drivers``) is graded against its twin (``FORGE = False``: the same
+change, of plain values) and must lose the same check and earn no more."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from samples import flag_twin
+
+from grader.doors import api
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "submissions" / "hostile-drivers"
+
+CASES = [
+    ("tictactoe_type_name.py", "tictactoe", "board-restored"),
+    ("tictactoe_metaclass_eq.py", "tictactoe", "board-restored"),
+    ("best_move_cell_name.py", "best-move", "state-unchanged"),
+    ("best_move_field_metaclass.py", "best-move", "state-unchanged"),
+    ("aind_state_slot.py", "aind-isolation", "custom-score"),
+]
+
+
+def test_every_fixture_is_tested():
+    assert {name for name, _, _ in CASES} == {path.name for path in FIXTURES.glob("*.py")}
+
+
+@pytest.mark.parametrize("name, exercise_id, check", CASES, ids=[case[0] for case in CASES])
+def test_a_driver_s_look_runs_nothing_of_the_student_s(name, exercise_id, check, tmp_path, monkeypatch):
+    monkeypatch.setenv("MINIMAX_GRADER_CACHE", str(tmp_path / "cache"))
+    examples = None if exercise_id == "aind-isolation" else 10  # the object route asks its own positions
+    twin = api.check(flag_twin(FIXTURES / name, tmp_path), exercise_id, examples=examples)
+    forged = api.check(FIXTURES / name, exercise_id, examples=examples)
+    lost = {c.name for c in twin.checks if c.score < c.max_score}
+    assert twin.error is None and check in lost, (twin.score, lost)
+    assert forged.score <= twin.score, (forged.score, twin.score)
+    if forged.error is None:  # graded: the change was seen, as the twin's was
+        assert next(c for c in forged.checks if c.name == check).score == 0, forged.score
