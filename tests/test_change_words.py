@@ -164,18 +164,16 @@ def _best_move_driver():
     return module
 
 
-class _State:
-    def __init__(self):
-        self.game, self.node, self.to_move, self.board = "tictactoe", 0, 1, [[0, 0, 0], [0, 0, 0], [0, 0, 0]]
+_DRIVER = _best_move_driver()
 
 
 class _Built:
     def __init__(self):
-        self.root = _State()
+        self.root = _DRIVER.State("tictactoe", 0, [[0, 0, 0], [0, 0, 0], [0, 0, 0]], 1)
 
 
 def test_best_move_s_driver_names_the_field_or_the_cell_that_changed():
-    driver = _best_move_driver()
+    driver = _DRIVER
     built = _Built()
     before = driver.snapshot(built)
     built.root.board[1][2] = 2
@@ -188,6 +186,10 @@ def test_best_move_s_driver_names_the_field_or_the_cell_that_changed():
     before = driver.snapshot(built)
     del built.root.board
     assert driver.change_of(built, before) == "the state lost one of its fields"
+    built = _Built()
+    before = driver.snapshot(built)
+    built.root.__class__ = type("Shown", (driver.State,), {"__slots__": ()})
+    assert driver.change_of(built, before) == "state is no longer a State (its class was changed)"
 
 
 MARKS_THE_BOARD = """

@@ -24,11 +24,23 @@ CASES = [
     ("best_move_cell_name.py", "best-move", "state-unchanged"),
     ("best_move_field_metaclass.py", "best-move", "state-unchanged"),
     ("aind_state_slot.py", "aind-isolation", "custom-score"),
+    # the hundred and sixteenth: the driver's own object for the case, read back after the call, and the handed state
+    ("kit_built_repointed.py", "tictactoe", "board-restored"),
+    ("kit_built_class.py", "tictactoe", "board-restored"),
+    ("kit_built_key.py", "tictactoe", "board-restored"),
+    ("best_move_built_repointed.py", "best-move", "state-unchanged"),
+    ("best_move_state_class.py", "best-move", "state-unchanged"),
+    ("aind_built_repointed.py", "aind-isolation", "custom-score"),
+    ("aind_board_class.py", "aind-isolation", "custom-score"),
+    ("kit_board_holds_itself.py", "tictactoe", "board-restored"),
 ]
+# A fixture whose twin loses no check (multiagent has no check of its input): what it must never see is its own code
+# run on the harness's thread, which its next call reports in an exception's text
+UNSEEN = [("multiagent_built_class.py", "multiagent", "seen from the driver's look")]
 
 
 def test_every_fixture_is_tested():
-    assert {name for name, _, _ in CASES} == {path.name for path in FIXTURES.glob("*.py")}
+    assert {name for name, _, _ in CASES + UNSEEN} == {path.name for path in FIXTURES.glob("*.py")}
 
 
 @pytest.mark.parametrize("name, exercise_id, check", CASES, ids=[case[0] for case in CASES])
@@ -42,3 +54,17 @@ def test_a_driver_s_look_runs_nothing_of_the_student_s(name, exercise_id, check,
     assert forged.score <= twin.score, (forged.score, twin.score)
     if forged.error is None:  # graded: the change was seen, as the twin's was
         assert next(c for c in forged.checks if c.name == check).score == 0, forged.score
+    assert "timed out" not in (forged.error or ""), forged.error  # a look that ends (a list that holds itself)
+
+
+@pytest.mark.parametrize("name, exercise_id, sign", UNSEEN, ids=[case[0] for case in UNSEEN])
+def test_a_driver_s_look_never_runs_a_property_of_the_student_s(name, exercise_id, sign, tmp_path, monkeypatch):
+    """multiagent's driver read ``built.frozen`` after each call: a class given to ``built`` (found with gc) ran a
+    property of the student's there, which read the reply key out of the serving frame (the hundred and sixteenth
+    red team's a7). ``built`` is vouched for now: its class swapped is tampering."""
+    monkeypatch.setenv("MINIMAX_GRADER_CACHE", str(tmp_path / "cache"))
+    twin = api.check(flag_twin(FIXTURES / name, tmp_path), exercise_id, examples=10)
+    forged = api.check(FIXTURES / name, exercise_id, examples=10)
+    said = " ".join([forged.error or "", *(c.message or "" for c in forged.checks)])
+    assert sign not in said, said[:500]
+    assert forged.score <= twin.score and "tampered" in (forged.error or ""), (forged.score, forged.error)

@@ -16,7 +16,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from grader.sandbox.session import TAMPERED
+from grader.sandbox.session import HARNESS_TAMPERED, TAMPERED
 from grader.vocabulary.answers import Answer
 
 MINIMAX = '''
@@ -152,14 +152,16 @@ def _status(result):
 
 
 def test_muted_notes_leave_each_class_judged_on_its_own_questions(tmp_path):
-    """H4: the red team's PoC (notes muted, AlphaBetaAgent = plain minimax) scored 10/10; now 8/10 like its honest twin."""
+    """H4: the red team's PoC (notes muted, AlphaBetaAgent = plain minimax) scored 10/10; then 8/10 like its honest
+    twin. It mutes the link by setting an attribute on the driver's own object for the case, which the harness now
+    vouches for after every call (seal.call_seal, the hundred and sixteenth red team): tampering, 0."""
     result = _check(tmp_path, MUTED)
-    assert result.error is None
-    status = _status(result)
-    assert status["alphabeta-expanded"] == "failed" and status["alphabeta-action"] == "passed"
-    assert {name for name, s in status.items() if s != "passed"} == {"alphabeta-expanded"}
-    assert result.score == 8.0
-    alphabeta = next(c for c in result.checks if c.name == "alphabeta-expanded")
+    assert result.status == "error" and result.error == HARNESS_TAMPERED and result.score == 0
+    honest = _check(tmp_path, MUTED.replace("        built.link = _Mute(getattr(built, \"link\", None))\n", ""), "twin.py")
+    status = _status(honest)
+    assert honest.error is None and {name for name, s in status.items() if s != "passed"} == {"alphabeta-expanded"}
+    assert honest.score == 8.0
+    alphabeta = next(c for c in honest.checks if c.name == "alphabeta-expanded")
     assert "which the search must not expand" in alphabeta.message
 
 

@@ -123,8 +123,14 @@ def call(entry, built):
 
 
 def snapshot(built):
-    """The root state as the student could change it: its fields, and every cell of its board."""
-    state = built.root
+    """The root state as the student could change it: its fields, and every cell of its board.
+
+    Read through the slots' own getters, taken at import, and only from a state that is exactly a ``State``: the
+    student holds it, and gave it a class of theirs (``state.__class__ = Sub``, a subclass with a ``board`` property)
+    whose property ran on the harness's thread and showed the board as it was (the hundred and sixteenth red team)."""
+    state = built.root  # the harness vouches for ``built`` (seal.call_seal: its class, its dict, the values in it)
+    if type(state) is not State:
+        return ("not a State", _type_name(type(state)), id(state))
 
     def cell(value):
         kind = type(value)
@@ -134,13 +140,17 @@ def snapshot(built):
     # able to rewrite it), and no method of a student's object is called: a field that is not a
     # plain value is described by its type's name.
     try:
-        board = state.board
+        board = _board_of(state)
         shown = None if board is None else tuple(tuple(cell(v) for v in row) if type(row) is list else ("row",)
                                                  for row in board) \
             if type(board) is list else ("board", _type_name(type(board)))
-        return (_plain_field(state.game), _plain_field(state.node), _plain_field(state.to_move), shown)
-    except AttributeError:
+        return (_plain_field(_game_of(state)), _plain_field(_node_of(state)), _plain_field(_to_move_of(state)), shown)
+    except AttributeError:  # a slot emptied (``del state.board``)
         return ("fields removed",)
+
+
+# The slots' own getters, taken now: nothing the student does to the class of a state of theirs changes them
+_game_of, _node_of, _board_of, _to_move_of = (State.__dict__[name].__get__ for name in State.__slots__)
 
 
 def change_of(built, before):
@@ -149,8 +159,12 @@ def change_of(built, before):
     with ``apply``. Compares two ``snapshot`` tuples (plain values only, no method of anything runs); None where
     they are not two snapshots of this shape. Words only: the verdict is the harness's comparison."""
     now = snapshot(built)
-    if type(before) is not tuple or len(before) != 4 or len(now) != 4:
-        return "the state lost one of its fields" if type(before) is tuple and len(before) == 4 else None
+    if type(before) is not tuple or len(before) != 4:
+        return None
+    if now[0] == "not a State":
+        return "state is no longer a State (its class was changed)"
+    if len(now) != 4:
+        return "the state lost one of its fields"
     for field, was, is_now in zip(("game", "node", "to_move"), before, now):
         if was != is_now:
             return f"state.{field} is {_said(is_now)} where it was {_said(was)}"

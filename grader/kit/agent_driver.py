@@ -44,7 +44,10 @@ def _plain(value):
     return repr(value)[:60]
 
 
-def _frozen(value, depth=0):
+FROZEN_ITEMS = 100_000  # items ``_frozen`` describes, past which the rest is one mark (a list that holds itself)
+
+
+def _frozen(value, budget, depth=0):
     """What the board's state (or its path) holds, for the harness to compare before and after a call: exact built-in
     containers and plain values by content, anything else by its type's and its own identity. Types are compared by
     identity and nothing's method runs: the board is the student's, who can put an object of theirs in its ``_state``
@@ -52,18 +55,38 @@ def _frozen(value, depth=0):
     red team's follow-up: it took the "mutated" mark out of the harness's result). Tuples all the way down, as every
     snapshot: nothing can rewrite it in place while the student's code runs."""
     kind = _type(value)
-    if depth > 16:
+    budget[0] -= 1
+    if depth > 16 or budget[0] < 0:
         return ("deep",)
     if kind is tuple or kind is list:
-        return ("tuple" if kind is tuple else "list", tuple(_frozen(item, depth + 1) for item in value))
+        items = []
+        for item in value:
+            if budget[0] < 0:  # the rest not walked at all
+                items.append(("deep",))
+                break
+            items.append(_frozen(item, budget, depth + 1))
+        return ("tuple" if kind is tuple else "list", tuple(items))
     if kind is int or kind is float or kind is str or kind is bool or value is None:
         return ("value", kind is int, kind is float, kind is str, kind is bool, value)
     if kind is dict:
-        return ("dict", tuple((_frozen(key, depth + 1), _frozen(item, depth + 1)) for key, item in _dict_items(value)))
+        items = []
+        for key, item in _dict_items(value):
+            if budget[0] < 0:
+                items.append(("deep",))
+                break
+            items.append((_frozen(key, budget, depth + 1), _frozen(item, budget, depth + 1)))
+        return ("dict", tuple(items))
     return ("object", _id(kind), _id(value))
 
 
 _dict_items = dict.items
+
+
+def _frozen_size(described):
+    """How many items a description of ``_frozen``'s (or a snapshot of them) holds: the driver's own tuples."""
+    if _type(described) is not tuple:
+        return 1
+    return 1 + sum(_frozen_size(item) for item in described if _type(item) is tuple)
 
 
 class Opponent:
@@ -227,9 +250,24 @@ def configure(declaration_json, rules_path):
         built.board = Board(built.root, [], None)  # handed over once the call begins (its session then)
         return built
 
-    def snapshot(built):
-        board = built.board
-        return ("board", _frozen(board._state), _frozen(board._path))
+    # The slots' own getters, taken now: the student holds the board, and gave it a class of theirs (a subclass
+    # with a ``_state`` property, ``__slots__ = ()``) that showed the board as it was (the hundred and sixteenth red
+    # team); a board whose class is not exactly this one is a change, and is not looked into
+    state_of, path_of = BoardClass.__dict__["_state"].__get__, BoardClass.__dict__["_path"].__get__
+
+    def snapshot(built, budget=FROZEN_ITEMS):
+        board = built.board  # the harness vouches for ``built`` (seal.call_seal: its class, its dict, its values)
+        if _type(board) is not BoardClass:
+            return ("not the board", _id(_type(board)), _id(board))
+        try:
+            return ("board", _frozen(state_of(board), [budget]), _frozen(path_of(board), [budget]))
+        except AttributeError:  # a slot emptied (``del board._state``)
+            return ("slot emptied",)
+
+    def changed(built, before):
+        """The board now against ``before``, walking at most twice as many items as ``before`` holds: a state the
+        call made to hold itself is a change found in as many steps as the board had."""
+        return snapshot(built, _frozen_size(before) * 2 + 64) != before
 
     def helpers(built, link):
         built.link = link
@@ -353,4 +391,4 @@ def configure(declaration_json, rules_path):
     # whole (the board's class reads as the course's module's, and a student holds its instances; a property
     # of theirs put in place of ``_state`` would run in ``build``, on the harness's thread, between two calls).
     return {"build": build, "helpers": helpers, "loading_helpers": loading_helpers, "call": call,
-            "snapshot": snapshot, "resolve": resolve, "SEALED_CLASSES": (Session, BoardClass)}
+            "snapshot": snapshot, "changed": changed, "resolve": resolve, "SEALED_CLASSES": (Session, BoardClass)}

@@ -79,25 +79,55 @@ def _type_name(kind):
     return name if _type(name) is str and name.isidentifier() else "?"
 
 
-def _snapshot(value, depth=0):
+SNAPSHOT_ITEMS = 100_000  # items ``_snapshot`` describes, past which the rest is one mark
+
+
+def _snapshot(value, depth=0, budget=None):
     """Exactly what a value holds, by exact type, never calling a method of a foreign object.
 
     Tuples all the way down: the harness keeps the "before" snapshot while student code runs, and
     code that finds it with ``gc`` must not be able to rewrite it in place to match a changed state.
     A dict key that is not a plain value is described by its type and identity, never its ``repr``.
+    At most ``SNAPSHOT_ITEMS`` items: a cell set to a list holding itself a hundred times made this walk 100**12
+    items on the harness's thread (the hundred and sixteenth red team).
     """
+    if budget is None:
+        budget = [SNAPSHOT_ITEMS]
     kind = _type(value)
-    if depth > 12:
+    budget[0] -= 1
+    if depth > 12 or budget[0] < 0:
         return ("deep",)
     plain = _plain_kind(kind)
     if plain is not None:
         return (plain, value)
     if kind is list or kind is tuple:
-        return ("list" if kind is list else "tuple", tuple(_snapshot(item, depth + 1) for item in value))
+        items = []
+        for item in value:
+            if budget[0] < 0:  # the rest not walked at all: a row of ten million cells costs no more than the budget
+                items.append(("deep",))
+                break
+            items.append(_snapshot(item, depth + 1, budget))
+        return ("list" if kind is list else "tuple", tuple(items))
     if kind is dict:
-        return ("dict", tuple((repr(k) if _plain_kind(_type(k)) is not None else ("key", _type_name(_type(k)), _id(k)),
-                               _snapshot(v, depth + 1)) for k, v in _dict_items(value)))
+        items = []
+        for k, v in _dict_items(value):
+            if budget[0] < 0:
+                items.append(("deep",))
+                break
+            items.append((repr(k) if _plain_kind(_type(k)) is not None else ("key", _type_name(_type(k)), _id(k)),
+                          _snapshot(v, depth + 1, budget)))
+        return ("dict", tuple(items))
     return ("object", _type_name(kind), _id(value))
+
+
+def _size(described):
+    """How many items a ``_snapshot`` description holds (the driver's own tuples: nothing of the student's)."""
+    if _type(described) is not tuple or len(described) != 2 or _type(described[1]) is not tuple \
+            or described[0] not in ("list", "tuple", "dict"):
+        return 1
+    if described[0] == "dict":
+        return 1 + sum(_size(pair[1]) for pair in described[1] if _type(pair) is tuple and len(pair) == 2)
+    return 1 + sum(_size(item) for item in described[1])
 
 
 CHANGE_CAP = 400  # characters of ``_change_words``'s words (the grading process refuses a longer "change": replies)
@@ -357,9 +387,16 @@ def configure(declaration_json, game_path):
     def snapshot(built):
         return _snapshot(built.handed)
 
+    def changed(built, before):
+        """Whether the call changed the state it was handed: its snapshot now against ``before``, walking at most
+        twice as many items as ``before`` holds (a state the call made huge, or made to hold itself, is a change
+        found in as many steps as the state had, not a walk of what the student built)."""
+        return _snapshot(built.handed, 0, [_size(before) * 2 + 64]) != before
+
     def change_of(built, before):
         """What the call changed in the state it was handed, in words (the harness asks where it found a change)."""
-        return _change_words(before, _snapshot(built.handed), spec.get("state_name") or "state")
+        return _change_words(before, _snapshot(built.handed, 0, [_size(before) * 2 + 64]),
+                             spec.get("state_name") or "state")
 
     return {"build": build, "helpers": helpers, "loading_helpers": loading_helpers, "call": call,
-            "snapshot": snapshot, "change_of": change_of}
+            "snapshot": snapshot, "changed": changed, "change_of": change_of}

@@ -1992,7 +1992,7 @@ def _serve_cases(kit, frozen, limit, tell_cases, entry, module_spaces, submissio
                 helpers = helpers_of(built, answered_link(link, answered))
             else:
                 helpers = helpers_of(built, link)
-            evidence = evidence_of(helpers.values(), before)  # kept in this frame only
+            evidence = evidence_of(helpers.values(), before, built)  # kept in this frame only
             for module_attrs in module_spaces:  # every module of the submission (see Harness._load_and_bind)
                 if not all_(map_(is_, map_(type_, module_attrs), strs)):
                     # A key of the student's own namespace that is not a plain string would have its __eq__ run by
@@ -2187,8 +2187,8 @@ def _serve_cases(kit, frozen, limit, tell_cases, entry, module_spaces, submissio
             restore(grave)
             # Absent fields mean their defaults (no answer, nothing raised, no timeout, unchanged):
             # the reply stays small. What the helpers were asked is not here: the grader logged it.
-            if broken(evidence, before):
-                return None  # the tree's "before" or a helper was swapped: this call's observations are void
+            if broken(evidence, before, built):
+                return None  # the "before", a helper or the driver's object was swapped: the observations are void
             try:
                 if (changed(built, before) if changed is not None else snapshot(built) != before):
                     result["mutated"] = True
@@ -2199,7 +2199,7 @@ def _serve_cases(kit, frozen, limit, tell_cases, entry, module_spaces, submissio
                         result["change"] = words
                     words = None
                 else:
-                    entries += ((numbered, built, before, type_(before)),)  # looked at again by the audit
+                    entries += ((numbered, built, before, type_(before), evidence),)  # looked at again by the audit
                     numbered += 1
                     if pair is not None:
                         put(case_id, built, before)  # unchanged: the re-asking pass may have this very tree again
@@ -2229,8 +2229,8 @@ def _serve_cases(kit, frozen, limit, tell_cases, entry, module_spaces, submissio
             # "before", an int (no method of anything runs), and only for the very tree that pair was made with.
             looked_at = {}
             for seen in entries:
-                if type_(seen[2]) is not seen[3]:
-                    return None
+                if type_(seen[2]) is not seen[3] or broken(seen[4], seen[2], seen[1]):
+                    return None  # its "before", or the driver's object it is read back through, swapped since
                 key = id_(seen[2])
                 known = looked_at[key] if key in looked_at else None
                 if known is not None and known[0] is seen[1]:

@@ -516,13 +516,14 @@ def call_seal():
     """``(evidence, broken)``: one call's own seal, as closures over C-level tools taken now (before any
     student code runs).
 
-    ``evidence(helpers, before)``, taken before the call: the helpers handed to the student (their code,
-    defaults and closures) and the tree's "before" snapshot (the object, its class, and what it is
+    ``evidence(helpers, before, built)``, taken before the call: the helpers handed to the student (their code,
+    defaults and closures), the driver's object for the case (``parts_of_built``) and the tree's "before" snapshot (the object, its class, and what it is
     compared by: the hash of its items, read with tuple's own iteration and without the weak references
     a driver keeps its root by; its text when it holds a list). An exact tuple, kept in the harness's
     own frame: student code may find it with ``gc`` but cannot change it, and nothing is cached between
-    calls, where the student could write what a later call is compared with. ``broken(kept, before)``,
-    after the call: whether a helper's code or closure, or the snapshot or its class, changed (a class of
+    calls, where the student could write what a later call is compared with. ``broken(kept, before, built)``,
+    after the call (and at the audit): whether a helper's code or closure, the driver's object, or the snapshot
+    or its class, changed (a class of
     the student's would iterate as they chose wherever the driver unpacks the snapshot).
 
     Neither reads a global name, so the harness can use them between two calls, where only code whose
@@ -533,6 +534,7 @@ def call_seal():
     cell_contents, is_scalar_id, issubclass_ = _cell_contents, _is_scalar_id, _issubclass
     tuple_iter, tuple_hash, tuple_repr, repr_ = _tuple_iter, _tuple_hash, _tuple_repr, _repr
     type_error, value_error = _TypeError, _ValueError
+    vars_, dict_type, keys_of, values_of, all_, is__, len_ = _vars, dict, _dict_keys, _dict_values, _all, _is, _len
 
     def token_of(snapshot):
         if issubclass_(type_(snapshot), tuple_):
@@ -551,7 +553,29 @@ def call_seal():
         return (tuple_(map_(id_, map_(code_of, helpers))), tuple_(map_(id_, map_(defaults_of, helpers))),
                 tuple_(map_(id_, map_(kwdefaults_of, helpers))))
 
-    def evidence(helpers, before):
+    def parts_of_built(built):
+        """The driver's object for the case as the call found it: its class, its dict, and the dict's keys and values
+        as the objects themselves, compared after the call by identity (never ``==``, which runs an ``__eq__``). A
+        driver reads its input back through it after the call, and honest code never reaches it; the hundred and
+        sixteenth red team did, with ``gc``: pointed ``built.handed`` at an untouched copy, gave ``built`` a class
+        with a property of theirs, planted a key that hashed as ``"handed"``, and the look after the call saw no
+        change, or ran their code."""
+        kind = type_(built)
+        if kind is dict_type:
+            attrs = built
+        else:
+            try:
+                attrs = vars_(built)
+            except type_error:  # no dict: its class and identity are all there is
+                return (kind, None, (), ())
+        if type_(attrs) is not dict_type:
+            return (kind, attrs, (), ())
+        return (kind, attrs, tuple_(keys_of(attrs)), tuple_(values_of(attrs)))
+
+    def same(one, other):
+        return len_(one) == len_(other) and all_(map_(is__, one, other))
+
+    def evidence(helpers, before, built=None):
         functions = ()  # a loop, not a comprehension (see token_of)
         for helper in helpers:
             if type_(helper) is function_type:
@@ -568,13 +592,23 @@ def call_seal():
                     cells.append(cell)
         cells = tuple_(cells)
         return (helpers, parts_of(helpers), cells, tuple_(map_(id_, map_(cell_contents, cells))), before,
-                type_(before), token_of(before))
+                type_(before), token_of(before), parts_of_built(built))
 
-    def broken(kept, before):
+    def broken(kept, before, built=None):
         try:
-            helpers, parts, cells, contents, kept_before, kept_type, token = kept
+            helpers, parts, cells, contents, kept_before, kept_type, token, built_parts = kept
             if before is not kept_before or type_(before) is not kept_type or token_of(before) != token:
                 return True
+            if type_(built) is not built_parts[0]:
+                return True
+            if built_parts[1] is not None:  # its dict: the very one, with the very keys and values, in their order
+                if type_(built) is dict_type:
+                    attrs = built
+                else:
+                    attrs = vars_(built)  # its class is the one it had (above), which the per-call check vouches for
+                if attrs is not built_parts[1] or not same(tuple_(keys_of(attrs)), built_parts[2]) \
+                        or not same(tuple_(values_of(attrs)), built_parts[3]):
+                    return True
             if parts_of(helpers) != parts:
                 return True
             return tuple_(map_(id_, map_(cell_contents, cells))) != contents
