@@ -34,13 +34,16 @@ CASES = [
     ("aind_board_class.py", "aind-isolation", "custom-score"),
     ("kit_board_holds_itself.py", "tictactoe", "board-restored"),
 ]
+# Through the warm fork server's pool of prebuilt cases (the hundred and seventeenth red team)
+POOLED = [("best_move_pool_rekeyed.py", "best-move", "state-unchanged")]
+POOLED_UNSEEN = [("nim_pool_rekeyed.py", "nim", "HARNESS THREAD")]  # its planted key writes this to stderr there
 # A fixture whose twin loses no check (multiagent has no check of its input): what it must never see is its own code
 # run on the harness's thread, which its next call reports in an exception's text
 UNSEEN = [("multiagent_built_class.py", "multiagent", "seen from the driver's look")]
 
 
 def test_every_fixture_is_tested():
-    assert {name for name, _, _ in CASES + UNSEEN} == {path.name for path in FIXTURES.glob("*.py")}
+    assert {name for name, _, _ in CASES + UNSEEN + POOLED + POOLED_UNSEEN} == {path.name for path in FIXTURES.glob("*.py")}
 
 
 @pytest.mark.parametrize("name, exercise_id, check", CASES, ids=[case[0] for case in CASES])
@@ -68,3 +71,41 @@ def test_a_driver_s_look_never_runs_a_property_of_the_student_s(name, exercise_i
     said = " ".join([forged.error or "", *(c.message or "" for c in forged.checks)])
     assert sign not in said, said[:500]
     assert forged.score <= twin.score and "tampered" in (forged.error or ""), (forged.score, forged.error)
+
+
+@pytest.mark.parametrize("name, exercise_id, check", POOLED, ids=[case[0] for case in POOLED])
+def test_the_pool_hands_out_only_pairs_as_they_were_made(name, exercise_id, check, tmp_path, monkeypatch):
+    """The warm fork server's prebuilt pairs are on the child's heap (``gc.unfreeze()`` reaches them as the file
+    loads): a pair whose tree was given a new dict of the same values under a planted key was handed out, because
+    the pool knew a pair by its values alone; it knows the dict and its keys too now (``zygote._made_as_reader``)."""
+    from samples import graded_under
+
+    from grader.judging import bank as banks
+    from grader.judging import exercise as exercises
+
+    monkeypatch.setenv("MINIMAX_GRADER_CACHE", str(tmp_path / "cache"))
+    exercise = exercises.load(exercise_id)
+    bank = banks.build(exercise, seed=11, examples=20)
+    twin = graded_under(flag_twin(FIXTURES / name, tmp_path), exercise, bank, "posix", True)
+    forged = graded_under(FIXTURES / name, exercise, bank, "posix", True)
+    lost = {c.name for c in twin.checks if c.score < c.max_score}
+    assert twin.error is None and check in lost, (twin.score, lost)
+    assert forged.score <= twin.score, (forged.score, twin.score)
+
+
+@pytest.mark.parametrize("name, exercise_id, sign", POOLED_UNSEEN, ids=[case[0] for case in POOLED_UNSEEN])
+def test_a_pooled_pair_given_a_planted_key_runs_nothing_on_the_harness_s_thread(name, exercise_id, sign, tmp_path,
+                                                                               monkeypatch):
+    """The kit's ``helpers`` read ``built.root`` on the harness's thread before a call: a pooled pair re-keyed as the
+    file loaded ran the planted key's ``__eq__`` there, which wrote the serving frame's reply key to stderr."""
+    from samples import graded_under
+
+    from grader.judging import bank as banks
+    from grader.judging import exercise as exercises
+
+    monkeypatch.setenv("MINIMAX_GRADER_CACHE", str(tmp_path / "cache"))
+    exercise = exercises.load(exercise_id)
+    forged = graded_under(FIXTURES / name, exercise, banks.build(exercise, seed=11, examples=20), "posix", True)
+    printed = " ".join(str(part) for part in (forged.output or {}).values())
+    assert sign not in printed, printed[:500]
+    assert forged.error is None and forged.score == forged.max_score  # right answers, nothing else done

@@ -88,6 +88,7 @@ _tuple = tuple
 _id = id
 _map = map
 _dict_values = dict.values
+_dict_keys = dict.keys
 _bisect_left = bisect.bisect_left
 
 
@@ -108,8 +109,14 @@ def _made_as_reader(kind, read_dict):
     It reads nothing of an object that is not exactly a pair of a tree of the very class the zygote built
     (``kind``, read through ``read_dict``) or a plain dict: ``vars()`` of an object planted in the pool would
     ask its class, whose ``__dict__`` may be a property of the student's, run on the harness's thread (the
-    twelfth red team)."""
-    type_, tuple_, id_, map_, values_, dict_, len_ = _type, _tuple, _id, _map, _dict_values, dict, len
+    twelfth red team).
+
+    What it was made as: the pair's identity, the dict's own identity, and its keys' and values' identities in
+    order. Values alone let a dict be given the pair's tree again with the same values under a key of the
+    student's that hashes as the driver's own ("root"), whose ``__eq__`` then ran wherever the driver read
+    ``built.root`` on the harness's thread, and put the board back before the look after the call (the hundred
+    and seventeenth red team: ``gc.unfreeze()`` as the file loads reaches the zygote's frozen pairs)."""
+    type_, tuple_, id_, map_, values_, keys_, dict_, len_ = _type, _tuple, _id, _map, _dict_values, _dict_keys, dict, len
 
     def made_as(pair):
         try:
@@ -124,7 +131,8 @@ def _made_as_reader(kind, read_dict):
                     return None
             else:
                 return None
-            return (id_(built), id_(before), tuple_(map_(id_, values_(attrs))))
+            return (id_(built), id_(before), id_(attrs), tuple_(map_(id_, keys_(attrs))),
+                    tuple_(map_(id_, values_(attrs))))
         except:  # noqa: E722 - a bare except looks no name up: not a pair of ours, never in ``made``
             return None
 
@@ -148,8 +156,9 @@ def pool_ledger(prebuilt, inputs):
     made_as = _made_as_reader(kind, read_dict)
     ours = [(pair, made_as(pair)) for spares in prebuilt.values() for pair in spares]
     made = frozenset(known for _, known in ours if known is not None)
-    kept = _tuple((pair, _tuple(_dict_values(pair[0] if type(pair[0]) is dict else read_dict(pair[0]))))
-                  for pair, known in ours if known is not None)
+    kept = _tuple((pair, attrs, _tuple(_dict_keys(attrs)), _tuple(_dict_values(attrs)))
+                  for pair, known in ours if known is not None
+                  for attrs in (pair[0] if type(pair[0]) is dict else read_dict(pair[0]),))
     ids = _tuple(inputs)
     positions = _tuple(sorted(range(len(ids)), key=ids.__getitem__))  # each id's place, in the ids' sorted order
     order = _tuple(ids[at] for at in positions)
