@@ -131,6 +131,22 @@ def test_a_state_s_first_difference_is_named_by_its_path():
     assert _kit_words([1, 2], [1, 2]) is None
 
 
+def test_a_state_too_large_to_walk_whole_is_cut_alike_before_and_after_a_call():
+    """Past ``SNAPSHOT_ITEMS`` the snapshot before a call stops; the look after it walked twice as many items as that
+    description held, further than before, and found an honest, unchanged state changed (the hundred and eighteenth
+    helper's reading). The walk after is never longer than the walk before."""
+    from grader.kit import agent_driver, driver
+
+    big = [[0] * 1000 for _ in range(2 * driver.SNAPSHOT_ITEMS // 1000)]
+    before = driver._snapshot(big)
+    assert driver._snapshot(big, 0, [driver._after_budget(before)]) == before
+    small = [[0, 0], [0, 0]]
+    assert driver._after_budget(driver._snapshot(small)) < 100  # a small state's look stays small
+    board = [[0] * 1000 for _ in range(2 * agent_driver.FROZEN_ITEMS // 1000)]
+    kept = ("board", agent_driver._frozen(board, [agent_driver.FROZEN_ITEMS]), agent_driver._frozen([], [10]))
+    assert agent_driver._frozen(board, [agent_driver._after_items(kept)]) == kept[1]
+
+
 def test_a_board_left_changed_is_named_in_the_likely_mistake(tmp_path, monkeypatch):
     monkeypatch.setenv("MINIMAX_GRADER_CACHE", str(tmp_path / "cache"))
     result = api.check(ROOT / "fixtures/submissions/tictactoe/buggy/board_not_restored.py", "tictactoe", examples=20)
@@ -182,6 +198,10 @@ def test_best_move_s_driver_names_the_field_or_the_cell_that_changed():
     before = driver.snapshot(built)
     built.root.to_move = 2
     assert driver.change_of(built, before) == "state.to_move is 2 where it was 1"
+    built = _Built()
+    before = driver.snapshot(built)
+    built.root.board[0][0] = "X"  # a plain value is shown as it is (the hundred and eighteenth helper: "a str object")
+    assert driver.change_of(built, before) == "state.board[0][0] is 'X' where it was 0"
     built = _Built()
     before = driver.snapshot(built)
     del built.root.board

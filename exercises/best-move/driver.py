@@ -132,9 +132,11 @@ def snapshot(built):
     if type(state) is not State:
         return ("not a State", _type_name(type(state)), id(state))
 
-    def cell(value):
+    def cell(value):  # a plain value as it is (by identity of its exact type), anything else by its type's name
         kind = type(value)
-        return ("int", value) if kind is int else (_type_name(kind), None)
+        if kind is int or kind is str or kind is float or kind is bool or value is None:
+            return (_type_name(kind), value)
+        return (_type_name(kind), None)
 
     # Tuples all the way down (the harness keeps this while student code runs: gc must not be
     # able to rewrite it), and no method of a student's object is called: a field that is not a
@@ -182,8 +184,8 @@ def change_of(built, before):
 
 def _said(value, cell=False):
     """A field or a cell of ``snapshot``'s, as a student reads it (a value as Python writes it, capped)."""
-    if cell and type(value) is tuple and len(value) == 2:  # (type name, the int or None)
-        value = value[1] if value[0] == "int" else ("object", value[0], 0)
+    if cell and type(value) is tuple and len(value) == 2:  # (type name, the plain value or None)
+        value = value[1] if value[0] in ("int", "str", "float", "bool", "NoneType") else ("object", value[0], 0)
     if type(value) is tuple and len(value) == 3 and value[0] == "object":
         return "an object" if value[1] == "?" else f"a {value[1][:60]} object"  # a name _type_name made plain
     kind = type(value)

@@ -28,7 +28,10 @@ def _question(message):
 class GameState:
     """A state of the game tree: CS188's GameState methods, over a state the grader knows by its handle."""
 
-    __slots__ = ("_number", "_actions", "_end", "_agents")
+    # ``__weakref__`` as CS188's own GameState has it: a student's ``weakref.WeakKeyDictionary`` cache of states is
+    # honest code, and raised "cannot create weak reference" here (the hundred and eighteenth helper). The states
+    # are made and dropped on the runner's thread, in the student's call, as every object of theirs.
+    __slots__ = ("_number", "_actions", "_end", "_agents", "__weakref__")
 
     def getLegalActions(self, agentIndex=0):
         self._agent(agentIndex, "getLegalActions")

@@ -89,6 +89,12 @@ def _frozen_size(described):
     return 1 + sum(_frozen_size(item) for item in described if _type(item) is tuple)
 
 
+def _after_items(before):
+    """The items the look after a call may walk in each part of the board: twice what ``before`` held, never more than
+    the look before the call had (a board of more than ``FROZEN_ITEMS`` is cut at the same place both times)."""
+    return min(_frozen_size(before) * 2 + 64, FROZEN_ITEMS)
+
+
 class Opponent:
     """The other player: a plain object the board knows by identity (the course passes players around)."""
 
@@ -267,7 +273,7 @@ def configure(declaration_json, rules_path):
     def changed(built, before):
         """The board now against ``before``, walking at most twice as many items as ``before`` holds: a state the
         call made to hold itself is a change found in as many steps as the board had."""
-        return snapshot(built, _frozen_size(before) * 2 + 64) != before
+        return snapshot(built, _after_items(before)) != before
 
     def helpers(built, link):
         built.link = link

@@ -130,6 +130,14 @@ def _size(described):
     return 1 + sum(_size(item) for item in described[1])
 
 
+def _after_budget(before):
+    """The items the look after a call may walk: twice what the state held before (a state the call made huge is
+    a change found in as many steps as the state had), never more than the walk before the call had: a state of
+    more than ``SNAPSHOT_ITEMS`` items is then cut at the very same place both times, and an unchanged one compares
+    equal (the hundred and eighteenth helper's reading)."""
+    return min(_size(before) * 2 + 64, SNAPSHOT_ITEMS)
+
+
 CHANGE_CAP = 400  # characters of ``_change_words``'s words (the grading process refuses a longer "change": replies)
 SHOWN_CAP = 60  # characters of one value there
 
@@ -391,11 +399,11 @@ def configure(declaration_json, game_path):
         """Whether the call changed the state it was handed: its snapshot now against ``before``, walking at most
         twice as many items as ``before`` holds (a state the call made huge, or made to hold itself, is a change
         found in as many steps as the state had, not a walk of what the student built)."""
-        return _snapshot(built.handed, 0, [_size(before) * 2 + 64]) != before
+        return _snapshot(built.handed, 0, [_after_budget(before)]) != before
 
     def change_of(built, before):
         """What the call changed in the state it was handed, in words (the harness asks where it found a change)."""
-        return _change_words(before, _snapshot(built.handed, 0, [_size(before) * 2 + 64]),
+        return _change_words(before, _snapshot(built.handed, 0, [_after_budget(before)]),
                              spec.get("state_name") or "state")
 
     return {"build": build, "helpers": helpers, "loading_helpers": loading_helpers, "call": call,
