@@ -33,6 +33,8 @@ CASES = [
     ("aind_built_repointed.py", "aind-isolation", "custom-score"),
     ("aind_board_class.py", "aind-isolation", "custom-score"),
     ("kit_board_holds_itself.py", "tictactoe", "board-restored"),
+    # the hundred and nineteenth: aima-isolation's look at the student's own state, in their call
+    ("aima_forecast_history.py", "aima-isolation", "forecast-is-pure"),
 ]
 # Through the warm fork server's pool of prebuilt cases (the hundred and seventeenth red team)
 POOLED = [("best_move_pool_rekeyed.py", "best-move", "state-unchanged")]

@@ -98,22 +98,44 @@ def _with_reference_helpers(decide, state):
 
 
 def _plain(value, depth=0):
-    """A state's attributes as plain data, to see whether forecast_move changed them."""
+    """A state's attributes as plain data, to see whether forecast_move changed them.
+
+    Runs in the student's call (on their thread: their code may run here, and it is their state that is looked at).
+    A container is described by what it holds whatever its class, through the built-in type's own iteration, with
+    the attributes a subclass instance carries: a ``class History(list)`` on the state was described by its class's
+    name alone, and a forecast_move that appended to it changed the state unseen (10 against an honest 9, the hundred
+    and nineteenth red team). An object with slots is described by its slots' values."""
     if depth > 6:
         return "..."
     kind = type(value)
     if kind in (int, float, str, bool, type(None)):
         return value
-    if kind in (list, tuple):
-        return [kind.__name__] + [_plain(v, depth + 1) for v in value]
-    if kind in (set, frozenset):
-        return ["set"] + sorted((_plain(v, depth + 1) for v in value), key=repr)
-    if kind is dict:
-        return ["dict"] + sorted(([repr(k), _plain(v, depth + 1)] for k, v in value.items()), key=repr)
-    attributes = getattr(value, "__dict__", None)
-    if type(attributes) is dict:
-        return [kind.__name__] + [[k, _plain(v, depth + 1)] for k, v in sorted(attributes.items())]
-    return repr(value)
+    if isinstance(value, (list, tuple)):
+        items = list.__iter__(value) if isinstance(value, list) else tuple.__iter__(value)
+        shown = [kind.__name__] + [_plain(v, depth + 1) for v in items]
+    elif isinstance(value, (set, frozenset)):
+        items = set.__iter__(value) if isinstance(value, set) else frozenset.__iter__(value)
+        shown = ["set"] + sorted((_plain(v, depth + 1) for v in items), key=repr)
+    elif isinstance(value, dict):
+        shown = ["dict"] + sorted(([repr(k), _plain(v, depth + 1)] for k, v in dict.items(value)), key=repr)
+    else:
+        attributes = getattr(value, "__dict__", None)
+        if type(attributes) is dict:
+            return [kind.__name__] + [[k, _plain(v, depth + 1)] for k, v in sorted(attributes.items())]
+        slots = [name for klass in kind.__mro__ for name in _slots_of(klass)]
+        if slots:
+            return [kind.__name__] + [[name, _plain(getattr(value, name, "(unset)"), depth + 1)] for name in slots]
+        return repr(value)
+    attributes = getattr(value, "__dict__", None)  # a subclass instance's own attributes, beside what it holds
+    if type(attributes) is dict and attributes:
+        shown.append(["attributes"] + [[k, _plain(v, depth + 1)] for k, v in sorted(attributes.items())])
+    return shown
+
+
+def _slots_of(klass):
+    slots = vars(klass).get("__slots__", ())
+    names = (slots,) if isinstance(slots, str) else tuple(slots)
+    return [name for name in names if name not in ("__dict__", "__weakref__")]
 
 
 def _forecast_report(entry, moves):
