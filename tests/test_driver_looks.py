@@ -33,6 +33,7 @@ CASES = [
     ("aind_built_repointed.py", "aind-isolation", "custom-score"),
     ("aind_board_class.py", "aind-isolation", "custom-score"),
     ("kit_board_holds_itself.py", "tictactoe", "board-restored"),
+    ("kit_earlier_built_repointed.py", "tictactoe", "board-restored"),  # the audit vouches for built too
     # the hundred and nineteenth: aima-isolation's look at the student's own state, in their call
     ("aima_forecast_history.py", "aima-isolation", "forecast-is-pure"),
 ]

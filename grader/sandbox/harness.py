@@ -2229,7 +2229,7 @@ def _serve_cases(kit, frozen, limit, tell_cases, entry, module_spaces, submissio
             # "before", an int (no method of anything runs), and only for the very tree that pair was made with.
             looked_at = {}
             for seen in entries:
-                if type_(seen[2]) is not seen[3] or broken(seen[4], seen[2], seen[1]):
+                if type_(seen[2]) is not seen[3] or broken(seen[4], seen[2], seen[1], True):
                     return None  # its "before", or the driver's object it is read back through, swapped since
                 key = id_(seen[2])
                 known = looked_at[key] if key in looked_at else None
