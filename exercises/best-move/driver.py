@@ -132,11 +132,8 @@ def snapshot(built):
     if type(state) is not State:
         return ("not a State", _type_name(type(state)), id(state))
 
-    def cell(value):  # a plain value as it is (by identity of its exact type), anything else by its type's name
-        kind = type(value)
-        if kind is int or kind is str or kind is float or kind is bool or value is None:
-            return (_type_name(kind), value)
-        return (_type_name(kind), None)
+    def cell(value):  # a plain value as it is, anything else by its type's name
+        return (_type_name(type(value)), value if _is_plain(value) else None)
 
     # Tuples all the way down (the harness keeps this while student code runs: gc must not be
     # able to rewrite it), and no method of a student's object is called: a field that is not a
@@ -188,9 +185,7 @@ def _said(value, cell=False):
         value = value[1] if value[0] in ("int", "str", "float", "bool", "NoneType") else ("object", value[0], 0)
     if type(value) is tuple and len(value) == 3 and value[0] == "object":
         return "an object" if value[1] == "?" else f"a {value[1][:60]} object"  # a name _type_name made plain
-    kind = type(value)
-    text = repr(value) if kind is int or kind is str or kind is float or kind is bool or value is None \
-        else "something else"
+    text = repr(value) if _is_plain(value) else "something else"
     return text if len(text) <= 60 else text[:59] + "…"
 
 
@@ -206,10 +201,13 @@ def _type_name(kind):
     return name if type(name) is str and name.isidentifier() else "?"
 
 
-def _plain_field(value):
-    """A field as it is where it is a plain value (exact type, by identity: ``type(value) in (int, ...)`` compares,
-    and a metaclass's ``__eq__`` of the student's ran there), else its type's name and its identity."""
+def _is_plain(value):
+    """Whether ``value`` is exactly an int, str, float, bool or None: by identity of its type, one type at a time
+    (``type(value) in (int, ...)`` compares, and a metaclass's ``__eq__`` of the student's ran there)."""
     kind = type(value)
-    if kind is int or kind is str or kind is float or kind is bool or value is None:
-        return value
-    return ("object", _type_name(kind), id(value))
+    return kind is int or kind is str or kind is float or kind is bool or value is None
+
+
+def _plain_field(value):
+    """A field as it is where it is a plain value, else its type's name and its identity."""
+    return value if _is_plain(value) else ("object", _type_name(type(value)), id(value))

@@ -605,15 +605,10 @@ def call_seal():
             if not built_only and token_of(before) != token:
                 return True
             if type_(built) is not built_parts[0]:
+                return True  # first: only a class it had (which the per-call check vouches for) is asked for its dict
+            now = parts_of_built(built)  # its dict: the very one, with the very keys and values, in their order
+            if now[1] is not built_parts[1] or not same(now[2], built_parts[2]) or not same(now[3], built_parts[3]):
                 return True
-            if built_parts[1] is not None:  # its dict: the very one, with the very keys and values, in their order
-                if type_(built) is dict_type:
-                    attrs = built
-                else:
-                    attrs = vars_(built)  # its class is the one it had (above), which the per-call check vouches for
-                if attrs is not built_parts[1] or not same(tuple_(keys_of(attrs)), built_parts[2]) \
-                        or not same(tuple_(values_of(attrs)), built_parts[3]):
-                    return True
             if built_only:
                 return False
             if parts_of(helpers) != parts:
