@@ -53,6 +53,24 @@ def test_names_that_would_leave_the_folder_are_refused(tmp_path, name):
     assert list(tmp_path.iterdir()) in ([], [tmp_path / "x"])
 
 
+def test_a_backslash_is_part_of_a_name_where_it_is_no_separator(tmp_path, monkeypatch):
+    """The local pool on POSIX grades ``we\\ird.py``; a POSIX worker does too. A Windows worker (its separators
+    forced here) refuses it, as its own local pool could not have read it."""
+    source = tmp_path / "sent" / "we\\ird.py"
+    source.parent.mkdir()
+    source.write_text("def minimax(node, max_depth, player_a_moves):\n    return 7\n")
+    parcel = shipping.pack_submission(source)
+    (tmp_path / "worker").mkdir()
+    arrived = submissions.load(shipping.unpack_submission(parcel, tmp_path / "worker"))
+    assert arrived.problem is None and arrived.path.name == "we\\ird.py"
+    assert arrived.sha256 == submissions.load(source).sha256
+    monkeypatch.setattr(shipping, "_separators", lambda: ("/", "\\"))
+    (tmp_path / "windows").mkdir()
+    with pytest.raises(shipping.ShippingError, match="refusing"):
+        shipping.unpack_submission(parcel, tmp_path / "windows")
+    assert list((tmp_path / "windows").iterdir()) == []
+
+
 def test_an_exercise_folder_round_trips_without_caches(tmp_path):
     folder = tmp_path / "mine"
     (folder / "exercises" / "ex1").mkdir(parents=True)

@@ -75,10 +75,19 @@ def unpack_submission(parcel: Parcel, into: Path) -> Path:
     return folder
 
 
-def _plain_name(name: str) -> str:
-    if not name or name in (".", "..") or "/" in name or "\\" in name or "\0" in name:
+def _plain_name(name: str, separators: tuple[str, ...] | None = None) -> str:
+    """``name`` if it is one file name on this worker's file system. A backslash is a character of a name on POSIX
+    (the local pool grades ``we\\ird.py`` there) and a separator on Windows: refused only where it is one, so a worker
+    grades what a local pool on its own system would."""
+    separators = separators if separators is not None else _separators()
+    if not name or name in (".", "..") or "\0" in name or any(sep in name for sep in separators):
         raise ShippingError(f"refusing the file name {name!r}")
     return name
+
+
+def _separators() -> tuple[str, ...]:
+    """The path separators of the system this process runs on (``/`` always: the sender's separator too)."""
+    return tuple({"/", os.sep, *([os.altsep] if os.altsep else [])})
 
 
 # -- exercise folders ------------------------------------------------------------------------
