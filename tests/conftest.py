@@ -23,6 +23,22 @@ if "MINIMAX_GRADER_CACHE" not in os.environ:
     os.environ["MINIMAX_GRADER_CACHE"] = private_folder("minimax-grader-test-cache-")
 
 
+@pytest.fixture(autouse=True)
+def _interpreter_settings_put_back():
+    """The interpreter-wide settings the harness's own code changes (the switch interval, the collector) as they
+    were before each test. Tests that run the harness's runner in this process leave them as a child leaves them:
+    a switch interval of one second and the collector off made a later test of the same worker, whose three threads
+    take turns, wait 30 s where it takes 0.2 s alone."""
+    import gc
+    import sys
+
+    interval, enabled, threshold = sys.getswitchinterval(), gc.isenabled(), gc.get_threshold()
+    yield
+    sys.setswitchinterval(interval)
+    gc.set_threshold(*threshold)
+    (gc.enable if enabled else gc.disable)()
+
+
 @pytest.fixture(scope="session")
 def root() -> Path:
     return ROOT

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gzip
 import json
+from pathlib import Path
 
 from grader.judging.shipped_banks import FOLDER, path_of, predictions_fingerprint
 from grader.version import __version__

@@ -114,7 +114,6 @@ def configure(declaration_json, rules_path):
     spec = json.loads(declaration_json)
     rules = _load(rules_path)
     board_names = spec["board"]
-    no_move = tuple(spec["no_move"])
 
     class Session:
         """One case: the link to the grader and the two players, seat by seat."""

@@ -49,7 +49,7 @@ def told_apart_by_moves(mistakes, facts, winners: list) -> list:
     plans = {id(fit): _move_plan(fit) for fit in complete}
     if None in plans.values():
         return winners
-    hooks, memo = mistakes.hooks, {}
+    hooks = mistakes.hooks
     asked = []
     for outcome in facts.outcomes:
         if outcome.answer is None or not outcome.expected.get("moves"):

@@ -139,7 +139,7 @@ def read(exercise) -> Declaration:
     depth = _number(table, "depth", 3, int, 1, 50) if takes_depth else None
     raw = table.get("baselines", ["random"])
     if not isinstance(raw, list) or not raw:
-        raise TournamentError(f"[tournament] baselines: a list such as [\"random\", \"alphabeta:2\"]")
+        raise TournamentError("[tournament] baselines: a list such as [\"random\", \"alphabeta:2\"]")
     baselines = tuple(_baseline(b, exercise.folder, scores) for b in raw)
     names = [b["id"] for b in baselines]
     if len(set(names)) != len(names):
