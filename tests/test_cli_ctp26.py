@@ -297,3 +297,17 @@ def test_output_into_a_missing_folder_is_a_usage_error(tmp_path):
     result = run("check", CORRECT, "--output", tmp_path / "no" / "such" / "report.txt")
     assert result.returncode == 2 and "Traceback" not in result.stderr
     assert "does not exist" in result.stderr
+
+
+def test_a_misnamed_function_without_exercise_is_a_usage_error_that_says_so(tmp_path):
+    """The 121st helper (a student from the docs alone): a function named ``mini_max`` was "the grader failed:
+    UsageError", exit 3, as if the grader had crashed. It is the student's to fix: exit 2, one line that names what
+    an exercise asks for."""
+    misnamed = tmp_path / "solution.py"
+    misnamed.write_text("def mini_max(node, max_depth, player_a_moves):\n    return 0\n", encoding="utf-8")
+    result = subprocess.run([_script(), "check", str(misnamed)], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2, result.stderr
+    assert "the grader failed" not in result.stderr and "Traceback" not in result.stderr
+    error = [line for line in result.stderr.splitlines() if line.startswith("Error:")]
+    assert len(error) == 1 and "cannot tell which exercise solution.py is for" in error[0]
+    assert "check your function's name" in error[0] and "minimax" in error[0] and "--exercise" in error[0]

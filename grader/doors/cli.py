@@ -71,7 +71,13 @@ def guess_exercise(path: Path, extra_dirs: list[Path]) -> str:
         by_parts = [ex.id for ex in known.values() if any(n in defined for part in ex.parts for n in part["defines"])]
         if len(by_parts) == 1:
             return by_parts[0]
-    raise click.UsageError(f"cannot tell which exercise {path} is for; pass --exercise (one of: {', '.join(sorted(known))})")
+    if named:
+        why = f"it could be any of {', '.join(sorted(named))}"
+    else:  # the student's likeliest mistake: the function is not named as the exercise asks
+        asked = sorted({ex.entry_point for ex in known.values()})
+        why = f"it defines none of the names an exercise asks for ({', '.join(asked)}); check your function's name"
+    raise click.UsageError(f"cannot tell which exercise {path.name} is for: {why}, or pass --exercise "
+                           f"(one of: {', '.join(sorted(known))})")
 
 
 def _guess_or_none(path: Path, extra_dirs: list[Path]) -> str | None:
@@ -131,6 +137,8 @@ def check(path, exercise_id, fmt, seed, examples, sandbox, exercises_dir, output
             level = feedback_levels.resolve(feedback_level, result.default_feedback, audience)
     except ExerciseError as exc:  # a ValueError while grading is the grader's failure, not the user's
         raise click.UsageError(str(exc)) from None
+    except click.ClickException:  # the exercise could not be guessed: the user's to fix (exit 2), not the grader's
+        raise
     except Exception as exc:  # noqa: BLE001 - the grader's own failure: one line and exit 3
         _the_grader_failed(exc)
     # The level shapes what is shown, never what was judged: every format below gets this one copy.
