@@ -189,3 +189,39 @@ def test_the_helpers_reach_every_module_of_the_submission(tmp_path):
     for name, files in LAYOUTS.items():
         result = api.check(_write(tmp_path / name, files), "ctp-26", examples=20)
         assert (result.error, result.status) == (None, "passed"), (name, result.error)
+
+
+PLAIN_CORRECT = '''\
+def minimax(node, max_depth, player_a_moves):
+    moves = get_next_valid_moves(node)
+    if max_depth == 0 or not moves:
+        return get_value(node)
+    values = [minimax(m, max_depth - 1, not player_a_moves) for m in moves]
+    return max(values) if player_a_moves else min(values)
+'''
+ALWAYS_MAX = PLAIN_CORRECT.replace("max(values) if player_a_moves else min(values)", "max(values)")
+
+
+def test_the_entry_is_the_file_that_defines_the_exercise_s_function(tmp_path):
+    """The 120th helper: ``main.py`` (a preferred name) runs nothing of the search, ``search.py`` defines it; the
+    entry was ``main.py`` by name alone. Now the one file that defines ``minimax``; a preferred file that imports
+    it stays the entry."""
+    folder = _write(tmp_path / "s", {"main.py": "print('my experiments')\n", "search.py": PLAIN_CORRECT})
+    result = api.check(folder, "ctp-26", examples=20)
+    assert result.status == "passed", result.error
+    assert Path(result.entry_file).name == "search.py" and result.entry_line == 1
+    folder = _write(tmp_path / "t", {"solution.py": "from search import minimax\n", "search.py": PLAIN_CORRECT,
+                                     "old.py": ALWAYS_MAX})
+    sub = submissions.load(folder)
+    submissions.choose_entry(sub, "minimax")
+    assert sub.problem is None and sub.entry_file.name == "solution.py"
+
+
+def test_two_files_that_define_the_function_are_the_student_s_to_settle(tmp_path):
+    """``mine.py`` (always max) and an old attempt ``old.py`` (right), both defining ``minimax``: graded on whichever
+    sorted first, 0 or 10 by the file names alone and no word said. It is one clear error now, naming both."""
+    for first, second in (("mine.py", "old.py"), ("old.py", "mine.py")):
+        folder = _write(tmp_path / first, {first: ALWAYS_MAX, second: PLAIN_CORRECT})
+        result = api.check(folder, "ctp-26", examples=20)
+        assert result.status == "error" and result.score == 0
+        assert "mine.py, old.py each define minimax" in result.error and "solution.py" in result.error

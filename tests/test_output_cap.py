@@ -60,6 +60,7 @@ def test_output_past_the_cap_after_the_first_pass_zeroes_the_submission(ctp26, t
     for result in (early, late):
         assert (result.status, result.score) == ("error", 0.0), (result.status, result.score, result.error)
         assert result.error.startswith("output exceeded") and result.mistakes == []
+        assert "remove the print calls" in result.error  # what to do, not only what happened (the 121st helper)
     assert (never.status, never.score, never.error) == ("passed", never.max_score, None)
 
 

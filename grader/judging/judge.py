@@ -22,7 +22,7 @@ from grader.judging.result import CheckResult, SubmissionResult
 from grader.sandbox import launch
 from grader.sandbox.session import (OUT_OF_TIME, TIMED_OUT_BEFORE, SandboxFailure, Session, call_wall_limit,
                                     output_exceeded)
-from grader.judging.submissions import Submission, definition_line
+from grader.judging.submissions import Submission, choose_entry, definition_line
 
 CONSISTENCY_SAMPLE = 40
 SHRINK_BUDGET = 4.0
@@ -38,6 +38,7 @@ def grade(submission: Submission, exercise, bank: Bank, launcher: launch.Launche
           shrink: bool = True, diagnose: bool = True) -> SubmissionResult:
     launcher = launcher or launch.choose()
     started = time.monotonic()
+    choose_entry(submission, exercise.entry_point)
     entry_file = submission.entry_file or submission.path  # what the doors point at (Actions annotations)
     result = SubmissionResult(
         submission=submission.display, exercise=exercise.id, status="error", score=0.0,

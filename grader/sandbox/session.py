@@ -320,6 +320,14 @@ class _PollReader:
 OUTPUT_EXCEEDED = "output exceeded"  # how every output-cap verdict begins: "output exceeded 1 MiB (truncated)"
 
 
+def _output_cap_text(limit: int) -> str:
+    """The verdict of a submission whose output passed the cap, with what to do: a student's debugging prints, run on
+    every one of hundreds of positions, are the usual cause (the 121st helper's search printed 2,000 lines a call
+    and was told only "output exceeded")."""
+    return (f"{OUTPUT_EXCEEDED} {limit >> 20} MiB (truncated): your code printed more than the grader keeps, so none "
+            "of its answers is graded; remove the print calls from your search (the grader reads what it returns)")
+
+
 def output_exceeded(reason) -> bool:
     """Whether a session's failure is its output passing the cap (which zeroes the submission wherever it happens)."""
     return type(reason) is str and reason.startswith(OUTPUT_EXCEEDED)
@@ -483,7 +491,7 @@ class Session:
         if reply.get("fatal") == "memory":
             self._fail(f"killed: memory limit {self.limits.memory_mib} MiB")
         if self._output_overflowed():  # Python ignores SIGXFSZ: the writes failed, the child lived on
-            self._fail(f"{OUTPUT_EXCEEDED} {self.limits.output_bytes >> 20} MiB (truncated)")
+            self._fail(_output_cap_text(self.limits.output_bytes))
 
     def run(self, cases: list[dict], evidence: bool = True, within: float | None = None) -> list[dict]:
         """Run the cases in one request; the evidence of each is the grader's log of its questions.
@@ -875,7 +883,7 @@ class Session:
         except subprocess.TimeoutExpired:
             return "stopped answering"
         if self._output_overflowed():
-            return f"{OUTPUT_EXCEEDED} {self.limits.output_bytes >> 20} MiB (truncated)"
+            return _output_cap_text(self.limits.output_bytes)
         if code > 128 and getattr(self.launcher, "signal_in_exit_code", False):
             code = 128 - code  # bwrap reports a child killed by signal N as exit code 128 + N
         if code == -signal.SIGKILL and time.monotonic() - self.started >= self.limits.cpu_seconds:
@@ -883,7 +891,7 @@ class Session:
         if code < 0:
             number = -code
             if number == getattr(signal, "SIGXFSZ", -1):
-                return f"{OUTPUT_EXCEEDED} {self.limits.output_bytes >> 20} MiB (truncated)"
+                return _output_cap_text(self.limits.output_bytes)
             if number == getattr(signal, "SIGXCPU", -1):
                 return f"killed: CPU time limit {self.limits.cpu_seconds} s"
             name = SIGNAL_NAMES.get(number)
@@ -910,7 +918,7 @@ class Session:
         def watch():
             while self.process is not None and self.process.poll() is None:
                 if self._output_overflowed():
-                    self.failure = self.failure or f"{OUTPUT_EXCEEDED} {self.limits.output_bytes >> 20} MiB (truncated)"
+                    self.failure = self.failure or _output_cap_text(self.limits.output_bytes)
                     self.launcher.terminate(self.process, self.fields)
                     return
                 time.sleep(0.1)
