@@ -21,8 +21,9 @@ from grader.export import gradescope
 
 ROOT = Path(__file__).resolve().parent.parent
 SUBMISSIONS = ROOT / "fixtures/submissions/ctp-26"
-# What Gradescope's image has: no PYTHONPATH of a checkout (a worktree's would shadow the bundled wheel).
-OUTSIDE = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+# What Gradescope's image has: no PYTHONPATH of a checkout (a worktree's would shadow the bundled wheel), and no
+# cache of the test session's (the scripts keep theirs in the autograder root, as on Gradescope).
+OUTSIDE = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "MINIMAX_GRADER_CACHE")}
 
 
 def grader(*args, cwd=None) -> subprocess.CompletedProcess:
@@ -121,7 +122,7 @@ def test_the_zip_has_the_scripts_at_its_top_level(bundle):
     assert '"$SOURCE"/wheels/*.whl' in setup_sh and "-m venv" in setup_sh
     assert "apt-get install -y -qq bubblewrap" in setup_sh and "python3.11" in setup_sh
     assert 'ROOT="${AUTOGRADER_ROOT:-/autograder}"' in setup_sh and 'ROOT="${AUTOGRADER_ROOT:-/autograder}"' in runner
-    assert '"$ROOT/submission" --exercise ctp-26 --format gradescope' in runner
+    assert '"$ROOT/submission" --exercise ctp-26 --seed ' in runner
     for script in ("setup.sh", "run_autograder"):
         check = subprocess.run(["bash", "-n", "/dev/stdin"], input=(setup_sh if script == "setup.sh" else runner),
                                capture_output=True, text=True)
@@ -148,6 +149,48 @@ def test_the_bundled_wheel_is_complete_and_its_record_is_right(bundle, tmp_path)
     assert any(n.startswith("grader/_data/reference/") for n in names)
     assert not any("__pycache__" in n for n in names)
     assert "minimax-grader = grader.doors.cli:main" in entry_points
+
+
+def _seed_of(root: Path) -> int:
+    import re
+
+    return int(re.search(r"--seed (\d+)", (root / "source/run_autograder").read_text(encoding="utf-8")).group(1))
+
+
+def test_the_bundle_grades_with_its_own_secret_seed_drawn_once_into_the_image(installed, tmp_path):
+    """The 120th helper: every Gradescope submission was graded on the public seed's cases (26), the ones students
+    see counterexamples of in ``check``, where docs/instructors.md promises graded cases never are. A bundle draws a
+    secret seed (said at build, ``--seed`` to give one), the same for every submission, and setup.sh builds its
+    cases once into the image's cache."""
+    seed = _seed_of(installed)
+    assert seed != 26
+    cached = list((installed / "minimax-grader-cache" / "banks").glob(f"ctp-26-*-s{seed}-*.json"))
+    assert len(cached) == 1, list((installed / "minimax-grader-cache").rglob("*"))
+    results = run_autograder(installed, SUBMISSIONS / "buggy/always_max.py")
+    assert results["extra_data"]["seed"] == seed
+    out = tmp_path / "given.zip"
+    run = grader("gradescope-bundle", "--exercise", "ctp-26", "--out", str(out), "--seed", "4242")
+    assert run.returncode == 0 and "seed 4242" in run.stdout, run.stderr
+    with zipfile.ZipFile(out) as archive:
+        assert "--seed 4242 " in archive.read("run_autograder").decode()
+        assert " 4242 " in archive.read("setup.sh").decode()
+
+
+def test_run_autograder_grades_a_repository_handed_in_whole(installed):
+    """A GitHub repository uploaded to Gradescope: the solution in ``src/``, nothing at the top (was 0: "the folder
+    contains no Python file")."""
+    folder = installed / "submission"
+    results = run_autograder(installed, SUBMISSIONS / "correct/negamax.py")
+    (folder / "src").mkdir()
+    (folder / "solution.py").rename(folder / "src" / "solution.py")
+    (folder / "README.md").write_text("# homework\n", encoding="utf-8")
+    run = subprocess.run(["bash", str(installed / "source/run_autograder")], capture_output=True, text=True,
+                         timeout=300, cwd=installed, env={**OUTSIDE, "AUTOGRADER_ROOT": str(installed)})
+    assert run.returncode == 0, run.stderr
+    moved = json.loads((installed / "results/results.json").read_text(encoding="utf-8"))
+    assert moved["score"] == results["score"] == 10, moved.get("output")
+    for path in sorted(folder.rglob("*"), reverse=True):
+        path.rmdir() if path.is_dir() else path.unlink()
 
 
 def test_run_autograder_grades_a_buggy_and_a_correct_submission(installed):

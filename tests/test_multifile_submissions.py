@@ -225,3 +225,25 @@ def test_two_files_that_define_the_function_are_the_student_s_to_settle(tmp_path
         result = api.check(folder, "ctp-26", examples=20)
         assert result.status == "error" and result.score == 0
         assert "mine.py, old.py each define minimax" in result.error and "solution.py" in result.error
+
+
+def test_a_repository_handed_in_whole_is_graded_from_where_its_code_is(tmp_path):
+    """The 120th helper's Gradescope upload: ``submission/src/solution.py`` (no Python file at the top) was "the folder
+    contains no Python file", a zero, where ``grade`` read the same folder. The shallowest folder with code, as the
+    class grader reads it (never a ``tests`` folder); or the file the repository's own pyproject table names,
+    as long as it stays inside the folder."""
+    repo = _write(tmp_path / "repo", {"README.md": "# my homework\n"})
+    _write(repo / "tests", {"check_it.py": ALWAYS_MAX})
+    _write(repo / "src", {"solution.py": PLAIN_CORRECT})
+    result = api.check(repo, "ctp-26", examples=20)
+    assert result.status == "passed", result.error
+    assert Path(result.entry_file) == repo / "src" / "solution.py"
+
+    _write(repo / "attempts" / "old", {"search.py": ALWAYS_MAX})
+    _write(repo / "alpha", {"search.py": ALWAYS_MAX})  # shallower than src/..., and first by name
+    (repo / "pyproject.toml").write_text('[tool.minimax-grader]\nexercise = "ctp-26"\nsubmission = "src/solution.py"\n',
+                                        encoding="utf-8")
+    assert api.check(repo, "ctp-26", examples=20).status == "passed"
+    (repo / "pyproject.toml").write_text('[tool.minimax-grader]\nsubmission = "../elsewhere"\n', encoding="utf-8")
+    _write(tmp_path / "elsewhere", {"solution.py": PLAIN_CORRECT})
+    assert Path(submissions.load(repo).files[0]).parent == repo / "alpha"  # never outside the folder

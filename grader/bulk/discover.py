@@ -38,6 +38,7 @@ import json
 from grader import python_source
 from grader.bulk import lms_names
 from grader.file_names import readable
+from grader.judging.submissions import SKIPPED_FOLDERS, code_folder
 import hashlib
 import os
 import re
@@ -65,7 +66,7 @@ KEPT_SUFFIXES = CODE_SUFFIXES + (".yml", ".yaml")  # and a Gradescope export's m
 MAX_NESTING = 2             # an archive may hold archives (a class of students' zips), no deeper
 MAX_PATH_DEPTH = 32         # folders in a path within a submission or an archive (Python's own walks recurse)
 
-IGNORED = {"__MACOSX", "__pycache__", ".git", ".github", ".DS_Store", ".idea", ".vscode", "node_modules", ".venv", "venv"}
+IGNORED = SKIPPED_FOLDERS
 GRADESCOPE_METADATA = "submission_metadata.yml"
 
 
@@ -240,7 +241,7 @@ def _class_folder(folder: Path, root: Path, staging: Path, shown: str, skipped: 
     # submission, took bob's id and his row in the LMS import).
     # (an archive that could not be unpacked, or a folder with no code in it, says nothing either way)
     students_here = any(not entry.is_symlink() and (entry.suffix == ".py" and entry.is_file()
-                                                    or entry.is_dir() and _code_folder(entry) is not None)
+                                                    or entry.is_dir() and code_folder(entry) is not None)
                         for entry in entries)
     readable = [a for a in archives.values() if type(a) is tuple]
     sections = sections_given or bool(readable) and not students_here and all(a[2] for a in readable)
@@ -312,7 +313,7 @@ def _owned(entry: Path, owner, root: Path, display: str, depth: int, skipped: li
         found = _student_folder(owner.folder, owner.student, owner.folder.resolve(), owner.display)
     elif entry.is_symlink():
         found = Found(owner.student, None, display, f"{entry.name} is a link: a submission is graded from its own files")
-    elif entry.is_dir() and _code_folder(entry) is None and depth < MAX_NESTING \
+    elif entry.is_dir() and code_folder(entry) is None and depth < MAX_NESTING \
             and len(zips := [p for p in entry.iterdir() if p.suffix.lower() == ".zip" and p.is_file()
                              and not p.is_symlink()]) == 1:
         # A Moodle student who uploaded their code as an archive: read as their own archive, as Canvas's are
@@ -371,28 +372,11 @@ def _student_folder(folder: Path, student: str, root: Path, display: str) -> Fou
     why = refused(folder)
     if why is not None:
         return Found(student, None, display, why)
-    target = _code_folder(folder)
+    target = code_folder(folder)
     if target is None:
         return Found(student, None, display, f"the folder {display} contains no Python file")
     shown = display if target == folder else f"{display}/{target.relative_to(folder).as_posix()}"
     return Found(student, target, shown)
-
-
-def _code_folder(folder: Path) -> Path | None:
-    """Where the solution lives: the folder itself if it has Python files, else the shallowest subfolder that has."""
-    from grader.judging.submissions import python_files
-
-    queue = [folder]
-    while queue:
-        current = queue.pop(0)
-        try:
-            if python_files(current):
-                return current
-            queue.extend(sorted(p for p in current.iterdir() if p.is_dir() and not p.is_symlink()
-                                and p.name not in IGNORED and not p.name.startswith(".") and p.name not in ("tests", "test")))
-        except OSError:
-            continue
-    return None
 
 
 class TooDeep(Exception):
@@ -579,7 +563,7 @@ def _holds_a_class(top: Path) -> bool:
     folders = []
     for entry in entries:
         if entry.is_dir() and not entry.is_symlink() and entry.name not in ("tests", "test"):
-            code = _code_folder(entry)
+            code = code_folder(entry)
             if code is not None:
                 folders.append(python_files(code))
     if not files:  # folders with code and nothing beside them: one per student, when they are alternatives too (an

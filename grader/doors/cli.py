@@ -251,17 +251,23 @@ def new_exercise(exercise_id, game, folder):
               help="Bundle this minimax-grader wheel instead of packing the running grader.")
 @click.option("--feedback", "feedback_level", type=click.Choice(["score", "hints", "full"]), default=None,
               help="How much students see on Gradescope (default: the exercise's level).")
-def gradescope_bundle(exercise_id, out, exercises_dir, wheel, feedback_level):
+@click.option("--seed", type=SEED, default=None,
+              help="The grading cases' seed, the same for every submission (default: a fresh secret one, said).")
+def gradescope_bundle(exercise_id, out, exercises_dir, wheel, feedback_level, seed):
     """Build the autograder zip to upload to Gradescope (setup.sh, run_autograder, the grader)."""
+    import secrets
+
     from grader.doors import gradescope_bundle as bundle
     from grader.judging.exercise import ExerciseError
 
+    seed = secrets.randbits(32) if seed is None else seed
     try:
         path = bundle.build(exercise_id, out, exercises_dir=_exercises_dirs(exercises_dir), wheel=wheel,
-                            feedback=feedback_level)
+                            feedback=feedback_level, seed=seed)
     except ExerciseError as exc:
         raise click.UsageError(str(exc)) from None
-    click.echo(f"wrote {path}: upload it as the autograder of a Gradescope programming assignment")
+    click.echo(f"wrote {path}: upload it as the autograder of a Gradescope programming assignment; it grades with "
+               f"seed {seed} (--seed {seed} builds the same cases again)")
 
 
 @cli.command("init-ci")

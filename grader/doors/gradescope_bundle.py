@@ -63,7 +63,13 @@ PYTHON="$(find_python)" || { echo "setup.sh: minimax-grader needs Python 3.11 or
 # Smoke test: the installed grader starts and knows the exercise (grep reads everything: with
 # -q it could stop early and the grader's next line would die of a broken pipe).
 "$VENV/bin/python" -P -m grader exercises __EXERCISES_ARGS__ | grep -- __EXERCISE_GREP__ >/dev/null
-echo "minimax-grader installed in $VENV"
+# The grading cases of this bundle's seed, drawn once here into the image's cache: every submission then starts
+# grading at once, on the same cases (a container that cannot read the cache builds them again, the same ones).
+export MINIMAX_GRADER_CACHE="${MINIMAX_GRADER_CACHE:-$ROOT/minimax-grader-cache}"
+"$VENV/bin/python" -P -c 'import sys; from pathlib import Path; from grader.judging import bank, exercise
+bank.build(exercise.load(sys.argv[1], [Path(d) for d in sys.argv[3:]] or None), seed=int(sys.argv[2]))' \
+  __EXERCISE__ __SEED__ __EXERCISES_DIRS__
+echo "minimax-grader installed in $VENV; grading cases of seed __SEED__ ready"
 """
 
 RUN_AUTOGRADER = r"""#!/usr/bin/env bash
@@ -76,12 +82,13 @@ HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 if [ -d "$HERE/wheels" ]; then SOURCE="$HERE"; else SOURCE="$ROOT/source"; fi
 PYTHON="${MINIMAX_GRADER_PYTHON:-$ROOT/minimax-grader-venv/bin/python}"
 RESULTS="$ROOT/results/results.json"
+export MINIMAX_GRADER_CACHE="${MINIMAX_GRADER_CACHE:-$ROOT/minimax-grader-cache}"  # setup.sh drew the cases there
 mkdir -p "$ROOT/results"
 rm -f "$RESULTS"
 
 # -P: whatever folder this runs in is never on the grader's import path (a file there named like a library would run
 # as the grader, outside the sandbox)
-"$PYTHON" -P -m grader check "$ROOT/submission" --exercise __EXERCISE__ --format gradescope --output "$RESULTS" __EXERCISES_ARGS__
+"$PYTHON" -P -m grader check "$ROOT/submission" --exercise __EXERCISE__ --seed __SEED__ --format gradescope --output "$RESULTS" __EXERCISES_ARGS__
 code=$?
 
 if [ ! -s "$RESULTS" ]; then
@@ -95,9 +102,17 @@ exit 0
 
 
 def build(exercise_id: str, out: Path, *, exercises_dir: list[Path] | None = None, wheel: Path | None = None,
-          feedback: str | None = None) -> Path:
-    """Write the autograder zip for ``exercise_id`` to ``out`` and return its path."""
+          feedback: str | None = None, seed: int | None = None) -> Path:
+    """Write the autograder zip for ``exercise_id`` to ``out`` and return its path.
+
+    ``seed``: the grading cases' seed, the same for every submission of the assignment; None draws a fresh secret
+    one, as ``grade`` does for a class: Gradescope is where grades are given, and the public seed's cases are the
+    ones every student has seen counterexamples of in ``check`` (docs/instructors.md)."""
+    import secrets
+
     from grader.judging import exercise as exercises
+
+    seed = secrets.randbits(32) if seed is None else seed
 
     exercises.load(exercise_id, exercises_dir)  # an unknown exercise fails here, not on Gradescope
     extra = [Path(d) for d in exercises_dir or ()]
@@ -106,10 +121,14 @@ def build(exercise_id: str, out: Path, *, exercises_dir: list[Path] | None = Non
     run_args = " ".join([f'--exercises-dir "$SOURCE/{d}"' for d in in_bundle]
                         + ([f"--feedback {shlex.quote(feedback)}"] if feedback else []))
     setup_args = " ".join(f'--exercises-dir "$SOURCE/{d}"' for d in in_bundle)
+    setup_dirs = " ".join(f'"$SOURCE/{d}"' for d in in_bundle)
     entries: dict[str, tuple[bytes, int]] = {
-        "setup.sh": (SETUP_SH.replace("__EXERCISES_ARGS__", setup_args)
-                     .replace("__EXERCISE_GREP__", shlex.quote(f"{exercise_id} ")).encode(), 0o755),
+        "setup.sh": (SETUP_SH.replace("__EXERCISES_ARGS__", setup_args).replace("__EXERCISES_DIRS__", setup_dirs)
+                     .replace("__EXERCISE_GREP__", shlex.quote(f"{exercise_id} "))
+                     .replace("__EXERCISE__", shlex.quote(exercise_id)).replace("__SEED__", str(int(seed))).encode(),
+                     0o755),
         "run_autograder": (RUN_AUTOGRADER.replace("__EXERCISE__", shlex.quote(exercise_id))
+                           .replace("__SEED__", str(int(seed)))
                            .replace("__EXERCISES_ARGS__", run_args).encode(), 0o755),
         f"wheels/{wheel_name}": (wheel_bytes, 0o644),
         "README.txt": (_readme(exercise_id).encode(), 0o644),

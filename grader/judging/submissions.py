@@ -52,6 +52,47 @@ def python_files(folder: Path) -> list[Path]:
                   if p.suffix == ".py" and p.is_file() and not p.name.startswith(".") and not is_test_file(p))
 
 
+# Folders that hold no solution wherever they are: tools' metadata, environments, the student's own tests
+SKIPPED_FOLDERS = frozenset({"__MACOSX", "__pycache__", ".git", ".github", ".DS_Store", ".idea", ".vscode",
+                             "node_modules", ".venv", "venv"})
+
+
+def code_folder(folder: Path) -> Path | None:
+    """Where the solution lives: the folder itself if it has Python files, else the shallowest subfolder that has
+    (breadth first, never through a link, never into a ``tests`` folder)."""
+    queue = [folder]
+    while queue:
+        current = queue.pop(0)
+        try:
+            if python_files(current):
+                return current
+            queue.extend(sorted(p for p in current.iterdir() if p.is_dir() and not p.is_symlink()
+                                and p.name not in SKIPPED_FOLDERS and not p.name.startswith(".")
+                                and p.name not in ("tests", "test")))
+        except OSError:
+            continue
+    return None
+
+
+def _graded_folder(folder: Path) -> Path:
+    """The folder whose files are graded when ``folder`` has no Python file of its own (a repository handed in
+    whole: Gradescope's upload of a GitHub repository, ``check .`` in a clone): the ``submission`` its own
+    ``pyproject.toml`` names in ``[tool.minimax-grader]`` (as the pytest plugin reads it), if that stays inside it,
+    else the shallowest folder below with code, as the class grader reads a student's folder (the 120th helper's
+    ``src/solution.py`` was "contains no Python file" on Gradescope and graded in ``grade``)."""
+    from grader import config
+
+    try:
+        named = config.read_table(folder).get("submission")
+    except config.ConfigError:
+        named = None
+    if isinstance(named, str) and named.strip():
+        target = (folder / named.replace("\\", "/")).resolve()
+        if target.is_relative_to(folder.resolve()) and target.exists():
+            return target if target.is_dir() else target.parent
+    return code_folder(folder) or folder
+
+
 def _pick_entry(files: list[Path]) -> Path | None:
     if not files:
         return None
@@ -70,7 +111,7 @@ def load(path: str | Path) -> Submission:
         submission.problem = f"no such file or folder: {shown}"
         return submission
     if path.is_dir():
-        files = python_files(path)
+        files = python_files(path) or python_files(_graded_folder(path))
         if not files:
             submission.problem = f"the folder {shown} contains no Python file"
             return submission
