@@ -9,6 +9,7 @@ import os
 import shutil
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -80,6 +81,9 @@ def test_outside_actions_nothing_is_written(tmp_path):
     assert not summary.exists() and not output.exists()
 
 
+WORKFLOW = ".github/workflows/classroom.yml"
+
+
 # --- init-ci ---------------------------------------------------------------------------------
 
 
@@ -103,7 +107,13 @@ def test_init_ci_writes_a_workflow_with_the_expected_steps(workflow):
     steps = job["steps"]
     uses = [s.get("uses", "") for s in steps]
     assert uses[0].startswith("actions/checkout@") and uses[1].startswith("actions/setup-python@")
-    assert "pip install" in steps[2]["run"] and "minimax-grader==" in steps[2]["run"]
+    # The grader that wrote the workflow, as a wheel in the repository: minimax-grader is on no public index, and a
+    # requirement by name installed nothing (or whatever someone registers under the name): the 120th helper
+    (wheel,) = (workflow.parents[1] / "minimax-grader").glob("minimax_grader-*-py3-none-any.whl")
+    assert f"pip install --disable-pip-version-check ./.github/minimax-grader/{wheel.name}" in steps[2]["run"]
+    assert "==" not in steps[2]["run"]
+    with zipfile.ZipFile(wheel) as archive:
+        assert "grader/doors/cli.py" in archive.namelist()
     grade = steps[3]
     assert grade["run"] == "minimax-grader check solution.py --exercise ctp-26"
     assert grade["continue-on-error"] is True
@@ -113,6 +123,35 @@ def test_init_ci_writes_a_workflow_with_the_expected_steps(workflow):
     assert runner == grade["id"]
     # The reporter reads <RUNNER>_RESULTS, the base64 `result` output that `check` writes.
     assert reporter["env"][f"{runner.upper()}_RESULTS"] == f"${{{{ steps.{grade['id']}.outputs.result }}}}"
+
+
+def _init_ci(folder: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "grader", "init-ci", "--dir", str(folder), *args],
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_init_ci_reads_the_repository_s_table_and_installs_what_it_is_told(tmp_path):
+    """The 120th helper: the workflow graded ``solution.py`` as ``--exercise`` said whatever the repository's own
+    pyproject table (which the pytest plugin reads) named, and wrote ``src\\solution.py`` as typed."""
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "mine.py").write_text("def minimax(node, max_depth, player_a_moves):\n    return 0\n")
+    (tmp_path / "pyproject.toml").write_text('[tool.minimax-grader]\nexercise = "alphabeta"\nsubmission = "src/mine.py"\n')
+    run = _init_ci(tmp_path, "--install", "git+https://example.org/course/minimax-grader@v1")
+    assert run.returncode == 0, run.stderr
+    steps = yaml.safe_load((tmp_path / WORKFLOW).read_text(encoding="utf-8"))["jobs"]["run-autograding-tests"]["steps"]
+    assert steps[3]["run"] == "minimax-grader check src/mine.py --exercise alphabeta"
+    assert "pip install --disable-pip-version-check git+https://example.org/course/minimax-grader@v1" in steps[2]["run"]
+    assert not (tmp_path / ".github" / "minimax-grader").exists() and run.stderr == ""
+    run = _init_ci(tmp_path, "--exercise", "ctp-26", "--submission", "src\\mine.py", "--force")
+    assert run.returncode == 0, run.stderr
+    steps = yaml.safe_load((tmp_path / WORKFLOW).read_text(encoding="utf-8"))["jobs"]["run-autograding-tests"]["steps"]
+    assert steps[3]["run"] == "minimax-grader check src/mine.py --exercise ctp-26"
+    assert "says alphabeta" in run.stderr and "written with / for Linux" in run.stderr
+    (tmp_path / "pyproject.toml").unlink()
+    run = _init_ci(tmp_path, "--force")
+    assert run.returncode == 2 and "which exercise?" in run.stderr
+    run = _init_ci(tmp_path, "--exercise", "ctp-26", "--force")
+    assert run.returncode == 0 and "solution.py is not in" in run.stderr
 
 
 def test_init_ci_does_not_overwrite_without_force(workflow):

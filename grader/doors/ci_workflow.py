@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 
 WORKFLOW_PATH = Path(".github/workflows/classroom.yml")
+WHEEL_FOLDER = Path(".github/minimax-grader")  # the grader the workflow installs, unless told another (``install``)
 REPORTER = "classroom-resources/autograding-grading-reporter@v1"
 STEP_ID = "minimax"
 
@@ -61,10 +62,26 @@ jobs:
 """
 
 
-def write(folder: Path, exercise_id: str, submission: str, *, install: str, force: bool = False) -> Path:
-    target = Path(folder) / WORKFLOW_PATH
+def write(folder: Path, exercise_id: str, submission: str, *, install: str | None = None,
+          wheel: tuple[str, bytes] | None = None, force: bool = False) -> Path:
+    """The workflow, installing ``install`` (a pip requirement: a git URL, a course's index) or, without one, the
+    ``wheel`` (name, bytes) written beside it into the repository: the grader is on no public index, and a
+    requirement by name alone (``minimax-grader==0.1.0``) failed to install, or would install whatever package someone
+    registers under that name (the 120th helper). The wheel is the grader that wrote the workflow, as
+    ``gradescope-bundle`` packs it."""
+    folder = Path(folder)
+    target = folder / WORKFLOW_PATH
     if target.exists() and not force:
         raise FileExistsError(f"{target} exists; pass --force to replace it")
+    if install is None:
+        if wheel is None:
+            raise ValueError("either a pip requirement to install or a wheel to write into the repository")
+        wheels = folder / WHEEL_FOLDER
+        wheels.mkdir(parents=True, exist_ok=True)
+        for old in wheels.glob("*.whl"):  # one grader in the repository: an earlier version's wheel goes
+            old.unlink()
+        (wheels / wheel[0]).write_bytes(wheel[1])
+        install = f"./{(WHEEL_FOLDER / wheel[0]).as_posix()}"
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(render(exercise_id, submission, install=install), encoding="utf-8")
     return target

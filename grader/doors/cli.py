@@ -271,26 +271,51 @@ def gradescope_bundle(exercise_id, out, exercises_dir, wheel, feedback_level, se
 
 
 @cli.command("init-ci")
-@click.option("--exercise", "-e", "exercise_id", required=True, help="Exercise id the workflow grades.")
-@click.option("--submission", default="solution.py", show_default=True, help="The student's file (or folder) in the repository.")
-@click.option("--install", default=None, help="What pip installs in CI (default: this version of minimax-grader from PyPI).")
+@click.option("--exercise", "-e", "exercise_id", default=None,
+              help="Exercise id the workflow grades (default: the repository's [tool.minimax-grader] exercise).")
+@click.option("--submission", default=None,
+              help="The student's file (or folder) in the repository (default: the table's submission, else solution.py).")
+@click.option("--install", default=None,
+              help="What pip installs in CI, e.g. a git URL (default: this grader, written into the repository as a wheel).")
 @click.option("--dir", "folder", type=click.Path(file_okay=False, path_type=Path), default=Path("."), show_default=True,
               help="The student repository.")
 @click.option("--force", is_flag=True, help="Replace an existing workflow file.")
 def init_ci(exercise_id, submission, install, folder, force):
     """Write .github/workflows/classroom.yml: grade on every push, points to GitHub Classroom."""
-    from grader.version import __version__
+    from grader import config
     from grader.doors import ci_workflow
+    from grader.doors.gradescope_bundle import pack_wheel
     from grader.judging import exercise as exercises
     from grader.judging.exercise import ExerciseError
 
     try:
+        table = config.read_table(folder)
+    except config.ConfigError as exc:
+        raise click.UsageError(str(exc)) from None
+    named = table.get("exercise") if isinstance(table.get("exercise"), str) else None
+    if exercise_id is None and named is None:
+        raise click.UsageError("which exercise? pass --exercise, or set exercise in [tool.minimax-grader] of the "
+                               "repository's pyproject.toml")
+    if exercise_id is not None and named is not None and exercise_id != named:
+        click.echo(f"minimax-grader: note: the workflow grades {exercise_id}; the repository's pyproject.toml says "
+                   f"{named} (pytest grades that one)", err=True)
+    exercise_id = exercise_id or named
+    if submission is None:
+        submission = table.get("submission") if isinstance(table.get("submission"), str) else "solution.py"
+    if "\\" in submission:  # the workflow runs on Linux, where a backslash is no separator
+        submission = submission.replace("\\", "/")
+        click.echo(f"minimax-grader: note: the workflow grades {submission} (written with / for Linux)", err=True)
+    try:
         exercises.load(exercise_id)
-        path = ci_workflow.write(folder, exercise_id, submission, install=install or f"minimax-grader=={__version__}",
-                                 force=force)
+        path = ci_workflow.write(folder, exercise_id, submission, install=install,
+                                 wheel=None if install else pack_wheel(), force=force)
     except (ExerciseError, FileExistsError) as exc:
         raise click.UsageError(str(exc)) from None
-    click.echo(f"wrote {path}")
+    click.echo(f"wrote {path}" + ("" if install else f" and the grader it installs, in {Path(folder) / ci_workflow.WHEEL_FOLDER}"
+                                                     " (commit both)"))
+    if not (Path(folder) / submission).exists():
+        click.echo(f"minimax-grader: note: {submission} is not in {folder} yet; the workflow grades it once it is",
+                   err=True)
 
 
 @cli.command("grade")
