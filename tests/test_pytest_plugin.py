@@ -130,3 +130,26 @@ def test_a_missing_submission_is_a_usage_error(tmp_path, missing):
     run = run_pytest(repo)
     assert run.returncode == 4
     assert "ghost.py does not exist" in run.stderr
+
+
+@pytest.mark.parametrize("table, said", [
+    ('sandbox = "bogus"', "sandbox should be one of auto, bwrap, posix, spawn, not 'bogus'"),
+    ("typo_key = 1", "unknown key(s) typo_key"),
+    ('examples = "many"', "examples should be a whole number, not 'many'"),
+])
+def test_a_table_that_says_something_impossible_is_one_usage_error(tmp_path, table, said):
+    """The 120th helper: ``sandbox = "bogus"`` failed every item with 23,055 lines of one traceback, a typo'd key was
+    silently no setting, and "examples should be a int". One usage line each (exit 4), before anything is graded."""
+    repo = student_repo(tmp_path, CORRECT, TABLE + table + "\n")
+    run = run_pytest(repo)
+    assert run.returncode == 4, run.stdout[-2000:]
+    assert said in run.stderr and "Traceback" not in run.stderr + run.stdout
+    assert len(run.stdout.splitlines()) < 5
+
+
+def test_the_table_spelled_with_an_underscore_is_said_and_bwrap_can_be_asked_for(tmp_path):
+    repo = student_repo(tmp_path, CORRECT, TABLE.replace("tool.minimax-grader", "tool.minimax_grader"))
+    run = run_pytest(repo)
+    assert run.returncode == 4 and "the table is [tool.minimax-grader], with a hyphen" in run.stderr
+    help_text = run_pytest(repo.parent, "--help").stdout
+    assert "{auto,bwrap,posix,spawn}" in help_text

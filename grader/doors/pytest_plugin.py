@@ -24,6 +24,8 @@ from pathlib import Path
 import pytest
 
 TABLE = "minimax-grader"
+TABLE_KEYS = ("exercise", "submission", "seed", "examples", "sandbox", "exercises-dir")
+SANDBOXES = ("auto", "bwrap", "posix", "spawn")
 STATE_KEY = pytest.StashKey["Settings | None"]()
 
 
@@ -46,7 +48,7 @@ def pytest_addoption(parser):
                     help="the file or folder to grade; overrides [tool.minimax-grader] submission")
     group.addoption("--minimax-seed", type=int, metavar="N", help="seed for the random cases (default: the public seed)")
     group.addoption("--minimax-examples", type=int, metavar="N", help="how many random cases")
-    group.addoption("--minimax-sandbox", choices=["auto", "posix", "spawn"], help="force a sandbox kind")
+    group.addoption("--minimax-sandbox", choices=list(SANDBOXES), help="force a sandbox kind")
     group.addoption("--minimax-exercises-dir", action="append", default=[], metavar="DIR", help="an extra folder of exercises")
 
 
@@ -113,6 +115,10 @@ class _NotImported(pytest.File):
 def _settings(config) -> Settings | None:
     option = config.option
     table, table_dir, pyproject = _table(config)
+    unknown = sorted(set(table) - set(TABLE_KEYS))
+    if unknown:  # a typo would otherwise be a setting silently not made (the 120th helper's ``typo_key``)
+        raise pytest.UsageError(f"minimax-grader: unknown key(s) {', '.join(unknown)} in [tool.{TABLE}] of {pyproject} "
+                                f"(known: {', '.join(TABLE_KEYS)})")
     exercise = option.minimax_exercise or table.get("exercise")
     submission = option.minimax_submission
     base = Path(config.invocation_params.dir)
@@ -131,8 +137,9 @@ def _settings(config) -> Settings | None:
         value = getattr(option, f"minimax_{name}")
         if value is None and name in table:
             value = table[name]
-            if not isinstance(value, kind):
-                raise pytest.UsageError(f"minimax-grader: [tool.{TABLE}] {name} should be a {kind.__name__}")
+            if not isinstance(value, kind) or isinstance(value, bool):
+                what = {"int": "a whole number", "str": "a string"}[kind.__name__]
+                raise pytest.UsageError(f"minimax-grader: [tool.{TABLE}] {name} should be {what}, not {value!r}")
         return value
 
     dirs = [Path(d).resolve() for d in option.minimax_exercises_dir]
@@ -143,8 +150,12 @@ def _settings(config) -> Settings | None:
             dirs = project_config.exercises_dirs(table_dir)
         except project_config.ConfigError as exc:
             raise pytest.UsageError(f"minimax-grader: {exc}") from None
+    sandbox = pick("sandbox", str)
+    if sandbox is not None and sandbox not in SANDBOXES:  # was 7 failed items and 23,000 lines of one traceback
+        raise pytest.UsageError(f"minimax-grader: [tool.{TABLE}] sandbox should be one of {', '.join(SANDBOXES)}, "
+                                f"not {sandbox!r}")
     return Settings(exercise=exercise, submission=path, seed=pick("seed", int), examples=pick("examples", int),
-                    sandbox=pick("sandbox", str), exercises_dir=dirs, source=source)
+                    sandbox=sandbox, exercises_dir=dirs, source=source)
 
 
 def _table(config) -> tuple[dict, Path, Path | None]:
@@ -156,6 +167,9 @@ def _table(config) -> tuple[dict, Path, Path | None]:
         except OSError:
             continue
         if TABLE not in text:  # the common case costs one read and no parsing
+            if "tool.minimax_grader" in text:
+                raise pytest.UsageError(f"minimax-grader: {pyproject} has [tool.minimax_grader]; the table is "
+                                        f"[tool.{TABLE}], with a hyphen")
             return {}, folder, pyproject
         import tomllib
 
