@@ -92,3 +92,21 @@ def test_the_readme_links_into_the_site():
     assert len(readme.splitlines()) <= 200
     commands = readme.split("```sh\n", 1)[1].split("```", 1)[0].splitlines()
     assert commands[1] in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()  # the test command, verbatim
+
+
+def test_the_readme_s_sample_report_is_what_its_first_command_prints():
+    """The 120th helper found the README's report (2/10, published-cases passing, "9 of 43") unlike what its own
+    first command printed (0/10, published-cases failing, "22 of 43"): every line of the sample, in order, must be
+    a line of the real report ("..." marks what is left out)."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    command = readme.split("```sh\n", 1)[1].splitlines()[0]
+    sample = command.split("minimax-grader check ", 1)[1].strip()
+    shown = readme.split("A report looks like this (abridged):\n\n```text\n", 1)[1].split("```", 1)[0].splitlines()
+    run = subprocess.run([sys.executable, "-m", "grader", "check", sample], cwd=ROOT, capture_output=True, text=True,
+                         timeout=300, env={k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "GITHUB_ACTIONS")})
+    assert run.returncode == 1, run.stderr
+    printed = iter(run.stdout.splitlines())
+    for line in shown:
+        if line.strip() == "...":
+            continue
+        assert any(line == real for real in printed), f"not printed (or out of order): {line!r}"
