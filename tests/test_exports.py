@@ -138,3 +138,19 @@ def test_classroom_result_adds_up_to_the_grader_score(results):
         assert decoded["version"] == 1 and decoded["status"] == status and decoded["max_score"] == 10.0
         assert sum(t["score"] for t in decoded["tests"]) == result.score
         assert all({"name", "status", "message", "score"} <= set(t) for t in decoded["tests"])
+
+
+def test_machine_formats_say_where_it_goes_wrong_and_why_the_mistake_is_named(results):
+    """The 120th helper: the text and Markdown reports say where the code first goes wrong and why the grader names
+    the mistake; Gradescope, JUnit and Classroom (and the pytest plugin, which reads the same text) dropped both."""
+    result = results["buggy"]
+    where = next(c.counterexample.localisation["text"] for c in result.checks
+                 if c.counterexample is not None and c.counterexample.localisation)
+    evidence = result.mistakes[0].evidence
+    assert where and evidence
+    exported = {"gradescope": json.dumps(gradescope.to_gradescope(result)),
+                "junit": to_junit(result), "classroom": json.dumps(classroom.to_classroom(result))}
+    for name, text in exported.items():
+        plain = text.replace("\\u2019", "'")
+        assert "where it first goes wrong: " in plain, name
+        assert "Why the grader thinks so: " in plain, name

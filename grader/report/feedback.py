@@ -29,11 +29,19 @@ def check_text(result: SubmissionResult, check: CheckResult, *, mistakes: bool =
             lines.append(f"your answer here, {code(cx.actual)}, is right: what goes wrong is said above")
         else:
             lines.append(f"expected: {code(_shown(cx.expected))}    yours: {code(_shown(cx.actual))}")
+        # What the text and Markdown reports say under the tree, here too: every machine format (Gradescope, JUnit,
+        # Classroom, the pytest plugin, Actions annotations) reads this function, and dropped it (the 120th helper)
+        where = (cx.localisation or {}).get("text") if isinstance(cx.localisation, dict) else None
+        if where:
+            lines.append(f"where it first goes wrong: {words(where)}")
     if mistakes and check.status in ("failed", "error") and result.mistakes:
         lines += ["", "Likely mistake" + ("s:" if len(result.mistakes) > 1 else ":")]
         for m in result.mistakes:
             hint = f" Ask yourself: {m.question}" if m.question else ""
             lines.append(f"- {m.code}: {m.explanation}{hint}")
+            if m.evidence:
+                seen = "What the grader saw" if m.code == "no-known-mistake" else "Why the grader thinks so"
+                lines.append(f"  {seen}: {words(m.evidence)}")
     return "\n".join(lines).strip("\n")
 
 
