@@ -951,3 +951,22 @@ def test_a_tree_the_code_did_not_finish_on_is_not_localised(ctp26, ctp26_bank, m
                             counterexample=Counterexample("minimax(root, 2, True)", "", 1, 2, outcome.case.input))
         diagnose.diagnose(ctp26, outcomes, [check], session=session)
         assert localised == expect
+
+
+def test_answers_that_ignore_the_player_but_are_no_player_s_right_ones_are_not_ignores_player(ctp26, ctp26_bank):
+    """The 121st helper recursed on the node instead of its child: the answer is the root's own value whoever moves
+    first, the same for both players, and was named ignores-player-argument ("answers as if the same player always
+    started"), which sent the student to fix their player argument. That mistake's answers are one player's right
+    ones; these are neither's. The real mistake, each player's start swapped for MAX, still is."""
+    from grader.judging import diagnose
+
+    def root_value(case):
+        return case["tree"]["value"]
+
+    def always_as_max(case):
+        return ctp26.hook("reference")({**case, "player_a_moves": True}, ctp26.reference)
+
+    mistakes, _ = diagnose.diagnose(ctp26, _outcomes(ctp26, ctp26_bank, root_value), _failed_answers_check())
+    assert "ignores-player-argument" not in [m.code for m in mistakes]
+    mistakes, _ = diagnose.diagnose(ctp26, _outcomes(ctp26, ctp26_bank, always_as_max), _failed_answers_check())
+    assert "ignores-player-argument" in [m.code for m in mistakes]

@@ -187,7 +187,7 @@ def _ignores_player(facts):
         pairs.setdefault(key, {})[case["player_a_moves"]] = (outcome, reply[1])
     if all(value in facts.published_answers for both in pairs.values() for _, value in both.values()):
         return None  # the same few numbers whatever the tree: a hard-coded answer, which ignores everything
-    differ, same = 0, 0
+    differ, same, as_if = 0, 0, {True: 0, False: 0}
     for both in pairs.values():
         if len(both) < 2:
             continue
@@ -196,7 +196,13 @@ def _ignores_player(facts):
             continue
         differ += 1
         same += same_number(va, vb)  # never math.isclose: a student's 10 ** 400 is no float
-    if differ < 3 or same != differ:
+        for player, outcome in ((True, oa), (False, ob)):
+            as_if[player] += same_number(va, outcome.expected)
+    # What the mistake says, not only that the player changes nothing: the answers are one player's right ones,
+    # as if that player always started. A search that answers the root's own value whatever it is asked (it
+    # recursed on the node, not its child) gives the same answer for both players too, and was named this (the
+    # 121st helper)
+    if differ < 3 or same != differ or max(as_if.values()) != differ:
         return None
     text, question = CODES["ignores-player-argument"]
     return Finding("ignores-player-argument",
