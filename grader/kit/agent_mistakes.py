@@ -17,19 +17,23 @@ CODES = {
     "no-legal-moves-root": ("With no legal move, your search does not answer the no-move value (-1, -1).",
                             "What does your code return when get_legal_moves() is empty at the root?"),
     "depth-off-by-one": ("Your search goes one level deeper or shallower than the depth it is given.",
-                         "At which depth does your recursion score a position: 0, or 1?"),
+                         "When your recursion scores a position, how many moves have been made since the root?"),
     "timer-checked-only-at-root": ("Your search checks the clock only at the top, so it runs on after the time is up.",
-                                   "Does every recursive call check time_left() before it does anything?"),
+                                   "Once time_left() is low, how long does your search go on if only the top looks?"),
     "returns-interrupted-depth-move": ("Your iterative deepening returns a move from the depth the clock cut short.",
                                        "Which depth's move is complete when the time runs out?"),
     "under-pruning": ("Your alpha-beta scores leaves it could prune.",
-                      "When v reaches beta at a MAX level, do you return at once?"),
+                      "After each child, which bound does each level move, the root's loop included, and when does it "
+                      "stop?"),
     "over-pruning": ("Your alpha-beta prunes leaves it still needs.",
                      "Is each bound updated only after the comparison, and passed down unchanged?"),
-    "ignores-passed-bounds": ("Your alpha-beta starts from -inf and +inf whatever bounds it is given.",
-                              "Where do the alpha and beta parameters go when the search begins?"),
-    "min-max-swapped": ("Your search minimises where it should maximise, and back.",
-                        "At the root, whose turn is it, and does that level take the max?"),
+    "ignores-passed-bounds": ("Your alpha-beta does not search within the bounds it is given: somewhere (at the "
+                              "start, or on the way down) it starts again from -inf and +inf.",
+                              "Where do the alpha and beta a call receives go: into its own loop, and on to its "
+                              "children?"),
+    "min-max-swapped": ("Your search minimises where it should maximise, and back, at some level or all of them.",
+                        "Going down from the root, which levels take the max and which the min, and which of your "
+                        "functions does each call?"),
     "wrong-return-type": ("Your method returns something else than the course's answer (a move, a pair of ints).",
                           "What does the caller unpack from your return value?"),
 }
