@@ -130,7 +130,7 @@ def test_a_right_value_is_not_shown_as_expected_against_yours(graded):
     for fmt in ("text", "md", "html"):
         text = report.render(result, fmt)
         assert not re.search(r"expected:?\s*(<code>)?`?0`?(</code>)?,?\s+yours:?\s*(<code>)?`?0", text), fmt
-        assert "is right" in text
+        assert "is a right answer on its own" in text
 
 
 def test_the_exporters_feedback_says_the_same(graded):
@@ -140,7 +140,7 @@ def test_the_exporters_feedback_says_the_same(graded):
     right = graded("ctp-26/buggy/evaluates_internal_nodes.py", "ctp-26")
     check = next(c for c in right.checks if c.name == "evaluation-discipline")
     text = feedback.check_text(right, check)
-    assert "is right: what goes wrong is said above" in text and "expected: 0" not in text
+    assert "is a right answer on its own: what goes wrong is how your code got it, said above" in text and "expected: 0" not in text
 
     board = graded("tictactoe/buggy/returns_bare_score.py", "tictactoe")
     check = next(c for c in board.checks if c.counterexample)

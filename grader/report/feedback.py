@@ -26,7 +26,7 @@ def check_text(result: SubmissionResult, check: CheckResult, *, mistakes: bool =
         lines += ["", f"{lead} on which it goes wrong, {code(cx.call)}:"]
         lines += [md.fence(cx.picture)] if markdown else ["    " + line for line in cx.picture.splitlines()]
         if cx.answer_right:  # a trace, the tree or the type went wrong: never "expected: 0  yours: 0"
-            lines.append(f"your answer here, {code(cx.actual)}, is right: what goes wrong is said above")
+            lines.append(f"your answer here, {code(cx.actual)}, is a right answer on its own: what goes wrong is how your code got it, said above")
         else:
             lines.append(f"expected: {code(_shown(cx.expected))}    yours: {code(_shown(cx.actual))}")
         # What the text and Markdown reports say under the tree, here too: every machine format (Gradescope, JUnit,
