@@ -212,3 +212,19 @@ def test_a_game_the_grader_s_board_has_not_finished_fails(exercise):
         state = hooks.rules.result(state, hooks.rules.moves_for(state, hooks.rules.to_move(state))[0])
     finished = {**unfinished, "trace": {**unfinished["trace"], "final": hooks.rules.encode(state)}}
     assert hooks.check_game(Outcome(case, finished, {"kind": "game"}), spec) is None
+
+
+def test_scores_read_as_looking_ahead_are_said_where_a_search_scored_too_few(tmp_path):
+    """The 121st helper's search stopped one level short: it asked the score function four times and was told it
+    "scored 0 positions". Scores asked above the depth limit are read as looks ahead to sort the moves; the message
+    now says how many there were and how they were read."""
+    from grader.doors import api
+
+    source = (SAMPLES / "buggy" / "depth_off_by_one.py").read_text(encoding="utf-8")
+    assert "return depth < 0 or" in source
+    short = tmp_path / "one_short.py"
+    short.write_text(source.replace("return depth < 0 or", "return depth <= 1 or"), encoding="utf-8")
+    result = api.check(short, "aind-isolation")
+    message = next(c.message for c in result.checks if c.name == "minimax-scored")
+    assert "scored 0 positions where a correct minimax scored" in message
+    assert "scored above the depth limit count as looking ahead to sort the moves" in message

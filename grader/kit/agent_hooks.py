@@ -523,11 +523,22 @@ class AgentHooks:
             if done in options:
                 return None
             wanted = min(options, key=lambda s: len(s ^ done))
-            return self._sets_text(case_input, done, wanted, "scored", "alpha-beta (in your move order)")
+            return (self._sets_text(case_input, done, wanted, "scored", "alpha-beta (in your move order)")
+                    + self._look_aheads(outcome, done))
         wanted = {tuple(p) for p in self._reference(case_input)["scored"]}
         if done == wanted:
             return None
-        return self._sets_text(case_input, done, wanted, "scored", "minimax")
+        return self._sets_text(case_input, done, wanted, "scored", "minimax") + self._look_aheads(outcome, done)
+
+    def _look_aheads(self, outcome, done: set) -> str:
+        """The scores asked that ``scored_of`` read as looks ahead to sort the moves (above the depth limit, of an
+        unfinished position), said where there are any: "scored 0 positions" over a search that asked the score
+        function four times read as wrong to the student who wrote it (the 121st helper)."""
+        above = {path_of(event) for event in self.events(outcome) if event[0] == "e"} - done
+        if not above:
+            return ""
+        return (f" ({len(above)} other position{'s' if len(above) != 1 else ''} scored above the depth limit "
+                "count as looking ahead to sort the moves, not as positions the search scored)")
 
     def timeout_reading(self, outcome) -> dict:
         """When the clock ran out (a tick), when the search first read it as run out, what it asked after."""
