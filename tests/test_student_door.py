@@ -8,10 +8,13 @@ import ast
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
 from grader.doors import api
+
+ROOT = Path(__file__).resolve().parent.parent
 
 # A correct body for each exercise's function, as a student would write it into the starter.
 COMPLETIONS = {
@@ -277,3 +280,29 @@ def test_stand_ins_follow_the_declaration_not_the_exercise(tmp_path):
     assert "= (1, (1, 3))" in at_home.stdout
     result = api.check(starter, "nim-mine", exercises_dir=[mine])
     assert result.status == "passed", [(c.name, c.status, c.message) for c in result.checks] or result.error
+
+
+@pytest.mark.parametrize("exercise_id, sample", [
+    ("aind-isolation", "fixtures/submissions/aind-isolation/correct/textbook.py"),
+    ("aind-isolation-custom-player", "fixtures/submissions/aind-isolation-custom-player/correct/textbook.py"),
+])
+def test_an_agent_starter_has_the_course_s_modules_beside_it_and_plays_at_home(exercise_id, sample, tmp_path):
+    """The 121st helper: the aind-isolation starter did nothing when run (no ``__main__``) and ``import isolation``
+    failed at home, where the sandbox has the course's modules. ``show --starter`` writes them beside it; the
+    untouched starter stops at its first TODO, and a finished agent plays one game against the course's player."""
+    written = _run("-m", "grader", "show", exercise_id, "--starter", str(tmp_path))
+    assert written.returncode == 0, written.stderr
+    starter = tmp_path / f"{exercise_id.replace('-', '_')}.py"
+    assert (tmp_path / "isolation.py").is_file() and (tmp_path / "sample_players.py").is_file()
+    untouched = _run(str(starter), cwd=tmp_path)
+    assert "NotImplementedError" in untouched.stderr and "ModuleNotFoundError" not in untouched.stderr
+    main = starter.read_text(encoding="utf-8").split('if __name__ == "__main__":', 1)[1]
+    finished = tmp_path / "finished.py"
+    finished.write_text((ROOT / sample).read_text(encoding="utf-8") + '\n\nif __name__ == "__main__":' + main,
+                        encoding="utf-8")
+    at_home = _run(str(finished), cwd=tmp_path)
+    assert at_home.returncode == 0, at_home.stderr
+    assert " after " in at_home.stdout and " moves (" in at_home.stdout
+    assert api.check(finished, exercise_id).score == api.check(ROOT / sample, exercise_id).max_score
+    again = _run("-m", "grader", "show", exercise_id, "--starter", str(tmp_path))  # never over the course's files
+    assert again.returncode != 0 and "already exists" in again.stderr

@@ -31,3 +31,14 @@ class CustomPlayer:
         if self.time_left() < self.TIMER_THRESHOLD:
             raise Timeout()
         raise NotImplementedError  # TODO: (score, move)
+
+
+if __name__ == "__main__":
+    # At home: `minimax-grader show aind-isolation-custom-player --starter DIR` writes the course's isolation.py
+    # and sample_players.py beside this file. One game of your CustomPlayer against the course's greedy player.
+    from isolation import Board
+    from sample_players import GreedyPlayer, center_score
+
+    mine = CustomPlayer(search_depth=3, score_fn=center_score, iterative=True, method="alphabeta")
+    winner, history, reason = Board(mine, GreedyPlayer()).play()
+    print(f"{'you win' if winner is mine else 'GreedyPlayer wins'} after {len(history)} moves ({reason})")

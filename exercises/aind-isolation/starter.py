@@ -56,3 +56,14 @@ class AlphaBetaPlayer(IsolationPlayer):
         if self.time_left() < self.TIMER_THRESHOLD:
             raise SearchTimeout()
         raise NotImplementedError  # TODO
+
+
+if __name__ == "__main__":
+    # At home: `minimax-grader show aind-isolation --starter DIR` writes the course's isolation.py and
+    # sample_players.py beside this file. One game of your AlphaBetaPlayer against the course's greedy player.
+    from isolation import Board
+    from sample_players import GreedyPlayer, center_score
+
+    mine = AlphaBetaPlayer(search_depth=3, score_fn=center_score)
+    winner, history, reason = Board(mine, GreedyPlayer()).play()
+    print(f"{'you win' if winner is mine else 'GreedyPlayer wins'} after {len(history)} moves ({reason})")

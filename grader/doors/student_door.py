@@ -120,6 +120,17 @@ def _python(json_text: str) -> str:
     return repr(json.loads(json_text))
 
 
+def _course_modules(exercise) -> list[Path]:
+    """The modules the exercise puts on the submission's import path (``provided``: the AIND project's
+    ``isolation.py`` and ``sample_players.py``), written beside the starter so that its imports work at home as in
+    the sandbox (the 121st helper: ``import isolation`` failed, the starter could not run). Never for an exercise
+    made of parts, whose provided files stand in for parts the student writes."""
+    folder = exercise.provided_dir
+    if folder is None or exercise.parts or not folder.is_dir():
+        return []
+    return sorted(path for path in folder.glob("*.py") if path.is_file())
+
+
 def write_starter(exercise, folder: Path) -> Path:
     """Writes the runnable starter into ``folder`` (made if missing), and for a kit exercise the
     game's rules beside it; refuses to overwrite a file."""
@@ -130,11 +141,14 @@ def write_starter(exercise, folder: Path) -> Path:
         from grader.kit.student_api import rules_file_name
 
         rules = folder / rules_file_name(exercise.id)
-    for path in (target, rules):
+    course = _course_modules(exercise)
+    for path in (target, rules, *(folder / module.name for module in course)):
         if path is not None and path.exists():
             raise DoorError(f"{path} already exists; not overwriting your work (choose another folder)")
     text = starter_text(exercise)
     if rules is not None:
         rules.write_bytes(exercise.kit.game_path.read_bytes())
+    for module in course:
+        (folder / module.name).write_bytes(module.read_bytes())
     target.write_text(text, encoding="utf-8")
     return target

@@ -119,7 +119,10 @@ class Board:
             if not legal:
                 return self._inactive_player, history, "no legal moves"
             start = time.time()
-            move = self._active_player.get_move(self.copy(), lambda: time_limit - 1000 * (time.time() - start))
+            # The older template's call: the legal moves are handed over (CustomPlayer.get_move(game, legal_moves,
+            # time_left))
+            move = self._active_player.get_move(self.copy(), list(legal),
+                                                lambda: time_limit - 1000 * (time.time() - start))
             if move not in legal:
                 return self._inactive_player, history, "illegal move"
             history.append(list(move))

@@ -44,17 +44,15 @@ def center_score(game, player):
 
 
 class RandomPlayer:
-    def get_move(self, game, time_left):
-        legal = game.get_legal_moves()
-        return random.choice(legal) if legal else (-1, -1)
+    def get_move(self, game, legal_moves, time_left):
+        return random.choice(legal_moves) if legal_moves else (-1, -1)
 
 
 class GreedyPlayer:
     def __init__(self, score_fn=open_move_score):
         self.score = score_fn
 
-    def get_move(self, game, time_left):
-        legal = game.get_legal_moves()
-        if not legal:
+    def get_move(self, game, legal_moves, time_left):
+        if not legal_moves:
             return (-1, -1)
-        return max((self.score(game.forecast_move(m), self), m) for m in legal)[1]
+        return max((self.score(game.forecast_move(m), self), m) for m in legal_moves)[1]
