@@ -65,7 +65,22 @@ def statement(exercise) -> str:
     call = exercise.hook("call_text", lambda case_input: "the call")(case["input"])
     noun = str(exercise.meta.get("input_noun", "tree"))
     drawn = "\n".join("    " + line for line in picture(case["input"]).splitlines())
-    return f"{text}\n\nThe example {noun}, as {call} sees it:\n\n{drawn}\n"
+    answer = _example_answer(exercise, case["input"])
+    said = f"\nA correct solution answers {answer} here.\n" if answer else ""
+    return f"{text}\n\nThe example {noun}, as {call} sees it:\n\n{drawn}\n{said}"
+
+
+def _example_answer(exercise, case_input) -> str | None:
+    """The reference's answer to the example, in the shape the statement asks for: a student who has written their
+    search wants to compare (the 121st helper met a tictactoe statement that drew a position and never said what a
+    right answer to it is). The reference runs here, in the grader's own process, as for every case it judges."""
+    from grader.judging.checks import show_expected
+
+    try:
+        shown = show_expected(exercise, case_input, exercise.hook("reference")(case_input, exercise.reference))
+    except Exception:  # noqa: BLE001 - the statement is shown whatever the example's answer
+        return None
+    return shown if isinstance(shown, str) else repr(shown)
 
 
 def rewrite_from_declaration(exercise) -> list[Path]:
