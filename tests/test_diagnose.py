@@ -970,3 +970,25 @@ def test_answers_that_ignore_the_player_but_are_no_player_s_right_ones_are_not_i
     assert "ignores-player-argument" not in [m.code for m in mistakes]
     mistakes, _ = diagnose.diagnose(ctp26, _outcomes(ctp26, ctp26_bank, always_as_max), _failed_answers_check())
     assert "ignores-player-argument" in [m.code for m in mistakes]
+
+
+def test_a_best_value_started_at_the_node_s_own_value_is_a_bad_initial_bound(ctp26, ctp26_bank):
+    """The 121st helper's ``best = get_value(node)`` before the loop: no-known-mistake, with a clue ("as if its
+    moves were not searched") that pointed at the depth test. The kit's start-value families knew constants (0, the
+    wrong infinity, the win); a start taken from the position itself is one more family, for every exercise."""
+    from grader.judging import diagnose
+
+    def own_start(case):
+        def search(node, depth, a):
+            best = node["value"]
+            if depth == 0 or not node["children"]:
+                return best
+            for child in node["children"]:
+                v = search(child, depth - 1, not a)
+                best = max(best, v) if a else min(best, v)
+            return best
+        return search(case["tree"], case["max_depth"], case["player_a_moves"])
+
+    mistakes, _ = diagnose.diagnose(ctp26, _outcomes(ctp26, ctp26_bank, own_start), _failed_answers_check())
+    assert [m.code for m in mistakes] == ["bad-initial-bound"]
+    assert "the node's own value" in mistakes[0].explanation

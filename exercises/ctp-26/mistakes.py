@@ -104,6 +104,7 @@ _WHOLE_AT = {
 MODELS += [_own("truncates-values", _WHOLE_AT[where](convert), f"truncates-values/{how}-{where}")
            for how, convert in _WHOLE.items() for where in _WHOLE_AT
            if (how, where) not in {("int", "leaves"), ("int", "kept-values"), ("floor", "leaves")}]
+MODELS += [kit_model("bad-initial-bound/own-value", CODES)]  # best = get_value(node): a start taken from the tree
 
 
 

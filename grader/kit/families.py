@@ -784,6 +784,28 @@ class StartAt(OneRole):
         return ("start-at", tuple(sorted(self.starts.items())))
 
 
+class OwnValueStart(OneRole):
+    """The right search, except that the best value so far starts at the position's own value (``best =
+    get_value(node)``, ``v = evaluate(state)``) instead of an infinity: a start value taken from the game, not a
+    constant (``StartAt``), so no number in the wrong answers names it. Kept wherever no move is better than it
+    for the player to move; a position the game cannot score mid-game gives no prediction (``scored_anyway``)."""
+
+    def __init__(self):
+        super().__init__("bad-initial-bound", "both", None, text=(
+            "The best value so far starts at the position's own value instead of an infinity, so where no move is "
+            "better than that value for the player to move, the position's own value is what comes back."))
+
+    def memo_key(self) -> tuple:
+        return ("own-value-start",)
+
+    def step(self, searcher, n, depth, below):
+        if searcher.ended(n) or depth == 0:
+            return searcher.leaf_of(n)
+        values = [below(child, searcher.depth_below(n, child, depth)) for child in searcher.kids(n)]
+        start = searcher.scored_anyway(n)
+        return max([start] + values) if searcher.role_of(n) == "max" else min([start] + values)
+
+
 class TerminalStart(TerminalDefault):
     """No test for the end of the game, and the best value so far starting at ``starts[role]`` (a sentinel such as
     -999 or 2): a finished position is searched over no moves and keeps its player's start value. The numbers
@@ -903,6 +925,7 @@ PARAMETERISED = {**_one_role_families(), "depth-off-by-one/deeper": DeeperByOne(
                  **{f"missing-terminal-check/default-0-{role}": TerminalDefaultFor(role, 0) for role in ("max", "min")},
                  "sign-flip/leaves-min": LeavesNegatedFor("min"), "sign-flip/leaves-max": LeavesNegatedFor("max"),
                  "no-alternation/negamax-colour": ColourNotAlternated(),
+                 "bad-initial-bound/own-value": OwnValueStart(),
                  "bad-initial-bound/win-value": OneRole(
                      "bad-initial-bound", "both", _win_value_start,
                      text="The best value so far starts at the win, +1 for MAX and -1 for MIN, instead of an "
