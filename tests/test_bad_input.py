@@ -217,3 +217,16 @@ def test_calls_cut_short_are_not_answers_that_changed(fast_limits):
     assert checks["random-trees"].status == "failed" and "timed out after 0.5 s" in checks["random-trees"].message
     shown = checks["random-trees"].counterexample
     assert shown is not None and "not run" not in str(shown.actual)  # the example shown was really asked
+
+
+def test_input_inside_the_search_says_there_is_no_keyboard(tmp_path):
+    """The 121st helper stepped through their search at home with ``input()`` in it: every call raised EOFError
+    with no word of why, where the same input() as the file loads is explained (api_mismatch)."""
+    from grader.doors import api
+
+    path = tmp_path / "stepping.py"
+    path.write_text("def minimax(node, max_depth, player_a_moves):\n    input('step? ')\n    return 0\n",
+                    encoding="utf-8")
+    result = api.check(path, "ctp-26", examples=5)
+    message = next(c.message for c in result.checks if c.name == "published-cases")
+    assert "raised EOFError" in message and "input() has no keyboard to read from while grading" in message

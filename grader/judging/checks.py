@@ -59,13 +59,17 @@ class Outcome:
         if self.raw.get("timed_out"):
             return f"timed out after {call_timeout:.1f} s"
         if self.raw.get("raised"):
-            return f"raised {self.raw['raised']}"
+            raised = str(self.raw["raised"])
+            if raised.startswith(NO_KEYBOARD):  # what a student stepping through their search at home left in
+                return f"raised {raised}: input() has no keyboard to read from while grading; take it out of your code"
+            return f"raised {raised}"
         if self.raw.get("answer") is None:
             return "gave no answer"
         return None
 
 
 Predicate = Callable[[Outcome], "str | None"]
+NO_KEYBOARD = "EOFError: EOF when reading a line"  # input() in the sandbox, whose standard input is empty
 
 
 def _answers(exercise, call_timeout) -> Predicate:
