@@ -228,3 +228,11 @@ def test_scores_read_as_looking_ahead_are_said_where_a_search_scored_too_few(tmp
     message = next(c.message for c in result.checks if c.name == "minimax-scored")
     assert "scored 0 positions where a correct minimax scored" in message
     assert "scored above the depth limit count as looking ahead to sort the moves" in message
+
+
+def test_a_search_the_board_stops_is_told_it_was_the_grader_s_board(graded):
+    """A search that never reads the clock is stopped by the grader's board, through a ValueError out of the board's
+    method: "raised ValueError: stopped: the clock ran out ..." read as the student's own error (the 121st helper)."""
+    result = graded("buggy/timer_checked_only_at_root.py")
+    messages = " ".join(c.message or "" for c in result.checks)
+    assert "the grader's board stopped your search" in messages

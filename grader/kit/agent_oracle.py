@@ -86,7 +86,10 @@ class AgentOracle:
         kind = message[0]
         if kind in ("x", "e", "u", "t") and self.timed and self.ticks - self.move_start > self.clock + CUT_OFF:
             self.cut_off = True
-            return {"error": f"stopped: the clock ran out {CUT_OFF} recorded calls ago and the search went on"}
+            # Said as the grader's, not the student's (it reaches them as a ValueError out of the board's method,
+            # which read as theirs: the 121st helper)
+            return {"error": f"the grader's board stopped your search: {CUT_OFF} recorded calls after the clock ran "
+                             "out, it had not raised the timeout"}
         if kind == "x" and len(message) == 3:
             path = list(message[1]) + [message[2]] if type(message[1]) is list else None
             self.position(path)
