@@ -171,3 +171,12 @@ def test_the_workflow_passes_actionlint(workflow):
     run = subprocess.run([actionlint, "-no-color", str(workflow)], capture_output=True, text=True, timeout=120,
                          cwd=workflow.parents[2])
     assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_a_file_that_does_not_parse_is_annotated_on_the_line_of_its_error(tmp_path):
+    """The 120th helper: a syntax error's annotation had no line, where the error names it."""
+    broken = ROOT / "fixtures/submissions/bad/syntax_error.py"
+    run, _, _ = actions_check(tmp_path, broken)
+    errors = [line for line in run.stdout.splitlines() if line.startswith("::error ")]
+    assert len(errors) == 1 and errors[0].startswith(
+        "::error file=fixtures/submissions/bad/syntax_error.py,line=4,title=minimax-grader%3A not graded::"), errors

@@ -13,6 +13,7 @@ Nothing here can make grading fail: an unwritable file only costs a warning.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import replace
 from pathlib import Path
 from typing import Mapping, TextIO
@@ -45,6 +46,10 @@ def publish(result: SubmissionResult, submission: Path, stream: TextIO, *, env: 
 
 def annotations(result: SubmissionResult, file: str, line: int | None = None) -> list[str]:
     where = {"file": file}
+    if not line and result.status == "error":  # a file that does not parse: its error names the line
+        said = re.match(r"syntax error in (.+), line (\d+):", result.error or "")
+        if said and said.group(1) == Path(file).name:
+            line = int(said.group(2))
     if line:
         where["line"] = str(line)
     if result.status == "error":
