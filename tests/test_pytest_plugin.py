@@ -57,6 +57,9 @@ def test_a_buggy_solution_is_red_and_the_failure_shows_the_counterexample(tmp_pa
     assert "expected: 7    yours: 10" in run.stdout
     # A check whose prerequisites failed is a pytest skip, with the grader's reason.
     assert "SKIPPED" in run.stdout and "counts only once published-cases, fixture-trees pass" in run.stdout
+    skipped = [line for line in run.stdout.splitlines() if line.startswith("SKIPPED")]
+    assert skipped and all("solution.py" in line and "pytest_plugin.py" not in line and "skipped: " not in line
+                           for line in skipped), skipped  # said once, at the student's file (the 120th helper)
     root = ET.parse(repo / "report.xml").getroot()
     failures = {c.get("name"): c.find("failure") for c in root.iter("testcase")}
     assert failures["published-cases"] is not None and "yours: 1" in failures["published-cases"].get("message", "") + (failures["published-cases"].text or "")
