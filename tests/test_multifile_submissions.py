@@ -247,3 +247,18 @@ def test_a_repository_handed_in_whole_is_graded_from_where_its_code_is(tmp_path)
     (repo / "pyproject.toml").write_text('[tool.minimax-grader]\nsubmission = "../elsewhere"\n', encoding="utf-8")
     _write(tmp_path / "elsewhere", {"solution.py": PLAIN_CORRECT})
     assert Path(submissions.load(repo).files[0]).parent == repo / "alpha"  # never outside the folder
+
+
+def test_a_link_among_a_folder_s_files_that_leads_out_of_it_is_refused(tmp_path):
+    """A folder handed to ``check`` or the Gradescope bundle alone (no class grader's look at its links first): a
+    ``notes.py`` linked to a file outside (the bundle's run_autograder, with its secret seed) was copied into the
+    sandbox as the student's own file, for their code to read."""
+    secret = tmp_path / "run_autograder"
+    secret.write_text("--seed 123456\n", encoding="utf-8")
+    folder = _write(tmp_path / "submission", {"solution.py": PLAIN_CORRECT})
+    (folder / "notes.py").symlink_to(secret)
+    sub = submissions.load(folder)
+    assert sub.problem is not None and "notes.py is a link that leads outside" in sub.problem
+    inside = _write(tmp_path / "inside", {"solution.py": PLAIN_CORRECT, "real.py": "X = 1\n"})
+    (inside / "alias.py").symlink_to(inside / "real.py")  # a link within the folder stays the student's
+    assert submissions.load(inside).problem is None

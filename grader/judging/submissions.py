@@ -123,6 +123,17 @@ def load(path: str | Path) -> Submission:
         return submission
     else:
         files = [path]
+    if path.is_dir():
+        # A link among a folder's files that leads out of it (``notes.py -> /autograder/source/run_autograder``) would
+        # be copied into the sandbox as the student's own: what it holds (the grader's scripts, a neighbour's work)
+        # would be theirs to read. The class grader refuses such links as it finds students; ``check`` and the
+        # Gradescope bundle read a folder here alone.
+        own = path.resolve()
+        outside = next((file for file in files if file.is_symlink() and not file.resolve().is_relative_to(own)), None)
+        if outside is not None:
+            submission.problem = (f"{readable(outside.name)} is a link that leads outside {shown}: a submission is "
+                                  "graded from its own files")
+            return submission
     odd = next((file for file in files if not is_readable(file.name)), None)
     if odd is not None:
         submission.problem = (f"the file name {readable(odd.name)!r} is not valid UTF-8: rename the file (the grader "
