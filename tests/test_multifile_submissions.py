@@ -262,3 +262,63 @@ def test_a_link_among_a_folder_s_files_that_leads_out_of_it_is_refused(tmp_path)
     inside = _write(tmp_path / "inside", {"solution.py": PLAIN_CORRECT, "real.py": "X = 1\n"})
     (inside / "alias.py").symlink_to(inside / "real.py")  # a link within the folder stays the student's
     assert submissions.load(inside).problem is None
+
+
+def test_a_student_s_pyproject_names_nothing_when_it_cannot_be_read_safely(tmp_path):
+    """The 122nd helper: the repository's own pyproject.toml was read in the grading process with no limit. A FIFO
+    hung it, a link to /dev/zero took its memory, and bytes that are not UTF-8, a NUL byte or a link loop in the
+    name, or nesting past the parser's depth, each made it fail (exit 3, "could not grade" on Gradescope). Each
+    names nothing now: the code is found as without a table."""
+    import os
+
+    cases = {
+        "fifo": lambda f: os.mkfifo(f),
+        "zero": lambda f: f.symlink_to("/dev/zero"),
+        "not utf-8": lambda f: f.write_bytes(b'[tool.minimax-grader]\nsubmission = "src\xff"\n'),
+        "nul": lambda f: f.write_text('[tool.minimax-grader]\nsubmission = "src\\u0000x"\n'),
+        "long": lambda f: f.write_text('[tool.minimax-grader]\nsubmission = "' + "a" * 5000 + '"\n'),
+        "loop": lambda f: f.write_text('[tool.minimax-grader]\nsubmission = "loop"\n'),
+        "deep": lambda f: f.write_text("x = " + "[" * 5000 + "]" * 5000 + "\n"),
+        "large": lambda f: f.write_text('[tool.minimax-grader]\nsubmission = "alpha"\n' + "# pad\n" * 20000),
+    }
+    for name, make in cases.items():
+        repo = _write(tmp_path / name.replace(" ", "-"), {"README.md": "# homework\n"})
+        _write(repo / "src", {"solution.py": PLAIN_CORRECT})
+        _write(repo / "zeta", {"solution.py": ALWAYS_MAX})
+        if name == "loop":
+            (repo / "loop").symlink_to(repo / "loop")
+        make(repo / "pyproject.toml")
+        sub = submissions.load(repo)
+        assert sub.problem is None and sub.files[0].parent == repo / "src", (name, sub.problem, sub.files)
+
+
+def test_a_preferred_file_that_may_import_the_function_stays_the_entry(tmp_path):
+    """The 122nd helper: ``solution.py`` holding only ``from impl import *``, or importing inside ``try:``, beside
+    an old attempt that also defines the function, was refused as two definers (both passed before)."""
+    for name, solution in (("star", "from impl import *\n"),
+                           ("try", "try:\n    from impl import minimax\nexcept ImportError:\n    raise\n")):
+        folder = _write(tmp_path / name, {"solution.py": solution, "impl.py": PLAIN_CORRECT,
+                                          "old_attempt.py": ALWAYS_MAX})
+        result = api.check(folder, "ctp-26", examples=20)
+        assert result.status == "passed" and Path(result.entry_file).name == "solution.py", (name, result.error)
+
+
+def test_a_repository_s_table_comes_before_its_top_level_files_and_docs_are_not_code(tmp_path):
+    """The 122nd helper: a top-level ``setup.py`` was graded before the file the table names, and a Sphinx
+    ``docs/conf.py`` before ``src/solution.py``; without ``--exercise`` the exercise was guessed from the top level
+    alone. ``grade`` reads a student's folder by the same rule."""
+    from grader.bulk import discover
+
+    repo = _write(tmp_path / "class" / "repo1", {"setup.py": "from setuptools import setup\nsetup()\n"})
+    _write(repo / "src", {"solution.py": PLAIN_CORRECT})
+    (repo / "pyproject.toml").write_text('[tool.minimax-grader]\nsubmission = "src/solution.py"\n', encoding="utf-8")
+    assert api.check(repo, "ctp-26", examples=20).status == "passed"
+    docs = _write(tmp_path / "class" / "repo2" / "docs", {"conf.py": "project = 'homework'\n"})
+    _write(docs.parent / "src", {"solution.py": PLAIN_CORRECT})
+    assert api.check(docs.parent, "ctp-26", examples=20).status == "passed"
+    from grader.doors.cli import guess_exercise
+
+    assert guess_exercise(docs.parent, []) in ("ctp-26", "alphabeta")  # what its code defines, not "no names"
+    (tmp_path / "staging").mkdir()
+    graded = {found.student: found.path for found in discover.discover([tmp_path / "class"], tmp_path / "staging")}
+    assert graded["repo1"] == repo / "src" and graded["repo2"] == docs.parent / "src", graded

@@ -156,3 +156,17 @@ def test_the_table_spelled_with_an_underscore_is_said_and_bwrap_can_be_asked_for
     assert run.returncode == 4 and "the table is [tool.minimax-grader], with a hyphen" in run.stderr
     help_text = run_pytest(repo.parent, "--help").stdout
     assert "{auto,bwrap,posix,spawn}" in help_text
+
+
+def test_a_folder_s_items_hang_off_the_file_the_judge_grades(tmp_path):
+    """The 122nd helper: the items hung off ``load``'s pick by file name (``main.py``) while the judge grades the
+    file that defines the function (``search.py``)."""
+    repo = tmp_path / "repo"
+    (repo / "hw").mkdir(parents=True)
+    (repo / "pyproject.toml").write_text(TABLE.replace('submission = "solution.py"', 'submission = "hw"'),
+                                         encoding="utf-8")
+    (repo / "hw" / "main.py").write_text("print('my experiments')\n", encoding="utf-8")
+    shutil.copy(CORRECT, repo / "hw" / "search.py")
+    run = run_pytest(repo)
+    assert run.returncode == 0, run.stdout[-3000:]
+    assert "PASSED hw/search.py::published-cases" in run.stdout

@@ -38,7 +38,7 @@ import json
 from grader import python_source
 from grader.bulk import lms_names
 from grader.file_names import readable
-from grader.judging.submissions import SKIPPED_FOLDERS, code_folder
+from grader.judging.submissions import SKIPPED_FOLDERS, code_folder, graded_folder
 import hashlib
 import os
 import re
@@ -372,7 +372,7 @@ def _student_folder(folder: Path, student: str, root: Path, display: str) -> Fou
     why = refused(folder)
     if why is not None:
         return Found(student, None, display, why)
-    target = code_folder(folder)
+    target = graded_folder(folder)  # the rule check and the Gradescope bundle read a folder by (submissions.load)
     if target is None:
         return Found(student, None, display, f"the folder {display} contains no Python file")
     shown = display if target == folder else f"{display}/{target.relative_to(folder).as_posix()}"

@@ -38,9 +38,10 @@ def guess_exercise(path: Path, extra_dirs: list[Path]) -> str:
     known = exercises.load_all(extra_dirs)
     if len(known) == 1:
         return next(iter(known))
-    from grader.judging.submissions import python_files
+    from grader.judging import submissions
 
-    files = python_files(path) if path.is_dir() else [path]  # a folder: every module of it
+    # a folder: every module of it, from where its code is (a repository's src/, as the judge reads it)
+    files = (submissions.load(path).files or submissions.python_files(path)) if path.is_dir() else [path]
     defined: dict[str, list[str]] = {}
     used: set[str] = set()
     for entry in files:

@@ -38,6 +38,8 @@ class Settings:
         self.exercise, self.submission, self.seed, self.examples = exercise, submission, seed, examples
         self.sandbox, self.exercises_dir, self.source = sandbox, exercises_dir or [], source
         self.checks: list = []
+        self.entry_point: str | None = None  # the exercise's function or class, once loaded
+        self.anchor: Path | None = None  # the file the items hang off, worked out once (``_anchor``)
         self.result = None  # the SubmissionResult once graded (or the exception grading raised)
 
 
@@ -73,7 +75,8 @@ def _load_exercise(settings: Settings) -> None:
             from grader.doors.cli import guess_exercise
 
             settings.exercise = guess_exercise(settings.submission, settings.exercises_dir)
-        settings.checks = list(exercises.load(settings.exercise, settings.exercises_dir or None).checks)
+        loaded = exercises.load(settings.exercise, settings.exercises_dir or None)
+        settings.checks, settings.entry_point = list(loaded.checks), loaded.entry_point
     except ExerciseError as exc:
         raise pytest.UsageError(f"minimax-grader: {exc}") from None
     except Exception as exc:  # click's UsageError from the guess
@@ -198,12 +201,20 @@ def _candidate_dirs(config):
 
 
 def _anchor(settings: Settings) -> Path:
-    """The file the items hang off: the submission, or a folder submission's entry file."""
-    if settings.submission.is_dir():
-        from grader.judging import submissions
+    """The file the items hang off: the submission, or a folder submission's entry file, chosen as the judge
+    chooses it (``choose_entry``: the file that holds the exercise's function), once: pytest asks for every file
+    it collects."""
+    if settings.anchor is None:
+        if settings.submission.is_dir():
+            from grader.judging import submissions
 
-        return (submissions.load(settings.submission).entry_file or settings.submission / "__init__.py").resolve()
-    return settings.submission
+            loaded = submissions.load(settings.submission)
+            if settings.entry_point:
+                submissions.choose_entry(loaded, settings.entry_point)
+            settings.anchor = (loaded.entry_file or settings.submission / "__init__.py").resolve()
+        else:
+            settings.anchor = settings.submission
+    return settings.anchor
 
 
 def _make_sure_it_is_collected(config, settings: Settings) -> None:

@@ -31,6 +31,8 @@ class Submission:
     sha256: str = ""
     problem: str | None = None
     files: list[Path] = field(default_factory=list)  # every file the sandbox gets, entry_file among them
+    # Of a folder's files, read as load parsed them: (names defined at the top, names bound anywhere, a star import)
+    names: dict = field(default_factory=dict, repr=False)
 
     @property
     def id(self) -> str:
@@ -55,11 +57,14 @@ def python_files(folder: Path) -> list[Path]:
 # Folders that hold no solution wherever they are: tools' metadata, environments, the student's own tests
 SKIPPED_FOLDERS = frozenset({"__MACOSX", "__pycache__", ".git", ".github", ".DS_Store", ".idea", ".vscode",
                              "node_modules", ".venv", "venv"})
+# Below a repository's top, folders whose Python files are not the solution (a Sphinx site's conf.py)
+NOT_SOLUTION_FOLDERS = frozenset({"tests", "test", "docs", "doc"})
+MAX_PYPROJECT_BYTES = 64 << 10  # a student's pyproject.toml: a table of settings, read in the grading process
 
 
 def code_folder(folder: Path) -> Path | None:
     """Where the solution lives: the folder itself if it has Python files, else the shallowest subfolder that has
-    (breadth first, never through a link, never into a ``tests`` folder)."""
+    (breadth first, never through a link, never into a ``tests`` or ``docs`` folder)."""
     queue = [folder]
     while queue:
         current = queue.pop(0)
@@ -68,29 +73,50 @@ def code_folder(folder: Path) -> Path | None:
                 return current
             queue.extend(sorted(p for p in current.iterdir() if p.is_dir() and not p.is_symlink()
                                 and p.name not in SKIPPED_FOLDERS and not p.name.startswith(".")
-                                and p.name not in ("tests", "test")))
+                                and p.name not in NOT_SOLUTION_FOLDERS))
         except OSError:
             continue
     return None
 
 
-def _graded_folder(folder: Path) -> Path:
-    """The folder whose files are graded when ``folder`` has no Python file of its own (a repository handed in
-    whole: Gradescope's upload of a GitHub repository, ``check .`` in a clone): the ``submission`` its own
-    ``pyproject.toml`` names in ``[tool.minimax-grader]`` (as the pytest plugin reads it), if that stays inside it,
-    else the shallowest folder below with code, as the class grader reads a student's folder (the 120th helper's
-    ``src/solution.py`` was "contains no Python file" on Gradescope and graded in ``grade``)."""
-    from grader import config
+def graded_folder(folder: Path) -> Path | None:
+    """The folder whose files are graded when ``folder`` is handed in: the folder of the ``submission`` its own
+    ``pyproject.toml`` names in ``[tool.minimax-grader]`` (as the pytest plugin reads it), if that stays inside it;
+    else ``code_folder``. One rule for ``check``, the Gradescope bundle and the class grader (a repository handed
+    in whole: the 120th helper's ``src/solution.py`` was "contains no Python file" on Gradescope, and a top-level
+    ``setup.py`` would be graded before the file the table names). None where there is no code at all."""
+    return _named_folder(folder) or code_folder(folder)
 
+
+def _named_folder(folder: Path) -> Path | None:
+    """The folder of the file (or the folder) ``[tool.minimax-grader] submission`` names, inside ``folder``; None for
+    anything else. The file is the student's: read only if it is a regular file and not a link, at most
+    ``MAX_PYPROJECT_BYTES`` of it, and any way it fails to read (a FIFO, ``/dev/zero``, bytes that are not UTF-8,
+    nesting past the parser's depth, a name with a NUL byte, a link loop) names nothing (the 122nd helper hung,
+    exhausted and crashed the grading process with each)."""
+    import tomllib
+
+    pyproject = folder / "pyproject.toml"
     try:
-        named = config.read_table(folder).get("submission")
-    except config.ConfigError:
-        named = None
-    if isinstance(named, str) and named.strip():
+        if pyproject.is_symlink() or not pyproject.is_file():
+            return None
+        handle, _ = paths.opened_regular(pyproject, follow_links=False)
+        with handle:
+            data = handle.read(MAX_PYPROJECT_BYTES + 1)
+        if len(data) > MAX_PYPROJECT_BYTES:
+            return None
+        table = tomllib.loads(data.decode("utf-8")).get("tool", {}).get("minimax-grader", {})
+        named = table.get("submission") if isinstance(table, dict) else None
+        if not isinstance(named, str) or not named.strip() or "\0" in named:
+            return None
+        own = folder.resolve()
         target = (folder / named.replace("\\", "/")).resolve()
-        if target.is_relative_to(folder.resolve()) and target.exists():
-            return target if target.is_dir() else target.parent
-    return code_folder(folder) or folder
+        if not target.is_relative_to(own) or not target.exists():
+            return None
+        target = target if target.is_dir() else target.parent
+        return target if python_files(target) else None
+    except (OSError, ValueError, RuntimeError, RecursionError, MemoryError):  # TOMLDecodeError is a ValueError
+        return None
 
 
 def _pick_entry(files: list[Path]) -> Path | None:
@@ -111,7 +137,8 @@ def load(path: str | Path) -> Submission:
         submission.problem = f"no such file or folder: {shown}"
         return submission
     if path.is_dir():
-        files = python_files(path) or python_files(_graded_folder(path))
+        graded = graded_folder(path)
+        files = python_files(graded) if graded is not None else []
         if not files:
             submission.problem = f"the folder {shown} contains no Python file"
             return submission
@@ -151,7 +178,10 @@ def load(path: str | Path) -> Submission:
         if len(files) > 1:  # a one-file submission keeps the plain hash of its bytes
             digest.update(file.name.encode() + b"\0" + str(len(data)).encode() + b"\0")
         digest.update(data)
-        submission.problem = submission.problem or _source_problem(file.name, data, allow_empty=len(files) > 1)
+        problem, tree = _source_check(file.name, data, allow_empty=len(files) > 1)
+        submission.problem = submission.problem or problem
+        if tree is not None and len(files) > 1:
+            submission.names[file] = _names_of(tree)
     submission.sha256 = digest.hexdigest()
     return submission
 
@@ -161,68 +191,82 @@ def choose_entry(submission: Submission, name: str) -> None:
 
     ``load`` knows no exercise and picks by file name alone (``PREFERRED_ENTRIES``, else the first): a folder holding
     ``mine.py`` and an old attempt ``old.py``, both defining ``minimax``, was graded on whichever sorted first,
-    without a word (the 120th helper, through Gradescope). A preferred file that binds the name stays the entry (a
-    ``solution.py`` importing it from a module of its own); else the one file that defines it; two or more that define
-    it, and none preferred, is the submission's problem: the grader cannot tell which one the student means."""
+    without a word (the 120th helper, through Gradescope). A preferred file (``solution.py``) stays the entry unless
+    it plainly does not have the name (no definition, import, assignment or star import of it anywhere in it) while
+    one other file defines it; without a preferred file, the one file that defines the name; two or more that define
+    it, and no preferred file that could have it, is the submission's problem: the grader cannot tell which one the
+    student means."""
     if submission.problem or len(submission.files) < 2:
         return
-    defines, binds = [], []
-    for file in submission.files:
-        how = _binding(file, name)
-        if how == "defines":
-            defines.append(file)
-        if how is not None:
-            binds.append(file)
-    preferred = [file for preferred in PREFERRED_ENTRIES for file in binds if file.name == preferred]
-    if preferred:
-        submission.entry_file = preferred[0]
+    how = {file: _binding(submission, file, name) for file in submission.files}
+    defines = [file for file in submission.files if how[file] == "defines"]
+    preferred = next((file for wanted in PREFERRED_ENTRIES for file in submission.files if file.name == wanted), None)
+    if preferred is not None and (how[preferred] is not None or not defines):
+        submission.entry_file = preferred
     elif len(defines) == 1:
         submission.entry_file = defines[0]
     elif len(defines) > 1:
         names = ", ".join(readable(file.name) for file in defines)
         submission.problem = (f"{names} each define {name}: the grader cannot tell which one to grade; hand in one "
                               f"of them, or name it {PREFERRED_ENTRIES[0]}")
-    elif len(binds) == 1:
-        submission.entry_file = binds[0]
+    else:
+        binds = [file for file in submission.files if how[file] is not None]
+        if len(binds) == 1:
+            submission.entry_file = binds[0]
 
 
-def _binding(path: Path, name: str) -> str | None:
-    """``"defines"`` where the module's own top level has ``def name``/``class name``; ``"binds"`` where it gives the
-    name otherwise (an import, an assignment); None where it does neither or cannot be read."""
-    try:
-        tree = python_source.parse(read_source(path))
-    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+def _binding(submission: Submission, path: Path, name: str) -> str | None:
+    """``"defines"`` where the module's own top level has ``def name``/``class name``; ``"binds"`` where it may give
+    the name otherwise (an import of it or ``import *``, an assignment, a definition below the top, anywhere in the
+    module: a ``try:`` around the import is common); None where it does neither or could not be read."""
+    names = submission.names.get(path)
+    if names is None:
         return None
-    how = None
-    for node in tree.body:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name == name:
-            return "defines"
-        if isinstance(node, (ast.Import, ast.ImportFrom)) and any((a.asname or a.name) == name for a in node.names):
-            how = "binds"
-        elif isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
-            how = "binds"
-    return how
+    defined, bound, star = names
+    if name in defined:
+        return "defines"
+    return "binds" if name in bound or star else None
 
 
-def _source_problem(name: str, data: bytes, allow_empty: bool = False) -> str | None:
-    """Why these bytes cannot be graded; an empty file is fine beside others (an ``__init__.py``)."""
+def _names_of(tree: ast.Module) -> tuple[frozenset, frozenset, bool]:
+    """(names defined by ``def``/``class`` at the top, names bound anywhere, whether it has a star import)."""
+    defined = frozenset(node.name for node in tree.body
+                        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)))
+    bound, star = set(), False
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            for alias in node.names:
+                if alias.name == "*":
+                    star = True
+                else:
+                    bound.add((alias.asname or alias.name).split(".")[0])
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            bound.add(node.id)
+    return defined, frozenset(bound), star
+
+
+def _source_check(name: str, data: bytes, allow_empty: bool = False) -> tuple[str | None, ast.Module | None]:
+    """(why these bytes cannot be graded, or None; the module parsed, where it was): an empty file is fine beside
+    others (an ``__init__.py``). Parsed once: ``choose_entry`` reads the names from this parse."""
     if len(data) > MAX_SOURCE_BYTES:
-        return f"{name} is larger than {MAX_SOURCE_BYTES >> 10} KiB; is it really a solution?"
+        return f"{name} is larger than {MAX_SOURCE_BYTES >> 10} KiB; is it really a solution?", None
     if not data.strip():
-        return None if allow_empty else f"{name} is empty"
+        return (None if allow_empty else f"{name} is empty"), None
     if b"\x00" in data:
-        return f"{name} is not a text file (it contains NUL bytes)"
+        return f"{name} is not a text file (it contains NUL bytes)", None
     try:
         text = data.decode("utf-8-sig")  # a BOM is fine: Python runs such files
     except UnicodeDecodeError as exc:
-        return f"{name} is not valid UTF-8 (byte {exc.start}); save it as UTF-8"
+        return f"{name} is not valid UTF-8 (byte {exc.start}); save it as UTF-8", None
     try:
-        python_source.parse(text, filename=name)
+        tree = python_source.parse(text, filename=name)
     except SyntaxError as exc:
-        return f"syntax error in {name}, line {exc.lineno}: {exc.msg}"
+        return f"syntax error in {name}, line {exc.lineno}: {exc.msg}", None
     except (RecursionError, MemoryError, ValueError):
-        return f"{name} could not be parsed (nested too deeply)"
-    return None
+        return f"{name} could not be parsed (nested too deeply)", None
+    return None, tree
 
 
 def read_source(path: str | Path) -> bytes:
