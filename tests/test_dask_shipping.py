@@ -71,6 +71,16 @@ def test_a_backslash_is_part_of_a_name_where_it_is_no_separator(tmp_path, monkey
     assert list((tmp_path / "windows").iterdir()) == []
 
 
+def test_a_windows_worker_refuses_a_name_with_a_drive(monkeypatch):
+    """The 122nd helper: on Windows ``folder / "C:x.py"`` is a path on drive C:, outside the folder."""
+    import os
+
+    monkeypatch.setattr(os, "name", "nt")
+    assert ":" in shipping._separators()
+    with pytest.raises(shipping.ShippingError, match="refusing"):
+        shipping._plain_name("C:x.py")
+
+
 def test_an_exercise_folder_round_trips_without_caches(tmp_path):
     folder = tmp_path / "mine"
     (folder / "exercises" / "ex1").mkdir(parents=True)

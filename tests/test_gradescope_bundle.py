@@ -164,6 +164,8 @@ def test_the_bundle_grades_with_its_own_secret_seed_drawn_once_into_the_image(in
     cases once into the image's cache."""
     seed = _seed_of(installed)
     assert seed != 26
+    for script in (installed / "source/run_autograder", installed / "source/setup.sh"):
+        assert script.stat().st_mode & 0o077 == 0, script  # the seed is root's to read (the 122nd helper)
     cached = list((installed / "minimax-grader-cache" / "banks").glob(f"ctp-26-*-s{seed}-*.json"))
     assert len(cached) == 1, list((installed / "minimax-grader-cache").rglob("*"))
     results = run_autograder(installed, SUBMISSIONS / "buggy/always_max.py")

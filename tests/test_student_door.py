@@ -308,7 +308,8 @@ def test_an_agent_starter_has_the_course_s_modules_beside_it_and_plays_at_home(e
     assert again.returncode != 0 and "already exists" in again.stderr
 
 
-@pytest.mark.parametrize("exercise_id, answer", [("ctp-26", "7"), ("tictactoe", "[0, 2, 1]"), ("aind-isolation", "(5, 2)")])
+@pytest.mark.parametrize("exercise_id, answer", [("ctp-26", "7"), ("tictactoe", "[0, 2, 1]"), ("aind-isolation", "(5, 2)"),
+                                                ("twin-heaps", "0.3")])
 def test_show_says_what_a_correct_solution_answers_to_the_example(exercise_id, answer):
     """The 121st helper: tictactoe's statement drew its example and never said what a right answer to it is; a
     student who has written their search wants to compare. The reference's answer, in the statement's shape."""

@@ -86,8 +86,10 @@ def _plain_name(name: str, separators: tuple[str, ...] | None = None) -> str:
 
 
 def _separators() -> tuple[str, ...]:
-    """The path separators of the system this process runs on (``/`` always: the sender's separator too)."""
-    return tuple({"/", os.sep, *([os.altsep] if os.altsep else [])})
+    """What may not be in a file name on the system this process runs on: its path separators (``/`` always: the
+    sender's separator too), and on Windows the drive colon (``C:x.py`` joined to a folder is a path on drive C:,
+    outside it: the 122nd helper)."""
+    return tuple({"/", os.sep, *([os.altsep] if os.altsep else []), *([":"] if os.name == "nt" else [])})
 
 
 # -- exercise folders ------------------------------------------------------------------------

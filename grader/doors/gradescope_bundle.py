@@ -69,6 +69,11 @@ export MINIMAX_GRADER_CACHE="${MINIMAX_GRADER_CACHE:-$ROOT/minimax-grader-cache}
 "$VENV/bin/python" -P -c 'import sys; from pathlib import Path; from grader.judging import bank, exercise
 bank.build(exercise.load(sys.argv[1], [Path(d) for d in sys.argv[3:]] or None), seed=int(sys.argv[2]))' \
   __EXERCISE__ __SEED__ __EXERCISES_DIRS__
+# The seed is in these scripts: readable by root alone, so that no process of a student's, whatever user the sandbox
+# gives it, reads it (the cases' cache is 0600 already)
+# (the scripts only: the exercises a bundle carries stay readable, a child may load an exercise's driver by path)
+chmod go-rwx "$SOURCE/run_autograder" "$SOURCE/setup.sh" 2>/dev/null || true
+[ -f "$ROOT/run_autograder" ] && chmod go-rwx "$ROOT/run_autograder" 2>/dev/null
 echo "minimax-grader installed in $VENV; grading cases of seed __SEED__ ready"
 """
 
@@ -82,6 +87,7 @@ HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 if [ -d "$HERE/wheels" ]; then SOURCE="$HERE"; else SOURCE="$ROOT/source"; fi
 PYTHON="${MINIMAX_GRADER_PYTHON:-$ROOT/minimax-grader-venv/bin/python}"
 RESULTS="$ROOT/results/results.json"
+chmod go-rwx "${BASH_SOURCE[0]}" 2>/dev/null  # it holds the bundle's secret seed (see setup.sh)
 export MINIMAX_GRADER_CACHE="${MINIMAX_GRADER_CACHE:-$ROOT/minimax-grader-cache}"  # setup.sh drew the cases there
 mkdir -p "$ROOT/results"
 rm -f "$RESULTS"

@@ -80,6 +80,13 @@ def _example_answer(exercise, case_input) -> str | None:
         shown = show_expected(exercise, case_input, exercise.hook("reference")(case_input, exercise.reference))
     except Exception:  # noqa: BLE001 - the statement is shown whatever the example's answer
         return None
+    try:  # a number alone: 0.3, not the 0.30000000000000004 that adding probabilities gives
+        return f"{float(shown):.12g}" if isinstance(shown, (str, float)) and "." in str(shown) else _text(shown)
+    except ValueError:
+        return _text(shown)
+
+
+def _text(shown) -> str:
     return shown if isinstance(shown, str) else repr(shown)
 
 
