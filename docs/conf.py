@@ -11,7 +11,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 project = "minimax-grader"
 author = "minimax-grader contributors"
-release = "0.1.0"
+from grader.version import __version__ as release  # noqa: E402 - one place states the version
 
 extensions = ["myst_parser", "sphinx.ext.autodoc"]
 source_suffix = {".md": "markdown"}

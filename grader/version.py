@@ -4,4 +4,4 @@ the package's public API (``grader.check``, which is the doors). ``pyproject.tom
 May import: nothing
 """
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
