@@ -67,6 +67,14 @@ def test_gradescope_export(tmp_path):
     assert found["42"].path == export / "submission_1001"
 
 
+def graded_from(found) -> Path:
+    """The folder whose files are graded: a student's folder is loaded whole, and its code found as ``check`` finds
+    it (submissions.graded_folder), so that both read a student's folder by one rule."""
+    from grader.judging import submissions
+
+    return submissions.load(found.path).files[0].parent
+
+
 def test_github_classroom_clone(tmp_path):
     clone = tmp_path / "minimax-26-submissions"
     for user in ("octocat", "hubot"):
@@ -78,7 +86,7 @@ def test_github_classroom_clone(tmp_path):
         (repo / "tests" / "test_solution.py").write_text("def test(): pass\n")
     found = by_student(find([clone], tmp_path / "staging"))
     assert set(found) == {"octocat", "hubot"}
-    assert found["octocat"].path == clone / "minimax-26-octocat" / "src"
+    assert graded_from(found["octocat"]) == clone / "minimax-26-octocat" / "src"
 
 
 def test_malformed_inputs_each_get_one_line(tmp_path):
@@ -219,7 +227,7 @@ def test_an_archive_of_one_program_is_one_student_named_after_it(tmp_path):
     found = by_student(find([folder], tmp_path / "staging"))
     assert set(found) == {"zoe", "yan"}
     assert {p.name for p in found["zoe"].path.iterdir()} == {"gamestate.py", "player.py"}
-    assert found["yan"].path.name == "src"
+    assert graded_from(found["yan"]).name == "src"
     alone = find([folder / "zoe.zip"], tmp_path / "staging2")
     assert [f.student for f in alone] == ["zoe"]
 
@@ -321,7 +329,7 @@ def test_an_archive_of_two_code_folders_that_are_not_alternatives_is_one_student
     (folder / "bob.py").write_text(CORRECT)
     found = by_student(find([folder], tmp_path / "staging"))
     assert set(found) == {"alice", "bob"} and found["alice"].problem is None
-    assert found["alice"].path.name == "code"
+    assert graded_from(found["alice"]).name == "code"
     alone = find([folder / "alice.zip"], tmp_path / "staging2")
     assert [f.student for f in alone] == ["alice"]
 

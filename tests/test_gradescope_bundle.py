@@ -122,7 +122,7 @@ def test_the_zip_has_the_scripts_at_its_top_level(bundle):
     assert '"$SOURCE"/wheels/*.whl' in setup_sh and "-m venv" in setup_sh
     assert "apt-get install -y -qq bubblewrap" in setup_sh and "python3.11" in setup_sh
     assert 'ROOT="${AUTOGRADER_ROOT:-/autograder}"' in setup_sh and 'ROOT="${AUTOGRADER_ROOT:-/autograder}"' in runner
-    assert '"$ROOT/submission" --exercise ctp-26 --seed ' in runner
+    assert '"$ROOT/submission" --exercise ctp-26 --format gradescope' in runner
     for script in ("setup.sh", "run_autograder"):
         check = subprocess.run(["bash", "-n", "/dev/stdin"], input=(setup_sh if script == "setup.sh" else runner),
                                capture_output=True, text=True)
@@ -154,7 +154,7 @@ def test_the_bundled_wheel_is_complete_and_its_record_is_right(bundle, tmp_path)
 def _seed_of(root: Path) -> int:
     import re
 
-    return int(re.search(r"--seed (\d+)", (root / "source/run_autograder").read_text(encoding="utf-8")).group(1))
+    return int(re.search(r"MINIMAX_GRADER_SEED=(\d+) ", (root / "source/run_autograder").read_text(encoding="utf-8")).group(1))
 
 
 def test_the_bundle_grades_with_its_own_secret_seed_drawn_once_into_the_image(installed, tmp_path):
@@ -168,13 +168,19 @@ def test_the_bundle_grades_with_its_own_secret_seed_drawn_once_into_the_image(in
         assert script.stat().st_mode & 0o077 == 0, script  # the seed is root's to read (the 122nd helper)
     cached = list((installed / "minimax-grader-cache" / "banks").glob(f"ctp-26-*-s{seed}-*.json"))
     assert len(cached) == 1, list((installed / "minimax-grader-cache").rglob("*"))
+    banks = installed / "minimax-grader-cache" / "banks"
+    assert banks.stat().st_mode & 0o077 == 0  # a bank's name holds its seed: the folder is root's to list
     results = run_autograder(installed, SUBMISSIONS / "buggy/always_max.py")
-    assert results["extra_data"]["seed"] == seed
+    assert list(banks.glob("ctp-26-*.json")) == cached  # graded on those cases, none drawn afresh
+    # Never on a command line (/proc/*/cmdline is any process's to read without Landlock), never in the results
+    # Gradescope hands to later runs (the 123rd helper)
+    runner = (installed / "source/run_autograder").read_text(encoding="utf-8")
+    assert "--seed" not in runner and "seed" not in results["extra_data"] and str(seed) not in json.dumps(results)
     out = tmp_path / "given.zip"
     run = grader("gradescope-bundle", "--exercise", "ctp-26", "--out", str(out), "--seed", "4242")
     assert run.returncode == 0 and "seed 4242" in run.stdout, run.stderr
     with zipfile.ZipFile(out) as archive:
-        assert "--seed 4242 " in archive.read("run_autograder").decode()
+        assert "MINIMAX_GRADER_SEED=4242 " in archive.read("run_autograder").decode()
         assert " 4242 " in archive.read("setup.sh").decode()
 
 

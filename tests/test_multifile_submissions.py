@@ -239,7 +239,8 @@ def test_a_repository_handed_in_whole_is_graded_from_where_its_code_is(tmp_path)
     assert api.check(repo, "ctp-26", examples=20).status == "passed"
     (repo / "pyproject.toml").write_text('[tool.minimax-grader]\nsubmission = "../elsewhere"\n', encoding="utf-8")
     _write(tmp_path / "elsewhere", {"solution.py": PLAIN_CORRECT})
-    assert Path(submissions.load(repo).files[0]).parent == repo / "alpha"  # never outside the folder
+    # never outside the folder; of alpha/ and src/, the one holding a solution.py
+    assert Path(submissions.load(repo).files[0]).parent == repo / "src"
 
 
 def test_a_link_among_a_folder_s_files_that_leads_out_of_it_is_refused(tmp_path):
@@ -273,6 +274,10 @@ def test_a_student_s_pyproject_names_nothing_when_it_cannot_be_read_safely(tmp_p
         "loop": lambda f: f.write_text('[tool.minimax-grader]\nsubmission = "loop"\n'),
         "deep": lambda f: f.write_text("x = " + "[" * 5000 + "]" * 5000 + "\n"),
         "large": lambda f: f.write_text('[tool.minimax-grader]\nsubmission = "alpha"\n' + "# pad\n" * 20000),
+        # the 123rd helper: ``tool = 1`` stopped grade for the whole class (AttributeError), and tomllib is quadratic
+        # on a long dotted key (64 KiB of one: 25 s and 6 GB): only the table is parsed, at most 2 KiB of it
+        "tool is no table": lambda f: f.write_text("tool = 1\n"),
+        "dotted": lambda f: f.write_text('[tool.minimax-grader]\nsubmission = "zeta"\nz' + ".a" * 3000 + " = 1\n"),
     }
     for name, make in cases.items():
         repo = _write(tmp_path / name.replace(" ", "-"), {"README.md": "# homework\n"})
@@ -313,5 +318,36 @@ def test_a_repository_s_table_comes_before_its_top_level_files_and_docs_are_not_
 
     assert guess_exercise(docs.parent, []) in ("ctp-26", "alphabeta")  # what its code defines, not "no names"
     (tmp_path / "staging").mkdir()
-    graded = {found.student: found.path for found in discover.discover([tmp_path / "class"], tmp_path / "staging")}
-    assert graded["repo1"] == repo / "src" and graded["repo2"] == docs.parent / "src", graded
+    graded = {found.student: submissions.load(found.path).files
+              for found in discover.discover([tmp_path / "class"], tmp_path / "staging")}
+    assert graded["repo1"] == [repo / "src" / "solution.py"], graded
+    assert graded["repo2"] == [docs.parent / "src" / "solution.py"], graded
+
+
+def test_the_file_a_repository_s_table_names_is_graded_alone_wherever_it_is_read(tmp_path, monkeypatch):
+    """The 123rd helper: the table named ``src/mine.py`` and ``src/`` also held the starter's ``solution.py``: pytest
+    and CI graded mine.py (10/10), ``check repo``, Gradescope and ``grade`` the starter (0/10). The named file is
+    graded alone, as the plugin grades it. And ``grade`` of a relative class path, with ci.md's own table in a
+    student's folder, stopped for the whole class (a resolved path against an unresolved one); a link from the
+    student's src/ to their own lib/ was refused by grade and accepted by check."""
+    from grader.bulk import discover
+
+    monkeypatch.chdir(tmp_path)
+    repo = _write(Path("class") / "repo", {"README.md": "# homework\n"})
+    _write(repo / "src", {"mine.py": PLAIN_CORRECT, "solution.py": "def minimax(node, max_depth, player_a_moves):\n"
+                                                                   "    raise NotImplementedError\n"})
+    (repo / "pyproject.toml").write_text('[tool.minimax-grader]\nexercise = "ctp-26"\nsubmission = "src/mine.py"\n',
+                                         encoding="utf-8")
+    bob = _write(Path("class") / "bob", {"solution.py": PLAIN_CORRECT})
+    (bob / "pyproject.toml").write_text('[tool.minimax-grader]\nexercise = "ctp-26"\nsubmission = "solution.py"\n',
+                                        encoding="utf-8")
+    linked = _write(Path("class") / "linked" / "lib", {"helpers.py": CHOOSE})
+    _write(linked.parent / "src", {"solution.py": MINIMAX_USING_HELPER.replace("from choose", "from helpers")})
+    (linked.parent / "src" / "helpers.py").symlink_to(Path("..") / "lib" / "helpers.py")
+    assert api.check(repo, "ctp-26", examples=20).status == "passed"
+    Path("staging").mkdir()
+    found = {f.student: f for f in discover.discover([Path("class")], Path("staging"))}
+    assert {name: f.problem for name, f in found.items()} == {"repo": None, "bob": None, "linked": None}
+    assert submissions.load(found["repo"].path).files == [repo / "src" / "mine.py"]
+    loaded = submissions.load(found["linked"].path)
+    assert loaded.problem is None and [f.name for f in loaded.files] == ["helpers.py", "solution.py"]

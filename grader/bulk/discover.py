@@ -376,7 +376,10 @@ def _student_folder(folder: Path, student: str, root: Path, display: str) -> Fou
     if target is None:
         return Found(student, None, display, f"the folder {display} contains no Python file")
     shown = display if target == folder else f"{display}/{target.relative_to(folder).as_posix()}"
-    return Found(student, target, shown)
+    # The student's own folder is what is loaded (submissions.load finds the same code in it): the file its table
+    # names, and links judged against the student's folder, not the code's (the 123rd helper: a link from src/ to
+    # the student's lib/ was refused by grade and graded by check)
+    return Found(student, folder, shown)
 
 
 class TooDeep(Exception):

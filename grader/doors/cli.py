@@ -103,7 +103,9 @@ def cli():
 @click.argument("path", type=click.Path(path_type=Path))
 @click.option("--exercise", "-e", "exercise_id", help="Exercise id (see `minimax-grader exercises`); guessed from the file if omitted.")
 @click.option("--format", "-f", "fmt", type=click.Choice(FORMATS), default="text", show_default=True, help="Report format.")
-@click.option("--seed", type=SEED, default=None, help="Seed for the random trees (default: the public seed).")
+@click.option("--seed", type=SEED, default=None, envvar="MINIMAX_GRADER_SEED", show_envvar=True,
+              help="Seed for the random trees (default: the public seed). From the environment, a secret seed is in "
+                   "no command line another process can read.")
 @click.option("--examples", type=click.IntRange(0, 100000), default=None, help="How many random trees (default: the exercise's, at least 200).")
 @click.option("--sandbox", type=click.Choice(["auto", "bwrap", "posix", "spawn"]), default=None, help="Force a sandbox kind (default: the best available).")
 @EXERCISES_DIR

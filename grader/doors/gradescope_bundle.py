@@ -94,7 +94,9 @@ rm -f "$RESULTS"
 
 # -P: whatever folder this runs in is never on the grader's import path (a file there named like a library would run
 # as the grader, outside the sandbox)
-"$PYTHON" -P -m grader check "$ROOT/submission" --exercise __EXERCISE__ --seed __SEED__ --format gradescope --output "$RESULTS" __EXERCISES_ARGS__
+# The seed by the environment, never on the command line: every process of the machine reads command lines in
+# /proc where the sandbox has no Landlock, and a child given a throw-away uid does not read root's environment
+MINIMAX_GRADER_SEED=__SEED__ "$PYTHON" -P -m grader check "$ROOT/submission" --exercise __EXERCISE__ --format gradescope --output "$RESULTS" __EXERCISES_ARGS__
 code=$?
 
 if [ ! -s "$RESULTS" ]; then

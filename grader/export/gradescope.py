@@ -49,8 +49,10 @@ def to_gradescope(result: SubmissionResult) -> dict:
         "visibility": "visible",
         "stdout_visibility": "hidden",
         "tests": tests,
+        # No seed: Gradescope hands a submission's earlier results to its later runs (submission_metadata.json),
+        # and the bundle's seed is its secret (the 123rd helper); the instructor has it from gradescope-bundle
         "extra_data": {"exercise": result.exercise, "status": result.status, "max_score": result.max_score,
-                       "seed": result.seed, "grader_version": result.grader_version,
+                       "grader_version": result.grader_version,
                        "mistakes": [m.code for m in result.mistakes]},
     }
 

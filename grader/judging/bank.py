@@ -104,7 +104,14 @@ def build(exercise, seed: int = PUBLIC_SEED, examples: int | None = None, use_ca
 
 
 def _write_atomically(path, data) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
+    # The banks' folder is the user's alone: a bank's name holds its seed, the grading cases' secret in a class or
+    # a Gradescope bundle, and a child given a throw-away uid listed it where the sandbox has no Landlock (the 123rd
+    # helper). The cache above it stays open: children read the grader's child-side modules from it.
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    try:
+        os.chmod(path.parent, 0o700)
+    except OSError:
+        pass
     fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
     with os.fdopen(fd, "w", encoding="utf-8") as handle:
         json.dump(data, handle)
