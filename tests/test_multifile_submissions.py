@@ -351,3 +351,71 @@ def test_the_file_a_repository_s_table_names_is_graded_alone_wherever_it_is_read
     assert submissions.load(found["repo"].path).files == [repo / "src" / "mine.py"]
     loaded = submissions.load(found["linked"].path)
     assert loaded.problem is None and [f.name for f in loaded.files] == ["helpers.py", "solution.py"]
+
+
+def test_every_form_of_the_table_the_plugin_reads_is_read_and_odd_folders_never_stop_the_class(tmp_path, monkeypatch):
+    """The 124th helper: a header regex missed a Windows editor's CRLF table (``setup.py`` graded instead), dotted
+    keys, an inline table and a quoted name; a named folder the grader may not list stopped ``grade`` for the whole
+    class; ``tools/main.py`` (a runner script) was taken for the solution over ``agent/``; a named dotfile was
+    graded by check and lost by grade."""
+    tables = {
+        "crlf": '[tool.minimax-grader]\r\nsubmission = "src/solution.py"\r\n',
+        "bom": '\ufeff[tool.minimax-grader]\nsubmission = "src/solution.py"\n',
+        "dotted": '[tool]\nminimax-grader.submission = "src/solution.py"\n',
+        "inline": 'tool = {minimax-grader = {submission = "src/solution.py"}}\n',
+        "quoted": "[tool.'minimax-grader']\nsubmission = 'src/solution.py'\n",
+        "string": 'x = """\n[tool.minimax-grader]\nsubmission = "setup.py"\n"""\n[tool.minimax-grader]\n'
+                  'submission = "src/solution.py"\n',
+    }
+    for name, table in tables.items():
+        repo = _write(tmp_path / name, {"setup.py": "from setuptools import setup\nsetup()\n"})
+        _write(repo / "src", {"solution.py": PLAIN_CORRECT})
+        (repo / "pyproject.toml").write_bytes(table.encode("utf-8"))
+        assert submissions.load(repo).files == [repo / "src" / "solution.py"], name
+
+    runner = _write(tmp_path / "runner" / "tools", {"main.py": "from minimax_agent import minimax\nminimax(None, 1, True)\n"})
+    _write(runner.parent / "agent", {"minimax_agent.py": PLAIN_CORRECT})
+    assert submissions.load(runner.parent).files == [runner.parent / "agent" / "minimax_agent.py"]
+
+    hidden = _write(tmp_path / "hidden", {"solution.py": PLAIN_CORRECT, ".sol.py": ALWAYS_MAX})
+    (hidden / "pyproject.toml").write_text('[tool.minimax-grader]\nsubmission = ".sol.py"\n', encoding="utf-8")
+    assert submissions.load(hidden).files == [hidden / "solution.py"]  # as everywhere, a hidden file is no module
+
+    locked = _write(tmp_path / "locked" / "code", {"solution.py": PLAIN_CORRECT})
+    (locked.parent / "pyproject.toml").write_text('[tool.minimax-grader]\nsubmission = "code"\n', encoding="utf-8")
+    _write(locked.parent / "src", {"solution.py": PLAIN_CORRECT})
+    listed = submissions.python_files
+
+    def may_not_list(folder):  # as a folder of mode 0111 is to a user who is not root (root lists anything)
+        if folder == locked:
+            raise PermissionError(13, "Permission denied", str(folder))
+        return listed(folder)
+
+    monkeypatch.setattr(submissions, "python_files", may_not_list)
+    assert submissions.graded_folder(locked.parent) == locked.parent / "src"
+
+
+def test_a_seed_from_the_environment_is_said_and_a_foreign_banks_folder_is_no_crash(tmp_path, monkeypatch):
+    """The 124th helper: ``MINIMAX_GRADER_SEED`` (how the Gradescope bundle passes its secret) left set in a shell
+    changed ``check``'s self-check silently; a cache's banks folder that is another user's (0700 since 0.2.0)
+    crashed ``check``. Said on stderr, without the number; graded without the cache."""
+    import os
+    import subprocess
+    import sys
+
+    from grader.judging import bank, exercise
+
+    path = _write(tmp_path / "s", {"solution.py": PLAIN_CORRECT}) / "solution.py"
+    run = subprocess.run([sys.executable, "-m", "grader", "check", str(path), "--exercise", "ctp-26", "--examples", "5"],
+                         capture_output=True, text=True, timeout=120, env={**os.environ, "MINIMAX_GRADER_SEED": "4242"})
+    assert run.returncode == 0 and "the seed comes from MINIMAX_GRADER_SEED" in run.stderr and "4242" not in run.stderr
+    monkeypatch.setattr(bank, "_cache_path", lambda *args: _Locked())
+    drawn = bank.build(exercise.load("ctp-26"), seed=99, examples=3)
+    assert len([c for c in drawn.cases if c.group == "random"]) == 3
+
+
+class _Locked:
+    """A bank's path in a folder this user may not look into: every look raises PermissionError."""
+
+    def is_file(self):
+        raise PermissionError("not yours")

@@ -126,6 +126,10 @@ def check(path, exercise_id, fmt, seed, examples, sandbox, exercises_dir, output
     from grader.judging.exercise import ExerciseError
 
     extra = _exercises_dirs(exercises_dir)
+    if click.get_current_context().get_parameter_source("seed") is click.core.ParameterSource.ENVIRONMENT:
+        # Said, never silent: an instructor who exported it to re-run a bundle would otherwise show students the
+        # secret seed's cases in a "public" self-check (the 124th helper). The number itself is not printed.
+        click.echo("minimax-grader: the seed comes from MINIMAX_GRADER_SEED, not the public seed", err=True)
     if output is not None and not output.resolve().parent.is_dir():  # say so before grading, not after
         raise click.BadParameter(f"the folder of {output} does not exist", param_hint="--output")
     audience = "instructor" if instructor else "student"

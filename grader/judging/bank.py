@@ -86,7 +86,11 @@ def build(exercise, seed: int = PUBLIC_SEED, examples: int | None = None, use_ca
                         [Case(**c, predicted=None if predictions is None else (predictions, index))
                          for index, c in enumerate(cases)])
     path = _cache_path(exercise, seed, examples)
-    if use_cache and path.is_file():
+    try:
+        cached = use_cache and path.is_file()
+    except OSError:  # a banks folder of another user's, in a cache shared by mistake (0700 since 0.2.0)
+        cached = use_cache = False
+    if cached:
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
             return Bank(exercise.id, seed, examples, [Case(**c) for c in data["cases"]])
@@ -99,7 +103,10 @@ def build(exercise, seed: int = PUBLIC_SEED, examples: int | None = None, use_ca
             cases.append(Case(id=f"random-{i + 1}", group="random", input=case_input))
     bank = Bank(exercise.id, seed, examples, cases)
     if use_cache:
-        _write_atomically(path, {"cases": [c.to_data() for c in cases]})
+        try:
+            _write_atomically(path, {"cases": [c.to_data() for c in cases]})
+        except OSError:  # a cache it may not write: the bank is drawn again next time, the same cases
+            pass
     return bank
 
 

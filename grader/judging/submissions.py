@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import ast
 import hashlib
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -22,6 +21,7 @@ from grader.file_names import is_readable, readable
 MAX_SOURCE_BYTES = 1 << 20
 MAX_FILES = 40
 PREFERRED_ENTRIES = ("solution.py", "minimax.py", "submission.py", "main.py")
+SOLUTION_NAMES = PREFERRED_ENTRIES[:3]  # names that say "the solution" in a repository's folders (main.py runs things)
 
 
 @dataclass
@@ -66,8 +66,9 @@ MAX_PYPROJECT_BYTES = 64 << 10  # a student's pyproject.toml: a table of setting
 def code_folder(folder: Path) -> Path | None:
     """Where the solution lives: the folder itself if it has Python files, else the shallowest subfolder that has
     (breadth first, never through a link, never into a ``tests`` or ``docs`` folder). Of several at that depth, one
-    holding a file named as a solution is (``PREFERRED_ENTRIES``: ``src/solution.py`` beside ``lib/`` or
-    ``examples/``, which sort first: the 123rd helper), else the first by name."""
+    holding a file named as a solution is (``SOLUTION_NAMES``: ``src/solution.py`` beside ``lib/`` or ``examples/``,
+    which sort first: the 123rd helper; not ``main.py``, a runner script's name as often: the 124th), else the
+    first by name."""
     level = [folder]
     while level:
         found, below = [], []
@@ -82,7 +83,7 @@ def code_folder(folder: Path) -> Path | None:
             except OSError:
                 continue
         if found:
-            named = [f for f in found if any((f / name).is_file() for name in PREFERRED_ENTRIES)]
+            named = [f for f in found if any((f / name).is_file() for name in SOLUTION_NAMES)]
             return (named or found)[0]
         level = below
     return None
@@ -97,27 +98,27 @@ def graded_folder(folder: Path) -> Path | None:
     named = named_submission(folder)
     if named is not None:
         target = named if named.is_dir() else named.parent
-        if python_files(target):
-            return target
+        try:
+            if python_files(target):
+                return target
+        except OSError:  # a folder it may not list (unzip restores modes): the code is looked for as without a table
+            pass
     return code_folder(folder)
 
 
-# The table's header as the docs write it, and as much of the table as a student's settings need: the rest of the
-# file is never parsed (tomllib takes quadratic time on a long dotted key: 64 KiB of one cost 25 s and 6 GB, the
-# 123rd helper)
-_TABLE_HEADER = re.compile(r'^[ \t]*\[[ \t]*tool[ \t]*\.[ \t]*(?:minimax-grader|"minimax-grader")[ \t]*\][ \t]*(?:#.*)?$',
-                           re.MULTILINE)
-_NEXT_HEADER = re.compile(r"^[ \t]*\[", re.MULTILINE)
-MAX_TABLE_BYTES = 2 << 10
+# tomllib takes time quadratic in a dotted key's length (64 KiB of one cost 25 s and 6 GB: the 123rd helper): a line
+# with more dots than any real pyproject.toml has is not parsed at all
+MAX_DOTS_PER_LINE = 64
 
 
 def named_submission(folder: Path) -> Path | None:
     """What ``[tool.minimax-grader] submission`` in ``folder``'s own ``pyproject.toml`` names (a file or a folder),
     inside ``folder``, as ``folder / relative path``; None for anything else. The file is the student's: read only if
-    it is a regular file and not a link, at most ``MAX_PYPROJECT_BYTES`` of it, only its ``[tool.minimax-grader]``
-    table parsed (at most ``MAX_TABLE_BYTES``), and any way it fails to read (a FIFO, ``/dev/zero``, bytes that are
-    not UTF-8, ``tool = 1``, a NUL byte or a link loop in the name) names nothing (the 122nd and 123rd helpers hung,
-    exhausted and crashed the grading process with each, for the whole class)."""
+    it is a regular file and not a link, at most ``MAX_PYPROJECT_BYTES`` of it, parsed only where no line has more
+    than ``MAX_DOTS_PER_LINE`` dots, and any way it fails to read (a FIFO, ``/dev/zero``, bytes that are not UTF-8,
+    ``tool = 1``, a NUL byte or a link loop in the name) names nothing (the 122nd and 123rd helpers hung, exhausted
+    and crashed the grading process with each, for the whole class). Every form of TOML the pytest plugin reads
+    (CRLF, a BOM, dotted keys, an inline table) is read alike (the 124th helper)."""
     import tomllib
 
     pyproject = folder / "pyproject.toml"
@@ -129,21 +130,20 @@ def named_submission(folder: Path) -> Path | None:
             data = handle.read(MAX_PYPROJECT_BYTES + 1)
         if len(data) > MAX_PYPROJECT_BYTES:
             return None
-        text = data.decode("utf-8")
-        header = _TABLE_HEADER.search(text)
-        if header is None:
+        text = data.decode("utf-8-sig")  # a BOM, and CRLF line ends, as a Windows editor writes them, read as tomllib does
+        if any(line.count(".") > MAX_DOTS_PER_LINE for line in text.splitlines()):
             return None
-        following = _NEXT_HEADER.search(text, header.end())
-        body = text[header.end():following.start() if following else len(text)]
-        if len(body) > MAX_TABLE_BYTES:
-            return None
-        named = tomllib.loads(body).get("submission")
+        tool = tomllib.loads(text).get("tool")
+        table = tool.get("minimax-grader") if isinstance(tool, dict) else None
+        named = table.get("submission") if isinstance(table, dict) else None
         if type(named) is not str or not named.strip() or "\0" in named:
             return None
         own = folder.resolve()
         target = (folder / named.replace("\\", "/")).resolve()
         if not target.is_relative_to(own) or not target.exists():
             return None
+        if target.is_file() and target.name.startswith("."):
+            return None  # a hidden file is no module of a submission anywhere (python_files), so not here either
         return folder / target.relative_to(own)  # under the folder as given: its callers compare with it
     except Exception:  # noqa: BLE001 - a student's file: whatever it does, it names nothing
         return None
