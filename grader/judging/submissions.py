@@ -95,7 +95,11 @@ def graded_folder(folder: Path) -> Path | None:
     the Gradescope bundle and the class grader (a repository handed in whole: the 120th helper's ``src/solution.py``
     was "contains no Python file" on Gradescope, and a top-level ``setup.py`` would be graded before the file the
     table names). None where there is no code at all."""
-    named = named_submission(folder)
+    return _graded_from(folder, named_submission(folder))
+
+
+def _graded_from(folder: Path, named: Path | None) -> Path | None:
+    """``graded_folder`` with the table's answer already read (``load`` reads it once, for the file it may name)."""
     if named is not None:
         target = named if named.is_dir() else named.parent
         try:
@@ -171,7 +175,7 @@ def load(path: str | Path) -> Submission:
         if named is not None and named.is_file() and named.suffix == ".py" and not is_test_file(named):
             files = [named]  # the file the table names, alone: as the pytest plugin and init-ci's workflow grade it
         else:
-            graded = graded_folder(path)
+            graded = _graded_from(path, named)
             files = python_files(graded) if graded is not None else []
         if not files:
             submission.problem = f"the folder {shown} contains no Python file"
