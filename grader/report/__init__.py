@@ -25,7 +25,6 @@ from grader.file_names import NOT_IN_LINES, printable
 TEMPLATES = Path(__file__).with_name("templates")
 FORMATS = {"text": "report.txt.j2", "md": "report.md.j2", "html": "report.html.j2"}
 ANSI = {"pass": "\033[32m", "fail": "\033[31m", "skip": "\033[33m", "error": "\033[35m", "bold": "\033[1m", "dim": "\033[2m"}
-LABELS = {"passed": "PASS", "failed": "FAIL", "skipped": "SKIP", "error": "ERROR"}
 
 
 def new_environment(*, autoescape: bool, keep_trailing_newline: bool = True):
@@ -43,8 +42,11 @@ def new_environment(*, autoescape: bool, keep_trailing_newline: bool = True):
 
 @cache
 def _environment(html: bool):
+    from grader.report.feedback import LABELS, evidence_label  # the words every exporter uses too, kept in one place
+
     env = new_environment(autoescape=html)
     env.filters["label"] = lambda status: LABELS.get(status, status.upper())
+    env.filters["evidence_label"] = evidence_label
     env.filters["points"] = lambda x: f"{x:g}"
     from grader.report.svg import to_svg
 

@@ -13,6 +13,11 @@ from grader.report import markdown as md
 LABELS = {"passed": "PASS", "failed": "FAIL", "skipped": "SKIP", "error": "ERROR"}
 
 
+def evidence_label(code: str) -> str:
+    """What a mistake's evidence line is headed by, in every format: what the grader saw where nothing is named."""
+    return "What the grader saw" if code == "no-known-mistake" else "Why the grader thinks so"
+
+
 def check_text(result: SubmissionResult, check: CheckResult, *, mistakes: bool = True, markdown: bool = False) -> str:
     """What went wrong with ``check`` (empty for a passed check without a message)."""
     # In Markdown, what the submission chose (its exception's text, its answer) is made inert (report.markdown).
@@ -31,7 +36,7 @@ def check_text(result: SubmissionResult, check: CheckResult, *, mistakes: bool =
             lines.append(f"expected: {code(_shown(cx.expected))}    yours: {code(_shown(cx.actual))}")
         # What the text and Markdown reports say under the tree, here too: every machine format (Gradescope, JUnit,
         # Classroom, the pytest plugin, Actions annotations) reads this function, and dropped it (the 120th helper)
-        where = (cx.localisation or {}).get("text") if isinstance(cx.localisation, dict) else None
+        where = cx.localisation.get("text") if isinstance(cx.localisation, dict) else None
         if where:
             lines.append(f"where it first goes wrong: {words(where)}")
     if mistakes and check.status in ("failed", "error") and result.mistakes:
@@ -40,8 +45,7 @@ def check_text(result: SubmissionResult, check: CheckResult, *, mistakes: bool =
             hint = f" Ask yourself: {m.question}" if m.question else ""
             lines.append(f"- {m.code}: {m.explanation}{hint}")
             if m.evidence:
-                seen = "What the grader saw" if m.code == "no-known-mistake" else "Why the grader thinks so"
-                lines.append(f"  {seen}: {words(m.evidence)}")
+                lines.append(f"  {evidence_label(m.code)}: {words(m.evidence)}")
     return "\n".join(lines).strip("\n")
 
 
