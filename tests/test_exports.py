@@ -61,6 +61,11 @@ def test_check_format_junit_is_junit_xml_with_one_testcase_per_check(ctp26):
     # A published case fails: it is shown as itself (the exercise's tree), never shrunk into another one.
     assert "A tree on which it goes wrong" in feedback and "yours: 10" in feedback
     assert "published-cases" in skipped[0].find("skipped").get("message")
+    # Each case's points under the names the pytest plugin gives its items' properties (the 120th helper)
+    for case, spec in zip(cases, ctp26.checks):
+        said = {p.get("name"): p.get("value") for p in case.find("properties")}
+        assert said["max_score"] == f"{spec.points:g}" and said["points"] == f"{said['score']}/{said['max_score']}"
+    assert [c.find("properties")[0].get("value") for c in failed] == ["0"] * 3
 
 
 def test_a_passing_run_has_no_failures_and_an_ungradable_one_is_an_error(results):

@@ -180,3 +180,22 @@ def test_a_file_that_does_not_parse_is_annotated_on_the_line_of_its_error(tmp_pa
     errors = [line for line in run.stdout.splitlines() if line.startswith("::error ")]
     assert len(errors) == 1 and errors[0].startswith(
         "::error file=fixtures/submissions/bad/syntax_error.py,line=4,title=minimax-grader%3A not graded::"), errors
+
+
+@pytest.mark.parametrize("args, points, said", [
+    (("--exercise", "ctp-99"), 0.0, "ctp-99"),  # an exercise id the grader does not know: its points are unknown
+    (("--output", "no-such-folder/report.txt"), 10.0, "no-such-folder"),  # the exercise is known: 0 of its 10
+])
+def test_a_usage_error_is_a_result_classroom_can_read(tmp_path, args, points, said):
+    """The 120th helper: a usage error (exit 2) wrote nothing to GITHUB_OUTPUT, and Classroom's reporter failed on
+    the empty output (the job red, no points, no word of why). It is an error result now, with the usage text."""
+    run, summary, output = actions_check(tmp_path, SUBMISSIONS / "correct/negamax.py", *args)
+    assert run.returncode == 2, run.stderr
+    result = decoded_result(output)
+    assert result["status"] == "error" and result["max_score"] == points
+    assert [t["status"] for t in result["tests"]] == ["error"] and said in result["tests"][0]["message"]
+    assert said in summary.read_text(encoding="utf-8")
+    assert any(line.startswith("::error ") and said in line for line in run.stderr.splitlines())
+    (tmp_path / "outside").mkdir()
+    outside, _, quiet = actions_check(tmp_path / "outside", SUBMISSIONS / "correct/negamax.py", *args, actions=False)
+    assert outside.returncode == 2 and not quiet.exists() and "::error" not in outside.stderr

@@ -263,3 +263,20 @@ def test_run_autograder_grades_an_isolation_agent(aind_installed):
     assert 0 < buggy["score"] < 23.0
     correct = run_autograder(aind_installed, samples / "correct/ordered_negamax.py")  # imports isolation, sample_players
     assert correct["score"] == 23.0 and all(t["status"] == "passed" for t in correct["tests"]), correct
+
+
+def test_a_seed_drawn_by_build_is_read_back_from_the_bundle(tmp_path):
+    """``build(seed=None)`` from Python drew a secret seed and said nothing of it (the command line says it): the
+    instructor could not grade the same cases at home. ``seed_of`` reads it from the bundle's own script."""
+    from grader.doors import gradescope_bundle as bundle
+
+    wheel = tmp_path / "minimax_grader-0-py3-none-any.whl"
+    wheel.write_bytes(b"not read here")
+    drawn = {bundle.seed_of(bundle.build("ctp-26", tmp_path / f"{i}.zip", wheel=wheel)) for i in range(3)}
+    assert len(drawn) == 3 and all(0 <= seed < 2 ** 32 for seed in drawn)  # drawn afresh, each said
+    assert bundle.seed_of(bundle.build("ctp-26", tmp_path / "given.zip", wheel=wheel, seed=4242)) == 4242
+    other = tmp_path / "other.zip"
+    with zipfile.ZipFile(other, "w") as archive:
+        archive.writestr("run_autograder", "#!/bin/sh\necho hi\n")
+    with pytest.raises(ValueError, match="names no seed"):
+        bundle.seed_of(other)

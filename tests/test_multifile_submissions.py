@@ -419,3 +419,22 @@ class _Locked:
 
     def is_file(self):
         raise PermissionError("not yours")
+
+
+def test_grade_reads_the_seed_from_the_environment_as_check_does(tmp_path):
+    """A Gradescope bundle's seed (``seed_of``) exported to grade its cases again on the instructor's machine:
+    ``grade`` ignored MINIMAX_GRADER_SEED and graded a fresh secret seed's cases. It takes it, and says so."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    klass = tmp_path / "class"
+    _write(klass / "ann", {"solution.py": PLAIN_CORRECT})
+    env = {**os.environ, "MINIMAX_GRADER_SEED": "4242"}
+    run = subprocess.run([sys.executable, "-m", "grader", "grade", str(klass), "--exercise", "ctp-26", "--examples", "5",
+                          "--out", str(tmp_path / "out"), "-j", "1"], capture_output=True, text=True, timeout=300, env=env)
+    assert run.returncode == 0, run.stderr
+    assert "the seed comes from MINIMAX_GRADER_SEED, not the gradebook" in run.stderr  # grade names its seed anyway
+    (graded,) = json.loads((tmp_path / "out" / "results.json").read_text(encoding="utf-8"))["submissions"]
+    assert graded["seed"] == 4242 and graded["score"] == graded["max_score"]

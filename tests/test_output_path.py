@@ -166,6 +166,7 @@ LOADS_BEFORE_A_RESULT = {
     ("grader/doors/api.py", "check"), ("grader/doors/api.py", "list_exercises"), ("grader/doors/api.py", "load_problems"),
     ("grader/doors/cli.py", "guess_exercise"), ("grader/doors/cli.py", "show"), ("grader/doors/cli.py", "init_ci"),
     ("grader/doors/gradescope_bundle.py", "build"), ("grader/doors/pytest_plugin.py", "_load_exercise"),
+    ("grader/doors/cli.py", "_publish_usage_error"),  # no result was made: the usage error's points out of the exercise's
 }
 
 

@@ -40,8 +40,11 @@ def test_a_correct_solution_is_green_with_one_item_per_check(tmp_path):
     assert run.returncode == 0, run.stdout + run.stderr
     assert "7 passed" in run.stdout
     assert "minimax-grader: grading" in run.stdout  # the header says what is being graded
-    cases = ET.parse(repo / "report.xml").getroot().iter("testcase")
+    cases = list(ET.parse(repo / "report.xml").getroot().iter("testcase"))
     assert [c.get("name") for c in cases] == CHECKS
+    # Each item's points by the names and in the form `check --format junit` gives each case (the 120th helper)
+    said = [{p.get("name"): p.get("value") for p in c.find("properties")} for c in cases]
+    assert all(s["score"] == s["max_score"] == f"{float(s['score']):g}" and float(s["score"]) > 0 for s in said), said
 
 
 def test_a_buggy_solution_is_red_and_the_failure_shows_the_counterexample(tmp_path):

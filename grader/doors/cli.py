@@ -116,6 +116,49 @@ def cli():
 @click.option("--instructor", is_flag=True, help="Report for the instructor: always full, hidden checks shown.")
 def check(path, exercise_id, fmt, seed, examples, sandbox, exercises_dir, output, feedback_level, instructor):
     """Grade one submission (a .py file or a folder) and print a report."""
+    try:
+        _check(path, exercise_id, fmt, seed, examples, sandbox, exercises_dir, output, feedback_level, instructor)
+    except click.ClickException as exc:
+        _publish_usage_error(path, exercise_id, exercises_dir, exc)
+        raise
+
+
+def _publish_usage_error(path: Path, exercise_id: str | None, exercises_dir, exc: click.ClickException) -> None:
+    """Under GitHub Actions, a usage error (exit 2) is a result too: Classroom's reporter reads ``result`` from
+    the step's outputs and failed on an empty one (the job red, no points, and no word of why on the run's page).
+    It gets an error result saying what was wrong, out of the exercise's points where the exercise is known."""
+    from grader.doors import github_actions
+
+    if not github_actions.active():
+        return
+    from grader.judging.result import SubmissionResult
+    from grader.version import __version__
+
+    max_score = 0.0
+    if exercise_id:
+        try:
+            from grader.judging import exercise as exercises
+
+            max_score = exercises.load(exercise_id, _exercises_dirs(exercises_dir)).max_score
+        except Exception:  # noqa: BLE001 - an exercise that does not load is the usage error itself
+            pass
+    result = SubmissionResult(submission=str(path), exercise=exercise_id or "", status="error", score=0.0,
+                              max_score=max_score, error=f"the grader was not run as it should be: {exc.format_message()}",
+                              grader_version=__version__, entry_file=str(path))
+    github_actions.publish(result, path, sys.stderr)
+
+
+def _say_seed_from_environment() -> None:
+    """Said, never silent, where ``--seed`` came from MINIMAX_GRADER_SEED: an instructor who exported it to re-run a
+    bundle would otherwise show students the secret seed's cases in a "public" self-check (the 124th helper), or
+    grade a class on other cases than its gradebook's. The number itself is not printed."""
+    if click.get_current_context().get_parameter_source("seed") is click.core.ParameterSource.ENVIRONMENT:
+        click.echo("minimax-grader: the seed comes from MINIMAX_GRADER_SEED, not the "
+                   + ("public seed" if click.get_current_context().info_name == "check" else "gradebook or a fresh one"),
+                   err=True)
+
+
+def _check(path, exercise_id, fmt, seed, examples, sandbox, exercises_dir, output, feedback_level, instructor):
     from grader.sandbox import launch
 
     launch.start_choosing(sandbox)  # the sandbox probe runs while the rest of the grader is imported
@@ -126,10 +169,7 @@ def check(path, exercise_id, fmt, seed, examples, sandbox, exercises_dir, output
     from grader.judging.exercise import ExerciseError
 
     extra = _exercises_dirs(exercises_dir)
-    if click.get_current_context().get_parameter_source("seed") is click.core.ParameterSource.ENVIRONMENT:
-        # Said, never silent: an instructor who exported it to re-run a bundle would otherwise show students the
-        # secret seed's cases in a "public" self-check (the 124th helper). The number itself is not printed.
-        click.echo("minimax-grader: the seed comes from MINIMAX_GRADER_SEED, not the public seed", err=True)
+    _say_seed_from_environment()
     if output is not None and not output.resolve().parent.is_dir():  # say so before grading, not after
         raise click.BadParameter(f"the folder of {output} does not exist", param_hint="--output")
     audience = "instructor" if instructor else "student"
@@ -331,8 +371,9 @@ def init_ci(exercise_id, submission, install, folder, force):
 @click.option("--out", "-o", "out", required=True, type=click.Path(file_okay=False, path_type=Path),
               help="Output folder: gradebook, results.json, grades.csv, reports/, summary.html.")
 @click.option("--jobs", "-j", type=click.IntRange(1, 256), default=None, help="Parallel workers (default: one per CPU).")
-@click.option("--seed", type=SEED, default=None,
-              help="The instructor's seed (default: the one in the gradebook, else a fresh secret one).")
+@click.option("--seed", type=SEED, default=None, envvar="MINIMAX_GRADER_SEED", show_envvar=True,
+              help="The instructor's seed (default: the one in the gradebook, else a fresh secret one). From the "
+                   "environment, as check reads it: a Gradescope bundle's seed, to grade its cases again here.")
 @click.option("--sandbox", type=click.Choice(["auto", "bwrap", "posix", "spawn"]), default=None, help="Force a sandbox kind.")
 @EXERCISES_DIR
 @click.option("--examples", type=click.IntRange(0, 100000), default=None,
@@ -363,6 +404,7 @@ def grade(paths, exercise_id, out, jobs, seed, sandbox, exercises_dir, examples,
     from grader.sandbox import launch
 
     launch.start_choosing(sandbox)  # the sandbox probe runs while the rest of the grader is imported
+    _say_seed_from_environment()
     from grader.bulk import batch
     from grader.judging.exercise import ExerciseError
     from grader.export import roster as lms_exports

@@ -19,6 +19,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import io
+import re
 import shlex
 import zipfile
 from pathlib import Path
@@ -109,13 +110,25 @@ exit 0
 """
 
 
+def seed_of(bundle: Path) -> int:
+    """The seed a bundle grades with (the one ``build`` drew, where it was given none): read from its
+    ``run_autograder``, which hands it to ``check`` through ``MINIMAX_GRADER_SEED``."""
+    with zipfile.ZipFile(bundle) as archive:
+        script = archive.read("run_autograder").decode("utf-8")
+    found = re.search(r"^MINIMAX_GRADER_SEED=(\d+) ", script, re.MULTILINE)
+    if found is None:
+        raise ValueError(f"{bundle} is no bundle of this grader's: its run_autograder names no seed")
+    return int(found.group(1))
+
+
 def build(exercise_id: str, out: Path, *, exercises_dir: list[Path] | None = None, wheel: Path | None = None,
           feedback: str | None = None, seed: int | None = None) -> Path:
     """Write the autograder zip for ``exercise_id`` to ``out`` and return its path.
 
     ``seed``: the grading cases' seed, the same for every submission of the assignment; None draws a fresh secret
     one, as ``grade`` does for a class: Gradescope is where grades are given, and the public seed's cases are the
-    ones every student has seen counterexamples of in ``check`` (docs/instructors.md)."""
+    ones every student has seen counterexamples of in ``check`` (docs/instructors.md). The seed drawn is read back
+    with ``seed_of(path)``, to grade the same cases again on your machine."""
     import secrets
 
     from grader.judging import exercise as exercises

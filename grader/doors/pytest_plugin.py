@@ -274,7 +274,7 @@ class CheckItem(pytest.Item):
         super().__init__(**kwargs)
         self.title = title
         self.points = points
-        self.user_properties.append(("max_score", points))
+        self.user_properties.append(("max_score", f"{points:g}"))  # written as `check --format junit` writes it
 
     def runtest(self):
         from grader.report.feedback import LABELS, check_text, error_text
@@ -285,7 +285,7 @@ class CheckItem(pytest.Item):
         check = next((c for c in result.checks if c.name == self.name), None)
         if check is None:
             raise CheckFailed(f"ERROR {self.name}: the grader reported no result for this check")
-        self.user_properties.append(("score", check.score))
+        self.user_properties.append(("score", f"{check.score:g}"))
         if check.status == "passed":
             return
         if check.status == "skipped":
