@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import multiprocessing
 import os
 import time
@@ -236,3 +238,12 @@ def test_a_search_the_board_stops_is_told_it_was_the_grader_s_board(graded):
     result = graded("buggy/timer_checked_only_at_root.py")
     messages = " ".join(c.message or "" for c in result.checks)
     assert "the grader's board stopped your search" in messages
+    # Its count is from time_left() reaching 0, said so: "the clock ran out" is where it fell below the threshold,
+    # 51 calls in here, and a report said "went on for 111 more" beside "stopped 100 calls after the clock ran out"
+    assert "recorded calls after the clock ran out, it had not" not in messages
+    ran_out = re.search(r"the clock ran out after (\d+) recorded calls, but the search never read it again and went on "
+                        r"for (\d+) more", messages)
+    stopped = re.search(r"time_left\(\) had reached 0 (\d+) recorded calls before", messages)
+    assert ran_out and stopped, messages[:600]
+    # 60 ms on the clock, TIMER_THRESHOLD 10: below it after 51 calls, at 0 after 60, stopped some 100 later
+    assert int(ran_out.group(1)) < 60 < int(ran_out.group(1)) + int(ran_out.group(2)) - int(stopped.group(1)) < 70

@@ -90,8 +90,11 @@ def open_score(state, seat):
     return float(len(moves_for(state, seat)))
 
 
-def center_score(state, seat):
-    """Distance of the player from the centre, squared, minus the opponent's: rarely ties."""
+def center_gap_score(state, seat):
+    """The opponent's squared distance from the centre minus the player's, and half the difference of their moves:
+    rarely ties, so a search's best move is one move. The course's ``sample_players.center_gap_score`` is the same
+    function over a board, so a student replays every case a report shows at home (it is not the course's
+    ``center_score``, the player's own distance alone, which ties on every pair of mirrored cells)."""
     if is_over(state):
         return utility(state, seat)
     def far(s):
@@ -100,7 +103,7 @@ def center_score(state, seat):
     return far(1 - seat) - far(seat) + 0.5 * (len(moves_for(state, seat)) - len(moves_for(state, 1 - seat)))
 
 
-SCORES = {"improved": improved_score, "open": open_score, "center": center_score}
+SCORES = {"improved": improved_score, "open": open_score, "center_gap": center_gap_score}
 
 
 def cells(state):

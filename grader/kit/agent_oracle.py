@@ -88,8 +88,11 @@ class AgentOracle:
             self.cut_off = True
             # Said as the grader's, not the student's (it reaches them as a ValueError out of the board's method,
             # which read as theirs: the 121st helper)
-            return {"error": f"the grader's board stopped your search: {CUT_OFF} recorded calls after the clock ran "
-                             "out, it had not raised the timeout"}
+            # Counted from where time_left() reaches 0, not from where it fell below the threshold (the point every
+            # other message calls "the clock ran out"): said so, or a report read "ran out after 51 calls ... went on
+            # for 111 more" beside "stopped 100 calls after the clock ran out" (the 125th helper)
+            return {"error": f"the grader's board stopped your search: time_left() had reached 0 {CUT_OFF} recorded "
+                             "calls before, and it had not raised the timeout"}
         if kind == "x" and len(message) == 3:
             path = list(message[1]) + [message[2]] if type(message[1]) is list else None
             self.position(path)
