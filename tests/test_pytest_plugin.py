@@ -173,3 +173,22 @@ def test_a_folder_s_items_hang_off_the_file_the_judge_grades(tmp_path):
     run = run_pytest(repo)
     assert run.returncode == 0, run.stdout[-3000:]
     assert "PASSED hw/search.py::published-cases" in run.stdout
+
+
+def test_without_a_submission_the_repository_is_graded_as_check_grades_it(tmp_path):
+    """The 125th helper: with only ``exercise`` in the table the plugin said "which file should be graded?", where
+    ``check`` and init-ci's workflow grade the repository's folder. The plugin reads it by the same rule now: here
+    the code in ``src/`` (never ``tests/``), the file that holds the exercise's function."""
+    repo = student_repo(tmp_path, CORRECT, TABLE.replace('submission = "solution.py"\n', ""), name="README.md")
+    (repo / "src").mkdir()
+    shutil.copy(CORRECT, repo / "src" / "homework.py")
+    (repo / "src" / "helpers.py").write_text("def unused():\n    return 1\n", encoding="utf-8")
+    (repo / "tests").mkdir()
+    (repo / "tests" / "test_mine.py").write_text("def test_mine():\n    pass\n", encoding="utf-8")
+    run = run_pytest(repo)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr
+    assert "8 passed" in run.stdout and "the folder of" in run.stdout
+    assert "PASSED src/homework.py::published-cases" in run.stdout
+    (tmp_path / "b").mkdir()
+    broken = student_repo(tmp_path / "b", BUGGY, TABLE.replace('submission = "solution.py"\n', ""), name="mine.py")
+    assert run_pytest(broken).returncode == 1

@@ -131,8 +131,11 @@ def _settings(config) -> Settings | None:
     if exercise is None and submission is None:
         return None  # not a grader project: stay out of the way
     if submission is None:
-        raise pytest.UsageError(f"minimax-grader: which file should be graded? Set submission in [tool.{TABLE}] "
-                                "or pass --minimax-submission")
+        # No file named: the repository's folder, read as `check` reads a folder (its code folder, the file holding
+        # the exercise's function) and as init-ci's workflow grades it: the plugin refused where the other doors
+        # graded (the 125th helper)
+        submission = table_dir if pyproject is not None else base
+        source = f"the folder of {pyproject}" if pyproject is not None else "the folder pytest runs in"
     path = Path(submission)
     path = (path if path.is_absolute() else base / path).resolve()
 
