@@ -159,3 +159,20 @@ def test_machine_formats_say_where_it_goes_wrong_and_why_the_mistake_is_named(re
         plain = text.replace("\\u2019", "'")
         assert "where it first goes wrong: " in plain, name
         assert "Why the grader thinks so: " in plain, name
+
+
+def test_in_markdown_every_part_of_a_failure_is_its_own_paragraph(results):
+    """The 125th helper: Gradescope showed "expected: ... yours: ..." and "where it first goes wrong: ..." as one
+    paragraph (two lines with no blank line between them are one in Markdown); the text report keeps them together."""
+    from grader.report.feedback import check_text
+
+    result = results["buggy"]
+    located = [c for c in result.checks if c.counterexample is not None and isinstance(c.counterexample.localisation, dict)
+               and c.counterexample.localisation.get("text")]
+    assert located, "no failing check here says where it first goes wrong: the test could not fail"
+    for check in located:
+        markdown = check_text(result, check, markdown=True)
+        assert "\n\nwhere it first goes wrong: " in markdown, markdown
+        assert "\nwhere it first goes wrong: " in check_text(result, check)
+        tests = {t["name"]: t["output"] for t in gradescope.to_gradescope(result)["tests"]}
+        assert "\n\nwhere it first goes wrong: " in tests[check.name]

@@ -38,6 +38,8 @@ def check_text(result: SubmissionResult, check: CheckResult, *, mistakes: bool =
         # Classroom, the pytest plugin, Actions annotations) reads this function, and dropped it (the 120th helper)
         where = cx.localisation.get("text") if isinstance(cx.localisation, dict) else None
         if where:
+            if markdown:  # a paragraph of its own: after the answers' line it ran on into one (the 125th helper)
+                lines.append("")
             lines.append(f"where it first goes wrong: {words(where)}")
     if mistakes and check.status in ("failed", "error") and result.mistakes:
         lines += ["", "Likely mistake" + ("s:" if len(result.mistakes) > 1 else ":")]
