@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from grader.doors import api
 from grader.judging import submissions
 
@@ -68,6 +70,21 @@ def test_modules_import_each_other_by_name_in_the_sandbox(tmp_path):
                                      "test_minimax.py": "import pytest\nraise SystemExit(1)\n"})
     result = api.check(folder, "ctp-26", examples=20)
     assert result.error is None and result.status == "passed", result.error or [c.message for c in result.checks]
+
+
+@pytest.mark.parametrize("init, said", [("from .search import minimax\n", "(a relative import)"),
+                                        ("from hw.search import minimax\n", "(import hw)")])
+def test_a_folder_written_as_a_package_is_told_how_its_files_are_read(tmp_path, init, said):
+    """The 125th helper: ``src/hw/__init__.py`` importing ``.search`` raised "attempted relative import with no known
+    parent package", and ``from hw.search import`` was "a module this exercise does not have ... remove the
+    import" of the student's own folder. Both say that the files are modules side by side, and how to import."""
+    folder = _write(tmp_path / "hw", {"__init__.py": init, "search.py": MINIMAX_USING_HELPER, "choose.py": CHOOSE})
+    result = api.check(folder, "ctp-26", examples=5)
+    assert result.status == "error" and said in result.error, result.error
+    assert "not as a package named hw" in result.error and "`from choose import ...`" in result.error
+    assert "remove the import" not in result.error
+    (folder / "__init__.py").unlink()
+    assert api.check(folder, "ctp-26", examples=5).status == "passed"
 
 
 def test_a_file_named_like_the_standard_library_does_not_shadow_it(tmp_path):

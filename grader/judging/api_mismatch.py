@@ -212,11 +212,33 @@ def _input_at_load(trees) -> list[int]:
     return sorted(set(lines))
 
 
+def _as_a_package(files, missing: str | None, error: str | None) -> str | None:
+    """A folder written as a package (``__init__.py``, ``from .search import minimax``, ``from hw.search import
+    minimax``): the grader reads a folder's files as modules side by side, each by its own name, and said "a module
+    this exercise does not have ... remove the import" of the student's own folder (the 125th helper)."""
+    paths = [Path(path) for path in files or ()]
+    if len(paths) < 2:
+        return None  # a file alone: the messages below
+    folder = paths[0].parent.name
+    relative = "attempted relative import" in (error or "")
+    if not relative and (missing is None or missing != folder):
+        return None
+    own = sorted(path.stem for path in paths if path.name != "__init__.py")
+    example = next((stem for stem in own if stem != paths[0].stem), own[0] if own else "search")
+    return (f"your files import each other as a package ({'a relative import' if relative else f'import {folder}'}): "
+            f"the grader reads the files of your folder as modules side by side, each by its own name, not as a "
+            f"package named {folder}: write `from {example} import ...` (and leave __init__.py out, or keep it "
+            "without imports)")
+
+
 def explain_load_error(exercise, files, error: str) -> str:
     """The load error, with the method found where a function is due and the exercise's API; an import of
     a module the course handed out, or a game loop asking for input when the file is loaded, said as such."""
     trees = _trees(files)
     module = _NO_MODULE.search(error or "")
+    package = _as_a_package(files, module.group(1).split(".")[0] if module else None, error)
+    if package:
+        return package
     if module and module.group(1).split(".")[0] not in _own_modules(files):
         name = module.group(1).split(".")[0]
         written = _imports_of(trees, name)
