@@ -7,6 +7,8 @@ once instead of drifting apart in every exporter.
 
 from __future__ import annotations
 
+import re
+
 from grader.judging.result import CheckResult, SubmissionResult
 from grader.report import markdown as md
 
@@ -16,6 +18,18 @@ LABELS = {"passed": "PASS", "failed": "FAIL", "skipped": "SKIP", "error": "ERROR
 def evidence_label(code: str) -> str:
     """What a mistake's evidence line is headed by, in every format: what the grader saw where nothing is named."""
     return "What the grader saw" if code == "no-known-mistake" else "Why the grader thinks so"
+
+
+def answer_right_words(counterexample) -> str:
+    """What follows "your answer here, X," where the answer itself was right and the check is about something else
+    (a trace, a mutation, a type, the clock), in every format (a ``Counterexample`` or its dict in the templates).
+    Where the check's own message quotes that answer as what is wrong ("returned (1, 2) once the time was up: raise
+    SearchTimeout instead"), calling it "a right answer on its own" read as a contradiction (the 125th helper)."""
+    get = counterexample.get if isinstance(counterexample, dict) else lambda key: getattr(counterexample, key, None)
+    actual, note = get("actual"), get("note") or ""
+    if actual is not None and str(actual) and re.search(rf"\breturned {re.escape(str(actual))}(?![\w.])", note):
+        return "is the answer the message above is about: what is wrong with it is said there"
+    return "is a right answer on its own: what goes wrong is how your code got it, said above"
 
 
 def check_text(result: SubmissionResult, check: CheckResult, *, mistakes: bool = True, markdown: bool = False) -> str:
@@ -31,7 +45,7 @@ def check_text(result: SubmissionResult, check: CheckResult, *, mistakes: bool =
         lines += ["", f"{lead} on which it goes wrong, {code(cx.call)}:"]
         lines += [md.fence(cx.picture)] if markdown else ["    " + line for line in cx.picture.splitlines()]
         if cx.answer_right:  # a trace, the tree or the type went wrong: never "expected: 0  yours: 0"
-            lines.append(f"your answer here, {code(cx.actual)}, is a right answer on its own: what goes wrong is how your code got it, said above")
+            lines.append(f"your answer here, {code(cx.actual)}, {answer_right_words(cx)}")
         else:
             lines.append(f"expected: {code(_shown(cx.expected))}    yours: {code(_shown(cx.actual))}")
         # What the text and Markdown reports say under the tree, here too: every machine format (Gradescope, JUnit,
