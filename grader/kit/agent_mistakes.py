@@ -9,6 +9,7 @@ the answers alone (``min-max-swapped``: every wrong move is a best move of the s
 
 from __future__ import annotations
 
+from grader.kit.agent_oracle import BOARD_STOPPED
 from grader.vocabulary.findings import Finding
 
 CODES = {
@@ -20,6 +21,10 @@ CODES = {
                          "When your recursion scores a position, how many moves have been made since the root?"),
     "timer-checked-only-at-root": ("Your search checks the clock only at the top, so it runs on after the time is up.",
                                    "Once time_left() is low, how long does your search go on if only the top looks?"),
+    "timeout-caught-inside": ("Your search catches its own timeout and answers a move, so the caller never learns "
+                              "the search was cut short.",
+                              "Once the time is up, who should decide what to do with a search that did not finish: "
+                              "the search, or the method that called it?"),
     "returns-interrupted-depth-move": ("Your iterative deepening returns a move from the depth the clock cut short.",
                                        "Which depth's move is complete when the time runs out?"),
     "under-pruning": ("Your alpha-beta scores leaves it could prune.",
@@ -37,6 +42,9 @@ CODES = {
     "wrong-return-type": ("Your method returns something else than the course's answer (a move, a pair of ints).",
                           "What does the caller unpack from your return value?"),
 }
+
+
+CLOCK_CODES = {"timer-checked-only-at-root", "timeout-caught-inside"}
 
 
 class AgentMistakes:
@@ -79,14 +87,20 @@ class AgentMistakes:
         for check, bad in self._failing(facts, "interface"):
             if any(self._wrong_shape(o) for o in bad):  # a search that raised shows no shape, right or wrong
                 name("wrong-return-type", check.message, check)
-        for check, bad in self._failing(facts, "no-move"):
-            if "wrong-return-type" in codes and all(self._holds_no_move(o) for o in bad):
-                continue  # the no-move answer is there, inside the wrong shape: one mistake, not two
-            name("no-legal-moves-root", check.message, check)
         for check, bad in self._failing(facts, "timeout"):
             readings = [hooks.timeout_reading(o) for o in bad]
             if readings and all(r["ran_out"] is not None and (r["noticed"] is None or r["late"] > 20) for r in readings):
                 name("timer-checked-only-at-root", check.message, check)
+            elif readings and all(r["ran_out"] is not None and r["noticed"] is not None and r["late"] <= 20
+                                  and not r["after"] and self._answered_a_move(o) for r, o in zip(readings, bad)):
+                # read the clock in time, asked nothing after, then answered where it should raise: caught inside
+                name("timeout-caught-inside", check.message, check)
+        for check, bad in self._failing(facts, "no-move"):
+            if "wrong-return-type" in codes and all(self._holds_no_move(o) for o in bad):
+                continue  # the no-move answer is there, inside the wrong shape: one mistake, not two
+            if codes & CLOCK_CODES and bad and all(BOARD_STOPPED in str(o.raw.get("raised") or "") for o in bad):
+                continue  # it never answered: a search that never raises looped until the board stopped it
+            name("no-legal-moves-root", check.message, check)
         searches_right = not any(self._failed(facts, kind) for kind in ("move", "scored", "expanded", "timeout"))
         for check, bad in self._failing(facts, "iterative") if searches_right else ():  # else the search explains it
             if bad and all("the last depth completed" in (hooks.check_iterative(o, None) or "") for o in bad):
@@ -102,6 +116,11 @@ class AgentMistakes:
                 if wrong and all(self._swapped(o) for o in wrong):
                     name("min-max-swapped", f"{check.message}; every wrong move is a best move for the opponent", check)
         return found
+
+    def _answered_a_move(self, outcome) -> bool:
+        """An answer of the course's shape that is not the timeout raised."""
+        answer, problem = self.hooks._answer(outcome)
+        return problem is None and answer is not None and not self.hooks._timeout_answer(answer)
 
     def _wrong_shape(self, outcome) -> bool:
         answer = outcome.answer

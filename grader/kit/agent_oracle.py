@@ -16,6 +16,7 @@ from __future__ import annotations
 TRACE_CAP = 30000
 MAX_PATH = 120
 CUT_OFF = 100  # recorded calls past the end of the clock after which a search is stopped (its questions refused)
+BOARD_STOPPED = "the grader's board stopped your search"  # how a search the board stopped is told (and read back)
 # Positions one case keeps by path (an honest search of these games reaches a few thousand): past it a position is
 # worked out from the longest kept prefix and not kept. Expansion notes come one way, and random paths of a copy of
 # the rules the child carries made the grading process hold 0.5 GB (the forty-seventh red team).
@@ -91,8 +92,8 @@ class AgentOracle:
             # Counted from where time_left() reaches 0, not from where it fell below the threshold (the point every
             # other message calls "the clock ran out"): said so, or a report read "ran out after 51 calls ... went on
             # for 111 more" beside "stopped 100 calls after the clock ran out" (the 125th helper)
-            return {"error": f"the grader's board stopped your search: time_left() had reached 0 {CUT_OFF} recorded "
-                             "calls before, and it had not raised the timeout"}
+            return {"error": f"{BOARD_STOPPED}: time_left() had reached 0 {CUT_OFF} recorded calls before, and it "
+                             "had not raised the timeout"}
         if kind == "x" and len(message) == 3:
             path = list(message[1]) + [message[2]] if type(message[1]) is list else None
             self.position(path)
