@@ -38,3 +38,22 @@ def test_every_format_says_the_same_of_the_answer(graded, which, said, not_said)
     texts += [report.render(result, fmt) for fmt in ("text", "md", "html")]
     for text in texts:
         assert said in text and not_said not in text, text[:3000]
+
+
+HISTORY = "this answer came after other questions, which your code remembers"
+
+
+@pytest.mark.parametrize("sample, has", [("buggy/state_across_calls.py", True), ("buggy/shared_default_list.py", True),
+                                         ("buggy/always_max.py", False)])
+def test_a_remembering_search_s_counterexamples_say_they_came_after_other_questions(sample, has):
+    """The 125th helper: a one-node tree drawn with "expected: 4  yours: 2" (a memo of earlier trees answered) sent
+    the student looking for a mistake the tree cannot show. Where the likely mistake is state-across-calls, every
+    counterexample says its answer came after other questions; elsewhere nothing is said."""
+    result = api.check(ROOT / "fixtures/submissions/ctp-26" / sample, "ctp-26")
+    shown = [c for c in result.checks if c.counterexample is not None]
+    assert shown and (("state-across-calls" in {m.code for m in result.mistakes}) == has)
+    texts = [check_text(result, c) for c in shown] + [report.render(result, fmt).lower() for fmt in ("text", "md")]
+    texts.append(report.render(result, "html").lower())
+    for text in texts:
+        assert (HISTORY in text.lower()) == has, text[:2000]
+    assert report.render(result, "text").count(HISTORY) == (len(shown) if has else 0)

@@ -32,6 +32,18 @@ def answer_right_words(counterexample) -> str:
     return "is a right answer on its own: what goes wrong is how your code got it, said above"
 
 
+def history_note(mistakes, noun: str = "tree") -> str:
+    """Said under every counterexample where the likely mistake is state-across-calls: the answer shown came after
+    the other questions of the run, which the code remembers, so the drawn case alone need not reproduce it (a
+    one-node tree, "expected: 4  yours: 2", left the 125th helper looking for a bug in a tree with nothing to get
+    wrong). Empty otherwise. ``mistakes``: ``Mistake`` objects or their dicts (the templates')."""
+    codes = {m.get("code") if isinstance(m, dict) else getattr(m, "code", None) for m in mistakes or ()}
+    if "state-across-calls" not in codes:
+        return ""
+    return (f"this answer came after other questions, which your code remembers (the likely mistake below): "
+            f"asked about this {noun} alone, it may answer otherwise")
+
+
 def check_text(result: SubmissionResult, check: CheckResult, *, mistakes: bool = True, markdown: bool = False) -> str:
     """What went wrong with ``check`` (empty for a passed check without a message)."""
     # In Markdown, what the submission chose (its exception's text, its answer) is made inert (report.markdown).
@@ -48,6 +60,9 @@ def check_text(result: SubmissionResult, check: CheckResult, *, mistakes: bool =
             lines.append(f"your answer here, {code(cx.actual)}, {answer_right_words(cx)}")
         else:
             lines.append(f"expected: {code(_shown(cx.expected))}    yours: {code(_shown(cx.actual))}")
+        history = history_note(result.mistakes, cx.noun)
+        if history:
+            lines.append(history)
         # What the text and Markdown reports say under the tree, here too: every machine format (Gradescope, JUnit,
         # Classroom, the pytest plugin, Actions annotations) reads this function, and dropped it (the 120th helper)
         where = cx.localisation.get("text") if isinstance(cx.localisation, dict) else None
