@@ -197,10 +197,13 @@ CASES_TRACED = 4  # failing positions run again with every evaluation logged, wh
 
 def choices(searcher, family: str, state, depth=None) -> list:
     """The moves a search with the mistake ``family`` may return in ``state`` ([None]: it keeps none)."""
-    game = searcher.game
-    chooser, value_of, start = _plans(searcher, searcher.role(state))[family]
-    ranked = [(move, value_of(child, searcher.child_depth(state, child, depth)))
-              for move, child in ((m, game.result(state, m)) for m in game.actions(state))]
+    n = searcher.node(state)
+    chooser, value_of, start = _plans(searcher, searcher.role_of(n))[family]
+    # The moves and their positions from the searcher's table, asked of the game once per position, not once per
+    # family (some forty of them a case): the table's own position objects are known again without hashing
+    states, below = searcher.states, searcher.depth_below
+    ranked = [(move, value_of(states[kid], below(n, kid, depth)))
+              for move, kid in zip(searcher.moves_of(n), searcher.kids(n))]
     better = (lambda a, b: a > b) if chooser == "max" else (lambda a, b: a < b)
     if start is not None:  # only a move strictly better than the best so far is kept
         kept, best = None, start

@@ -74,8 +74,13 @@ class Searcher:
 
     def __post_init__(self):
         self._ids: dict = {}
+        # id(position) -> node, for the position objects the table holds (``states`` keeps them alive, so an id
+        # cannot be reused): a position taken from the table is known again without hashing it, where an
+        # unhashable one (a board of lists) was turned into plain data at every look (``Game.ident``)
+        self._by_object: dict = {}
         self.states: list = []  # node -> position
         self._kids: list = []  # node -> [child node, ...] in the order of ``actions``, once asked
+        self._moves: list = []  # node -> [move, ...], ``actions`` once asked
         self._ends: list = []  # node -> is the game over there
         self._roles: list = []  # node -> "max" or "min"
         self._leaves: list = []  # node -> utility (finished) or evaluation (horizon), once asked
@@ -88,6 +93,9 @@ class Searcher:
 
     def node(self, state) -> int:
         """The position's number, entering it in the table the first time it is met."""
+        found = self._by_object.get(id(state))
+        if found is not None and self.states[found] is state:
+            return found
         try:
             found = self._ids.get(state)  # a hashable position is its own key (``Game.ident``)
         except TypeError:
@@ -107,11 +115,13 @@ class Searcher:
                 found = len(self.states)
                 self.states.append(state)
                 self._kids.append(None)
+                self._moves.append(None)
                 self._ends.append(terminal)
                 self._roles.append(None)
                 self._leaves.append(_UNSET)
                 self._movers.append(_UNSET)
                 self._ids[state_key] = found  # last: a number is never seen before its rows are there
+                self._by_object[id(state)] = found
         return found
 
     def kids(self, n: int) -> list:
@@ -119,6 +129,13 @@ class Searcher:
         if found is None:
             node = self.node
             found = self._kids[n] = [node(child) for child in self.game.children(self.states[n])]
+        return found
+
+    def moves_of(self, n: int) -> list:
+        """The moves at the position numbered ``n``, in the order of ``actions`` (and of ``kids``)."""
+        found = self._moves[n]
+        if found is None:
+            found = self._moves[n] = list(self.game.actions(self.states[n]))
         return found
 
     def ended(self, n: int) -> bool:
