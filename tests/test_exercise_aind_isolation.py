@@ -31,7 +31,7 @@ def test_every_sample_on_disk_is_pinned_and_every_code_has_one():
     assert on_disk(SAMPLES) == set(EXPECTED)
     codes = {v["mistake"] for k, v in EXPECTED.items() if k.startswith("buggy/")}
     assert codes == {"scores-from-active-player", "no-legal-moves-root", "depth-off-by-one",
-                     "timer-checked-only-at-root", "returns-interrupted-depth-move", "under-pruning", "timeout-caught-inside",
+                     "timer-checked-only-at-root", "returns-interrupted-depth-move", "under-pruning", "answers-when-time-is-up",
                      "over-pruning", "ignores-passed-bounds", "min-max-swapped", "wrong-return-type"}
 
 

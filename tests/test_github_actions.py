@@ -199,3 +199,26 @@ def test_a_usage_error_is_a_result_classroom_can_read(tmp_path, args, points, sa
     (tmp_path / "outside").mkdir()
     outside, _, quiet = actions_check(tmp_path / "outside", SUBMISSIONS / "correct/negamax.py", *args, actions=False)
     assert outside.returncode == 2 and not quiet.exists() and "::error" not in outside.stderr
+
+
+def test_a_usage_error_about_a_name_that_is_not_utf8_is_still_published(tmp_path):
+    """The 126th helper: a folder named with a byte that is not UTF-8 made publishing the usage error raise
+    UnicodeEncodeError (a traceback, exit 1, nothing in GITHUB_OUTPUT). Written with U+FFFD, as the other doors write
+    such names; and an output file that cannot be written after grading is no usage error to publish."""
+    folder = os.fsencode(tmp_path) + b"/hw\xe9"
+    os.mkdir(folder)
+    with open(folder + b"/solution.py", "w", encoding="utf-8") as handle:
+        handle.write("def foo():\n    return 1\n")
+    summary, output = tmp_path / "summary.md", tmp_path / "output.txt"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GITHUB_")}
+    env.update(GITHUB_ACTIONS="true", GITHUB_STEP_SUMMARY=str(summary), GITHUB_OUTPUT=str(output))
+    run = subprocess.run([os.fsencode(sys.executable), b"-m", b"grader", b"check", folder], capture_output=True,
+                         timeout=300, cwd=ROOT, env=env)
+    assert run.returncode == 2 and b"Traceback" not in run.stderr, run.stderr[-2000:]
+    result = decoded_result(output)
+    assert result["status"] == "error" and "\ufffd" in result["tests"][0]["message"]
+    passing = subprocess.run([sys.executable, "-m", "grader", "check", str(SUBMISSIONS / "correct/negamax.py"),
+                              "--exercise", "ctp-26", "--output", "/proc/no-such-file.txt"],
+                             capture_output=True, text=True, timeout=300, cwd=ROOT,
+                             env={**env, "GITHUB_OUTPUT": str(tmp_path / "second.txt")})
+    assert passing.returncode == 1 and not (tmp_path / "second.txt").exists(), passing.stderr

@@ -275,6 +275,7 @@ def test_a_seed_drawn_by_build_is_read_back_from_the_bundle(tmp_path):
     drawn = {bundle.seed_of(bundle.build("ctp-26", tmp_path / f"{i}.zip", wheel=wheel)) for i in range(3)}
     assert len(drawn) == 3 and all(0 <= seed < 2 ** 32 for seed in drawn)  # drawn afresh, each said
     assert bundle.seed_of(bundle.build("ctp-26", tmp_path / "given.zip", wheel=wheel, seed=4242)) == 4242
+    assert bundle.seed_of(bundle.build("ctp-26", tmp_path / "negative.zip", wheel=wheel, seed=-5)) == -5  # --seed -5
     other = tmp_path / "other.zip"
     with zipfile.ZipFile(other, "w") as archive:
         archive.writestr("run_autograder", "#!/bin/sh\necho hi\n")

@@ -81,10 +81,24 @@ def test_a_folder_written_as_a_package_is_told_how_its_files_are_read(tmp_path, 
     folder = _write(tmp_path / "hw", {"__init__.py": init, "search.py": MINIMAX_USING_HELPER, "choose.py": CHOOSE})
     result = api.check(folder, "ctp-26", examples=5)
     assert result.status == "error" and said in result.error, result.error
-    assert "not as a package named hw" in result.error and "`from choose import ...`" in result.error
+    assert "not as a package named hw" in result.error and "`from search import ...`" in result.error
     assert "remove the import" not in result.error
     (folder / "__init__.py").unlink()
     assert api.check(folder, "ctp-26", examples=5).status == "passed"
+
+
+def test_a_folder_named_like_a_course_module_is_no_package_of_the_student_s(tmp_path):
+    """The 126th helper: a folder named ``utils`` whose code imports AIMA's ``utils`` (not handed out) was told it
+    imports its files as a package, and to import the entry file from itself; it is the missing module's message.
+    A relative import is told the module it names, not the entry file."""
+    folder = _write(tmp_path / "utils", {"solution.py": "from utils import memoize\n" + MINIMAX_USING_HELPER,
+                                         "choose.py": CHOOSE})
+    result = api.check(folder, "ctp-26", examples=5)
+    assert result.status == "error" and "a module this exercise does not have" in result.error, result.error
+    folder = _write(tmp_path / "hw", {"solution.py": "from .choose import pick\n" + MINIMAX_USING_HELPER,
+                                      "choose.py": CHOOSE})
+    result = api.check(folder, "ctp-26", examples=5)
+    assert "`from choose import ...`" in result.error and "from solution import" not in result.error, result.error
 
 
 def test_a_file_named_like_the_standard_library_does_not_shadow_it(tmp_path):

@@ -192,3 +192,23 @@ def test_without_a_submission_the_repository_is_graded_as_check_grades_it(tmp_pa
     (tmp_path / "b").mkdir()
     broken = student_repo(tmp_path / "b", BUGGY, TABLE.replace('submission = "solution.py"\n', ""), name="mine.py")
     assert run_pytest(broken).returncode == 1
+
+
+def test_a_folder_with_nothing_to_grade_is_a_usage_error_and_a_parent_project_is_not_the_student_s(tmp_path):
+    """The 126th helper: with only ``exercise`` in the table and no code the grader can read, nothing was collected
+    and nothing said (a student's own tests made the run green); with ``--minimax-exercise`` and no table, the folder
+    of an unrelated ``pyproject.toml`` above was graded. One usage line; the folder pytest runs in."""
+    empty = tmp_path / "empty"
+    (empty / "tests").mkdir(parents=True)
+    (empty / "pyproject.toml").write_text(TABLE.replace('submission = "solution.py"\n', ""), encoding="utf-8")
+    (empty / "tests" / "test_mine.py").write_text("def test_mine():\n    pass\n", encoding="utf-8")
+    run = run_pytest(empty)
+    assert run.returncode == 4 and "nothing to grade in" in run.stderr, run.stdout[-2000:] + run.stderr
+    above = tmp_path / "above"
+    (above / "sub").mkdir(parents=True)
+    (above / "pyproject.toml").write_text('[project]\nname = "other"\nversion = "0"\n', encoding="utf-8")
+    shutil.copy(BUGGY, above / "not_mine.py")
+    shutil.copy(CORRECT, above / "sub" / "solution.py")
+    run = run_pytest(above / "sub", "--minimax-exercise", "ctp-26")
+    assert run.returncode == 0 and "the folder pytest runs in" in run.stdout, run.stdout[-2000:]
+    assert "not_mine.py" not in run.stdout and "7 passed" in run.stdout

@@ -118,7 +118,7 @@ def check(path, exercise_id, fmt, seed, examples, sandbox, exercises_dir, output
     """Grade one submission (a .py file or a folder) and print a report."""
     try:
         _check(path, exercise_id, fmt, seed, examples, sandbox, exercises_dir, output, feedback_level, instructor)
-    except click.ClickException as exc:
+    except click.UsageError as exc:  # a usage error only: an output file that cannot be written is no verdict
         _publish_usage_error(path, exercise_id, exercises_dir, exc)
         raise
 
@@ -131,6 +131,7 @@ def _publish_usage_error(path: Path, exercise_id: str | None, exercises_dir, exc
 
     if not github_actions.active():
         return
+    from grader.file_names import readable
     from grader.judging.result import SubmissionResult
     from grader.version import __version__
 
@@ -142,10 +143,15 @@ def _publish_usage_error(path: Path, exercise_id: str | None, exercises_dir, exc
             max_score = exercises.load(exercise_id, _exercises_dirs(exercises_dir)).max_score
         except Exception:  # noqa: BLE001 - an exercise that does not load is the usage error itself
             pass
-    result = SubmissionResult(submission=str(path), exercise=exercise_id or "", status="error", score=0.0,
-                              max_score=max_score, error=f"the grader was not run as it should be: {exc.format_message()}",
-                              grader_version=__version__, entry_file=str(path))
-    github_actions.publish(result, path, sys.stderr)
+    shown = readable(str(path))  # a name that is not UTF-8 is written as the other doors write it (the 126th helper)
+    try:
+        result = SubmissionResult(submission=shown, exercise=readable(exercise_id or ""), status="error", score=0.0,
+                                  max_score=max_score, error="the grader was not run as it should be: "
+                                  + readable(exc.format_message()), grader_version=__version__, entry_file=shown)
+        github_actions.publish(result, Path(shown), sys.stderr)
+    except Exception as failure:  # noqa: BLE001 - the usage error is what the run ends with, never this
+        click.echo(f"minimax-grader: could not publish the usage error for GitHub Actions: "
+                   f"{readable(str(failure))}", err=True)
 
 
 def _say_seed_from_environment() -> None:

@@ -115,7 +115,7 @@ def seed_of(bundle: Path) -> int:
     ``run_autograder``, which hands it to ``check`` through ``MINIMAX_GRADER_SEED``."""
     with zipfile.ZipFile(bundle) as archive:
         script = archive.read("run_autograder").decode("utf-8")
-    found = re.search(r"^MINIMAX_GRADER_SEED=(\d+) ", script, re.MULTILINE)
+    found = re.search(r"^MINIMAX_GRADER_SEED=(-?\d+) ", script, re.MULTILINE)  # --seed takes any integer
     if found is None:
         raise ValueError(f"{bundle} is no bundle of this grader's: its run_autograder names no seed")
     return int(found.group(1))

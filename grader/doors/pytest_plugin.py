@@ -134,8 +134,10 @@ def _settings(config) -> Settings | None:
         # No file named: the repository's folder, read as `check` reads a folder (its code folder, the file holding
         # the exercise's function) and as init-ci's workflow grades it: the plugin refused where the other doors
         # graded (the 125th helper)
-        submission = table_dir if pyproject is not None else base
-        source = f"the folder of {pyproject}" if pyproject is not None else "the folder pytest runs in"
+        if table:  # the folder of the table that set the exercise
+            submission, source = table_dir, f"the folder of {pyproject}"
+        else:  # an option alone: a pyproject.toml above that is no grader's says nothing (the 126th helper)
+            submission, source = base, "the folder pytest runs in"
     path = Path(submission)
     path = (path if path.is_absolute() else base / path).resolve()
 
@@ -214,7 +216,12 @@ def _anchor(settings: Settings) -> Path:
             loaded = submissions.load(settings.submission)
             if settings.entry_point:
                 submissions.choose_entry(loaded, settings.entry_point)
-            settings.anchor = (loaded.entry_file or settings.submission / "__init__.py").resolve()
+            if loaded.entry_file is None:
+                # No file to hang the items off: pytest collected nothing and said nothing, and a student's own
+                # tests made the run green (the 126th helper). Said as check says it.
+                raise pytest.UsageError(f"minimax-grader: nothing to grade in {settings.submission} "
+                                        f"({settings.source}): {loaded.problem or 'no Python file'}")
+            settings.anchor = loaded.entry_file.resolve()
         else:
             settings.anchor = settings.submission
     return settings.anchor

@@ -212,23 +212,38 @@ def _input_at_load(trees) -> list[int]:
     return sorted(set(lines))
 
 
-def _as_a_package(files, missing: str | None, error: str | None) -> str | None:
+def _as_a_package(files, trees, missing: str | None, error: str | None) -> str | None:
     """A folder written as a package (``__init__.py``, ``from .search import minimax``, ``from hw.search import
     minimax``): the grader reads a folder's files as modules side by side, each by its own name, and said "a module
-    this exercise does not have ... remove the import" of the student's own folder (the 125th helper)."""
+    this exercise does not have ... remove the import" of the student's own folder (the 125th helper). Said only
+    where the imports show it, with the module they name (a folder that merely shares a course module's name, as
+    ``utils`` for AIMA's, is not a package of the student's: the 126th helper)."""
     paths = [Path(path) for path in files or ()]
     if len(paths) < 2:
         return None  # a file alone: the messages below
     folder = paths[0].parent.name
     relative = "attempted relative import" in (error or "")
-    if not relative and (missing is None or missing != folder):
+    if not relative and not (missing == folder and any(path.name == "__init__.py" for path in paths)):
         return None
-    own = sorted(path.stem for path in paths if path.name != "__init__.py")
-    example = next((stem for stem in own if stem != paths[0].stem), own[0] if own else "search")
-    return (f"your files import each other as a package ({'a relative import' if relative else f'import {folder}'}): "
-            f"the grader reads the files of your folder as modules side by side, each by its own name, not as a "
-            f"package named {folder}: write `from {example} import ...` (and leave __init__.py out, or keep it "
-            "without imports)")
+    own = {path.stem for path in paths if path.name != "__init__.py"}
+    target = None
+    for tree in trees:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and relative and node.level > 0:
+                target = node.module.split(".")[0] if node.module else node.names[0].name
+            elif isinstance(node, ast.ImportFrom) and not relative and node.level == 0 and node.module \
+                    and node.module.startswith(folder + "."):
+                target = node.module.split(".")[1]
+            elif isinstance(node, ast.Import) and not relative:
+                target = next((alias.name.split(".")[1] for alias in node.names
+                               if alias.name.startswith(folder + ".")), None)
+            if target in own:
+                how = "a relative import" if relative else f"import {folder}"
+                return (f"your files import each other as a package ({how}): the grader reads the files of your folder "
+                        f"as modules side by side, each by its own name, not as a package named {folder}: write "
+                        f"`from {target} import ...` (and leave __init__.py out, or keep it without imports)")
+            target = None
+    return None
 
 
 def explain_load_error(exercise, files, error: str) -> str:
@@ -236,7 +251,7 @@ def explain_load_error(exercise, files, error: str) -> str:
     a module the course handed out, or a game loop asking for input when the file is loaded, said as such."""
     trees = _trees(files)
     module = _NO_MODULE.search(error or "")
-    package = _as_a_package(files, module.group(1).split(".")[0] if module else None, error)
+    package = _as_a_package(files, trees, module.group(1).split(".")[0] if module else None, error)
     if package:
         return package
     if module and module.group(1).split(".")[0] not in _own_modules(files):

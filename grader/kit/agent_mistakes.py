@@ -21,10 +21,11 @@ CODES = {
                          "When your recursion scores a position, how many moves have been made since the root?"),
     "timer-checked-only-at-root": ("Your search checks the clock only at the top, so it runs on after the time is up.",
                                    "Once time_left() is low, how long does your search go on if only the top looks?"),
-    "timeout-caught-inside": ("Your search catches its own timeout and answers a move, so the caller never learns "
-                              "the search was cut short.",
-                              "Once the time is up, who should decide what to do with a search that did not finish: "
-                              "the search, or the method that called it?"),
+    "answers-when-time-is-up": ("Your search reads that the time is up and then answers (a move, or the no-move "
+                                "answer) instead of raising the timeout, so the caller never learns the search was "
+                                "cut short.",
+                                "Once the time is up, who should decide what to do with a search that did not finish: "
+                                "the search, or the method that called it?"),
     "returns-interrupted-depth-move": ("Your iterative deepening returns a move from the depth the clock cut short.",
                                        "Which depth's move is complete when the time runs out?"),
     "under-pruning": ("Your alpha-beta scores leaves it could prune.",
@@ -44,7 +45,7 @@ CODES = {
 }
 
 
-CLOCK_CODES = {"timer-checked-only-at-root", "timeout-caught-inside"}
+CLOCK_CODES = {"timer-checked-only-at-root", "answers-when-time-is-up"}
 
 
 class AgentMistakes:
@@ -93,8 +94,8 @@ class AgentMistakes:
                 name("timer-checked-only-at-root", check.message, check)
             elif readings and all(r["ran_out"] is not None and r["noticed"] is not None and r["late"] <= 20
                                   and not r["after"] and self._answered_a_move(o) for r, o in zip(readings, bad)):
-                # read the clock in time, asked nothing after, then answered where it should raise: caught inside
-                name("timeout-caught-inside", check.message, check)
+                # read the clock in time, asked nothing after, then answered where it should raise (caught, or returned)
+                name("answers-when-time-is-up", check.message, check)
         for check, bad in self._failing(facts, "no-move"):
             if "wrong-return-type" in codes and all(self._holds_no_move(o) for o in bad):
                 continue  # the no-move answer is there, inside the wrong shape: one mistake, not two

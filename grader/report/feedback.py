@@ -62,6 +62,8 @@ def check_text(result: SubmissionResult, check: CheckResult, *, mistakes: bool =
             lines.append(f"expected: {code(_shown(cx.expected))}    yours: {code(_shown(cx.actual))}")
         history = history_note(result.mistakes, cx.noun)
         if history:
+            if markdown:  # a paragraph of its own, not run on into the answers' line (the 126th helper)
+                lines.append("")
             lines.append(history)
         # What the text and Markdown reports say under the tree, here too: every machine format (Gradescope, JUnit,
         # Classroom, the pytest plugin, Actions annotations) reads this function, and dropped it (the 120th helper)
