@@ -154,14 +154,12 @@ def _publish_usage_error(path: Path, exercise_id: str | None, exercises_dir, exc
                    f"{readable(str(failure))}", err=True)
 
 
-def _say_seed_from_environment() -> None:
-    """Said, never silent, where ``--seed`` came from MINIMAX_GRADER_SEED: an instructor who exported it to re-run a
-    bundle would otherwise show students the secret seed's cases in a "public" self-check (the 124th helper), or
-    grade a class on other cases than its gradebook's. The number itself is not printed."""
+def _say_seed_from_environment(instead: str) -> None:
+    """Said, never silent, where ``--seed`` came from MINIMAX_GRADER_SEED rather than ``instead``: an instructor who
+    exported it to re-run a bundle would otherwise show students the secret seed's cases in a "public" self-check
+    (the 124th helper), or grade a class on other cases than its gradebook's. The number itself is not printed."""
     if click.get_current_context().get_parameter_source("seed") is click.core.ParameterSource.ENVIRONMENT:
-        click.echo("minimax-grader: the seed comes from MINIMAX_GRADER_SEED, not the "
-                   + ("public seed" if click.get_current_context().info_name == "check" else "gradebook or a fresh one"),
-                   err=True)
+        click.echo(f"minimax-grader: the seed comes from MINIMAX_GRADER_SEED, not {instead}", err=True)
 
 
 def _check(path, exercise_id, fmt, seed, examples, sandbox, exercises_dir, output, feedback_level, instructor):
@@ -175,7 +173,7 @@ def _check(path, exercise_id, fmt, seed, examples, sandbox, exercises_dir, outpu
     from grader.judging.exercise import ExerciseError
 
     extra = _exercises_dirs(exercises_dir)
-    _say_seed_from_environment()
+    _say_seed_from_environment("the public seed")
     if output is not None and not output.resolve().parent.is_dir():  # say so before grading, not after
         raise click.BadParameter(f"the folder of {output} does not exist", param_hint="--output")
     audience = "instructor" if instructor else "student"
@@ -410,7 +408,7 @@ def grade(paths, exercise_id, out, jobs, seed, sandbox, exercises_dir, examples,
     from grader.sandbox import launch
 
     launch.start_choosing(sandbox)  # the sandbox probe runs while the rest of the grader is imported
-    _say_seed_from_environment()
+    _say_seed_from_environment("the gradebook or a fresh one")
     from grader.bulk import batch
     from grader.judging.exercise import ExerciseError
     from grader.export import roster as lms_exports

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from grader.kit import agent_declaration, agent_pictures
 from grader.kit.by_identity import ByIdentity
-from grader.kit.agent_oracle import AgentOracle, reach
+from grader.kit.agent_oracle import SLACK, AgentOracle, reach
 from grader.kit.agent_search import INF, AgentSearch
 from grader.kit.errors import DeclarationError
 from grader.kit.game import load_module
@@ -39,7 +39,6 @@ from grader.vocabulary.answers import Answer
 DRIVER = Path(__file__).with_name("agent_driver.py")
 REACHED_CAP = 50_000  # positions _at keeps by path, in all (about 30 MiB of isolation positions)
 WIN_SEARCH_CAP = 20_000  # positions of a depth-limited tree the grader searches to confirm a win (_wins_within)
-SLACK = 20  # recorded calls a search may make after the clock ran out before it reads the clock again
 GROUP_WORDS = {}
 
 

@@ -9,7 +9,7 @@ the answers alone (``min-max-swapped``: every wrong move is a best move of the s
 
 from __future__ import annotations
 
-from grader.kit.agent_oracle import BOARD_STOPPED
+from grader.kit.agent_oracle import BOARD_STOPPED, SLACK
 from grader.vocabulary.findings import Finding
 
 CODES = {
@@ -90,9 +90,10 @@ class AgentMistakes:
                 name("wrong-return-type", check.message, check)
         for check, bad in self._failing(facts, "timeout"):
             readings = [hooks.timeout_reading(o) for o in bad]
-            if readings and all(r["ran_out"] is not None and (r["noticed"] is None or r["late"] > 20) for r in readings):
+            if readings and all(r["ran_out"] is not None and (r["noticed"] is None or r["late"] > SLACK)
+                                for r in readings):
                 name("timer-checked-only-at-root", check.message, check)
-            elif readings and all(r["ran_out"] is not None and r["noticed"] is not None and r["late"] <= 20
+            elif readings and all(r["ran_out"] is not None and r["noticed"] is not None and r["late"] <= SLACK
                                   and not r["after"] and self._answered_a_move(o) for r, o in zip(readings, bad)):
                 # read the clock in time, asked nothing after, then answered where it should raise (caught, or returned)
                 name("answers-when-time-is-up", check.message, check)

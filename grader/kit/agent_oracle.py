@@ -17,6 +17,7 @@ TRACE_CAP = 30000
 MAX_PATH = 120
 CUT_OFF = 100  # recorded calls past the end of the clock after which a search is stopped (its questions refused)
 BOARD_STOPPED = "the grader's board stopped your search"  # how a search the board stopped is told (and read back)
+SLACK = 20  # recorded calls a search may make after the clock ran out before it reads the clock again
 # Positions one case keeps by path (an honest search of these games reaches a few thousand): past it a position is
 # worked out from the longest kept prefix and not kept. Expansion notes come one way, and random paths of a copy of
 # the rules the child carries made the grading process hold 0.5 GB (the forty-seventh red team).

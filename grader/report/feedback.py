@@ -49,6 +49,13 @@ def check_text(result: SubmissionResult, check: CheckResult, *, mistakes: bool =
     # In Markdown, what the submission chose (its exception's text, its answer) is made inert (report.markdown).
     words, code = (md.text, md.code) if markdown else (str, str)
     lines: list[str] = []
+
+    def own_paragraph(text: str) -> None:
+        """A line that follows the answers' line: in Markdown a paragraph of its own, or the two run on into one
+        (the 125th and 126th helpers)."""
+        if markdown:
+            lines.append("")
+        lines.append(text)
     if check.message:
         lines.append(words(check.message))
     cx = check.counterexample
@@ -62,16 +69,12 @@ def check_text(result: SubmissionResult, check: CheckResult, *, mistakes: bool =
             lines.append(f"expected: {code(_shown(cx.expected))}    yours: {code(_shown(cx.actual))}")
         history = history_note(result.mistakes, cx.noun)
         if history:
-            if markdown:  # a paragraph of its own, not run on into the answers' line (the 126th helper)
-                lines.append("")
-            lines.append(history)
+            own_paragraph(history)
         # What the text and Markdown reports say under the tree, here too: every machine format (Gradescope, JUnit,
         # Classroom, the pytest plugin, Actions annotations) reads this function, and dropped it (the 120th helper)
         where = cx.localisation.get("text") if isinstance(cx.localisation, dict) else None
         if where:
-            if markdown:  # a paragraph of its own: after the answers' line it ran on into one (the 125th helper)
-                lines.append("")
-            lines.append(f"where it first goes wrong: {words(where)}")
+            own_paragraph(f"where it first goes wrong: {words(where)}")
     if mistakes and check.status in ("failed", "error") and result.mistakes:
         lines += ["", "Likely mistake" + ("s:" if len(result.mistakes) > 1 else ":")]
         for m in result.mistakes:
