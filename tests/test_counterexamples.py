@@ -25,3 +25,30 @@ def api_bank(exercise_id):
     from grader.judging import bank, exercise
 
     return bank.build(exercise.load(exercise_id))
+
+
+def _values(node):
+    return [node["value"], *(value for child in node["children"] for value in _values(child))]
+
+
+def test_a_mistake_that_needs_two_equal_values_shrinks_to_small_ones():
+    """Over-pruning on equality needs a leaf equal to the bound: made simpler one value at a time the equality
+    broke, and the smallest tree kept -9.75 twice. The whole tree's values relabelled by rank (order and sign kept)
+    keep it, and the shrinker gets to values no larger than 1."""
+    result = api.check(SUBMISSIONS / "alphabeta" / "buggy" / "prunes_on_equality.py", "alphabeta")
+    shrunk = [c.counterexample for c in result.checks if c.counterexample is not None and c.counterexample.shrunk]
+    assert shrunk
+    for counterexample in shrunk:
+        assert all(type(v) is int and abs(v) <= 1 for v in _values(counterexample.input["tree"])), counterexample.input
+
+
+def test_a_trees_values_by_rank_keep_their_order_sign_and_ties():
+    from grader.kit import tree_hooks
+
+    leaf = lambda value: {"name": "n", "value": value, "children": []}  # noqa: E731
+    tree = {"name": "r", "value": 0.0, "children": [leaf(-9.75), leaf(3.5), leaf(-9.75), leaf(-0.5), leaf(12)]}
+    case = {"tree": tree, "max_depth": 1, "player_a_moves": True}
+    ranked = tree_hooks._ranked_values(tree)
+    assert _values(ranked) == [0, -2, 1, -2, -1, 2]
+    assert {**case, "tree": ranked} in tree_hooks.shrink_candidates(case)
+    assert tree_hooks._ranked_values(ranked) == ranked  # already ranks: no candidate of it

@@ -11,6 +11,7 @@ An exercise's hooks take what they need from here and add their own reference an
 from __future__ import annotations
 
 import json
+import math
 import re
 from pathlib import Path
 
@@ -384,6 +385,12 @@ def shrink_candidates(case_input):
                 out.append(with_tree(_replace(tree, path, {**node, "children": kids})))
     if not case_input["player_a_moves"]:
         out.append({**case_input, "player_a_moves": True})
+    ranked = _ranked_values(tree)
+    if ranked != tree:
+        out.append(with_tree(ranked))
+    for value in sorted(_distinct_values(tree), key=_value_key, reverse=True):  # every node of one value at once
+        for simpler in _simpler_values(value):
+            out.append(with_tree(_with_values(tree, {value: simpler})))
     for path in _all_paths(tree):
         node = _at(tree, path)
         for simpler in _simpler_values(node["value"]):
@@ -424,6 +431,31 @@ def _replace(node, path, new):
 
 def _value_key(value):
     return (type(value) is float, abs(value), value < 0)
+
+
+def _distinct_values(tree) -> set:
+    return {node["value"] for node in (_at(tree, path) for path in _all_paths(tree))}
+
+
+def _with_values(tree, mapping: dict):
+    """The tree with each value ``mapping`` names replaced (the same tree where it names none)."""
+    value = tree["value"]
+    return {**tree, "value": mapping.get(value, value), "children": [_with_values(c, mapping) for c in tree["children"]]}
+
+
+def _ranked_values(tree):
+    """The tree with its values replaced by their ranks: 0 stays 0, the positive values become 1, 2, ... and the
+    negative ones -1, -2, ... in their order. A search compares values and never does arithmetic on them, so a
+    mistake in its comparisons (a prune on a value equal to the bound, a tie broken the wrong way) shows on the
+    ranks as it did on the values, where making one value simpler at a time breaks the equality it needs: an
+    over-pruning alpha-beta shrank to two leaves of -9.75 (now two of -1)."""
+    values = _distinct_values(tree)
+    if not all(type(v) in (int, float) and math.isfinite(v) for v in values):
+        return tree
+    above, below = sorted(v for v in values if v > 0), sorted((v for v in values if v < 0), reverse=True)
+    mapping = {v: rank for rank, v in enumerate(above, 1)} | {v: -rank for rank, v in enumerate(below, 1)}
+    mapping.update({v: 0 for v in values if v == 0})
+    return _with_values(tree, mapping)
 
 
 def _simpler_values(value):
