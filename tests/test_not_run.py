@@ -150,3 +150,52 @@ def test_the_grader_gives_a_call_the_wall_clock_time_the_harness_does():
     exec(compile(source[start:source.index("\n\n\n", start)], str(path), "exec"), namespace)  # that function alone
     for timeout in (0.05, 0.3, 1.0, 2.5, 10.0):
         assert namespace["wall_limit"](timeout) == session.call_wall_limit(timeout), timeout
+
+
+ENDLESS = '''
+def minimax(node, max_depth, player_a_moves):
+    while True:
+        pass
+'''
+
+ENDS_ON_ONE_NODE_ONLY = '''
+def minimax(node, max_depth, player_a_moves):
+    if node.children:
+        while True:
+            pass
+    return get_value(node)
+'''
+
+
+def _graded(tmp_path, monkeypatch, text):
+    monkeypatch.setenv("MINIMAX_GRADER_CALL_TIMEOUT", "0.3")
+    exercise = exercises.load("ctp-26")
+    bank = banks.build(exercise, seed=11, examples=8)
+    path = tmp_path / "search.py"
+    path.write_text(text, encoding="utf-8")
+    result = judge.grade(submissions.load(path), exercise, bank, launch.choose("posix"))
+    return exercise, bank, result
+
+
+def test_a_search_that_ends_nowhere_is_asked_its_smallest_case_and_no_more(tmp_path, monkeypatch):
+    """Two calls cut short end the first pass; with nothing ended, the smallest case left is asked alone, and a
+    search that does not end even there is asked nothing more: three limits, not the eight of every request for
+    the rest (a student's self-check waited some 9 s for an endless loop). The report names that smallest case."""
+    exercise, bank, result = _graded(tmp_path, monkeypatch, ENDLESS)
+    assert result.mistakes and result.mistakes[0].code == "does-not-finish"
+    evidence = result.mistakes[0].evidence
+    smallest = min(exercise.hook("size")(case.input) for case in bank.cases)
+    assert evidence.startswith(f"3 of {len(bank.cases)} calls did not finish within 0.3 s"), evidence
+    assert "no call ended, not even on the smallest case, so the other" in evidence, evidence
+    drawn = next(c.counterexample for c in result.checks if c.counterexample is not None)
+    assert exercise.hook("size")(drawn.input) == smallest, drawn.input
+
+
+def test_a_search_that_ends_on_its_smallest_case_is_asked_the_rest_as_before(tmp_path, monkeypatch):
+    """The smallest case asked alone is not one of the requests for the rest: a search that ends there (here one
+    that ends only on a tree of one node) is asked again after every two calls cut short, ``RESENDS`` times."""
+    exercise, bank, result = _graded(tmp_path, monkeypatch, ENDS_ON_ONE_NODE_ONLY)
+    assert result.mistakes and result.mistakes[0].code == "does-not-finish"
+    evidence = result.mistakes[0].evidence
+    assert evidence.startswith(f"{2 * (judge.RESENDS + 1)} of {len(bank.cases)} calls did not finish"), evidence
+    assert "more were not run after them" in evidence, evidence

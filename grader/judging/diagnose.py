@@ -713,7 +713,13 @@ def _did_not_finish(facts: Facts, exercise, failing_answer_checks) -> Finding | 
         return None
     not_run = sum(1 for o in bank if isinstance(o.raw, dict) and o.raw.get("skipped") == TIMED_OUT_BEFORE)
     smallest = min(timed_out, key=facts.size)
-    after = f"; {not_run} more were not run after them" if not_run else ""
+    ended = any(isinstance(o.raw, dict) and "skipped" not in o.raw and not o.raw.get("timed_out") for o in bank)
+    if not_run and not ended and exercise.hook("size", None) is not None \
+            and facts.size(smallest) == min(facts.size(o) for o in bank):
+        # the grader asked the smallest case alone, and stopped there (judge._run_the_rest)
+        after = f"; no call ended, not even on the smallest case, so the other {not_run} were not run"
+    else:
+        after = f"; {not_run} more were not run after them" if not_run else ""
     return Finding(DOES_NOT_FINISH,
                    f"{len(timed_out)} of {len(bank)} calls did not finish within "
                    f"{exercise.limits.call_timeout:g} s, the smallest {facts.call(smallest)}{after}",

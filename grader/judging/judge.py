@@ -107,7 +107,7 @@ def _grade_in_session(session: Session, exercise, bank: Bank, result: Submission
                 return
             result.max_score = parts.graded_max_score(exercise, result.parts)
         first_raw = session.run([c.to_request() for c in bank.cases])
-        _run_the_rest(session, bank, first_raw)
+        _run_the_rest(session, bank, first_raw, exercise.hook("size", None))
     except SandboxFailure as failure:
         result.error = failure.reason
         return
@@ -119,19 +119,39 @@ def _grade_in_session(session: Session, exercise, bank: Bank, result: Submission
         _unjudgeable(result, exc)
 
 
-def _run_the_rest(session: Session, bank: Bank, first_raw: list) -> None:
+def _run_the_rest(session: Session, bank: Bank, first_raw: list, size=None) -> None:
     """The cases a pass did not run because two calls before them were cut short, asked again in requests of
     their own (at most ``RESENDS``, within the submission's time): a case never run is no evidence for any check
     (``checks.per_case_check``), so a search slow on a few trees is still seen on the rest, and a search that
-    stalls on purpose to hide the rest (the forty-third red team) is seen on nothing and passes nothing."""
+    stalls on purpose to hide the rest (the forty-third red team) is seen on nothing and passes nothing.
+
+    While no call has ended yet (every one so far cut short), the smallest case left (``size``, the exercise's
+    measure; else the first) is asked first, alone: a search that does not end even there does not end, and the
+    rest is not asked (an endless loop cost a student's self-check eight limits, some 9 s, where three tell the same,
+    and its smallest case is the one the report names). One that ends there is asked the rest as before, the
+    probe not counted among the requests: it is never asked fewer cases than without it."""
     limits = session.limits
-    for _ in range(RESENDS):
+    resends, probed = 0, False
+    while resends < RESENDS:
         rest = [at for at, raw in enumerate(first_raw) if raw.get("skipped") == TIMED_OUT_BEFORE]
         if not rest or session.budget_left() <= AUDIT_RESERVE + call_wall_limit(limits.call_timeout):
             return
+        if not probed and not any(_ended(raw) for raw in first_raw):
+            probed = True
+            at = min(rest, key=lambda at: size(bank.cases[at].input)) if size is not None else rest[0]
+            [first_raw[at]] = session.run([bank.cases[at].to_request()], within=session.budget_left() - AUDIT_RESERVE)
+            if not _ended(first_raw[at]):
+                return
+            continue
+        resends += 1
         again = session.run([bank.cases[at].to_request() for at in rest], within=session.budget_left() - AUDIT_RESERVE)
         for at, raw in zip(rest, again):
             first_raw[at] = raw
+
+
+def _ended(raw: dict) -> bool:
+    """Whether a call ran to its end, answering or raising: neither cut short nor not run."""
+    return "skipped" not in raw and not raw.get("timed_out")
 
 
 def _in_exercise_code(exercise, exc: BaseException) -> bool:
