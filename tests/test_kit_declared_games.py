@@ -532,3 +532,128 @@ def test_new_exercise_offers_depth_counts_for_a_game_with_extra_turns_and_says_t
     connect = exercise.load("connect-four")  # players alternate: nothing to choose
     assert "depth_counts" not in (scaffold("c4", connect.kit.game_path, tmp_path) / "exercise.toml").read_text()
     assert "- `player(state)`: the player to move: `0` for MAX, `1` for MIN" in interface_text(twin.kit.decl)
+
+
+# -- a view handed over (state_view) with the game's operations as the helpers ------------------------
+
+VIEWED_NIM = NIM + '''
+
+def evaluate(state, player):
+    return (sum(state[0]) % 3 - 1) / 4 * (1 if to_move(state) == player else -1)
+
+
+def as_list(state):
+    return [state[0], state[1]]
+
+
+def as_lists(state):
+    return [list(state[0]), state[1]]
+'''
+
+VIEWED = '''
+title = "nim, handed as a list"
+statement = "statement.md"
+starter = "starter.py"
+fixtures = "positions"
+random_examples = 10
+
+[game]
+module = "nimgame.py"
+positions = "reachable"
+depths = [1, 2]
+
+[student]
+function = "minimax"
+returns = "value"
+state_view = "as_list"
+
+[student.arguments]
+state = "state"
+depth = "depth"
+maximizing = "player"
+
+[student.players]
+max = true
+min = false
+
+[student.helpers]
+moves = "actions"
+play = "result"
+game_over = "is_terminal"
+utility = { op = "utility", player = "max" }
+heuristic = { op = "evaluate", player = "max" }
+
+[[checks]]
+name = "values"
+title = "the value"
+kind = "value"
+points = 2.0
+
+[[checks]]
+name = "leaves"
+title = "scores the leaves"
+kind = "evaluations"
+points = 1.0
+
+[[checks]]
+name = "left-alone"
+title = "the state is left as it was"
+kind = "unchanged"
+points = 1.0
+'''
+
+PLAYS_WITH_PLAY = '''
+def minimax(state, depth, maximizing):
+    if game_over(state):
+        return utility(state)
+    if depth == 0:
+        return heuristic(state)
+    values = [minimax(play(state, m), depth - 1, not maximizing) for m in moves(state)]
+    return max(values) if maximizing else min(values)
+'''
+
+PLAYS_ON_THE_VIEW = '''
+def minimax(state, depth, maximizing):
+    # plays each move on the list it was handed, and takes it back: nothing of the grader's play()
+    if game_over(state):
+        return utility(state)
+    if depth == 0:
+        return heuristic(state)
+    values = []
+    for h, n in moves(state):
+        heaps, who = state
+        state[0], state[1] = heaps[:h] + (heaps[h] - n,) + heaps[h + 1:], ("MIN" if who == "MAX" else "MAX")
+        values.append(minimax(state, depth - 1, not maximizing))
+        state[0], state[1] = heaps, who
+    return max(values) if maximizing else min(values)
+'''
+
+
+def test_a_search_handed_a_view_is_known_at_the_root_of_its_search(tmp_path):
+    """The student holds the view (``state_view``), not the state: a search over the game's operations, started
+    from the view, evaluated only positions "never handed" (the view was no position the driver knew), and a
+    correct search lost its evaluations check (the hundred and twenty-seventh helper's misere game)."""
+    base = make_exercise(tmp_path, "nim-viewed", VIEWED, game=VIEWED_NIM)
+    result = grade(base, "nim-viewed", PLAYS_WITH_PLAY)
+    assert result.score == result.max_score, [(c.name, c.message) for c in result.checks]
+
+
+def test_a_view_changed_in_place_is_evaluated_as_what_it_holds(tmp_path):
+    """A search that plays its moves on the view and takes them back is asked what the changed view holds (as
+    the stand-ins at home answer it), never the position the view was handed as: its values are right."""
+    base = make_exercise(tmp_path, "nim-viewed", VIEWED, game=VIEWED_NIM)
+    result = grade(base, "nim-viewed", PLAYS_ON_THE_VIEW)
+    checks = {c.name: c for c in result.checks}
+    assert checks["values"].status == "passed", checks["values"].message
+    assert checks["left-alone"].status == "passed", checks["left-alone"].message
+
+
+def test_a_view_the_games_operations_cannot_take_is_refused_in_one_line(tmp_path):
+    from grader.judging import exercise
+    from grader.judging.exercise import ExerciseError
+
+    base = make_exercise(tmp_path, "nim-viewed", VIEWED.replace('"as_list"', '"as_lists"'), game=VIEWED_NIM)
+    with pytest.raises(ExerciseError, match=r"state_view = 'as_lists': the game's actions and result are called "
+                                            r"with the view, and they raised TypeError") as raised:
+        exercise.load("nim-viewed", [base]).hooks
+    assert "\n" not in str(raised.value)

@@ -198,25 +198,58 @@ class Built:
 
 
 class Registry:
-    """The states handed to the student in one call, by identity, with their paths from the root."""
+    """The states handed to the student in one call, by identity, with their paths from the root.
 
-    def __init__(self, root):
+    A state that can change in place (a list, a dict, an object: the game's own states, or the view ``state_view``
+    hands over) is its path only while it holds what it held when it was handed out: one the student changed (a
+    search that plays a move on the board, evaluates, and takes it back) is asked by what it holds now, as the
+    stand-ins at home would evaluate it, never as the position it was (``lookup``)."""
+
+    def __init__(self, root, view=None):
         self.paths = {_id(root): ()}
         self.keep = [root]  # alive for the whole call, so no id is reused
+        # id -> what a changeable state held when handed out; empty where the states are plain tuples and numbers
+        self.held = {} if _unchangeable(root) and (view is None or view is root) else {_id(root): _snapshot(root)}
+        if view is not None and view is not root:  # the student holds the view: the root, asked by its path
+            self.add(view, ())
+
+    def lookup(self, state):
+        """The state's path while it is as it was handed out; None for any other state."""
+        found = self.paths.get(_id(state))
+        if found is not None and self.held:
+            before = self.held.get(_id(state))
+            if before is not None and _snapshot(state) != before:
+                return None
+        return found
 
     def path(self, state):
-        found = self.paths.get(_id(state))
+        found = self.lookup(state)
         return "?" if found is None else list(found)
 
     def where(self, state, encode):
         """How the grader finds the state: its path when the kit handed it out, else its plain data."""
-        found = self.paths.get(_id(state))
+        found = self.lookup(state)
         return list(found) if found is not None else {"state": encode(state)}
 
     def add(self, state, path):
         if _id(state) not in self.paths:
             self.paths[_id(state)] = path
             self.keep.append(state)
+            if self.held or not _unchangeable(state):
+                self.held[_id(state)] = _snapshot(state)
+
+
+_UNCHANGEABLE = (int, float, str, bool, bytes, type(None))
+
+
+def _unchangeable(value, depth=0) -> bool:
+    """Whether nothing in ``value`` can change in place: plain values, in tuples and frozensets of them."""
+    kind = _type(value)
+    if kind in _UNCHANGEABLE:
+        return True
+    if (kind is tuple or kind is frozenset) and depth < 6 and len(value) <= 400:
+        return all(_unchangeable(item, depth + 1) for item in value)
+    return False
 
 
 _EVALUATIONS = ("utility", "evaluate")
@@ -253,7 +286,7 @@ class _Here:
         self.positions = {(): decode(root_data)} if root_data is not None else {}
 
     def position(self, registry, state):
-        path = registry.paths.get(_id(state))
+        path = registry.lookup(state)
         if path is None or () not in self.positions:
             return self.decode(self.encode(state))
         found = self.positions.get(path)
@@ -320,7 +353,7 @@ def configure(declaration_json, game_path):
                 if action not in moves:
                     raise ValueError(f"{action!r} is not a legal move here (legal: {moves!r})")
                 child = game.result(state, action)
-                parent = registry.paths.get(_id(state))
+                parent = registry.lookup(state)
                 if parent is not None:
                     registry.add(child, parent + (moves.index(action),))
                 return child
@@ -336,13 +369,13 @@ def configure(declaration_json, game_path):
                     return local.value(op, registry, state, side)
             else:
                 ask = link.ask
-                paths = registry.paths
+                paths, lookup = registry.paths, registry.lookup
                 head = b'["e", "%s", [' % op.encode("ascii")
 
                 def evaluation(state, side):
                     # A state the kit handed out is asked by its path, written as json.dumps writes it (the
                     # grader's quick reader expects exactly that text): thousands of questions per submission.
-                    path = paths.get(_id(state))
+                    path = lookup(state) if registry.held else paths.get(_id(state))
                     if path is not None and _type(side) is int:
                         question = head + b", ".join([b"%d" % step for step in path]) + b"], %d]" % side
                     else:
@@ -363,7 +396,7 @@ def configure(declaration_json, game_path):
         return helper
 
     def helpers(built, link):
-        registry = Registry(built.root)
+        registry = Registry(built.root, built.handed)
         local = getattr(built, "here", None)
         return {name: make_helper(h["op"], h["player"], registry, link, h.get("function"), local)
                 for name, h in spec["helpers"].items()}

@@ -142,6 +142,7 @@ class KitHooks:
         if missing:
             raise declaration.DeclarationError(f"[student] names {', '.join(missing)}, which {self.game_path.name} "
                                                "does not define as a function")
+        self._check_view()
         self._check_stated_values()
         refused = (declaration.unknown_groups(self.decl, exercise.checks)
                    or declaration.vacuous_checks(self.decl, exercise.checks, self._handed_immutable()))
@@ -151,6 +152,30 @@ class KitHooks:
         self._sizes: dict = {}
         self._oracle_memory = ByIdentity(1024)
         exercise.meta.setdefault("group_words", dict(GROUP_WORDS))  # how reports name the kit's groups
+
+    def _check_view(self) -> None:
+        """The game's operations handed to the student (``moves``, ``play``...) are called with the view ``state_view``
+        makes, not with a state: on the starts they must give the moves they give for the state itself, or every
+        search, the instructor's own included, raises or plays another game (one line, at loading)."""
+        name = self.decl["state_view"]
+        if not name or not any(h["op"] in ("actions", "result") for h in self.decl["helpers"].values()):
+            return
+        view, module = getattr(self.game.module, name), self.game.module
+        for start in self.game.starts[:3]:
+            try:
+                expected, seen = list(module.actions(start)), list(module.actions(view(start)))
+                same = seen == expected and all(
+                    self.game.encode(module.result(view(start), move)) == self.game.encode(module.result(start, move))
+                    for move in expected)
+            except Exception as exc:  # noqa: BLE001 - the instructor's rules on a view: say what they did
+                raise declaration.DeclarationError(
+                    f"[student] state_view = {name!r}: the game's actions and result are called with the view, and "
+                    f"they raised {type(exc).__name__} on {name}({start!r}): {exc}"[:400]) from None
+            if not same:
+                raise declaration.DeclarationError(
+                    f"[student] state_view = {name!r}: the game's actions and result are called with the view, and on "
+                    f"{name}({start!r}) they do not give what they give on the position itself (make them take the "
+                    "view, or hand over the game's own functions: { function = ... })"[:400])
 
     def _check_stated_values(self) -> None:
         """A hand-made position's stated ``value`` is the kit reference's, or the exercise does not load (one line)."""
