@@ -262,3 +262,49 @@ def test_the_consistency_check_shows_an_answer_that_changed_before_one_not_known
     assert "the first time and returned 4 when asked again later" in result.message, result.message
     assert result.message.endswith("(2 of 2: 1 answer changed, 1 not known to answer alike)"), result.message
     assert result.counterexample is not None
+
+
+def test_an_answer_not_given_again_fails_the_consistency_check_but_names_no_memory(small_banks):
+    """Answered the first time and cut short when asked again: the check fails (a forger could hide a changed answer
+    behind a slow second call), but the call says nothing of what the code remembers. A search without a depth limit,
+    near its limit on a loaded machine, was named ``state-across-calls`` ("returned -1 the first time and gave no
+    answer in time when asked again later (22 answers changed)": the 127th helper's)."""
+    from grader.judging import checks
+
+    exercise, bank = small_banks("ctp-26")
+    spec = next(s for s in exercise.checks if s.kind == "consistent")
+    slow, same = bank.cases[0], bank.cases[1]
+    first = {slow.id: checks.Outcome(slow, {"id": slow.id, "answer": {"t": "int", "v": 3}}),
+             same.id: checks.Outcome(same, {"id": same.id, "answer": {"t": "int", "v": 4}})}
+    second = [{"id": slow.id, "timed_out": True}, {"id": same.id, "answer": {"t": "int", "v": 4}}]
+    result = checks.consistency_check(spec, exercise, first, second, None)
+    assert result.status == "failed" and result.failed_cases == 1 and result.unanswered_cases == 1, result.message
+    assert result.message.endswith("(1 of 2: 1 not answered when asked again)"), result.message
+
+
+def test_a_search_near_its_limit_when_asked_again_is_not_said_to_remember(small_banks):
+    """The diagnosis's own look at a skipped consistency check counts only answers given both times."""
+    from grader.judging import checks as kinds
+    from grader.judging import diagnose
+    from grader.judging.checks import Outcome
+
+    exercise, bank = small_banks("ctp-26")
+    spec = next(s for s in exercise.checks if s.kind == "consistent")
+    case = bank.cases[0]
+    outcome = Outcome(case, {"id": case.id, "answer": {"t": "int", "v": 3}}, 3)
+
+    class Facts:
+        outcomes = [outcome]
+        again = {case.id: {"id": case.id, "timed_out": True}}
+
+        @staticmethod
+        def call(o):
+            return "minimax(root, 2, True)"
+
+        @staticmethod
+        def reply(o):
+            return ("number", 3)
+
+    assert diagnose._look_for(spec, exercise, Facts, kinds) is None
+    Facts.again = {case.id: {"id": case.id, "answer": {"t": "int", "v": 5}}}
+    assert "answers changed" in diagnose._look_for(spec, exercise, Facts, kinds)

@@ -47,9 +47,11 @@ CODES = {
     "depth-off-by-one": ("Your search stops one move too early: it scores positions with one move of depth left "
                          "instead of looking at that move.",
                          "With depth 1 left, how many more moves should be looked at?"),
-    "depth-not-decremented": ("The depth never goes down as your search goes deeper, so it only stops at the end "
-                              "of the game.",
-                              "What depth does the next call get?"),
+    "depth-not-decremented": ("Your search does not stop at the depth limit: the depth never goes down as it goes "
+                              "deeper, or nothing stops it when the depth runs out, so it only stops at the end of "
+                              "the game.",
+                              "Where does your search stop once the depth has run out, and what depth does the next "
+                              "call get?"),
     "missing-terminal-check": ("Your search does not stop at a finished game: it keeps playing after the game is "
                                "won, or looks for moves where there are none.",
                                "What should happen when the game is already over?"),
