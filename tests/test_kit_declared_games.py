@@ -657,3 +657,41 @@ def test_a_view_the_games_operations_cannot_take_is_refused_in_one_line(tmp_path
                                             r"with the view, and they raised TypeError") as raised:
         exercise.load("nim-viewed", [base]).hooks
     assert "\n" not in str(raised.value)
+
+
+# -- the two scores a depth-limited search stops on, each written wrong alone -----------------------------
+
+DEPTH_LIMITED = VIEWED.replace('state_view = "as_list"\n', "").split("[[checks]]\nname = \"left-alone\"")[0]
+
+FINISHED_GAME_TURNED_ROUND = '''
+def minimax(state, depth, maximizing):
+    if game_over(state):
+        return -utility(state)  # the one who took the last counter taken for the winner
+    if depth == 0:
+        return heuristic(state)
+    values = [minimax(play(state, m), depth - 1, not maximizing) for m in moves(state)]
+    return max(values) if maximizing else min(values)
+'''
+
+NO_END_TEST = '''
+def minimax(state, depth, maximizing):
+    if depth == 0:
+        return heuristic(state)  # a finished game too, at the limit
+    values = [minimax(play(state, m), depth - 1, not maximizing) for m in moves(state)]
+    return max(values) if maximizing else min(values)  # max() of no moves: a crash on a finished game
+'''
+
+
+@pytest.mark.parametrize("source, code, words", [
+    (FINISHED_GAME_TURNED_ROUND, "sign-flip", "The score of a finished game has the wrong sign"),
+    (NO_END_TEST, "missing-terminal-check", ""),
+])
+def test_a_mistake_in_one_of_the_two_scores_a_search_stops_on_is_named(tmp_path, source, code, words):
+    """A finished game's score turned round while the heuristic is right (``-utility``), and a search with no end
+    test, which scores a finished game at the depth limit with the heuristic and crashes on one above it: both were
+    ``no-known-mistake`` (the 127th helper's misere class), the kit's families turning every leaf's sign, or scoring
+    a finished game by its utility at the limit."""
+    base = make_exercise(tmp_path, "nim-limited", DEPTH_LIMITED, game=VIEWED_NIM)
+    result = grade(base, "nim-limited", source)
+    assert result.mistakes and result.mistakes[0].code == code, [(m.code, m.evidence) for m in result.mistakes]
+    assert words in result.mistakes[0].explanation

@@ -571,8 +571,9 @@ class TerminalUncheckedFor(_Recursive):
 
     def step(self, searcher, n, depth, below):
         role = searcher.role_of(n)
-        if depth == 0:  # the test of the depth is still there: a finished position at the limit is scored
-            return searcher.leaf_of(n), False
+        if depth == 0:  # the test of the depth is still there: a finished position at the limit is scored,
+            # by the heuristic where this role's end test is missing (``heuristic(state)`` where the depth runs out)
+            return (searcher.evaluated_anyway(n) if role == self.role else searcher.leaf_of(n)), False
         if searcher.ended(n) and role == self.role:
             return (-math.inf if role == "max" else math.inf), True
         if searcher.ended(n):
@@ -605,7 +606,7 @@ class TerminalDefault(_Recursive):
 
     def step(self, searcher, n, depth, below):
         if depth == 0:
-            return searcher.leaf_of(n)
+            return searcher.evaluated_anyway(n)  # no end test: the depth limit's heuristic, finished or not
         if not searcher.kids(n):
             return self.default
         values = [below(child, searcher.depth_below(n, child, depth)) for child in searcher.kids(n)]
@@ -678,6 +679,36 @@ class LeavesNegatedFor(_Recursive):
         if searcher.ended(n) or depth == 0:
             leaf = searcher.leaf_of(n)
             return -leaf if searcher.role_of(n) == self.role else leaf
+        values = [below(child, searcher.depth_below(n, child, depth)) for child in searcher.kids(n)]
+        return max(values) if searcher.role_of(n) == "max" else min(values)
+
+
+class ScoreNegated(_Recursive):
+    """The right search, except that one of the two scores a search stops on has the wrong sign: a finished game's
+    (``-utility(state)``: the winner taken for the loser, as in a misere game read the usual way round) or the
+    evaluation at the depth limit's. The two helpers are the declaration's own, so either can be written wrong alone;
+    where the game has no evaluation, every leaf is a finished game and this is the whole ``sign-flip``."""
+
+    code = "sign-flip"
+
+    def __init__(self, ends: bool):
+        self.ends = ends
+        self.text = ("The score of a finished game has the wrong sign in your search: a game won for MAX is scored as "
+                     "lost and the other way round (positions at the depth limit are scored right)." if ends else
+                     "The evaluation at the depth limit has the wrong sign in your search: positions good for MAX "
+                     "are scored as bad there (finished games are scored right).")
+
+    def value(self, searcher, state, depth) -> tuple:
+        return self._search(searcher, searcher.node(state), depth, fresh_counter()), False
+
+    def memo_key(self) -> tuple:
+        return ("score-negated", self.ends)
+
+    def step(self, searcher, n, depth, below):
+        ended = searcher.ended(n)
+        if ended or depth == 0:
+            leaf = searcher.leaf_of(n)
+            return -leaf if ended == self.ends else leaf
         values = [below(child, searcher.depth_below(n, child, depth)) for child in searcher.kids(n)]
         return max(values) if searcher.role_of(n) == "max" else min(values)
 
@@ -924,6 +955,7 @@ PARAMETERISED = {**_one_role_families(), "depth-off-by-one/deeper": DeeperByOne(
                  "missing-terminal-check/default-0": TerminalDefault(0),
                  **{f"missing-terminal-check/default-0-{role}": TerminalDefaultFor(role, 0) for role in ("max", "min")},
                  "sign-flip/leaves-min": LeavesNegatedFor("min"), "sign-flip/leaves-max": LeavesNegatedFor("max"),
+                 "sign-flip/ends": ScoreNegated(ends=True), "sign-flip/limit": ScoreNegated(ends=False),
                  "no-alternation/negamax-colour": ColourNotAlternated(),
                  "bad-initial-bound/own-value": OwnValueStart(),
                  "bad-initial-bound/win-value": OneRole(

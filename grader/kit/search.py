@@ -86,6 +86,7 @@ class Searcher:
         self._leaves: list = []  # node -> utility (finished) or evaluation (horizon), once asked
         self._movers: list = []  # node -> to_move, for depths counted in turns
         self._scored: dict = {}  # node -> utility of a position not over (``scored_anyway``)
+        self._evaluated: dict = {}  # node -> evaluate of a finished game (``evaluated_anyway``)
         self._compiled: dict = {}  # (variant, pruning) -> its search (``_variant_search``)
         self._lock = threading.Lock()
 
@@ -168,6 +169,21 @@ class Searcher:
             except Exception as error:  # the game's utility may refuse a position that is not over
                 raise ValueError(f"no score for an unfinished position: {error}") from None
             self._scored[n] = found
+        return found
+
+    def evaluated_anyway(self, n: int):
+        """The position scored by ``evaluate`` whether the game is over or not, as a search with no test for the end
+        of the game scores it at the depth limit (``heuristic(state)`` where the depth runs out); ``leaf_of`` where the
+        game has no evaluation. An evaluation that cannot score a finished game raises ValueError: no prediction."""
+        if not self._ends[n] or not self.game.has_evaluate:
+            return self.leaf_of(n)
+        found = self._evaluated.get(n, _UNSET)
+        if found is _UNSET:
+            try:
+                found = self.game.evaluate(self.states[n], self.game.max_player)
+            except Exception as error:  # noqa: BLE001 - the game's evaluation may refuse a finished game
+                raise ValueError(f"no evaluation of a finished game: {error}") from None
+            self._evaluated[n] = found
         return found
 
     def depth_below(self, n: int, child: int, depth):
@@ -320,7 +336,7 @@ class Searcher:
         # A rule the student writes, turned round: the test for the end of the game inverted (true exactly
         # while the game goes on), so an unfinished position is scored as it stands and a finished one searched on.
         inverted_end = variant == "terminal-test-inverted"
-        scored_anyway = self.scored_anyway
+        scored_anyway, evaluated_anyway = self.scored_anyway, self.evaluated_anyway
         negated = variant == "sign-flip"
         turned = {"min-max-swapped": {"max": "min", "min": "max"}, "always-max": {"max": "max", "min": "max"},
                   "always-min": {"max": "min", "min": "min"}}.get(variant)
@@ -349,7 +365,7 @@ class Searcher:
                     found = memo[key] = (scored_anyway(n), False)
                     return found
             elif (ends[n] and checks_end) or (depth is not None and depth <= stop_at):
-                leaf = leaves[n]
+                leaf = leaves[n] if checks_end or not ends[n] else evaluated_anyway(n)  # no end test: the heuristic
                 if leaf is _UNSET:
                     leaf = leaf_of(n)
                 found = memo[key] = (-leaf if negated else leaf, False)
