@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from grader.doors import api
 from grader import report
 from conftest import SUBMISSIONS
@@ -52,3 +54,23 @@ def test_a_trees_values_by_rank_keep_their_order_sign_and_ties():
     assert _values(ranked) == [0, -2, 1, -2, -1, 2]
     assert {**case, "tree": ranked} in tree_hooks.shrink_candidates(case)
     assert tree_hooks._ranked_values(ranked) == ranked  # already ranks: no candidate of it
+
+
+def test_a_hand_made_case_is_shown_with_its_title_in_every_report():
+    """A fixture's ``title`` is the instructor's word for what the position is about, and the docs say reports show
+    it: they never did (the 127th helper's misere positions). A shrunk tree has none."""
+    import html
+
+    from grader.report import feedback
+
+    result = api.check(BUGGY, "ctp-26")
+    first, second = (c.counterexample for c in result.checks if c.status == "failed")
+    titles = {json.dumps(case.input, sort_keys=True): case.title for case in api_bank("ctp-26").cases}
+    assert first.title and first.title == titles[json.dumps(first.input, sort_keys=True)]
+    assert not second.title and second.shrunk
+    for form in ("text", "md", "html"):
+        shown = report.render(result, form)
+        assert f'on which it goes wrong, "{first.title}"' in (html.unescape(shown) if form == "html" else shown), form
+    assert f'"{first.title}"' in feedback.check_text(result, next(c for c in result.checks if c.status == "failed"))
+    failed = next(c for c in result.to_dict()["checks"] if c["status"] == "failed")
+    assert failed["counterexample"]["title"] == first.title

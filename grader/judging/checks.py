@@ -241,6 +241,7 @@ def describe(exercise, outcome: Outcome, problem: str, shrunk: bool = False) -> 
         answer_right=answer is not None and _answers(exercise, exercise.limits.call_timeout)(outcome) is None,
         drawing=_drawing(exercise, drawing, outcome, answer),
         svg=exercise.hook("picture_svg", lambda case_input: "")(outcome.case.input),
+        title=str(outcome.case.title or "")[:200],
     )
 
 

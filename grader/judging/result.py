@@ -31,12 +31,13 @@ class Counterexample:
     answer_right: bool = False
     drawing: dict | None = None  # the picture as plain data for the HTML report's SVG (see grader/report/svg.py)
     svg: str = ""  # the same picture as inline SVG for HTML, when the exercise draws one (kit games do)
+    title: str = ""  # a hand-made case's title, as its fixture file gives it ("the textbook two-ply tree")
 
     def to_dict(self) -> dict:
         return {"call": self.call, "tree": self.picture, "expected": self.expected, "actual": self.actual,
                 "shrunk": self.shrunk, "note": self.note, "input": self.input, "localisation": self.localisation,
                 "noun": self.noun, "answer_right": self.answer_right, "drawing": self.drawing,
-                **({"svg": self.svg} if self.svg else {})}
+                **({"svg": self.svg} if self.svg else {}), **({"title": self.title} if self.title else {})}
 
 
 @dataclass

@@ -42,12 +42,13 @@ def new_environment(*, autoescape: bool, keep_trailing_newline: bool = True):
 
 @cache
 def _environment(html: bool):
-    from grader.report.feedback import LABELS, answer_right_words, evidence_label, history_note  # the exporters' words too
+    from grader.report.feedback import LABELS, answer_right_words, evidence_label, history_note, titled  # the exporters' words too
 
     env = new_environment(autoescape=html)
     env.filters["label"] = lambda status: LABELS.get(status, status.upper())
     env.filters["evidence_label"] = evidence_label
     env.filters["answer_right_words"] = answer_right_words
+    env.filters["titled"] = titled
     env.filters["history_note"] = history_note
     env.filters["points"] = lambda x: f"{x:g}"
     from grader.report.svg import to_svg

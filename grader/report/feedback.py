@@ -20,6 +20,13 @@ def evidence_label(code: str) -> str:
     return "What the grader saw" if code == "no-known-mistake" else "Why the grader thinks so"
 
 
+def titled(counterexample) -> str:
+    """A hand-made case's title, as the reports put it after "on which it goes wrong" (``', "a single node"'``), or
+    nothing: the instructor wrote it to say what the position is about (docs/writing-exercises.md)."""
+    title = counterexample.get("title") if isinstance(counterexample, dict) else getattr(counterexample, "title", "")
+    return f', "{title}"' if title else ""
+
+
 def answer_right_words(counterexample) -> str:
     """What follows "your answer here, X," where the answer itself was right and the check is about something else
     (a trace, a mutation, a type, the clock), in every format (a ``Counterexample`` or its dict in the templates).
@@ -61,7 +68,7 @@ def check_text(result: SubmissionResult, check: CheckResult, *, mistakes: bool =
     cx = check.counterexample
     if cx is not None:
         lead = ("Smallest " if cx.shrunk else "A ") + cx.noun
-        lines += ["", f"{lead} on which it goes wrong, {code(cx.call)}:"]
+        lines += ["", f"{lead} on which it goes wrong{titled(cx)}, {code(cx.call)}:"]
         lines += [md.fence(cx.picture)] if markdown else ["    " + line for line in cx.picture.splitlines()]
         if cx.answer_right:  # a trace, the tree or the type went wrong: never "expected: 0  yours: 0"
             lines.append(f"your answer here, {code(cx.actual)}, {answer_right_words(cx)}")
