@@ -239,6 +239,20 @@ def test_the_fingerprint_covers_the_reference_and_the_hooks(tmp_path):
         before = after
 
 
+def test_the_fingerprint_leaves_out_the_statement_alone(tmp_path):
+    """A typo fixed in the statement changes no verdict: the gradebook keeps every row (it regraded the class)."""
+    from grader.judging import exercise
+
+    exercises = own_ctp26(tmp_path)
+    before = exercise.load("ctp-26", [exercises]).fingerprint
+    loaded = exercise.load("ctp-26", [exercises])
+    loaded.statement_path.write_text(loaded.statement_path.read_text() + "\nA typo fixed.\n")
+    assert exercise.load("ctp-26", [exercises]).fingerprint == before
+    path = exercises / "ctp-26" / "exercise.toml"
+    path.write_text(path.read_text() + "\n# changed\n")
+    assert exercise.load("ctp-26", [exercises]).fingerprint != before
+
+
 # -- parts not handed in count as zero in grade ------------------------------------------------
 
 
