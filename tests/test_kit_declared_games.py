@@ -661,7 +661,7 @@ def test_a_view_the_games_operations_cannot_take_is_refused_in_one_line(tmp_path
 
 # -- the two scores a depth-limited search stops on, each written wrong alone -----------------------------
 
-DEPTH_LIMITED = VIEWED.replace('state_view = "as_list"\n', "").split("[[checks]]\nname = \"left-alone\"")[0]
+LIMITED_NIM = VIEWED.replace('state_view = "as_list"\n', "").split("[[checks]]\nname = \"left-alone\"")[0]
 
 FINISHED_GAME_TURNED_ROUND = '''
 def minimax(state, depth, maximizing):
@@ -691,7 +691,58 @@ def test_a_mistake_in_one_of_the_two_scores_a_search_stops_on_is_named(tmp_path,
     test, which scores a finished game at the depth limit with the heuristic and crashes on one above it: both were
     ``no-known-mistake`` (the 127th helper's misere class), the kit's families turning every leaf's sign, or scoring
     a finished game by its utility at the limit."""
-    base = make_exercise(tmp_path, "nim-limited", DEPTH_LIMITED, game=VIEWED_NIM)
+    base = make_exercise(tmp_path, "nim-limited", LIMITED_NIM, game=VIEWED_NIM)
     result = grade(base, "nim-limited", source)
     assert result.mistakes and result.mistakes[0].code == code, [(m.code, m.evidence) for m in result.mistakes]
     assert words in result.mistakes[0].explanation
+
+
+# -- a memo kept across calls: the smallest wrong case asked first, in a process of its own -----------------
+
+MEMO_WITHOUT_DEPTH = '''
+_memo = {}
+
+
+def minimax(state, depth, maximizing):
+    key = (state, maximizing)  # the depth left out of the key, and the memo never emptied between calls
+    if key in _memo:
+        return _memo[key]
+    if game_over(state):
+        value = utility(state)
+    elif depth == 0:
+        value = heuristic(state)
+    else:
+        values = [minimax(play(state, m), depth - 1, not maximizing) for m in moves(state)]
+        value = max(values) if maximizing else min(values)
+    _memo[key] = value
+    return value
+'''
+
+OFF_BY_A_CONSTANT = '''
+def minimax(state, depth, maximizing):
+    if game_over(state):
+        return utility(state) + 0.5  # wrong the same way whatever was asked before
+    if depth == 0:
+        return heuristic(state)
+    values = [minimax(play(state, m), depth - 1, not maximizing) for m in moves(state)]
+    return max(values) if maximizing else min(values)
+'''
+
+
+def test_a_memo_kept_across_calls_is_named_from_a_process_asked_nothing_before(tmp_path):
+    """Asked again in the same process a memo answers alike, so the consistency check saw nothing and no wrong search
+    gave those answers: ``no-known-mistake`` (the 127th helper's oscar). Asked first in a process of its own, the
+    smallest wrong case gets the right answer: the history made it wrong."""
+    base = make_exercise(tmp_path, "nim-limited", LIMITED_NIM, game=VIEWED_NIM)
+    result = grade(base, "nim-limited", MEMO_WITHOUT_DEPTH)
+    assert result.mistakes and result.mistakes[0].code == "state-across-calls", \
+        [(m.code, m.evidence) for m in result.mistakes]
+    assert "asked first, in a process of its own, it returned" in result.mistakes[0].evidence
+    assert "the right answer; asked after other positions, it returned" in result.mistakes[0].evidence
+
+
+def test_code_wrong_the_same_way_in_a_fresh_process_is_not_said_to_remember(tmp_path):
+    base = make_exercise(tmp_path, "nim-limited", LIMITED_NIM, game=VIEWED_NIM)
+    result = grade(base, "nim-limited", OFF_BY_A_CONSTANT)
+    assert result.mistakes and "state-across-calls" not in [m.code for m in result.mistakes], \
+        [(m.code, m.evidence) for m in result.mistakes]

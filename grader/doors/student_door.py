@@ -63,7 +63,7 @@ def statement(exercise) -> str:
     if case is None or picture is None:
         return text + "\n"
     call = exercise.hook("call_text", lambda case_input: "the call")(case["input"])
-    noun = str(exercise.meta.get("input_noun", "tree"))
+    noun = exercise.input_noun
     drawn = "\n".join("    " + line for line in picture(case["input"]).splitlines())
     answer = _example_answer(exercise, case["input"])
     said = f"\nA correct solution answers {answer} here.\n" if answer else ""

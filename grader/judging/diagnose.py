@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, Callable
 
-from grader.judging import asked_again
+from grader.judging import asked_again, fresh_start
 from grader.judging.bank import Case
 from grader.judging.checks import Outcome, right_number, tagged_number
 from grader.judging.predictions import model_keys
@@ -671,6 +671,14 @@ def diagnose(exercise, outcomes, checks, again_raw=(), session=None, budget: flo
             state = state_finding(module, facts, run_batch, min(wrong, key=facts.size))
             if state is not None:
                 findings.append(state)
+                stateful = True
+        if not findings and session is not None and time.monotonic() < deadline:
+            # the smallest wrong case asked first in a process of its own (a memo kept across calls answers it otherwise)
+            bank_wrong = [o for o in bank if facts.is_wrong(o) and isinstance(o.raw, dict) and "answer" in o.raw]
+            fresh = fresh_start.finding(exercise, facts, session, min(bank_wrong, key=facts.size), deadline, _did) \
+                if bank_wrong else None
+            if fresh is not None:
+                findings.append(fresh)
                 stateful = True
         # Last, a model that explains most (not all) of the answers, named with how far it fits.
         if not findings:

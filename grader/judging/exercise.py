@@ -154,6 +154,16 @@ class Exercise:
         candidates = [self.folder / value, self.folder / shared / value, self.root / shared / value]
         return next((path for path in candidates if path.exists()), candidates[-1])
 
+    @property
+    def input_noun(self) -> str:
+        """What a case is called in reports ("tree", "position", "board"): ``input_noun`` in exercise.toml, else a
+        position where a game is declared ([game] or [agent]: a Nim counterexample was "a tree on which it goes
+        wrong"), else a tree."""
+        declared = self.meta.get("input_noun")
+        if declared:
+            return str(declared)
+        return "position" if "game" in self.meta or "agent" in self.meta else "tree"
+
     @cached_property
     def kit(self):
         """The game-search kit's hooks when exercise.toml declares a ``[game]`` (else None): see grader/kit/."""
