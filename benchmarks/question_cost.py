@@ -38,8 +38,14 @@ def build_twins(folder: Path, size: int, extra: int) -> tuple[list[Path], list[P
     """SIZE copies of the sample and SIZE of its twin, each file distinct (a comment), so no result is reused."""
     folder.mkdir(parents=True)
     text = SAMPLE.read_text(encoding="utf-8")
+    # The extra questions are about a node the search may evaluate (the first line of moves down to the depth limit or
+    # a leaf), so the twin stays correct: asking about the root failed evaluation discipline, and the shrinking and
+    # naming that followed asked questions of their own (the margin stopped being EXTRA per call).
     twin = text + ("\n\n_search = minimax\n\n\ndef minimax(node, max_depth, player_a_moves):\n"
-                   f"    for _ in range({extra}):\n        get_value(node)\n"
+                   "    probe, left = node, max_depth\n"
+                   "    while left > 0 and get_next_valid_moves(probe):\n"
+                   "        probe, left = get_next_valid_moves(probe)[0], left - 1\n"
+                   f"    for _ in range({extra}):\n        get_value(probe)\n"
                    "    return _search(node, max_depth, player_a_moves)\n")
     plain, asking = [], []
     for index in range(size):

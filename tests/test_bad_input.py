@@ -43,7 +43,7 @@ CASES = [
     ("raises_at_import.py", "error", ["raised KeyError", "line 4 of raises_at_import.py"]),
     ("loops_at_import.py", "error", ["timed out after 1.5 s"]),
     ("minimax_raises.py", "failed", ["raised IndexError", "expected"]),
-    ("minimax_loops.py", "failed", ["timed out after 0.3 s", "expected"]),
+    ("minimax_loops.py", "failed", ["timed out"]),  # "not run: earlier calls timed out": the smallest case alone ended the asking
     ("minimax_swallows_interrupt.py", "error", ["timed out after 3.0 s"]),
 ]
 # Right where it answers, so it keeps some points: it has a test of its own below.
