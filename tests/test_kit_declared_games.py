@@ -746,3 +746,19 @@ def test_code_wrong_the_same_way_in_a_fresh_process_is_not_said_to_remember(tmp_
     result = grade(base, "nim-limited", OFF_BY_A_CONSTANT)
     assert result.mistakes and "state-across-calls" not in [m.code for m in result.mistakes], \
         [(m.code, m.evidence) for m in result.mistakes]
+
+
+def test_the_html_board_carries_the_caption_the_text_picture_ends_with(tmp_path):
+    """Whose turn, the depth left, or that the game is over and its score: the text picture ends with it, and the
+    HTML report showed the board alone, the caption folded into "the same position as text" (the 127th helper)."""
+    import html
+
+    from grader import report
+
+    base = make_exercise(tmp_path, "nim-limited", LIMITED_NIM, game=VIEWED_NIM)
+    result = grade(base, "nim-limited", FINISHED_GAME_TURNED_ROUND)
+    drawn = next(c.counterexample for c in result.checks if c.counterexample is not None)
+    caption = drawn.picture.splitlines()[-1]
+    assert "to move" in caption or "the game is over" in caption, drawn.picture
+    assert f">{html.escape(caption)}</text>" in drawn.svg
+    assert f">{html.escape(caption)}</text>" in report.render(result, "html")

@@ -521,7 +521,7 @@ class KitHooks:
 
     def picture_svg(self, case_input) -> str:
         state = self.state_of(case_input)
-        return pictures.svg(self.game.render(state) or str(self.game.encode(state)))
+        return pictures.svg(self.game.render(state) or str(self.game.encode(state)), self.caption(case_input))
 
     def show_answer(self, answer: Answer):
         return answer.describe()

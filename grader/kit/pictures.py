@@ -32,11 +32,16 @@ def _covered(words: dict[int, str]) -> set[int]:
     return {start + i for start, word in words.items() for i in range(len(word))}
 
 
-def svg(drawn: str) -> str:
-    """The rendered board as an SVG: letters and digits become coloured discs, the rest stays text."""
+CAPTION_CHAR = 8.5  # the width of a character of the caption's 14 px monospace text
+
+
+def svg(drawn: str, caption: str = "") -> str:
+    """The rendered board as an SVG: letters and digits become coloured discs, the rest stays text. ``caption``
+    (whose turn it is and the depth left, or that the game is over and its score) is a line of text under the
+    board: the text picture ends with it, and an HTML report showed the board alone, the caption folded away."""
     lines = drawn.rstrip("\n").splitlines() or [""]
-    width = max(len(line) for line in lines) * CELL + 8
-    height = len(lines) * CELL + 8
+    width = max(max(len(line) for line in lines) * CELL + 8, int(len(caption) * CAPTION_CHAR) + 12 if caption else 0)
+    height = len(lines) * CELL + 8 + (CELL if caption else 0)
     colours: dict[str, str] = {}
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
              f'viewBox="0 0 {width} {height}" role="img" aria-label="board">',
@@ -62,5 +67,8 @@ def svg(drawn: str) -> str:
             elif not char.isspace():
                 parts.append(f'<text x="{x}" y="{y + 5}" text-anchor="middle" font-family="monospace" '
                              f'font-size="14">{escape(char)}</text>')
+    if caption:
+        parts.append(f'<text x="4" y="{4 + len(lines) * CELL + CELL // 2 + 5}" font-family="monospace" font-size="14" '
+                     f'fill="#444" xml:space="preserve">{escape(caption)}</text>')
     parts.append("</svg>")
     return "".join(parts)
