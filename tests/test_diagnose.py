@@ -992,3 +992,33 @@ def test_a_best_value_started_at_the_node_s_own_value_is_a_bad_initial_bound(ctp
     mistakes, _ = diagnose.diagnose(ctp26, _outcomes(ctp26, ctp26_bank, own_start), _failed_answers_check())
     assert [m.code for m in mistakes] == ["bad-initial-bound"]
     assert "the node's own value" in mistakes[0].explanation
+
+
+@pytest.mark.parametrize("answers, named", [
+    ((7, 7, 107), True),      # a cache by name: the raised tree answered as the first one, new names answered anew
+    ((7, 107, 110), False),   # stateless, but its answer hangs on the names (a set of them, a hash): no memory shown
+    ((7, 107, 107), False),   # what any function without memory answers
+    ((7, 7, 7), False),       # the same answer to everything: hard-coded, not remembered
+])
+def test_the_state_probe_compares_only_questions_under_the_same_names(ctp26, ctp26_bank, answers, named):
+    """The probe asks a tree, the same tree with every value raised by 100 under the same names, then that one under
+    new names. A stateless search that walks a set of node names answered the last two differently (the set's order
+    changes with the names, and with the hash seed) and was told it remembered (the 128th helper's review). Memory
+    kept by name answers the first two alike though every value moved; no search without memory does."""
+    from grader.judging import diagnose
+    from grader.judging.bank import Case
+    from grader.judging.checks import Outcome
+
+    module = diagnose.mistakes_of(ctp26)
+    start = _outcomes(ctp26, ctp26_bank, lambda case: 0)[0]
+    facts = diagnose.Facts(ctp26, [start], _failed_answers_check())
+
+    def run_batch(inputs):
+        return [Outcome(case, {"id": case.id, "answer": {"t": "int", "v": value}},
+                        ctp26.hook("reference")(case.input, ctp26.reference))
+                for case, value in zip((Case(id=f"p{i}", group="random", input=x) for i, x in enumerate(inputs)), answers)]
+
+    found = diagnose.state_finding(module, facts, run_batch, start)
+    assert (found is not None) == named, found
+    if named:
+        assert found.code == "state-across-calls"

@@ -697,57 +697,6 @@ def test_a_mistake_in_one_of_the_two_scores_a_search_stops_on_is_named(tmp_path,
     assert words in result.mistakes[0].explanation
 
 
-# -- a memo kept across calls: the smallest wrong case asked first, in a process of its own -----------------
-
-MEMO_WITHOUT_DEPTH = '''
-_memo = {}
-
-
-def minimax(state, depth, maximizing):
-    key = (state, maximizing)  # the depth left out of the key, and the memo never emptied between calls
-    if key in _memo:
-        return _memo[key]
-    if game_over(state):
-        value = utility(state)
-    elif depth == 0:
-        value = heuristic(state)
-    else:
-        values = [minimax(play(state, m), depth - 1, not maximizing) for m in moves(state)]
-        value = max(values) if maximizing else min(values)
-    _memo[key] = value
-    return value
-'''
-
-OFF_BY_A_CONSTANT = '''
-def minimax(state, depth, maximizing):
-    if game_over(state):
-        return utility(state) + 0.5  # wrong the same way whatever was asked before
-    if depth == 0:
-        return heuristic(state)
-    values = [minimax(play(state, m), depth - 1, not maximizing) for m in moves(state)]
-    return max(values) if maximizing else min(values)
-'''
-
-
-def test_a_memo_kept_across_calls_is_named_from_a_process_asked_nothing_before(tmp_path):
-    """Asked again in the same process a memo answers alike, so the consistency check saw nothing and no wrong search
-    gave those answers: ``no-known-mistake`` (the 127th helper's oscar). Asked first in a process of its own, the
-    smallest wrong case gets the right answer: the history made it wrong."""
-    base = make_exercise(tmp_path, "nim-limited", LIMITED_NIM, game=VIEWED_NIM)
-    result = grade(base, "nim-limited", MEMO_WITHOUT_DEPTH)
-    assert result.mistakes and result.mistakes[0].code == "state-across-calls", \
-        [(m.code, m.evidence) for m in result.mistakes]
-    assert "asked first, in a process of its own, it returned" in result.mistakes[0].evidence
-    assert "the right answer; asked after other positions, it returned" in result.mistakes[0].evidence
-
-
-def test_code_wrong_the_same_way_in_a_fresh_process_is_not_said_to_remember(tmp_path):
-    base = make_exercise(tmp_path, "nim-limited", LIMITED_NIM, game=VIEWED_NIM)
-    result = grade(base, "nim-limited", OFF_BY_A_CONSTANT)
-    assert result.mistakes and "state-across-calls" not in [m.code for m in result.mistakes], \
-        [(m.code, m.evidence) for m in result.mistakes]
-
-
 def test_the_html_board_carries_the_caption_the_text_picture_ends_with(tmp_path):
     """Whose turn, the depth left, or that the game is over and its score: the text picture ends with it, and the
     HTML report showed the board alone, the caption folded into "the same position as text" (the 127th helper)."""
@@ -762,3 +711,92 @@ def test_the_html_board_carries_the_caption_the_text_picture_ends_with(tmp_path)
     assert "to move" in caption or "the game is over" in caption, drawn.picture
     assert f">{html.escape(caption)}</text>" in drawn.svg
     assert f">{html.escape(caption)}</text>" in report.render(result, "html")
+
+
+def test_a_search_that_loops_only_where_no_check_asks_is_asked_the_rest(tmp_path):
+    """Its first two hand-made positions are finished games, where this search loops (it searches again until it
+    finds a move); the cases left are asked again, the smallest one a check reads first. The smallest case left was
+    a finished game too, no check's, and the grader stopped there: the values check, over unfinished positions
+    only, lost every case it reads (0/3 where the grader before the probe gave 2/3; the 128th helper's review)."""
+    hand = {"positions": [
+        {"name": "over-1", "state": [[0, 0, 0], "MAX"], "value": -1},
+        {"name": "over-2", "state": [[0, 0], "MIN"], "value": 1},
+        {"name": "three-heaps", "state": [[1, 2, 3], "MAX"], "value": -1},
+    ]}
+    toml = VALUE.replace('positions = "reachable"\n', 'positions = "reachable"\n\n[game.groups.open]\nterminal = false\n')
+    toml = toml.replace('groups = ["reachable"]', 'groups = ["open"]')
+    assert 'groups = ["open"]' in toml
+    base = make_exercise(tmp_path, "nim-value", toml, positions=hand)
+    result = grade(base, "nim-value", """
+        def search(state, player):
+            if game_over(state):
+                return winner(state), None
+            best = None
+            for m in moves(state):
+                v, _ = search(play(state, m), not player)
+                if best is None or (v > best[0] if player else v < best[0]):
+                    best = (v, m)
+            return best
+
+
+        def value(state, player):
+            while True:  # searches again until a move is found: never, where the game is already over
+                v, move = search(state, player)
+                if move is not None:
+                    return v
+        """)
+    checks = {c.name: c for c in result.checks}
+    assert checks["values"].status == "passed", checks["values"].message
+
+
+OBJECT_VIEWED_NIM = NIM.replace("def to_move(state):\n    return state[1]", '''
+class Board:
+    def __init__(self, heaps, player):
+        self.heaps, self.player = tuple(heaps), player
+
+
+def as_board(state):
+    return Board(state[0], state[1])
+
+
+def _plain(state):
+    return (state.heaps, state.player) if isinstance(state, Board) else state
+
+
+def encode(state):
+    heaps, player = _plain(state)
+    return [list(heaps), player]
+
+
+def to_move(state):
+    return _plain(state)[1]''').replace("heaps = state[0]\n", "heaps = _plain(state)[0]\n").replace(
+    "heaps, player = state\n    h, n", "heaps, player = _plain(state)\n    h, n").replace(
+    "return not any(state[0])", "return not any(_plain(state)[0])") + '''
+
+def evaluate(state, player):
+    return (sum(_plain(state)[0]) % 3 - 1) / 4 * (1 if to_move(state) == player else -1)
+'''
+
+
+def test_an_object_view_changed_in_place_is_evaluated_as_what_it_holds(tmp_path):
+    """A view that is an object (the game's ``encode`` reads it): a snapshot of the object itself shows only its
+    identity, so a search that changed its attributes got the root's values (0/2 where the grader before the view
+    was registered gave 2/2; the 128th helper's review). What it holds is read as the game encodes it."""
+    toml = VIEWED.replace('"as_list"', '"as_board"').split('[[checks]]\nname = "leaves"')[0]
+    assert "as_board" in toml and "evaluations" not in toml
+    base = make_exercise(tmp_path, "nim-board", toml, game=OBJECT_VIEWED_NIM)
+    result = grade(base, "nim-board", """
+        def minimax(state, depth, maximizing):
+            if game_over(state):
+                return utility(state)
+            if depth == 0:
+                return heuristic(state)
+            values = []
+            for h, n in moves(state):
+                heaps, who = state.heaps, state.player
+                state.heaps, state.player = heaps[:h] + (heaps[h] - n,) + heaps[h + 1:], ("MIN" if who == "MAX" else "MAX")
+                values.append(minimax(state, depth - 1, not maximizing))
+                state.heaps, state.player = heaps, who
+            return max(values) if maximizing else min(values)
+        """)
+    assert result.score == result.max_score, [(c.name, c.message) for c in result.checks]

@@ -55,7 +55,8 @@ def test_a_buggy_solution_is_red_and_the_failure_shows_the_counterexample(tmp_pa
     assert "FAILED solution.py::published-cases" in run.stdout
     # The grader's feedback is the failure text: the call, the smallest tree, expected vs yours.
     # The failing published case is shown as itself: the exercise's tree, not a shrunk one.
-    assert "A tree on which it goes wrong, minimax(root, 2, True)" in run.stdout
+    assert "A tree on which it goes wrong, \"the exercise's tree (values by name: X 2, Y 7, Z 5, W 10, V 8)\", " \
+           "minimax(root, 2, True)" in run.stdout  # the hand-made tree's title from its fixture file
     assert "├── Move W [value 10, A to move]" in run.stdout
     assert "expected: 7    yours: 10" in run.stdout
     # A check whose prerequisites failed is a pytest skip, with the grader's reason.

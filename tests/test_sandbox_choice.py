@@ -131,3 +131,16 @@ def test_the_fallback_warning_says_when_the_standard_library_is_out_of_the_child
     readable = bwrap.fallback_warning("it was switched off")
     assert "other users cannot read this Python" in private and "identity.PRELOAD" in private
     assert readable.endswith("a throw-away uid and a system-call allowlist")
+
+
+def test_a_session_the_diagnosis_opens_uses_the_sandbox_the_submission_was_given():
+    """``check --sandbox posix`` (or a grade's fork server over bwrap): the diagnosis's second session (the asking
+    driver, ``asked_again``) started whatever the machine's default was (the 128th helper's review)."""
+    from grader.sandbox import launch
+    from grader.sandbox.launcher import Launcher
+
+    assert launch.choose_like(Launcher("posix", isolated=True)).name == "posix"
+    assert launch.choose_like(Launcher("spawn", isolated=False)).name == "spawn"
+    over_bwrap = launch.choose_like(Launcher("bwrap+fork-server", isolated=True))
+    assert over_bwrap.name == launch.choose("bwrap").name  # bwrap where it runs, else its own fallback
+    assert launch.choose_like(None).name == launch.choose().name

@@ -113,7 +113,8 @@ def evaluation_runner(exercise, session, deadline: float):
         inputs = list(inputs)[:CASES_ASKED]
         if not inputs or time.monotonic() + 0.5 > deadline:
             return [None] * len(inputs)
-        second = Session(session.submission, _Asking(exercise, deadline - time.monotonic()), launch.choose())
+        second = Session(session.submission, _Asking(exercise, deadline - time.monotonic()),
+                         launch.choose_like(getattr(session, "launcher", None)))
         try:
             second.open()
             cases = [Case(id=f"asked-again-{i}", group="asked-again", input=case_input).to_request()

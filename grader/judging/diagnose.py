@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, Callable
 
-from grader.judging import asked_again, fresh_start
+from grader.judging import asked_again
 from grader.judging.bank import Case
 from grader.judging.checks import Outcome, right_number, tagged_number
 from grader.judging.predictions import model_keys
@@ -459,7 +459,11 @@ def hardcoded_finding(facts: Facts) -> Finding | None:
 
 
 def state_finding(module, facts: Facts, run_batch, start) -> Finding | None:
-    """Ask the exercise's three-question probe; different answers to the last two mean memory."""
+    """Ask the exercise's three-question probe: the same answer to the first two (the same names, every value
+    raised by 100 in the second) and another to the third (the second tree under new names) mean memory kept by
+    name. Only questions under the same names are compared for sameness: a stateless search that takes a set of
+    names' order (which depends on the hash seed, and on the names) answered the last two differently and was
+    told it remembered (the 128th helper's review); raising every value by 100 moves any such search's answer."""
     probe = getattr(module, "state_probe", None)
     if probe is None or start is None:
         return None
@@ -471,13 +475,14 @@ def state_finding(module, facts: Facts, run_batch, start) -> Finding | None:
     if any(r is None or r[0] != "number" for r in replies):
         return None
     first, second, third = replies
-    if _same_number(second[1], third[1]):
+    if not _same_number(first[1], second[1]) or _same_number(second[1], third[1]):
         return None
     answers = ", ".join(repr(r[1]) for r in replies)
     right = ", ".join(repr(o.expected) for o in outcomes)
     return Finding("state-across-calls",
-                   f"asked {what}, your code answered {answers} (right: {right}); the last two questions differ "
-                   f"only in names, so your answer depended on what was asked before")
+                   f"asked {what}, your code answered {answers} (right: {right}); the second answer is the first "
+                   f"one again, though every value was raised by 100, and the same tree under new names gets "
+                   f"another: your answer came from what was asked before")
 
 
 # -- localisation ---------------------------------------------------------------------------
@@ -671,14 +676,6 @@ def diagnose(exercise, outcomes, checks, again_raw=(), session=None, budget: flo
             state = state_finding(module, facts, run_batch, min(wrong, key=facts.size))
             if state is not None:
                 findings.append(state)
-                stateful = True
-        if not findings and session is not None and time.monotonic() < deadline:
-            # the smallest wrong case asked first in a process of its own (a memo kept across calls answers it otherwise)
-            bank_wrong = [o for o in bank if facts.is_wrong(o) and isinstance(o.raw, dict) and "answer" in o.raw]
-            fresh = fresh_start.finding(exercise, facts, session, min(bank_wrong, key=facts.size), deadline, _did) \
-                if bank_wrong else None
-            if fresh is not None:
-                findings.append(fresh)
                 stateful = True
         # Last, a model that explains most (not all) of the answers, named with how far it fits.
         if not findings:

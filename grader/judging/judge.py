@@ -107,7 +107,7 @@ def _grade_in_session(session: Session, exercise, bank: Bank, result: Submission
                 return
             result.max_score = parts.graded_max_score(exercise, result.parts)
         first_raw = session.run([c.to_request() for c in bank.cases])
-        _run_the_rest(session, bank, first_raw, exercise.hook("size", None))
+        _run_the_rest(session, bank, first_raw, exercise.hook("size", None), _read_by_a_check(exercise))
     except SandboxFailure as failure:
         result.error = failure.reason
         return
@@ -119,17 +119,27 @@ def _grade_in_session(session: Session, exercise, bank: Bank, result: Submission
         _unjudgeable(result, exc)
 
 
-def _run_the_rest(session: Session, bank: Bank, first_raw: list, size=None) -> None:
+def _read_by_a_check(exercise):
+    """Whether a case is in the groups of some check of the rubric (a check with no groups reads every case)."""
+    groups = [spec.groups for spec in exercise.checks]
+    return lambda case: any(not chosen or case.group in chosen for chosen in groups)
+
+
+def _run_the_rest(session: Session, bank: Bank, first_raw: list, size=None, read=None) -> None:
     """The cases a pass did not run because two calls before them were cut short, asked again in requests of
     their own (at most ``RESENDS``, within the submission's time): a case never run is no evidence for any check
     (``checks.per_case_check``), so a search slow on a few trees is still seen on the rest, and a search that
     stalls on purpose to hide the rest (the forty-third red team) is seen on nothing and passes nothing.
 
-    While no call has ended yet (every one so far cut short), the smallest case left (``size``, the exercise's
-    measure; else the first) is asked first, alone: a search that does not end even there does not end, and the
-    rest is not asked (an endless loop cost a student's self-check eight limits, some 9 s, where three tell the same,
-    and its smallest case is the one the report names). One that ends there is asked the rest as before, the
-    probe not counted among the requests: it is never asked fewer cases than without it."""
+    While no call has ended yet (every one so far cut short), the smallest case left that a check reads (``size``,
+    the exercise's measure; ``read``, the rubric's groups) is asked first, alone: a search that does not end even
+    there is asked nothing more (an endless loop cost a student's self-check eight limits, some 9 s, where three
+    tell the same, and its smallest case is the one the report names). That case fails the check that reads it, so
+    every check depending on that one is skipped whatever the rest would show; what the rest is no longer asked
+    for is the checks that depend on none (their cases not run fail them, as after any stall). One that ends there
+    is asked the rest as before, the probe not counted among the requests. A case no check reads is never the
+    probe: a search that loops only on finished games, where no check asks one, was left unasked on the rest
+    (the 128th helper's review)."""
     limits = session.limits
     resends, probed = 0, False
     while resends < RESENDS:
@@ -138,7 +148,8 @@ def _run_the_rest(session: Session, bank: Bank, first_raw: list, size=None) -> N
             return
         if not probed and not any(_ended(raw) for raw in first_raw):
             probed = True
-            at = min(rest, key=lambda at: size(bank.cases[at].input)) if size is not None else rest[0]
+            read_rest = [at for at in rest if read is None or read(bank.cases[at])] or rest
+            at = min(read_rest, key=lambda at: size(bank.cases[at].input)) if size is not None else read_rest[0]
             [first_raw[at]] = session.run([bank.cases[at].to_request()], within=session.budget_left() - AUDIT_RESERVE)
             if not _ended(first_raw[at]):
                 return

@@ -201,24 +201,36 @@ class Registry:
     """The states handed to the student in one call, by identity, with their paths from the root.
 
     A state that can change in place (a list, a dict, an object: the game's own states, or the view ``state_view``
-    hands over) is its path only while it holds what it held when it was handed out: one the student changed (a
-    search that plays a move on the board, evaluates, and takes it back) is asked by what it holds now, as the
-    stand-ins at home would evaluate it, never as the position it was (``lookup``)."""
+    hands over) is its path only while it holds what it held when it was handed out, read as the game encodes it
+    (``encode``: an object's attributes too, which a snapshot of the object itself shows only as its identity):
+    one the student changed (a search that plays a move on the board, evaluates, and takes it back) is asked by
+    what it holds now, as the stand-ins at home would evaluate it, never as the position it was (``lookup``)."""
 
-    def __init__(self, root, view=None):
+    def __init__(self, root, view=None, encode=None):
         self.paths = {_id(root): ()}
         self.keep = [root]  # alive for the whole call, so no id is reused
+        self.encode = encode
         # id -> what a changeable state held when handed out; empty where the states are plain tuples and numbers
-        self.held = {} if _unchangeable(root) and (view is None or view is root) else {_id(root): _snapshot(root)}
+        self.held = {} if _unchangeable(root) and (view is None or view is root) else {_id(root): self._held(root)}
         if view is not None and view is not root:  # the student holds the view: the root, asked by its path
             self.add(view, ())
+
+    def _held(self, state):
+        """What a changeable state holds, to compare: its encoding (plain data of exact types), or a mark equal to
+        nothing where the game cannot encode it (then it is never taken for the position it was handed out as)."""
+        if self.encode is None:
+            return _snapshot(state)
+        try:
+            return self.encode(state)
+        except Exception:  # noqa: BLE001 - the game's encode on what the student made of a state
+            return object()
 
     def lookup(self, state):
         """The state's path while it is as it was handed out; None for any other state."""
         found = self.paths.get(_id(state))
         if found is not None and self.held:
             before = self.held.get(_id(state))
-            if before is not None and _snapshot(state) != before:
+            if before is not None and self._held(state) != before:
                 return None
         return found
 
@@ -236,7 +248,7 @@ class Registry:
             self.paths[_id(state)] = path
             self.keep.append(state)
             if self.held or not _unchangeable(state):
-                self.held[_id(state)] = _snapshot(state)
+                self.held[_id(state)] = self._held(state)
 
 
 _UNCHANGEABLE = (int, float, str, bool, bytes, type(None))
@@ -396,7 +408,7 @@ def configure(declaration_json, game_path):
         return helper
 
     def helpers(built, link):
-        registry = Registry(built.root, built.handed)
+        registry = Registry(built.root, built.handed, encode)
         local = getattr(built, "here", None)
         return {name: make_helper(h["op"], h["player"], registry, link, h.get("function"), local)
                 for name, h in spec["helpers"].items()}

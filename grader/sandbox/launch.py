@@ -89,6 +89,13 @@ def choose(requested: str | None = None) -> Launcher:
     return Launcher("posix", isolated=True, warning=warning, landlock=version, nests=nests)
 
 
+def choose_like(launcher) -> Launcher:
+    """A launcher of the same kind as ``launcher`` (its sandbox, without a fork server: a session started
+    for the diagnosis runs beside the submission's own), or the default one where there is none."""
+    kind = str(getattr(launcher, "name", "") or "").split("+")[0]
+    return choose(kind if kind in ("bwrap", "posix", "spawn") else None)
+
+
 _namespaces: list[bool] = []
 
 
