@@ -550,45 +550,9 @@ def as_lists(state):
     return [list(state[0]), state[1]]
 '''
 
-VIEWED = '''
-title = "nim, handed as a list"
-statement = "statement.md"
-starter = "starter.py"
-fixtures = "positions"
-random_examples = 10
-
-[game]
-module = "nimgame.py"
-positions = "reachable"
-depths = [1, 2]
-
-[student]
-function = "minimax"
-returns = "value"
-state_view = "as_list"
-
-[student.arguments]
-state = "state"
-depth = "depth"
-maximizing = "player"
-
-[student.players]
-max = true
-min = false
-
-[student.helpers]
-moves = "actions"
-play = "result"
-game_over = "is_terminal"
-utility = { op = "utility", player = "max" }
-heuristic = { op = "evaluate", player = "max" }
-
-[[checks]]
-name = "values"
-title = "the value"
-kind = "value"
-points = 2.0
-
+# DEPTH_LIMITED's declaration with the helpers under other names, the state handed as a list, and two more checks
+VIEWED = DEPTH_LIMITED.replace('returns = "value"\n', 'returns = "value"\nstate_view = "as_list"\n').replace(
+    "winner = {", "utility = {").replace("evaluate = { op", "heuristic = { op") + '''
 [[checks]]
 name = "leaves"
 title = "scores the leaves"
@@ -663,23 +627,11 @@ def test_a_view_the_games_operations_cannot_take_is_refused_in_one_line(tmp_path
 
 LIMITED_NIM = VIEWED.replace('state_view = "as_list"\n', "").split("[[checks]]\nname = \"left-alone\"")[0]
 
-FINISHED_GAME_TURNED_ROUND = '''
-def minimax(state, depth, maximizing):
-    if game_over(state):
-        return -utility(state)  # the one who took the last counter taken for the winner
-    if depth == 0:
-        return heuristic(state)
-    values = [minimax(play(state, m), depth - 1, not maximizing) for m in moves(state)]
-    return max(values) if maximizing else min(values)
-'''
-
-NO_END_TEST = '''
-def minimax(state, depth, maximizing):
-    if depth == 0:
-        return heuristic(state)  # a finished game too, at the limit
-    values = [minimax(play(state, m), depth - 1, not maximizing) for m in moves(state)]
-    return max(values) if maximizing else min(values)  # max() of no moves: a crash on a finished game
-'''
+# PLAYS_WITH_PLAY with one line wrong: the one who took the last counter taken for the winner
+FINISHED_GAME_TURNED_ROUND = PLAYS_WITH_PLAY.replace("return utility(state)", "return -utility(state)")
+# ... and with no end test: a finished game at the limit gets the heuristic, above it max() of no moves crashes
+NO_END_TEST = PLAYS_WITH_PLAY.replace("    if game_over(state):\n        return utility(state)\n", "")
+assert FINISHED_GAME_TURNED_ROUND != PLAYS_WITH_PLAY and "game_over" not in NO_END_TEST
 
 
 @pytest.mark.parametrize("source, code, words", [
@@ -785,18 +737,9 @@ def test_an_object_view_changed_in_place_is_evaluated_as_what_it_holds(tmp_path)
     toml = VIEWED.replace('"as_list"', '"as_board"').split('[[checks]]\nname = "leaves"')[0]
     assert "as_board" in toml and "evaluations" not in toml
     base = make_exercise(tmp_path, "nim-board", toml, game=OBJECT_VIEWED_NIM)
-    result = grade(base, "nim-board", """
-        def minimax(state, depth, maximizing):
-            if game_over(state):
-                return utility(state)
-            if depth == 0:
-                return heuristic(state)
-            values = []
-            for h, n in moves(state):
-                heaps, who = state.heaps, state.player
-                state.heaps, state.player = heaps[:h] + (heaps[h] - n,) + heaps[h + 1:], ("MIN" if who == "MAX" else "MAX")
-                values.append(minimax(state, depth - 1, not maximizing))
-                state.heaps, state.player = heaps, who
-            return max(values) if maximizing else min(values)
-        """)
+    # PLAYS_ON_THE_VIEW, on the board's attributes instead of the list's items
+    on_the_board = PLAYS_ON_THE_VIEW.replace("heaps, who = state\n", "heaps, who = state.heaps, state.player\n").replace(
+        "state[0], state[1] =", "state.heaps, state.player =")
+    assert "state[0]" not in on_the_board
+    result = grade(base, "nim-board", on_the_board)
     assert result.score == result.max_score, [(c.name, c.message) for c in result.checks]
