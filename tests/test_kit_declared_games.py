@@ -743,3 +743,14 @@ def test_an_object_view_changed_in_place_is_evaluated_as_what_it_holds(tmp_path)
     assert "state[0]" not in on_the_board
     result = grade(base, "nim-board", on_the_board)
     assert result.score == result.max_score, [(c.name, c.message) for c in result.checks]
+
+
+def test_a_declared_games_cases_are_positions_unless_it_says_otherwise(tmp_path):
+    """With no ``input_noun`` in exercise.toml a Nim counterexample was "a tree on which it goes wrong"."""
+    from grader.judging import exercise
+
+    base = make_exercise(tmp_path, "nim-limited", LIMITED_NIM, game=VIEWED_NIM)
+    assert "input_noun" not in LIMITED_NIM and exercise.load("nim-limited", [base]).input_noun == "position"
+    result = grade(base, "nim-limited", FINISHED_GAME_TURNED_ROUND)
+    assert {c.counterexample.noun for c in result.checks if c.counterexample is not None} == {"position"}
+    assert exercise.load("ctp-26").input_noun == "tree"
