@@ -199,3 +199,37 @@ def test_a_search_that_ends_on_its_smallest_case_is_asked_the_rest_as_before(tmp
     evidence = result.mistakes[0].evidence
     assert evidence.startswith(f"{2 * (judge.RESENDS + 1)} of {len(bank.cases)} calls did not finish"), evidence
     assert "more were not run after them" in evidence, evidence
+
+
+WRONG_THEN_STALLS = '''
+_calls = [0]
+
+
+def minimax(node, max_depth, player_a_moves):
+    _calls[0] += 1
+    if _calls[0] > {answered}:
+        while True:  # slow past the limit on every tree after these
+            pass
+    return get_value(node) + 1000  # wrong everywhere
+'''
+
+
+def test_a_search_already_wrong_everywhere_a_check_reads_is_not_asked_the_rest(tmp_path, monkeypatch):
+    """Wrong on every check's cases it ended, cut short on the rest: no answer to the rest could change a verdict
+    (a failed check stays failed, the ones depending on it are skipped), so the rest is not asked again; a search
+    without a depth limit cost a self-check 30.9 s of such requests (the 127th helper's). The score is what asking
+    the rest gives."""
+    exercise = exercises.load("ctp-26")
+    bank = banks.build(exercise, seed=11, examples=8)
+    hand_made = sum(1 for case in bank.cases if case.group != "random")
+    text = WRONG_THEN_STALLS.format(answered=hand_made + 2)  # two random trees answered (wrong), then stalls
+    asked_again = []
+    real = judge._run_the_rest
+    monkeypatch.setattr(judge, "_run_the_rest", lambda *args: asked_again.append(1) or real(*args))
+    _, _, settled = _graded(tmp_path, monkeypatch, text)
+    assert asked_again == [], "the rest was asked again"
+    monkeypatch.setattr(judge, "_verdicts_settled", lambda *args: False)
+    _, _, asked = _graded(tmp_path, monkeypatch, text)
+    assert asked_again == [1]
+    assert settled.score == asked.score and settled.status == asked.status == "failed"
+    assert [c.status for c in settled.checks] == [c.status for c in asked.checks]
