@@ -345,7 +345,7 @@ def owed_answers(exercise, outcomes: list[Outcome], predicates: list[tuple]) -> 
         if outcome.raw.get("timed_out"):
             owed.add(outcome.case.id)
             continue
-        if any((not spec.groups or outcome.case.group in spec.groups) and predicate(outcome)
+        if any(reads(spec, outcome.case) and predicate(outcome)
                for spec, predicate in predicates):
             owed.add(outcome.case.id)
     return frozenset(owed)
@@ -356,7 +356,7 @@ def per_case_check(spec, exercise, outcomes: list[Outcome], predicate: Predicate
     """Runs the predicate over the check's cases; returns the result and the failing outcomes. A case never
     run, or left without the answer the rubric wants (``owed``, from ``owed_answers``), fails the check
     whatever its predicate says."""
-    chosen = [o for o in outcomes if not spec.groups or o.case.group in spec.groups]
+    chosen = [o for o in outcomes if reads(spec, o.case)]
     if not chosen:  # e.g. --examples 0: nothing was asked, so nothing is awarded or owed
         where = where_words(exercise, spec.groups)
         return CheckResult(spec.name, spec.title, "skipped", 0.0, 0.0, hidden=spec.hidden,
@@ -460,6 +460,11 @@ def consistency_check(spec, exercise, first: dict[str, Outcome], second: list[di
         else:
             result.message += f" ({of}: {', '.join(parts)})"
     return result
+
+
+def reads(spec, case) -> bool:
+    """Whether check ``spec`` reads ``case``: a check with no groups reads every case."""
+    return not spec.groups or case.group in spec.groups
 
 
 def not_asked(raw: dict) -> bool:

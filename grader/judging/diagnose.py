@@ -36,7 +36,7 @@ from typing import Any, Callable
 
 from grader.judging import asked_again
 from grader.judging.bank import Case
-from grader.judging.checks import Outcome, right_number, tagged_number
+from grader.judging.checks import Outcome, not_asked, right_number, tagged_number
 from grader.judging.predictions import model_keys
 from grader.judging.predictions import predict as _predict
 from grader.judging.result import Mistake
@@ -721,7 +721,7 @@ def _did_not_finish(facts: Facts, exercise, failing_answer_checks) -> Finding | 
         return None
     not_run = sum(1 for o in bank if isinstance(o.raw, dict) and o.raw.get("skipped") == TIMED_OUT_BEFORE)
     smallest = min(timed_out, key=facts.size)
-    ended = any(isinstance(o.raw, dict) and "skipped" not in o.raw and not o.raw.get("timed_out") for o in bank)
+    ended = any(isinstance(o.raw, dict) and not not_asked(o.raw) for o in bank)
     if not_run and not ended and exercise.hook("size", None) is not None \
             and facts.size(smallest) == min(facts.size(o) for o in bank):
         # the grader asked the smallest case alone, and stopped there (judge._run_the_rest)

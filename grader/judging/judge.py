@@ -132,15 +132,14 @@ def _verdicts_settled(exercise, bank: Bank, first_raw: list) -> bool:
     if not unrun or exercise.parts:
         return False
     reference, reference_of = exercise.reference, exercise.hook("reference")
-    ended = [Outcome(case, raw, None) for case, raw in zip(bank.cases, first_raw)
-             if "skipped" not in raw and not raw.get("timed_out")]
+    ended = [Outcome(case, raw, None) for case, raw in zip(bank.cases, first_raw) if not kinds.not_asked(raw)]
     failed: set[str] = set()
     for spec in exercise.checks:
         predicate = kinds.predicate_for(spec, exercise) if spec.kind != "consistent" else None
         if predicate is None:
             continue
         for outcome in ended:
-            if spec.groups and outcome.case.group not in spec.groups:
+            if not kinds.reads(spec, outcome.case):
                 continue
             try:
                 if outcome.expected is None:
@@ -154,15 +153,13 @@ def _verdicts_settled(exercise, bank: Bank, first_raw: list) -> bool:
     for spec in exercise.checks:  # the rubric lists a check after the ones it depends on (exercise.load)
         if spec.name in failed or any(dep in blocked for dep in spec.depends):
             blocked.add(spec.name)
-    groups_left = {bank.cases[at].group for at in unrun}
-    return all(spec.name in blocked for spec in exercise.checks
-               if not spec.groups or groups_left.intersection(spec.groups))
+    left = {bank.cases[at].group: bank.cases[at] for at in unrun}.values()  # one case of each group left
+    return all(spec.name in blocked for spec in exercise.checks if any(kinds.reads(spec, case) for case in left))
 
 
 def _read_by_a_check(exercise):
-    """Whether a case is in the groups of some check of the rubric (a check with no groups reads every case)."""
-    groups = [spec.groups for spec in exercise.checks]
-    return lambda case: any(not chosen or case.group in chosen for chosen in groups)
+    """Whether some check of the rubric reads a case."""
+    return lambda case: any(kinds.reads(spec, case) for spec in exercise.checks)
 
 
 def _run_the_rest(session: Session, bank: Bank, first_raw: list, size=None, read=None) -> None:
@@ -186,23 +183,18 @@ def _run_the_rest(session: Session, bank: Bank, first_raw: list, size=None, read
         rest = [at for at, raw in enumerate(first_raw) if raw.get("skipped") == TIMED_OUT_BEFORE]
         if not rest or session.budget_left() <= AUDIT_RESERVE + call_wall_limit(limits.call_timeout):
             return
-        if not probed and not any(_ended(raw) for raw in first_raw):
+        if not probed and all(kinds.not_asked(raw) for raw in first_raw):
             probed = True
             read_rest = [at for at in rest if read is None or read(bank.cases[at])] or rest
             at = min(read_rest, key=lambda at: size(bank.cases[at].input)) if size is not None else read_rest[0]
             [first_raw[at]] = session.run([bank.cases[at].to_request()], within=session.budget_left() - AUDIT_RESERVE)
-            if not _ended(first_raw[at]):
+            if kinds.not_asked(first_raw[at]):
                 return
             continue
         resends += 1
         again = session.run([bank.cases[at].to_request() for at in rest], within=session.budget_left() - AUDIT_RESERVE)
         for at, raw in zip(rest, again):
             first_raw[at] = raw
-
-
-def _ended(raw: dict) -> bool:
-    """Whether a call ran to its end, answering or raising: neither cut short nor not run."""
-    return "skipped" not in raw and not raw.get("timed_out")
 
 
 def _in_exercise_code(exercise, exc: BaseException) -> bool:

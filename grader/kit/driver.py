@@ -251,13 +251,11 @@ class Registry:
                 self.held[_id(state)] = self._held(state)
 
 
-_UNCHANGEABLE = (int, float, str, bool, bytes, type(None))
-
-
 def _unchangeable(value, depth=0) -> bool:
-    """Whether nothing in ``value`` can change in place: plain values, in tuples and frozensets of them."""
+    """Whether nothing in ``value`` can change in place: plain values (``_plain_kind``, which compares no type with
+    ``==``), in tuples and frozensets of them."""
     kind = _type(value)
-    if kind in _UNCHANGEABLE:
+    if _plain_kind(kind) is not None:
         return True
     if (kind is tuple or kind is frozenset) and depth < 6 and len(value) <= 400:
         return all(_unchangeable(item, depth + 1) for item in value)

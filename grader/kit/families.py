@@ -675,21 +675,23 @@ class LeavesNegatedFor(_Recursive):
     def memo_key(self) -> tuple:
         return ("leaves-negated", self.role)
 
+    def turned(self, searcher, n) -> bool:
+        """Whether the score of the leaf ``n`` comes back with the wrong sign."""
+        return searcher.role_of(n) == self.role
+
     def step(self, searcher, n, depth, below):
         if searcher.ended(n) or depth == 0:
             leaf = searcher.leaf_of(n)
-            return -leaf if searcher.role_of(n) == self.role else leaf
+            return -leaf if self.turned(searcher, n) else leaf
         values = [below(child, searcher.depth_below(n, child, depth)) for child in searcher.kids(n)]
         return max(values) if searcher.role_of(n) == "max" else min(values)
 
 
-class ScoreNegated(_Recursive):
+class ScoreNegated(LeavesNegatedFor):
     """The right search, except that one of the two scores a search stops on has the wrong sign: a finished game's
     (``-utility(state)``: the winner taken for the loser, as in a misere game read the usual way round) or the
     evaluation at the depth limit's. The two helpers are the declaration's own, so either can be written wrong alone;
     where the game has no evaluation, every leaf is a finished game and this is the whole ``sign-flip``."""
-
-    code = "sign-flip"
 
     def __init__(self, ends: bool):
         self.ends = ends
@@ -698,19 +700,11 @@ class ScoreNegated(_Recursive):
                      "The evaluation at the depth limit has the wrong sign in your search: positions good for MAX "
                      "are scored as bad there (finished games are scored right).")
 
-    def value(self, searcher, state, depth) -> tuple:
-        return self._search(searcher, searcher.node(state), depth, fresh_counter()), False
-
     def memo_key(self) -> tuple:
         return ("score-negated", self.ends)
 
-    def step(self, searcher, n, depth, below):
-        ended = searcher.ended(n)
-        if ended or depth == 0:
-            leaf = searcher.leaf_of(n)
-            return -leaf if ended == self.ends else leaf
-        values = [below(child, searcher.depth_below(n, child, depth)) for child in searcher.kids(n)]
-        return max(values) if searcher.role_of(n) == "max" else min(values)
+    def turned(self, searcher, n) -> bool:
+        return searcher.ended(n) == self.ends
 
 
 class ColourNotAlternated:
