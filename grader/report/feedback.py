@@ -20,10 +20,16 @@ def evidence_label(code: str) -> str:
     return "What the grader saw" if code == "no-known-mistake" else "Why the grader thinks so"
 
 
+def _field(item, key: str):
+    """``item``'s ``key``, where ``item`` is a result's object (``Counterexample``, ``Mistake``) or its dict (the
+    templates render the dicts): the filters below read either."""
+    return item.get(key) if isinstance(item, dict) else getattr(item, key, None)
+
+
 def titled(counterexample) -> str:
     """A hand-made case's title, as the reports put it after "on which it goes wrong" (``', "a single node"'``), or
     nothing: the instructor wrote it to say what the position is about (docs/writing-exercises.md)."""
-    title = counterexample.get("title") if isinstance(counterexample, dict) else getattr(counterexample, "title", "")
+    title = _field(counterexample, "title")
     return f', "{title}"' if title else ""
 
 
@@ -32,8 +38,7 @@ def answer_right_words(counterexample) -> str:
     (a trace, a mutation, a type, the clock), in every format (a ``Counterexample`` or its dict in the templates).
     Where the check's own message quotes that answer as what is wrong ("returned (1, 2) once the time was up: raise
     SearchTimeout instead"), calling it "a right answer on its own" read as a contradiction (the 125th helper)."""
-    get = counterexample.get if isinstance(counterexample, dict) else lambda key: getattr(counterexample, key, None)
-    actual, note = get("actual"), get("note") or ""
+    actual, note = _field(counterexample, "actual"), _field(counterexample, "note") or ""
     if actual is not None and str(actual) and re.search(rf"\breturned {re.escape(str(actual))}(?![\w.])", note):
         return "is the answer the message above is about: what is wrong with it is said there"
     return "is a right answer on its own: what goes wrong is how your code got it, said above"
@@ -44,7 +49,7 @@ def history_note(mistakes, noun: str = "tree") -> str:
     the other questions of the run, which the code remembers, so the drawn case alone need not reproduce it (a
     one-node tree, "expected: 4  yours: 2", left the 125th helper looking for a bug in a tree with nothing to get
     wrong). Empty otherwise. ``mistakes``: ``Mistake`` objects or their dicts (the templates')."""
-    codes = {m.get("code") if isinstance(m, dict) else getattr(m, "code", None) for m in mistakes or ()}
+    codes = {_field(m, "code") for m in mistakes or ()}
     if "state-across-calls" not in codes:
         return ""
     return (f"this answer came after other questions, which your code remembers (the likely mistake below): "
