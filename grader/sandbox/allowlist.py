@@ -8,7 +8,7 @@ answer) unless it is in the table below, which was taken from what the harness a
 submissions really call (strace, CPython 3.11) plus the relatives glibc may pick instead (``open``
 or ``openat``, ``stat`` or ``newfstatat`` or ``statx``).
 
-Why by hand and not through libseccomp's Python binding: the child runs ``python -I -S`` with the
+Why by hand and not through libseccomp's Python binding: the child runs ``python -s -P -S`` with the
 standard library only (site-packages are hidden from it), the binding is a system package
 (python3-seccomp on Debian, nothing on PyPI) bound to the system's Python, and the program is small:
 a list of numbers and a few argument checks, assembled below in forty lines. The numbers come

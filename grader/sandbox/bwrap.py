@@ -169,7 +169,7 @@ class BwrapLauncher(launcher.Launcher):
         return identity.prepare(scratch, chown=False) if identity.is_root() else {}
 
     def python_argv(self) -> list[str]:
-        return [executable(), "-I", "-S", "-B"]
+        return launcher.python_argv(executable())
 
     def scratch_plan(self, dirs) -> dict:
         return scratch.plan(mount=False, watch=False, dirs=dirs)  # the scratch is bwrap's own capped tmpfs

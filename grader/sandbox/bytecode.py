@@ -1,7 +1,7 @@
 """The grader's own child-side modules as compiled bytecode beside their sources, for a sandbox to read, and a way
 to run a script through the import system so that its bytecode is read too.
 
-A child runs ``python -I -S -B``: it reads bytecode caches but writes none, under bubblewrap it sees only the
+A child runs ``python -s -P -S -B``: it reads bytecode caches but writes none, under bubblewrap it sees only the
 files bound into its world (never their ``__pycache__`` folders), and a script named on the command line is
 always compiled from source. So every cold child compiled the harness and its siblings (some 4,800 lines) before
 its first case: about 30 ms of a ``check``. Here the grader hands the sandbox a fresh bytecode file beside each

@@ -1,6 +1,6 @@
 """The child's only third-party library folder: a copy of anytree and nothing else.
 
-The child runs with ``-I -S`` (no site-packages), so the grader, the references and every
+The child runs with ``-s -P -S`` (no site-packages), so the grader, the references and every
 other installed package are off its import path; it gets a private folder holding only the
 libraries the exercises' drivers need. Built once per library version and interpreter, in the
 user's cache, with the installed libraries' own bytecode beside the sources (a child writes none,

@@ -1,6 +1,6 @@
 """The grader's side of the warm fork server (``zygote.py``), behind the ordinary launcher seam.
 
-Starting ``python -I -S -B`` with the harness costs tens of milliseconds of interpreter start,
+Starting ``python -s -P -S -B`` with the harness costs tens of milliseconds of interpreter start,
 imports and tree building per submission, far more than grading a correct one. A
 ``ZygoteLauncher`` keeps one warm zygote per (exercise, bank) and asks it to fork a child
 for each submission. To the ``Session`` the child looks like any other: it gets a
@@ -94,8 +94,7 @@ class ForkServer:
             self.exercise, self.inputs = exercise, {}
             ours, theirs = socket.socketpair()
             self.sock = ours
-            env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(self.home), "TMPDIR": str(self.home),
-                   "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
+            env = launch.child_env(self.home, self.home)
             self.log = open(self.home / "zygote.log", "wb")
             argv = launcher.python_argv() + bytecode.run_as_main(ZYGOTE) + [str(theirs.fileno())]
             if getattr(launcher, "wants_view", False):

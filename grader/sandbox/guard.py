@@ -1,6 +1,6 @@
 """The child's last steps before student code runs: become nobody, and give up what is left.
 
-Loaded by the harness (``__main__`` under ``python -I -S``) from its own folder, so it may
+Loaded by the harness (``__main__`` under ``python -s -P -S``) from its own folder, so it may
 use only the standard library. In order: import the modules a stranger uid could no longer
 read (only when the grader asks), drop to the session's uid (when started as root), forbid
 regaining privileges, become undumpable (so another process of the same uid cannot read this

@@ -1,6 +1,6 @@
 """The program that runs inside the sandbox, next to the student's code.
 
-It is started as ``__main__`` (``python -I -S -B -c ... STDOUT_FILE``: ``bytecode.run_as_main``, so that its
+It is started as ``__main__`` (``python -s -P -S -B -c ... STDOUT_FILE``: ``bytecode.run_as_main``, so that its
 bytecode is read, not compiled, in every child) and imports only the standard library and the exercise's driver,
 never the grader package: nothing secret is reachable from here. It loads the submission, then answers requests
 that arrive as framed JSON on its stdin with exactly one framed JSON reply each on its stdout; both are moved to

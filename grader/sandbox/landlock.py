@@ -8,7 +8,7 @@ own uid. The child applies it as the last step before student code (``guard.lock
 after the fork when a warm fork server made it, so every child gets its own scratch only.
 
 This file runs on both sides: the parent asks ``abi()`` whether the kernel offers Landlock
-and builds the rule set with ``rules()``; the child (a plain ``python -I -S`` script) loads
+and builds the rule set with ``rules()``; the child (a plain ``python -s -P -S`` script) loads
 this file by path and calls ``restrict(rules)``. Standard library only.
 
 What the child keeps: read (and execute) on the Python installation, the shared libraries,

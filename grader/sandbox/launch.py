@@ -25,7 +25,7 @@ import sys
 import threading
 
 # What a launcher is lives in launcher.py (bwrap.py builds on it too); it is part of this seam's names.
-from grader.sandbox.launcher import NEST_FLAG, NPROC, Launcher, View, python_argv  # noqa: F401
+from grader.sandbox.launcher import NEST_FLAG, NPROC, Launcher, View, child_env, python_argv  # noqa: F401
 
 
 SPAWN_WARNING = (
@@ -114,7 +114,7 @@ def own_namespaces() -> bool:
         code = ("import ctypes, sys\n"
                 "sys.exit(0 if ctypes.CDLL(None, use_errno=True).unshare(0x30000000) == 0 else 1)\n")
         try:
-            done = subprocess.run(python_argv() + ["-c", code], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+            done = subprocess.run([sys.executable, "-I", "-S", "-c", code], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                   stderr=subprocess.DEVNULL, timeout=30)
             _namespaces.append(done.returncode == 0)
         except (OSError, subprocess.SubprocessError):

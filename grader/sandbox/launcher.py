@@ -120,5 +120,25 @@ NEST_FLAG = "--own-namespaces"
 PID_NEST_FLAG = "--own-pid-namespace"  # the harness's: a pid namespace alone (an ordinary user's bwrap child)
 
 
-def python_argv() -> list[str]:
-    return [sys.executable, "-I", "-S", "-B"]
+# Every child hashes strings with this one seed: the order of a set of strings, and everything a submission
+# computes from it, is the same in every child of every run (a regrade, a student's self-check and the class's
+# grading agree; a tournament replays). Python reads the seed from the environment alone, so the child runs
+# ``-s -P`` rather than ``-I`` (which is ``-E -s -P``: ignore every PYTHON* variable): the environment is the
+# grader's own, written whole (``child_env``), and holds no PYTHON* variable but this one.
+HASH_SEED = "0"
+CHILD_FLAGS = ("-s", "-P", "-S", "-B")
+
+
+def python_argv(executable: str | None = None) -> list[str]:
+    """How a child's interpreter is started (``executable``: bwrap's, which may differ from the grader's)."""
+    return [executable or sys.executable, *CHILD_FLAGS]
+
+
+def child_env(home, temporary) -> dict:
+    """The whole environment a child (or the fork server its children come from) starts with: nothing of the
+    grader's own but ``PATH`` (and ``SYSTEMROOT`` on Windows, without which its sockets fail)."""
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home), "TMPDIR": str(temporary),
+           "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "PYTHONHASHSEED": HASH_SEED}
+    if os.name == "nt":
+        env["SYSTEMROOT"] = os.environ.get("SYSTEMROOT", "")
+    return env

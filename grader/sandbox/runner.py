@@ -1,6 +1,6 @@
 """The thread the student's function is called on: its stack holds no frame of the harness.
 
-Loaded by the harness (a plain ``python -I -S`` script) from its own folder; standard library
+Loaded by the harness (a plain ``python -s -P -S`` script) from its own folder; standard library
 only, and nothing of the harness in this module's globals. Called on the harness's own thread,
 student code could walk ``sys._getframe().f_back`` up to the harness and its records. Here the
 harness hands each call to a thread of its own and waits: that thread's stack is this module's

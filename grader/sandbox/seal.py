@@ -1,6 +1,6 @@
 """A seal on the harness: what the child still observes itself cannot be changed unseen.
 
-Loaded by the harness (a plain ``python -I -S`` script) from its own folder, before any student
+Loaded by the harness (a plain ``python -s -P -S`` script) from its own folder, before any student
 code runs; standard library only. The answers are judged in the grading process, and so is the
 evidence of the helpers' calls (every value is a question the grading process answered and
 logged: ``session.py``). What is still observed inside the child is whether the student's call

@@ -414,10 +414,7 @@ class Session:
     def open(self) -> dict:
         """Start the child and load the submission; returns the harness's load reply."""
         self.started = time.monotonic()
-        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(self.scratch / "home"),
-               "TMPDIR": str(self.scratch / "work"), "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
-        if os.name == "nt":
-            env["SYSTEMROOT"] = os.environ.get("SYSTEMROOT", "")
+        env = launch.child_env(self.scratch / "home", self.scratch / "work")
         self._stderr_file = open(self.scratch / "stderr.txt", "wb")
         stdout_file = self.scratch / "stdout.txt"
         os.close(os.open(stdout_file, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600))  # bwrap binds it

@@ -1,6 +1,6 @@
 """The warm fork server ("zygote"): pays for start-up once, then forks one child per submission.
 
-Started like the harness (``python -I -S -B -c ... CONTROL_FD``, as ``__main__``), it imports only the
+Started like the harness (``python -s -P -S -B -c ... CONTROL_FD``, as ``__main__``), it imports only the
 standard library, the harness and the exercise's driver, never the grader package. Once, at
 set-up, it imports the driver's libraries, and builds every case tree of the bank (plus a
 spare copy for the re-asking pass) together with its "before" snapshot. Then, for each
