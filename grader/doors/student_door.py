@@ -117,7 +117,13 @@ def rewrite_from_declaration(exercise) -> list[Path]:
 
 def starter_text(exercise) -> str:
     """The starter, with the stand-ins and the example inserted before its own ``__main__`` block."""
-    starter = (exercise.folder / exercise.meta.get("starter", "starter.py")).read_text(encoding="utf-8")
+    path = exercise.folder / exercise.meta.get("starter", "starter.py")
+    try:
+        starter = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:  # was a traceback (the 130th helper's exercise had none)
+        said = getattr(error, "strerror", None) or str(error)
+        raise DoorError(f"{exercise.id} has no starter to write: {path} cannot be read ({said}); write one there "
+                        "(or name another with starter = \"...\" in exercise.toml)") from None
     stand_ins_path = exercise.folder / STAND_INS
     if exercise.kit is not None:
         from grader.kit.student_api import declared_stub

@@ -174,16 +174,31 @@ def _trace(exercise, call_timeout) -> Predicate:
     return predicate
 
 
+def _changed_input(exercise) -> tuple[str, str]:
+    """What the call was handed, and what a change of it is, in the exercise's words: a tree's nodes, a position, or
+    (the object route) the board object an agent was handed, where "the tree was different (nodes, their order,
+    names or attributes changed)" told the 130th helper's student nothing about the move he played on it."""
+    meta = getattr(exercise, "meta", None) or {}
+    if "agent" in meta:
+        return "board", "a move was played on it, or its state altered"
+    noun = getattr(exercise, "input_noun", "tree")
+    if noun == "tree":
+        return noun, "nodes, their order, names or attributes changed"
+    return noun, "changed in place"
+
+
 def _unchanged(exercise, call_timeout) -> Predicate:
+    noun, detail = _changed_input(exercise)
+
     def predicate(outcome: Outcome):
-        late = outcome.late_change("tree")
+        late = outcome.late_change(noun)
         if late:
             return late
         if outcome.raw.get("mutated"):
             change = outcome.raw.get("change")  # in words, as the child saw it; the verdict is "mutated"'s
             if change:
-                return f"the tree was different after the call: {change}"
-            return "the tree was different after the call (nodes, their order, names or attributes changed)"
+                return f"the {noun} was different after the call: {change}"
+            return f"the {noun} was different after the call ({detail})"
         return None
 
     return predicate

@@ -19,10 +19,18 @@ ARGUMENT_SOURCES = ("game", "depth", "time_left", "legal_moves", "alpha", "beta"
 RETURNS = ("move", "(value, move)")
 
 
+TASK_KEYS = ("group", "kind", "positions", "constants", "function", "class", "method", "arguments", "returns", "depths",
+             "score", "own_score", "clock", "threshold", "watch", "search", "bounds")
+
+
 def _task(raw, index: int, decl: dict) -> dict:
     where = f"[[agent.tasks]] number {index + 1}"
     if not isinstance(raw, dict) or not raw.get("group") or raw.get("kind") not in TASK_KINDS:
         raise DeclarationError(f"{where}: needs group = \"...\" and kind = one of {', '.join(TASK_KINDS)}")
+    unknown = [key for key in raw if key not in TASK_KEYS]
+    if unknown:  # a misspelt key did nothing at all (the 130th helper's score_function)
+        raise DeclarationError(f"{where} (group {raw['group']!r}): unknown key {unknown[0]!r}; a task's keys are "
+                               f"{', '.join(TASK_KEYS)}")
     kind = raw["kind"]
     constants = raw.get("constants", {})  # constructor keywords given as they are (iterative = true, method = "minimax")
     if not isinstance(constants, dict) or not all(type(v) in (bool, int, float, str) for v in constants.values()):
@@ -55,7 +63,23 @@ def _task(raw, index: int, decl: dict) -> dict:
     if kind == "game":
         task["score"] = None  # the student's own score function plays (their custom_score)
         task["own_score"] = str(raw.get("own_score", "custom_score"))
+        task["opponent_score"] = str(raw.get("score", "improved"))  # what the greedy opponent plays by
     return task
+
+
+def _check_scores(tasks: list[dict], rules, rules_name: str) -> None:
+    """Every score a task names (``score``, "improved" where none is named) is one of the rules' ``SCORES``: a
+    missing one raised KeyError in the grading process while it answered a question, and every student, a correct
+    one too, was told they had tampered with the result channel (the 130th helper)."""
+    known = sorted(getattr(rules, "SCORES", {}) or {})
+    for task in tasks:
+        name = task.get("opponent_score") or task.get("score")
+        if name is None or name in known:
+            continue
+        role = "the greedy opponent of a game task plays by" if task["kind"] == "game" else "the grader scores by"
+        raise DeclarationError(f"[[agent.tasks]] group {task['group']!r}: score {name!r} ({role} it; \"improved\" "
+                               f"where no score = is given) is not in {rules_name}'s SCORES "
+                               f"({', '.join(known) or 'empty'}): add it there or name one with score = \"...\"")
 
 
 def read(meta: dict, rules) -> dict:
@@ -91,6 +115,7 @@ def read(meta: dict, rules) -> dict:
     if not isinstance(tasks, list) or not tasks:
         raise DeclarationError("[[agent.tasks]] must list what to ask (kind = \"search\", \"timeout\", ...)")
     decl["tasks"] = [_task(raw, i, decl) for i, raw in enumerate(tasks)]
+    _check_scores(decl["tasks"], rules, agent["rules"])
     groups = [t["group"] for t in decl["tasks"]]
     if len(set(groups)) != len(groups):
         raise DeclarationError("[[agent.tasks]]: every task needs a group of its own")

@@ -114,10 +114,11 @@ class AgentHooks:
     def driver_files(self) -> list[Path]:
         return [DRIVER.resolve(), self.rules_path]
 
-    def baseline(self, state, seat):
-        """The opponent of a full game: greedy on the improved score, the first best move in the rules' order."""
+    def baseline(self, state, seat, score_name: str | None = None):
+        """The opponent of a full game: greedy on the task's score (``score_name``; "improved" by default), the first
+        best move in the rules' order."""
         options = self.rules.moves_for(state, seat)
-        score = self.rules.SCORES["improved"]
+        score = self.rules.SCORES[score_name or "improved"]
         return max(options, key=lambda m: (score(self.rules.result(state, m), seat), -options.index(m)))
 
     def oracle(self, case_input) -> AgentOracle:

@@ -142,7 +142,7 @@ class AgentOracle:
         mover = self.rules.to_move(state)
         options = self.rules.moves_for(state, mover)
         if options:
-            reply = self.baseline(state, mover)
+            reply = self.baseline(state, mover, self.case.get("task", {}).get("opponent_score"))
             state = self.rules.result(state, reply)
             played.append(list(reply))
         self.game_state = state

@@ -1,0 +1,88 @@
+"""An agent-class exercise an instructor declared from the docs alone (the 130th helper): Connect-3 on a 4x3 board,
+MinimaxAgent and AlphaBetaAgent over a board object, with a class of ten students in the styles a course gets.
+
+The course is ``fixtures/courses/connect3`` (its rules score positions by ``open_lines`` alone: no "improved"
+score, as the helper first wrote it) and the class ``fixtures/courses/connect3-class``. What the helper met there
+and what each test pins:
+
+- every correct student was told "tampered with the result channel": the full-game task's greedy opponent looked
+  up ``SCORES["improved"]`` in the grading process, which raised while answering the child's question. A game
+  task's ``score`` now names what the opponent plays by, and a score a task names (or "improved", where it names
+  none) that the rules lack is one line when the exercise loads;
+- a misspelt task key did nothing at all; ``show --starter`` of an exercise without a starter was a traceback.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT
+from grader.doors import api
+from grader.judging import exercise as exercises
+
+COURSE = ROOT / "fixtures" / "courses"
+CLASS = COURSE / "connect3-class"
+
+
+def check(name: str, course=COURSE):
+    return api.check(CLASS / f"{name}.py", "connect3", exercises_dir=[course])
+
+
+@pytest.mark.parametrize("name", ["alice", "bob", "carol"])
+def test_a_correct_agent_gets_every_point_where_the_rules_have_no_improved_score(name):
+    result = check(name)
+    assert result.error is None, result.error
+    assert result.status == "passed" and result.score == result.max_score == 19.5, [
+        (c.name, c.message) for c in result.checks if c.score < c.max_score]
+
+
+def _course_copy(tmp_path, edit) -> list:
+    target = tmp_path / "courses"
+    shutil.copytree(COURSE / "connect3", target / "connect3", ignore=shutil.ignore_patterns("__pycache__"))
+    toml = target / "connect3" / "exercise.toml"
+    toml.write_text(edit(toml.read_text(encoding="utf-8")), encoding="utf-8")
+    return [target]
+
+
+def test_a_score_the_rules_lack_is_one_line_when_the_exercise_loads(tmp_path):
+    # the game task without score = plays its opponent by "improved", which connect3.py does not define
+    text = (COURSE / "connect3" / "exercise.toml").read_text(encoding="utf-8")
+    game_task = text.index('kind = "game"')
+    edited = text[:game_task].rsplit('score = "open_lines"\n', 1)
+    dirs = _course_copy(tmp_path, lambda _: "".join(edited) + text[game_task:])
+    with pytest.raises(exercises.ExerciseError) as raised:
+        exercises.load("connect3", dirs).agent
+    said = str(raised.value)
+    assert "minimax-game" in said and "'improved'" in said and "open_lines" in said and "\n" not in said, said
+
+
+def test_a_misspelt_task_key_is_one_line(tmp_path):
+    dirs = _course_copy(tmp_path, lambda text: text.replace('group = "custom-score"\n',
+                                                            'group = "custom-score"\nscore_function = "x"\n', 1))
+    with pytest.raises(exercises.ExerciseError) as raised:
+        exercises.load("connect3", dirs).agent
+    assert "score_function" in str(raised.value) and "custom-score" in str(raised.value)
+
+
+def test_show_starter_without_a_starter_is_one_line(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "grader", "show", "connect3", "--exercises-dir", str(COURSE),
+                           "--starter", str(tmp_path / "mine")], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr
+    error = [line for line in done.stderr.splitlines() if line.startswith("Error:")]
+    assert error and "has no starter" in error[0], done.stderr
+
+
+def test_a_move_played_on_the_board_it_was_handed_is_said_in_board_words():
+    """frank plays his chosen move on the board he was handed: the rubric's unchanged checks fail, in words about a
+    board (they spoke of a tree's nodes, names and attributes)."""
+    result = check("frank")
+    lost = {c.name: c.message for c in result.checks if c.score < c.max_score}
+    assert set(lost) == {"minimax-board-unchanged", "alphabeta-board-unchanged"}, lost
+    for message in lost.values():
+        assert "the board was different after the call (a move was played on it" in message, message
+        assert "tree" not in message and "nodes" not in message, message
