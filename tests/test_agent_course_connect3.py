@@ -86,3 +86,14 @@ def test_a_move_played_on_the_board_it_was_handed_is_said_in_board_words():
     for message in lost.values():
         assert "the board was different after the call (a move was played on it" in message, message
         assert "tree" not in message and "nodes" not in message, message
+
+
+@pytest.mark.parametrize("name, code", [
+    ("erin", "depth-not-decremented"),  # no depth limit: was over-pruning, for the leaves at the limit it missed
+    ("dave", "min-max-swapped"),        # min and max swapped below the root: was over-pruning (it pruned less)
+    ("kurt", "no-known-mistake"),       # the first legal move, no search: was over-pruning, then min-max-swapped
+])
+def test_the_mistake_named_is_the_one_made(name, code):
+    result = check(name)
+    assert result.status == "failed"
+    assert [m.code for m in result.mistakes][:1] == [code], [(m.code, m.evidence[:200]) for m in result.mistakes]

@@ -9,6 +9,7 @@ the answers alone (``min-max-swapped``: every wrong move is a best move of the s
 
 from __future__ import annotations
 
+from grader.kit import mistake_texts
 from grader.kit.agent_oracle import BOARD_STOPPED, SLACK
 from grader.vocabulary.findings import Finding
 
@@ -42,6 +43,7 @@ CODES = {
                         "functions does each call?"),
     "wrong-return-type": ("Your method returns something else than the course's answer (a move, a pair of ints).",
                           "What does the caller unpack from your return value?"),
+    "depth-not-decremented": mistake_texts.CODES["depth-not-decremented"],
 }
 
 
@@ -143,8 +145,19 @@ class AgentMistakes:
         if problem is not None:
             return False
         task = outcome.case.input["task"]
+        # a search with its min and max swapped still searches: a plain minimax scores the very leaves a correct one
+        # does, an alpha-beta some. An agent that scored nothing (the 130th helper's, returning its first legal move,
+        # which happened to be the opponent's best in every position it got wrong) searched nothing to swap.
+        scored = self.hooks.scored_of(outcome)[0]
+        plain = task["search"] != "alphabeta" and task["kind"] != "bounds"
+        if not scored or (plain and scored != self.hooks.variant(outcome.case.input)["scored"]):
+            return False
+        state = self.hooks.state_of(outcome.case.input)
+        legal = len(self.hooks.rules.moves_for(state, self.hooks.rules.to_move(state)))
         for how in ("below", "all", "min"):
             found = self.hooks.variant(outcome.case.input, swapped=how)
+            if len(found["moves"]) >= legal and task["returns"] != "(value, move)":
+                continue  # every move is a best one there: a move alone says nothing (an agent returning its first)
             if move in found["moves"] and (task["returns"] != "(value, move)"
                                            or outcome.answer.items[0].equals_number(found["value"])):
                 return True
@@ -177,6 +190,12 @@ class AgentMistakes:
                 done = hooks.expanded_of(outcome)
             depth = case_input["depth"]
             off = [d for d in (depth - 1, depth + 1) if d >= 0]
+            # past the depth limit by more than one move (one move deeper is depth-off-by-one, below): a search that
+            # never stops there, which was named over-pruning because it missed the leaves at the limit (the 130th
+            # helper's erin, who forgot the limit: 2,287 positions scored where a correct search scores 4)
+            if max((len(path) for path in done), default=0) > depth + 1:  # (an expansion's path is the child's)
+                votes.append("depth-not-decremented")
+                continue
             if alphabeta and kind == "scored":
                 order = hooks.order_of(outcome)
                 wanted = hooks.alphabeta_sets(case_input, order)
@@ -191,8 +210,12 @@ class AgentMistakes:
                     votes.append("ignores-passed-bounds")  # (pruning nothing at all is under-pruning)
                 elif any(done > w for w in wanted) and not wrong_move:
                     votes.append("under-pruning")  # looser bounds visit a superset of the leaves, and keep the move
-                elif done != closest:
-                    votes.append("over-pruning")  # a leaf alpha-beta needs was cut (the move may go wrong with it)
+                elif done and len(done) < len(closest) and done <= hooks.variant(case_input)["scored"]:
+                    # a leaf alpha-beta needs was cut (the move may go wrong with it): fewer leaves than alpha-beta
+                    # scores, every one a leaf of the search. Not a search that scored nothing (the helper's agent
+                    # that returns its first move), nor one that scored more than alpha-beta, or other positions
+                    # (its min and max swapped below the root): each was told it prunes too much
+                    votes.append("over-pruning")
                 else:
                     votes.append(None)
                 continue
