@@ -97,3 +97,28 @@ def test_the_mistake_named_is_the_one_made(name, code):
     result = check(name)
     assert result.status == "failed"
     assert [m.code for m in result.mistakes][:1] == [code], [(m.code, m.evidence[:200]) for m in result.mistakes]
+
+
+def test_a_search_looping_in_one_class_is_graded_on_the_other(monkeypatch):
+    """ivan's MinimaxAgent loops (a while loop on the depth), his AlphaBetaAgent is right. He got 0: with the
+    submission's 60 s, the CPU limit's default 30 s killed the process (the whole submission an error), and with
+    a shorter call limit every request for the rest began with two more looping minimax cases, so the alpha-beta
+    cases were never asked; the mistake was named from checks never run. Now the groups with the fewest calls cut
+    short go first, cases whose checks have all failed are not asked again, and the CPU limit follows the time."""
+    monkeypatch.setenv("MINIMAX_GRADER_CALL_TIMEOUT", "1")
+    result = check("ivan")
+    assert result.error is None, result.error
+    passed = {c.name for c in result.checks if c.score == c.max_score}
+    assert {"alphabeta-interface", "alphabeta-move", "alphabeta-scored", "alphabeta-no-moves",
+            "alphabeta-timeout", "alphabeta-board-unchanged", "custom-score"} <= passed, passed
+    assert result.score == 11.5
+    assert [m.code for m in result.mistakes] == ["does-not-finish"], [(m.code, m.evidence) for m in result.mistakes]
+    cut_short = int(result.mistakes[0].evidence.split(" of ", 1)[0])
+    assert cut_short == 2, result.mistakes[0].evidence  # the first pass's two: nothing asked again could change
+
+
+def test_the_cpu_limit_follows_the_submissions_time_unless_given():
+    assert exercises.load_limits({}).cpu_seconds == 30
+    assert exercises.load_limits({"submission_timeout": 60.0}).cpu_seconds == 60
+    assert exercises.load_limits({"submission_timeout": 10.0}).cpu_seconds == 30
+    assert exercises.load_limits({"submission_timeout": 60.0, "cpu_seconds": 20}).cpu_seconds == 20

@@ -191,14 +191,23 @@ def test_a_search_that_ends_nowhere_is_asked_its_smallest_case_and_no_more(tmp_p
     assert exercise.hook("size")(drawn.input) == smallest, drawn.input
 
 
-def test_a_search_that_ends_on_its_smallest_case_is_asked_the_rest_as_before(tmp_path, monkeypatch):
+def test_a_search_that_ends_on_its_smallest_case_is_asked_the_rest_while_a_verdict_can_change(tmp_path, monkeypatch):
     """The smallest case asked alone is not one of the requests for the rest: a search that ends there (here one
-    that ends only on a tree of one node) is asked again after every two calls cut short, ``RESENDS`` times."""
+    that ends only on a tree of one node) is asked again after every two calls cut short, ``RESENDS`` times where
+    every case could still change a verdict; with the rubric as it is, only the cases some check still open reads
+    (``judge._worth_running``): fewer limits, the same score and the same report."""
     exercise, bank, result = _graded(tmp_path, monkeypatch, ENDS_ON_ONE_NODE_ONLY)
-    assert result.mistakes and result.mistakes[0].code == "does-not-finish"
-    evidence = result.mistakes[0].evidence
+    monkeypatch.setattr(judge, "_worth_running", lambda *args: (lambda case: True))
+    _, _, everything = _graded(tmp_path, monkeypatch, ENDS_ON_ONE_NODE_ONLY)
+    assert everything.mistakes and everything.mistakes[0].code == "does-not-finish"
+    evidence = everything.mistakes[0].evidence
     assert evidence.startswith(f"{2 * (judge.RESENDS + 1)} of {len(bank.cases)} calls did not finish"), evidence
     assert "more were not run after them" in evidence, evidence
+    assert result.mistakes and result.mistakes[0].code == "does-not-finish"
+    cut_short = int(result.mistakes[0].evidence.split(" of ", 1)[0])
+    assert 2 <= cut_short < 2 * (judge.RESENDS + 1), result.mistakes[0].evidence
+    assert (result.status, result.score) == (everything.status, everything.score)
+    assert [(c.name, c.score) for c in result.checks] == [(c.name, c.score) for c in everything.checks]
 
 
 WRONG_THEN_STALLS = '''
@@ -225,11 +234,43 @@ def test_a_search_already_wrong_everywhere_a_check_reads_is_not_asked_the_rest(t
     text = WRONG_THEN_STALLS.format(answered=hand_made + 2)  # two random trees answered (wrong), then stalls
     asked_again = []
     real = judge._run_the_rest
-    monkeypatch.setattr(judge, "_run_the_rest", lambda *args: asked_again.append(1) or real(*args))
+    monkeypatch.setattr(judge, "_run_the_rest", lambda *args, **kwargs: asked_again.append(1) or real(*args, **kwargs))
     _, _, settled = _graded(tmp_path, monkeypatch, text)
     assert asked_again == [], "the rest was asked again"
     monkeypatch.setattr(judge, "_verdicts_settled", lambda *args: False)
+    monkeypatch.setattr(judge, "_worth_running", lambda *args: (lambda case: True))
     _, _, asked = _graded(tmp_path, monkeypatch, text)
     assert asked_again == [1]
     assert settled.score == asked.score and settled.status == asked.status == "failed"
     assert [c.status for c in settled.checks] == [c.status for c in asked.checks]
+
+
+def test_the_rest_is_asked_group_by_group_the_groups_with_fewest_calls_cut_short_first():
+    """A search that loops in one group of cases (one class of an exercise made of two) no longer spends every
+    request for the rest on two more of that group's cases, which come first in the bank: the groups with the
+    fewest calls cut short go first, each in the bank's order (a fake session records what each request carries)."""
+    from types import SimpleNamespace
+
+    from grader.judging.bank import Bank, Case
+
+    cases = [Case(f"a{i}", "minimax", {}) for i in range(5)] + [Case(f"b{i}", "alphabeta", {}) for i in range(3)]
+    bank = Bank("x", 0, 0, cases)
+    first_raw = [{"id": "a0", "answer": 1}, {"id": "a1", "timed_out": True}, {"id": "a2", "timed_out": True}] + [
+        {"id": case.id, "skipped": judge.TIMED_OUT_BEFORE} for case in cases[3:]]
+    asked = []
+
+    class FakeSession:
+        limits = SimpleNamespace(call_timeout=1.0)
+
+        @staticmethod
+        def budget_left():
+            return 1000.0
+
+        @staticmethod
+        def run(requests, within=None):
+            asked.append([r["id"] for r in requests])
+            return [{"id": r["id"], "answer": 1} if r["id"].startswith("b") else {"id": r["id"], "timed_out": True}
+                    for r in requests]
+
+    judge._run_the_rest(FakeSession(), bank, first_raw)
+    assert asked[0] == ["b0", "b1", "b2", "a3", "a4"], asked

@@ -693,7 +693,11 @@ def diagnose(exercise, outcomes, checks, again_raw=(), session=None, budget: flo
             localisations[name] = found
 
     if not wrong and not explained:
-        unfinished = _did_not_finish(facts, exercise, failing_answer_checks)
+        # An exercise whose checks judge no answers of their own (the object route reads moves and records) has none
+        # failing: there, every failed check counts, where none fails on a call that ended (the 130th helper's ivan,
+        # looping in one of his two classes, was "no-known-mistake")
+        unfinished = _did_not_finish(facts, exercise, failing_answer_checks if answer_kinds
+                                     else _failed_only_where_cut(exercise, facts, checks))
         if unfinished is not None:
             findings.append(unfinished)
             explained = True
@@ -706,6 +710,24 @@ def diagnose(exercise, outcomes, checks, again_raw=(), session=None, budget: flo
 def wrong_before_localising(facts: Facts) -> bool:
     return any(facts.is_wrong(o) for o in facts.outcomes)
 
+
+
+def _failed_only_where_cut(exercise, facts: Facts, checks) -> list:
+    """The failed checks, if each of them fails on no call that ended: only on calls cut off at their limit and the
+    cases not run after them. Empty where any failed check fails a call that ended (a mistake of another kind)."""
+    from grader.judging.checks import predicate_for, reads
+
+    failed = [c for c in checks if c.status == "failed"]
+    specs = {spec.name: spec for spec in exercise.checks}
+    ended = [o for o in facts.bank() if isinstance(o.raw, dict) and not not_asked(o.raw)]
+    for check in failed:
+        spec = specs.get(check.name)
+        predicate = predicate_for(spec, exercise) if spec is not None and spec.kind != "consistent" else None
+        if predicate is None:
+            return []
+        if any(reads(spec, o.case) and predicate(o) for o in ended):
+            return []
+    return failed
 
 
 def _did_not_finish(facts: Facts, exercise, failing_answer_checks) -> Finding | None:

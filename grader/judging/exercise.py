@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import importlib.util
+import math
 import os
 import re
 import tomllib
@@ -77,6 +78,12 @@ def load_limits(values: dict) -> Limits:
     unknown = sorted(set(merged) - set(Limits.__dataclass_fields__))
     if unknown:
         raise ExerciseError(f"unknown limit(s) in exercise.toml: {', '.join(unknown)}")
+    if "cpu_seconds" not in merged and "submission_timeout" in merged:
+        # The CPU a submission's process may use follows the time it is given, unless the exercise says otherwise:
+        # with the default 30 s under a submission_timeout of 60, a search looping in one of two classes was killed
+        # by the CPU limit at 30 s, and the whole submission was an error, where running out of its time grades what
+        # it answered (the 130th helper's ivan, whose other class was correct).
+        merged["cpu_seconds"] = max(Limits.cpu_seconds, math.ceil(float(merged["submission_timeout"])))
     return Limits(**merged)
 
 

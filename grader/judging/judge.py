@@ -9,6 +9,7 @@ shrunk by hypothesis through the same sandbox session.
 
 from __future__ import annotations
 
+import collections
 import os
 import time
 from pathlib import Path
@@ -108,7 +109,8 @@ def _grade_in_session(session: Session, exercise, bank: Bank, result: Submission
             result.max_score = parts.graded_max_score(exercise, result.parts)
         first_raw = session.run([c.to_request() for c in bank.cases])
         if not _verdicts_settled(exercise, bank, first_raw):
-            _run_the_rest(session, bank, first_raw, exercise.hook("size", None), _read_by_a_check(exercise))
+            _run_the_rest(session, bank, first_raw, exercise.hook("size", None), _read_by_a_check(exercise),
+                          worth=lambda raw: _worth_running(exercise, bank, raw))
     except SandboxFailure as failure:
         result.error = failure.reason
         return
@@ -131,12 +133,30 @@ def _verdicts_settled(exercise, bank: Bank, first_raw: list) -> bool:
     unrun = [at for at, raw in enumerate(first_raw) if raw.get("skipped") == TIMED_OUT_BEFORE]
     if not unrun or exercise.parts:
         return False
+    worth = _worth_running(exercise, bank, first_raw)
+    left = {bank.cases[at].group: bank.cases[at] for at in unrun}.values()  # one case of each group left
+    return not any(worth(case) for case in left)
+
+
+def _worth_running(exercise, bank: Bank, first_raw: list):
+    """Whether a case left unrun could still change a verdict: some check that reads it has not failed already, on
+    a case that ended or on one cut short, and depends on no check that has (see ``_verdicts_settled``). Every case
+    is, for an exercise made of parts."""
+    if exercise.parts:
+        return lambda case: True
     reference, reference_of = exercise.reference, exercise.hook("reference")
     ended = [Outcome(case, raw, None) for case, raw in zip(bank.cases, first_raw) if not kinds.not_asked(raw)]
+    # A call cut short owes its answer everywhere (checks.owed_answers): it fails every check that reads it but one
+    # that judges what an unfinished call did; no later request runs it again, so that failure stays too.
+    cut_short = [Outcome(case, raw, None) for case, raw in zip(bank.cases, first_raw)
+                 if raw.get("timed_out") and "skipped" not in raw]
     failed: set[str] = set()
     for spec in exercise.checks:
         predicate = kinds.predicate_for(spec, exercise) if spec.kind != "consistent" else None
         if predicate is None:
+            continue
+        if any(kinds.reads(spec, o.case) and not kinds.judges_unfinished(spec, o, exercise) for o in cut_short):
+            failed.add(spec.name)
             continue
         for outcome in ended:
             if not kinds.reads(spec, outcome.case):
@@ -153,8 +173,7 @@ def _verdicts_settled(exercise, bank: Bank, first_raw: list) -> bool:
     for spec in exercise.checks:  # the rubric lists a check after the ones it depends on (exercise.load)
         if spec.name in failed or any(dep in blocked for dep in spec.depends):
             blocked.add(spec.name)
-    left = {bank.cases[at].group: bank.cases[at] for at in unrun}.values()  # one case of each group left
-    return all(spec.name in blocked for spec in exercise.checks if any(kinds.reads(spec, case) for case in left))
+    return lambda case: any(spec.name not in blocked and kinds.reads(spec, case) for spec in exercise.checks)
 
 
 def _read_by_a_check(exercise):
@@ -162,7 +181,7 @@ def _read_by_a_check(exercise):
     return lambda case: any(kinds.reads(spec, case) for spec in exercise.checks)
 
 
-def _run_the_rest(session: Session, bank: Bank, first_raw: list, size=None, read=None) -> None:
+def _run_the_rest(session: Session, bank: Bank, first_raw: list, size=None, read=None, worth=None) -> None:
     """The cases a pass did not run because two calls before them were cut short, asked again in requests of
     their own (at most ``RESENDS``, within the submission's time): a case never run is no evidence for any check
     (``checks.per_case_check``), so a search slow on a few trees is still seen on the rest, and a search that
@@ -176,13 +195,23 @@ def _run_the_rest(session: Session, bank: Bank, first_raw: list, size=None, read
     for is the checks that depend on none (their cases not run fail them, as after any stall). One that ends there
     is asked the rest as before, the probe not counted among the requests. A case no check reads is never the
     probe: a search that loops only on finished games, where no check asks one, was left unasked on the rest
-    (the 128th helper's review)."""
+    (the 128th helper's review).
+
+    ``worth`` (the replies so far -> whether a case could still change a verdict, ``_worth_running``) is asked before
+    each request, which carries only those cases: the ones of a class whose checks have all failed already cost two
+    more limits a request for nothing (40 s of a self-check at 5 s a call, for the 130th helper's ivan, looping in
+    one of his two classes; 10 s now). Cases left out stay unrun, and fail what reads them, as before."""
     limits = session.limits
     resends, probed = 0, False
     while resends < RESENDS:
         rest = [at for at, raw in enumerate(first_raw) if raw.get("skipped") == TIMED_OUT_BEFORE]
         if not rest or session.budget_left() <= AUDIT_RESERVE + call_wall_limit(limits.call_timeout):
             return
+        if worth is not None:
+            keep = worth(first_raw)
+            rest = [at for at in rest if keep(bank.cases[at])]
+            if not rest:
+                return
         if not probed and all(kinds.not_asked(raw) for raw in first_raw):
             probed = True
             read_rest = [at for at in rest if read is None or read(bank.cases[at])] or rest
@@ -192,6 +221,12 @@ def _run_the_rest(session: Session, bank: Bank, first_raw: list, size=None, read
                 return
             continue
         resends += 1
+        # The cases of the groups that have had the fewest calls cut short first, each group in the bank's order: a
+        # search that loops in one class of an exercise made of several (the 130th helper's ivan: MinimaxAgent loops,
+        # AlphaBetaAgent is correct) spent every resend on two more of its looping cases, which come first in the
+        # bank, and its correct class was never asked (0 of 19.5). What is never run still fails whatever reads it.
+        cut_short = collections.Counter(bank.cases[at].group for at, raw in enumerate(first_raw) if raw.get("timed_out"))
+        rest.sort(key=lambda at: cut_short[bank.cases[at].group])
         again = session.run([bank.cases[at].to_request() for at in rest], within=session.budget_left() - AUDIT_RESERVE)
         for at, raw in zip(rest, again):
             first_raw[at] = raw

@@ -100,6 +100,11 @@ class AgentMistakes:
                 # read the clock in time, asked nothing after, then answered where it should raise (caught, or returned)
                 name("answers-when-time-is-up", check.message, check)
         for check, bad in self._failing(facts, "no-move"):
+            # only calls that ran to an end of their own say what the search answers with no move: the cases never
+            # run, or cut short, after a search looped elsewhere named this mistake (the 130th helper's ivan)
+            bad = [o for o in bad if "skipped" not in o.raw and not o.raw.get("timed_out")]
+            if not bad:
+                continue
             if "wrong-return-type" in codes and all(self._holds_no_move(o) for o in bad):
                 continue  # the no-move answer is there, inside the wrong shape: one mistake, not two
             if codes & CLOCK_CODES and bad and all(BOARD_STOPPED in str(o.raw.get("raised") or "") for o in bad):
@@ -116,7 +121,7 @@ class AgentMistakes:
                 name(code, "; ".join(c.message for c, _ in failing), failing[0][0])
         if not codes:
             for check, bad in self._failing(facts, "move"):
-                wrong = [o for o in bad if not o.raw.get("raised") and not o.raw.get("timed_out")]
+                wrong = [o for o in bad if not o.raw.get("raised") and not o.raw.get("timed_out") and "skipped" not in o.raw]
                 if wrong and all(self._swapped(o) for o in wrong):
                     name("min-max-swapped", f"{check.message}; every wrong move is a best move for the opponent", check)
         return found
