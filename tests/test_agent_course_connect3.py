@@ -122,3 +122,23 @@ def test_the_cpu_limit_follows_the_submissions_time_unless_given():
     assert exercises.load_limits({"submission_timeout": 60.0}).cpu_seconds == 60
     assert exercises.load_limits({"submission_timeout": 10.0}).cpu_seconds == 30
     assert exercises.load_limits({"submission_timeout": 60.0, "cpu_seconds": 20}).cpu_seconds == 20
+
+
+def test_an_illegal_move_is_called_illegal_not_suboptimal():
+    """gina returns the top cell of the column, not where the disc lands: the move checks said "not an optimal
+    move", the mistake was no-known-mistake, and the full game's counterexample called {'game': 'illegal'} "a right
+    answer on its own"."""
+    result = check("gina")
+    moves = next(c for c in result.checks if c.name == "minimax-move")
+    assert "which is not a legal move in this position (the legal moves: " in moves.message, moves.message
+    assert [m.code for m in result.mistakes][:1] == ["illegal-move"], [m.code for m in result.mistakes]
+    game = next(c for c in result.checks if c.name == "minimax-plays")
+    assert game.counterexample is not None and not game.counterexample.answer_right
+
+
+def test_an_import_error_says_how_the_grader_calls_the_agents():
+    result = check("hank")
+    assert result.status == "error"
+    assert "the grader calls MinimaxAgent(search_depth, score_fn, timeout).minimax(game, depth)" in result.error, \
+        result.error
+    assert "AlphaBetaAgent()" not in result.error

@@ -416,6 +416,11 @@ class AgentHooks:
         name = self.decl["timeout_exception"]
         return answer.kind == "dict" and [(k, i.value) for k, i in answer.items] == [("raised", name)]
 
+    ANSWER_JUDGED = ("search", "no-moves")  # the tasks whose answer verify judges (the others: by what the agent did)
+
+    def judges_answer(self, case_input) -> bool:
+        return case_input["task"]["kind"] in self.ANSWER_JUDGED
+
     def verify(self, case_input, expected, answer: Answer):
         kind = case_input["task"]["kind"]
         if kind == "search":
@@ -431,6 +436,12 @@ class AgentHooks:
         move, problem = self._move_of(answer, task)
         if problem:
             return problem
+        state = self.state_of(case_input)
+        legal = [list(m) for m in self.rules.moves_for(state, self.rules.to_move(state))]
+        if move not in legal:  # was "not an optimal move": the 130th helper's gina returned the column's top cell
+            shown = ", ".join(f"({m[0]}, {m[1]})" for m in legal[:8]) + (", ..." if len(legal) > 8 else "")
+            return (f"returned the move ({move[0]}, {move[1]}), which is not a legal move in this position (the legal "
+                    f"moves: {shown})")
         if move not in expected["moves"]:
             best = " or ".join(f"({m[0]}, {m[1]})" for m in expected["moves"][:4])
             return (f"returned the move ({move[0]}, {move[1]}), which is not an optimal move at depth "
@@ -868,6 +879,21 @@ class AgentHooks:
         return None
 
     # -- showing a case ------------------------------------------------------------------------------
+
+    @cached_property
+    def API_CALLS(self) -> list[str]:
+        """How the grader calls the student's code, one form per class and method the tasks ask (an error about an
+        import ended "the grader calls AlphaBetaAgent()", the entry point with no arguments: the 130th helper)."""
+        forms = []
+        for task in self.decl["tasks"]:
+            if task["kind"] == "heuristic":
+                form = f"{task['function']}(game, player)"
+            else:
+                keywords = ", ".join(task["constructor"]) if task.get("constructor") else ""
+                form = f"{task['class']}({keywords}).{task['method']}({', '.join(task['arguments'])})"
+            if form not in forms:
+                forms.append(form)
+        return forms
 
     def call_text(self, case_input) -> str:
         task = case_input["task"]

@@ -44,6 +44,9 @@ CODES = {
     "wrong-return-type": ("Your method returns something else than the course's answer (a move, a pair of ints).",
                           "What does the caller unpack from your return value?"),
     "depth-not-decremented": mistake_texts.CODES["depth-not-decremented"],
+    "illegal-move": ("The move your search returns is not a legal move of the position it was asked about.",
+                     "Where does the move you return come from: the board's list of legal moves, or a cell you work "
+                     "out yourself?"),
 }
 
 
@@ -122,6 +125,9 @@ class AgentMistakes:
         if not codes:
             for check, bad in self._failing(facts, "move"):
                 wrong = [o for o in bad if not o.raw.get("raised") and not o.raw.get("timed_out") and "skipped" not in o.raw]
+                if wrong and all(self._illegal(o) for o in wrong):
+                    name("illegal-move", check.message, check)
+                    continue
                 if wrong and all(self._swapped(o) for o in wrong):
                     name("min-max-swapped", f"{check.message}; every wrong move is a best move for the opponent", check)
         return found
@@ -144,6 +150,14 @@ class AgentMistakes:
             return False
         return [i.value for i in answer.items] == no_move or any(
             item.kind in ("list", "tuple") and [i.value for i in item.items] == no_move for item in answer.items)
+
+    def _illegal(self, outcome) -> bool:
+        """The answer is a move of the course's shape that the position does not allow."""
+        move, problem = self.hooks._move_of(outcome.answer, outcome.case.input["task"])
+        if problem is not None or self.hooks._timeout_answer(outcome.answer):
+            return False
+        state = self.hooks.state_of(outcome.case.input)
+        return move not in [list(m) for m in self.hooks.rules.moves_for(state, self.hooks.rules.to_move(state))]
 
     def _swapped(self, outcome) -> bool:
         move, problem = self.hooks._move_of(outcome.answer, outcome.case.input["task"])
