@@ -142,3 +142,19 @@ def test_an_import_error_says_how_the_grader_calls_the_agents():
     assert "the grader calls MinimaxAgent(search_depth, score_fn, timeout).minimax(game, depth)" in result.error, \
         result.error
     assert "AlphaBetaAgent()" not in result.error
+
+
+def test_the_declared_interface_is_no_evidence_of_copying():
+    """dave is alice with one call changed; hank wrote his own stub of the same declared classes (the exception,
+    the constructor's keywords, the methods the tasks call, custom_score). With no starter to discount, the
+    interface alone put hank in alice and dave's cluster at 0.57 (the 130th helper's class of five); the
+    declaration's skeleton is now discounted, and its names kept, as a starter's are."""
+    from grader.similarity import sources
+    from grader.similarity.clusters import find_near_duplicates
+
+    exercise = exercises.load("connect3", [COURSE])
+    assert {"MinimaxAgent", "alphabeta", "legal_moves", "forecast", "search_depth", "SearchTimeout",
+            "custom_score"} <= sources.vocabulary(exercise)
+    texts = {name: (CLASS / f"{name}.py").read_text(encoding="utf-8") for name in ("alice", "dave", "hank")}
+    found = find_near_duplicates(texts, sources.exercise_texts(exercise), sources.vocabulary(exercise))
+    assert [c["students"] for c in found] == [["alice", "dave"]], found

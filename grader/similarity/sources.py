@@ -61,6 +61,9 @@ def exercise_texts(exercise) -> list[str]:
     if kit is not None:
         paths.append(kit.game.path)  # a kit exercise's rules, which `show --starter` writes beside the starter
     texts = [_read(p) for p in paths if p is not None and p.is_file()]
+    agent = _optional(lambda: exercise.agent)
+    if agent is not None:  # the object route: the interface its declaration makes every agent write
+        texts.append(agent.declared_skeleton())
     runnable = _optional(lambda: student_door.starter_text(exercise))
     if runnable:  # the starter with its stand-ins and example, as `show --starter` writes it
         texts.append(runnable)
@@ -105,6 +108,9 @@ def vocabulary(exercise) -> set[str]:
     """Names the exercise fixes, which a copier cannot rename: the entry point, the provided
     helpers, and every function, method and class the starter defines."""
     names = {exercise.entry_point, *exercise.provided_helpers}
+    agent = _optional(lambda: exercise.agent)
+    if agent is not None:
+        names |= agent.vocabulary()
     starter = _optional(lambda: exercise.starter_path)
     for text in [_read(starter)] if starter is not None and starter.is_file() else []:
         try:
