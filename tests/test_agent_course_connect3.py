@@ -158,3 +158,9 @@ def test_the_declared_interface_is_no_evidence_of_copying():
     texts = {name: (CLASS / f"{name}.py").read_text(encoding="utf-8") for name in ("alice", "dave", "hank")}
     found = find_near_duplicates(texts, sources.exercise_texts(exercise), sources.vocabulary(exercise))
     assert [c["students"] for c in found] == [["alice", "dave"]], found
+
+
+def test_the_text_board_says_whose_turn_it_is():
+    result = check("gina")
+    drawn = next(c.counterexample for c in result.checks if c.counterexample is not None)
+    assert drawn.picture.splitlines()[-1] in ("player 1 to move", "player 2 to move"), drawn.picture

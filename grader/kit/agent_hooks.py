@@ -970,7 +970,8 @@ class AgentHooks:
         return f"player {self.rules.to_move(state) + 1} to move"
 
     def picture(self, case_input) -> str:
-        return self.rules.render(self.state_of(case_input))
+        """The board as text, and whose turn it is there (the HTML board said it; the text and Markdown did not)."""
+        return self.rules.render(self.state_of(case_input)) + "\n" + self.caption(case_input)
 
     def picture_svg(self, case_input) -> str:
         expected = self._reference(case_input)
