@@ -129,3 +129,15 @@ def test_sorting_and_filtering_work_in_chromium(tmp_path, page):
     assert result["mistake"] == ["bea"]
     assert result["ascending"] == ["kai", "amy", "bea", "zoe"]
     assert result["descending"] == ["zoe", "bea", "amy", "kai"]
+
+
+def test_the_histograms_axis_names_bin_edges_that_do_not_run_together():
+    """Under a 19.5-point rubric each bin's range ("11.7–13.65") was printed under its bar and ran into the next
+    one's; the axis now names the edges (each bar's range is its tooltip), each short enough for its bar."""
+    bins = summary.histogram([19.5, 12.0, 3.0], 19.5)
+    drawn = summary.svg_bars(bins)
+    step = drawn["ticks"][1]["x"] - drawn["ticks"][0]["x"]
+    assert [t["text"] for t in drawn["ticks"]][:3] == ["0", "1.95", "3.9"] and drawn["ticks"][-1]["text"] == "19.5"
+    assert all(len(t["text"]) * 7 < step for t in drawn["ticks"]), drawn["ticks"]
+    page = summary.render(summary.summarise(ENTRIES, exercise="ctp-26", seed=7, grader_version="x", discovered=DISCOVERED))
+    assert "with a score in 0–1</title>" in page and ">0–1</text>" not in page

@@ -44,7 +44,7 @@ def svg_bars(bins: list[dict], width: int = 640, height: int = 220) -> dict:
     """Geometry for the histogram's bars (the template draws them), with a little room for labels."""
     top = max((b["count"] for b in bins), default=0) or 1
     pad_left, pad_bottom, pad_top = 36, 34, 14
-    plot_w, plot_h = width - pad_left - 8, height - pad_bottom - pad_top
+    plot_w, plot_h = width - pad_left - 20, height - pad_bottom - pad_top  # room for the last edge's number
     step = plot_w / max(len(bins), 1)
     bars = []
     for i, b in enumerate(bins):
@@ -52,7 +52,12 @@ def svg_bars(bins: list[dict], width: int = 640, height: int = 220) -> dict:
         bars.append({"x": round(pad_left + i * step + 2, 1), "y": round(pad_top + plot_h - h, 1), "w": round(step - 4, 1),
                      "h": round(h, 1), "count": b["count"], "label": f"{b['low']:g}–{b['high']:g}",
                      "label_x": round(pad_left + i * step + step / 2, 1)})
-    return {"width": width, "height": height, "bars": bars, "top": top, "base_y": pad_top + plot_h,
+    # The axis names each bin's edges, not its range under it: "11.7–13.65" beside "13.65–15.6" ran together
+    # under bins of a 19.5-point rubric (the 130th helper's class summary). The range is the bar's tooltip.
+    ticks = [{"x": round(pad_left + i * step, 1), "text": f"{b['low']:g}"} for i, b in enumerate(bins)]
+    if bins:
+        ticks.append({"x": round(pad_left + len(bins) * step, 1), "text": f"{bins[-1]['high']:g}"})
+    return {"width": width, "height": height, "bars": bars, "ticks": ticks, "top": top, "base_y": pad_top + plot_h,
             "pad_left": pad_left, "pad_top": pad_top}
 
 
