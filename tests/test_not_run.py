@@ -274,3 +274,27 @@ def test_the_rest_is_asked_group_by_group_the_groups_with_fewest_calls_cut_short
 
     judge._run_the_rest(FakeSession(), bank, first_raw)
     assert asked[0] == ["b0", "b1", "b2", "a3", "a4"], asked
+
+
+LOOPS_ON_VALUES_BELOW_ONE = '''
+def minimax(node, max_depth, player_a_moves):
+    moves = get_next_valid_moves(node)
+    if max_depth == 0 or not moves:
+        v = get_value(node)
+        while v < 1:  # an honest bug: never ends for a value <= 0
+            v *= 2
+        return v
+    values = [minimax(m, max_depth - 1, not player_a_moves) for m in moves]
+    return max(values) if player_a_moves else min(values)
+'''
+
+
+def test_the_probe_is_the_smallest_case_a_check_reads_whatever_has_failed(tmp_path, monkeypatch):
+    """The probe asked alone while nothing has ended is chosen among every case left that a check reads, not only
+    among those that could still change a verdict: chosen among those, it was a random tree of one node worth 0,
+    where this search loops, and the published cases it answers were never asked (the 132nd helper: 2 of 10 before
+    the narrowing, 0 with it)."""
+    exercise, bank, result = _graded(tmp_path, monkeypatch, LOOPS_ON_VALUES_BELOW_ONE)
+    published = next(c for c in result.checks if c.name == "published-cases")
+    assert published.status == "passed", published.message
+    assert result.score == 2.0
