@@ -89,6 +89,7 @@ def test_a_move_played_on_the_board_it_was_handed_is_said_in_board_words():
 
 
 @pytest.mark.parametrize("name, code", [
+    ("lena", "no-move-with-moves"),     # (-1, -1) where every move loses: was illegal-move ("a cell you work out")
     ("erin", "depth-not-decremented"),  # no depth limit: was over-pruning, for the leaves at the limit it missed
     ("dave", "min-max-swapped"),        # min and max swapped below the root: was over-pruning (it pruned less)
     ("kurt", "no-known-mistake"),       # the first legal move, no search: was over-pruning, then min-max-swapped
@@ -100,11 +101,11 @@ def test_the_mistake_named_is_the_one_made(name, code):
 
 
 def test_a_search_looping_in_one_class_is_graded_on_the_other(monkeypatch):
-    """ivan's MinimaxAgent loops (a while loop on the depth), his AlphaBetaAgent is right. He got 0: with the
-    submission's 60 s, the CPU limit's default 30 s killed the process (the whole submission an error), and with
-    a shorter call limit every request for the rest began with two more looping minimax cases, so the alpha-beta
-    cases were never asked; the mistake was named from checks never run. Now the groups with the fewest calls cut
-    short go first, cases whose checks have all failed are not asked again, and the CPU limit follows the time."""
+    """ivan's MinimaxAgent loops (a while loop on the depth), his AlphaBetaAgent is right. He got 0: every request
+    for the rest began with two more looping minimax cases, so the alpha-beta cases were never asked, and the
+    mistake was named from checks never run. Now cases whose checks have all failed are not asked again (the order
+    of the rest is tested in test_not_run, with a fake session). At the course's own 5 s a call the CPU limit's
+    default of 30 s also killed the process: that part is the next test's (here the call limit is 1 s)."""
     monkeypatch.setenv("MINIMAX_GRADER_CALL_TIMEOUT", "1")
     result = check("ivan")
     assert result.error is None, result.error
@@ -139,8 +140,9 @@ def test_an_illegal_move_is_called_illegal_not_suboptimal():
 def test_an_import_error_says_how_the_grader_calls_the_agents():
     result = check("hank")
     assert result.status == "error"
-    assert "the grader calls MinimaxAgent(search_depth, score_fn, timeout).minimax(game, depth)" in result.error, \
-        result.error
+    assert ("the grader calls MinimaxAgent(search_depth, score_fn, timeout) with .minimax(game, depth) and "
+            ".get_move(game, time_left), AlphaBetaAgent(search_depth, score_fn, timeout) with .alphabeta(game, depth) "
+            "and custom_score(game, player)") in result.error, result.error
     assert "AlphaBetaAgent()" not in result.error
 
 
@@ -164,3 +166,24 @@ def test_the_text_board_says_whose_turn_it_is():
     result = check("gina")
     drawn = next(c.counterexample for c in result.checks if c.counterexample is not None)
     assert drawn.picture.splitlines()[-1] in ("player 1 to move", "player 2 to move"), drawn.picture
+
+
+def test_the_drivers_board_properties_are_the_declarations():
+    """The sandbox's driver imports nothing of the grader's, so it keeps its own list of the operations that are
+    properties; the grader's (the declared skeleton's) must say the same."""
+    import ast
+
+    from grader.kit import agent_declaration
+
+    source = (ROOT / "grader" / "kit" / "agent_driver.py").read_text(encoding="utf-8")
+    found = next(node.value for node in ast.parse(source).body if isinstance(node, ast.Assign)
+                 and any(getattr(t, "id", None) == "_OPS_PROPERTIES" for t in node.targets))
+    assert ast.literal_eval(found) == agent_declaration.OPS_PROPERTIES
+
+
+def test_an_import_error_on_aind_isolation_names_every_call_within_the_line(tmp_path):
+    """One form per method ran past the error's 600 characters there, ending mid-word (the 134th helper)."""
+    source = tmp_path / "imports.py"
+    source.write_text("from isolation_board import Board\n", encoding="utf-8")
+    result = api.check(source, "aind-isolation")
+    assert result.error.endswith("custom_score_2(game, player) and custom_score_3(game, player)"), result.error

@@ -229,6 +229,20 @@ def judges_unfinished(spec, outcome: Outcome, exercise=None) -> bool:
     return any(outcome.raw.get(how) for how in hows or ())
 
 
+def fails_one(spec, predicate: Predicate, outcomes) -> bool:
+    """Whether ``predicate`` fails one of the ``outcomes`` the check ``spec`` reads (their ``expected`` set). A reply
+    the predicate cannot read counts as no failure here: it is judged later, as every reply is."""
+    for outcome in outcomes:
+        if not reads(spec, outcome.case):
+            continue
+        try:
+            if predicate(outcome):
+                return True
+        except Exception:  # noqa: BLE001 - see the docstring
+            continue
+    return False
+
+
 def predicate_for(spec, exercise) -> Predicate | None:
     """The per-case predicate of a check, from the core's kinds or the exercise's own hooks."""
     call_timeout = exercise.limits.call_timeout

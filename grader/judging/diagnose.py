@@ -715,7 +715,7 @@ def wrong_before_localising(facts: Facts) -> bool:
 def _failed_only_where_cut(exercise, facts: Facts, checks) -> list:
     """The failed checks, if each of them fails on no call that ended: only on calls cut off at their limit and the
     cases not run after them. Empty where any failed check fails a call that ended (a mistake of another kind)."""
-    from grader.judging.checks import predicate_for, reads
+    from grader.judging.checks import fails_one, predicate_for
 
     failed = [c for c in checks if c.status == "failed"]
     specs = {spec.name: spec for spec in exercise.checks}
@@ -723,9 +723,7 @@ def _failed_only_where_cut(exercise, facts: Facts, checks) -> list:
     for check in failed:
         spec = specs.get(check.name)
         predicate = predicate_for(spec, exercise) if spec is not None and spec.kind != "consistent" else None
-        if predicate is None:
-            return []
-        if any(reads(spec, o.case) and predicate(o) for o in ended):
+        if predicate is None or fails_one(spec, predicate, ended):
             return []
     return failed
 

@@ -13,6 +13,9 @@ from grader.kit.errors import DeclarationError
 BOARD_OPS = ("legal_moves", "forecast", "apply_move", "copy", "active_player", "inactive_player", "opponent",
              "is_winner", "is_loser", "utility", "location", "move_count", "width", "height", "blank_cells",
              "to_string", "is_legal", "hash")
+# the operations the board offers as properties (``board.NAME``, not ``board.NAME()``); the sandbox's agent_driver,
+# which imports nothing of the grader's, keeps its own copy (tests/test_agent_course_connect3.py compares them)
+OPS_PROPERTIES = ("active_player", "inactive_player", "move_count", "width", "height")
 CONSTRUCTOR_SOURCES = ("depth", "score", "threshold")
 TASK_KINDS = ("search", "bounds", "timeout", "iterative", "no-moves", "game", "heuristic")
 ARGUMENT_SOURCES = ("game", "depth", "time_left", "legal_moves", "alpha", "beta", "maximizing")

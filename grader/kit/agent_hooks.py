@@ -73,8 +73,6 @@ def unused_forecasts(events, leaf) -> set:
             if path and path[:-1] in scored and path not in scored and path not in gone_into}
 
 
-_OPS_PROPERTY_NAMES = ("active_player", "inactive_player", "move_count", "width", "height")  # agent_driver's properties
-
 
 class AgentHooks:
     # The checks that rest on what the child notes rather than on what the grading process answered: a board's
@@ -432,6 +430,11 @@ class AgentHooks:
             return self._no_move_problem(case_input, answer)
         return None
 
+    def legal_moves(self, case_input) -> list[list]:
+        """The moves of the player to move at the case's root, as lists (the shape an answer's move is read in)."""
+        state = self.state_of(case_input)
+        return [list(m) for m in self.rules.moves_for(state, self.rules.to_move(state))]
+
     def _move_problem(self, case_input, expected, answer: Answer):
         task = case_input["task"]
         if self._timeout_answer(answer):
@@ -439,8 +442,10 @@ class AgentHooks:
         move, problem = self._move_of(answer, task)
         if problem:
             return problem
-        state = self.state_of(case_input)
-        legal = [list(m) for m in self.rules.moves_for(state, self.rules.to_move(state))]
+        legal = self.legal_moves(case_input)
+        if move not in legal and move == list(self.decl["no_move"]):
+            shown = ", ".join(f"({m[0]}, {m[1]})" for m in legal[:8]) + (", ..." if len(legal) > 8 else "")
+            return f"returned the no-move answer {tuple(move)}, but the player to move has legal moves here: {shown}"
         if move not in legal:  # was "not an optimal move": the 130th helper's gina returned the column's top cell
             shown = ", ".join(f"({m[0]}, {m[1]})" for m in legal[:8]) + (", ..." if len(legal) > 8 else "")
             return (f"returned the move ({move[0]}, {move[1]}), which is not a legal move in this position (the legal "
@@ -909,8 +914,8 @@ class AgentHooks:
             lines += [f"        self.{keyword} = {keyword}" for keyword in keywords] or ["        pass"]
             for method, arguments in methods:
                 lines += ["", f"    def {method}(self, {', '.join(arguments)}):"]
-                lines += [f"        game.{name}()" for name, op in decl["board"].items() if op not in _OPS_PROPERTY_NAMES]
-                lines += [f"        game.{name}" for name, op in decl["board"].items() if op in _OPS_PROPERTY_NAMES]
+                lines += [f"        game.{name}()" for name, op in decl["board"].items() if op not in agent_declaration.OPS_PROPERTIES]
+                lines += [f"        game.{name}" for name, op in decl["board"].items() if op in agent_declaration.OPS_PROPERTIES]
                 lines += ["        return None"]
             lines += ["", ""]
         return "\n".join(lines) + "\n"
@@ -928,18 +933,27 @@ class AgentHooks:
 
     @cached_property
     def API_CALLS(self) -> list[str]:
-        """How the grader calls the student's code, one form per class and method the tasks ask (an error about an
-        import ended "the grader calls AlphaBetaAgent()", the entry point with no arguments: the 130th helper)."""
-        forms = []
+        """How the grader calls the student's code: each class once, constructed with the keywords it is given (the
+        constants too), then the methods the tasks call, and each score function (an error about an import ended "the
+        grader calls AlphaBetaAgent()", the entry point with no arguments: the 130th helper; one form per method ran
+        past the error's 600 characters on aind-isolation: the 134th helper)."""
+        classes: dict[str, dict] = {}
+        functions: list[str] = []
         for task in self.decl["tasks"]:
             if task["kind"] == "heuristic":
-                form = f"{task['function']}(game, player)"
-            else:
-                keywords = ", ".join(task["constructor"]) if task.get("constructor") else ""
-                form = f"{task['class']}({keywords}).{task['method']}({', '.join(task['arguments'])})"
-            if form not in forms:
-                forms.append(form)
-        return forms
+                if task["function"] not in functions:
+                    functions.append(task["function"])
+                continue
+            entry = classes.setdefault(task["class"], {"keywords": [], "methods": []})
+            for keyword in list(task.get("constructor") or {}) + list(task.get("constants") or {}):
+                if keyword not in entry["keywords"]:
+                    entry["keywords"].append(keyword)
+            method = f".{task['method']}({', '.join(task['arguments'])})"
+            if method not in entry["methods"]:
+                entry["methods"].append(method)
+        forms = [f"{name}({', '.join(entry['keywords'])}) with {' and '.join(entry['methods'])}"
+                 for name, entry in classes.items()]
+        return forms + [f"{name}(game, player)" for name in functions]
 
     def call_text(self, case_input) -> str:
         task = case_input["task"]

@@ -44,6 +44,10 @@ CODES = {
     "wrong-return-type": ("Your method returns something else than the course's answer (a move, a pair of ints).",
                           "What does the caller unpack from your return value?"),
     "depth-not-decremented": mistake_texts.CODES["depth-not-decremented"],
+    "no-move-with-moves": ("Your search answers the no-move value where the player has legal moves: where every "
+                           "move looks equally bad (all of them lose), none of them ever becomes the best move.",
+                           "Which move does your code keep when no move's value beats the starting best value, and "
+                           "what should that starting value be?"),
     "illegal-move": ("The move your search returns is not a legal move of the position it was asked about.",
                      "Where does the move you return come from: the board's list of legal moves, or a cell you work "
                      "out yourself?"),
@@ -125,8 +129,12 @@ class AgentMistakes:
         if not codes:
             for check, bad in self._failing(facts, "move"):
                 wrong = [o for o in bad if not o.raw.get("raised") and not o.raw.get("timed_out") and "skipped" not in o.raw]
-                if wrong and all(self._illegal(o) for o in wrong):
+                illegal = {self._illegal(o) for o in wrong}
+                if wrong and illegal == {"illegal"}:
                     name("illegal-move", check.message, check)
+                    continue
+                if wrong and illegal == {"no-move"}:  # (-1, -1) where every move loses: the best move was never set
+                    name("no-move-with-moves", check.message, check)
                     continue
                 if wrong and all(self._swapped(o) for o in wrong):
                     name("min-max-swapped", f"{check.message}; every wrong move is a best move for the opponent", check)
@@ -151,13 +159,15 @@ class AgentMistakes:
         return [i.value for i in answer.items] == no_move or any(
             item.kind in ("list", "tuple") and [i.value for i in item.items] == no_move for item in answer.items)
 
-    def _illegal(self, outcome) -> bool:
-        """The answer is a move of the course's shape that the position does not allow."""
+    def _illegal(self, outcome) -> str | None:
+        """"no-move" where the answer is the no-move answer though the position has moves, "illegal" where it is
+        another move of the course's shape that the position does not allow; None otherwise."""
         move, problem = self.hooks._move_of(outcome.answer, outcome.case.input["task"])
         if problem is not None or self.hooks._timeout_answer(outcome.answer):
-            return False
-        state = self.hooks.state_of(outcome.case.input)
-        return move not in [list(m) for m in self.hooks.rules.moves_for(state, self.hooks.rules.to_move(state))]
+            return None
+        if move in self.hooks.legal_moves(outcome.case.input):
+            return None
+        return "no-move" if move == list(self.hooks.decl["no_move"]) else "illegal"
 
     def _swapped(self, outcome) -> bool:
         move, problem = self.hooks._move_of(outcome.answer, outcome.case.input["task"])
@@ -171,8 +181,7 @@ class AgentMistakes:
         plain = task["search"] != "alphabeta" and task["kind"] != "bounds"
         if not scored or (plain and scored != self.hooks.variant(outcome.case.input)["scored"]):
             return False
-        state = self.hooks.state_of(outcome.case.input)
-        legal = len(self.hooks.rules.moves_for(state, self.hooks.rules.to_move(state)))
+        legal = len(self.hooks.legal_moves(outcome.case.input))
         for how in ("below", "all", "min"):
             found = self.hooks.variant(outcome.case.input, swapped=how)
             if len(found["moves"]) >= legal and task["returns"] != "(value, move)":
