@@ -220,15 +220,15 @@ def _run_the_rest(session: Session, bank: Bank, first_raw: list, size=None, read
             if not rest:
                 return
         resends += 1
-        # The cases of the groups that have had the fewest calls cut short first, the smallest first among those
-        # (``size``, where the exercise has a measure; else the bank's order): a search that loops in one class of an
-        # exercise made of several (the 130th helper's ivan: MinimaxAgent loops, AlphaBetaAgent is correct) spent
-        # every resend on two more of its looping cases, first in the bank, and its correct class was never asked (0
-        # of 19.5); among groups not yet asked, a looping one early in the bank still took a resend from the cheap
-        # ones after it (the 134th helper: 1.5 where 2.5 was there to earn). What is never run still fails what
-        # reads it.
+        # The cases of the groups that have had the fewest calls cut short first, each group in the bank's order: a
+        # search that loops in one class of an exercise made of several (the 130th helper's ivan: MinimaxAgent loops,
+        # AlphaBetaAgent is correct) spent every resend on two more of its looping cases, first in the bank, and its
+        # correct class was never asked (0 of 19.5). Not the smallest first across groups: a position's size is not
+        # what its call costs (a full game from the empty board is the smallest position and the longest case: with
+        # the student's own score looping, the games went first and took the submission's time, and a correct
+        # alpha-beta went from 19 to 8.5 of 23: the 133rd helper). What is never run still fails what reads it.
         cut_short = collections.Counter(bank.cases[at].group for at, raw in enumerate(first_raw) if raw.get("timed_out"))
-        rest.sort(key=lambda at: (cut_short[bank.cases[at].group], size(bank.cases[at].input) if size else 0))
+        rest.sort(key=lambda at: cut_short[bank.cases[at].group])
         again = session.run([bank.cases[at].to_request() for at in rest], within=session.budget_left() - AUDIT_RESERVE)
         for at, raw in zip(rest, again):
             first_raw[at] = raw
