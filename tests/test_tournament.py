@@ -355,3 +355,29 @@ def test_an_agent_that_plays_at_random_repeats_its_games_and_a_student_named_lik
 
     ids = [row["id"] for row in csv.DictReader((tmp_path / "one" / "grades.csv").read_text(encoding="utf-8-sig").splitlines())]
     assert sorted(ids) == ["plays_at_random", "random"]  # graded under the student's own name
+
+
+def test_two_agents_with_the_same_code_meet_the_same_random_games(tmp_path):
+    """The random baseline's stream was named by the game's id, which holds both players: two byte-identical
+    agents under two names met different random games, were ranked apart and scored different rubric points
+    (the 133rd helper, aind-isolation). It is named by the seed, the baseline, the game's number and the position."""
+    exercises_dir = small_exercise(tmp_path / "exercises", SMALL.replace('"alphabeta:2"', '"greedy"'))
+    klass = tmp_path / "class"
+    klass.mkdir()
+    shutil.copy(AGENTS / "weak.py", klass / "ann.py")
+    shutil.copy(AGENTS / "weak.py", klass / "zed.py")
+    play(klass, exercises_dir, tmp_path / "out", jobs=2)
+    games = {}
+    for game in records(tmp_path / "out"):
+        student = next(name for name in game["pairing"] if name in ("ann", "zed"))
+        opponent = next(name for name in game["pairing"] if name != student)
+        side = "max" if game["max"] == student else "min"
+        games[(student, opponent, game["index"], side)] = [m["move"] for m in game["moves"]]
+    random_games = [key for key in games if key[0] == "ann" and key[1] == "random"]
+    assert random_games
+    for _, opponent, index, side in random_games:
+        assert games[("ann", opponent, index, side)] == games[("zed", opponent, index, side)], (index, side)
+    standings = (tmp_path / "out" / "standings.csv").read_text(encoding="utf-8-sig").splitlines()
+    rows = {line.split(",")[1]: line.split(",") for line in standings[1:]}
+    assert rows["ann"][2:] == rows["zed"][2:], standings
+    assert rows["ann"][0] == rows["zed"][0], standings  # and the same rank: equal agents are not placed apart by name

@@ -267,9 +267,9 @@ def describe(exercise, outcome: Outcome, problem: str, shrunk: bool = False) -> 
         shrunk=shrunk,
         note=problem,
         noun=exercise.input_noun,
-        # "right on its own" only where the exercise judges the answer itself (an agent's full game, its heuristic
-        # or its timeout is judged by what it did: "{'game': 'illegal'} is a right answer on its own" told the 130th
-        # helper's student the opposite of the check above it)
+        # "right on its own" only where the answer is the student's own (an agent's full game answers the grader's
+        # summary of it: "{'game': 'illegal'} is a right answer on its own" told the 130th helper's student the
+        # opposite of the check above it)
         answer_right=answer is not None and exercise.hook("judges_answer", lambda case_input: True)(outcome.case.input)
         and _answers(exercise, exercise.limits.call_timeout)(outcome) is None,
         drawing=_drawing(exercise, drawing, outcome, answer),

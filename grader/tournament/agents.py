@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import json
 import math
 import random
 from dataclasses import dataclass
@@ -231,25 +232,32 @@ class Sandboxed:
 class Baseline:
     """A declared baseline over the exercise's game and reference searcher (trusted, in this process)."""
 
-    def __init__(self, spec: dict, exercise, game_id: str, seed):
+    def __init__(self, spec: dict, exercise, game_index: int, seed):
         self.spec = spec
         self.kit = exercise.kit
         self.game = rules_of(exercise)
-        self.rng = seeded(seed, game_id, spec["id"])
+        self.seed, self.game_index = seed, game_index
         self.face = None
         if self.kit is None:
             from grader.tournament.declaration import arena_of
 
             self.face = arena_of(exercise)
 
+    def _rng(self, state) -> random.Random:
+        """The stream a choice in ``state`` draws from: named by the seed, the baseline, the game's number in its
+        pairing and the position, never by the opponent. Named by the game's id (which holds both players), the
+        random player played differently against each student: two agents with byte-identical code met different
+        games, ranked apart and scored different rubric points (the 133rd helper)."""
+        return seeded(self.seed, self.spec["id"], self.game_index, json.dumps(self.game.encode(state), sort_keys=True))
+
     def choose(self, state) -> Choice:
         if self.face is not None:  # the object route's baselines: over its rules and its named scores
-            move, used = self.face.baseline(self.spec, state, self.rng)
+            move, used = self.face.baseline(self.spec, state, self._rng(state))
             return Choice(move=move, used=used)
         actions = self.game.actions(state)
         kind = self.spec["kind"]
         if kind == "random":
-            return Choice(move=actions[self.rng.randrange(len(actions))])
+            return Choice(move=actions[self._rng(state).randrange(len(actions))])
         maximising = self.game.to_move(state) == self.game.max_player
         if kind == "greedy":
             score = self.game.evaluate if self.game.has_evaluate else self.game.utility

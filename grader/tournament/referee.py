@@ -16,15 +16,15 @@ from grader.tournament import schedule
 from grader.tournament.agents import Baseline, Sandboxed, rules_of
 
 
-def make_player(spec: dict, exercise, declaration, launcher, game_id: str, seed, games: int = 1):
+def make_player(spec: dict, exercise, declaration, launcher, game_index: int, seed, games: int = 1):
     if spec["kind"] in ("student", "file"):
         return Sandboxed(spec["path"], exercise, declaration, launcher, games)
-    return Baseline(spec, exercise, game_id, seed)
+    return Baseline(spec, exercise, game_index, seed)
 
 
 def play_series(games: list[dict], agents: dict[str, dict], exercise, declaration, launcher, seed) -> list[dict]:
     """The records of ``games`` (one pairing's, from ``schedule.games``), in order; ``agents``: specs by id."""
-    sandboxed = {name: make_player(spec, exercise, declaration, launcher, "", seed, len(games))
+    sandboxed = {name: make_player(spec, exercise, declaration, launcher, 0, seed, len(games))
                  for name, spec in agents.items() if spec["kind"] in ("student", "file")}
     try:
         return [play(game, agents, sandboxed, exercise, declaration, seed) for game in games]
@@ -41,7 +41,7 @@ def play(game: dict, agents: dict[str, dict], sandboxed: dict, exercise, declara
     for action in opened:
         state = rules.result(state, action)
     sides = {"max": game["max"], "min": game["min"]}
-    players = {side: sandboxed.get(name) or make_player(agents[name], exercise, declaration, None, game["id"], seed)
+    players = {side: sandboxed.get(name) or make_player(agents[name], exercise, declaration, None, game["index"], seed)
                for side, name in sides.items()}
     moves: list[dict] = []
     outcome = None

@@ -75,8 +75,10 @@ def standings(records: list[dict], students: list[str], baselines: list[str]) ->
                      "rating": round(fitted[name]["rating"], 1), "error": round(fitted[name]["error"], 1),
                      "failures": dict(sorted(faults.get(name, Counter()).items()))})
     rows.sort(key=lambda r: (-r["rating"], -r["rate"], r["agent"]))
-    for rank, row in enumerate(rows, 1):
-        row["rank"] = rank
+    for place, row in enumerate(rows, 1):  # tied on rating and win rate, tied in rank ("1, 2, 2, 4"): a name's
+        before = rows[place - 2] if place > 1 else None  # letter placed equal agents apart (the 133rd helper)
+        tied = before is not None and (before["rating"], before["rate"]) == (row["rating"], row["rate"])
+        row["rank"] = before["rank"] if tied else place
     table = {(me, other): {k: cell[k] for k in ("won", "lost", "drawn", "games", "rate", "low", "high")}
              for (me, other), cell in cells.items()}
     return {"rows": rows, "table": table, "students": students, "baselines": baselines}
