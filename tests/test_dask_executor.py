@@ -315,6 +315,25 @@ def test_a_worker_with_another_grader_version_refuses_to_grade():
         plugin.teardown(worker=None)
 
 
+def test_a_worker_whose_code_changed_on_disk_after_it_loaded_it_refuses_to_grade(monkeypatch):
+    """A long-lived worker kept the code it had loaded while the checkout changed under it: the same version, the
+    same fingerprint (read from disk), another score for the same file (the 133rd helper)."""
+    import grader.version
+    from grader.bulk.executor import Job
+    from grader.bulk.dask_cluster import job_plugin
+    from grader.bulk.on_worker import Context, WorkerMismatch
+
+    monkeypatch.setattr(grader.version, "LOADED_AT", 0.0)  # as if loaded before every file of it was written
+    assert grader.version.changed_since_loaded() is not None
+    plugin = job_plugin(Job(exercise="ctp-26", seed=SEED, examples=5))
+    plugin.setup(worker=None)
+    try:
+        with pytest.raises(WorkerMismatch, match="changed on disk after the worker loaded it .*restart the worker"):
+            Context(plugin)
+    finally:
+        plugin.teardown(worker=None)
+
+
 def test_a_finished_job_gives_what_it_froze_back_to_the_collector():
     """A worker freezes the collector's view of a job's exercise and bank while it grades; a long-lived worker
     serving many classes must not keep every finished job's objects (and their cycles) for its whole life."""
@@ -425,3 +444,28 @@ def test_a_result_lost_with_its_worker_is_waited_for_while_the_scheduler_compute
     killed = type("KilledWorker", (Exception,), {})("grade-submission-1")
     result, why = collect(_Future("erred", killed))
     assert result is None and why.startswith("its worker process died every time it was graded")
+
+
+def test_a_wrong_scheduler_address_is_one_line_soon(tmp_path):
+    """A typo in the address took a minute and a traceback; a server that accepts the connection and never speaks
+    Dask's protocol (the dashboard's port, 8787, an easy mistake) kept grade silent for ten minutes (the 133rd
+    helper). Each is one line, the typo at once, the silent server within the connection's limit."""
+    import http.server
+    import threading as threads
+
+    import time
+
+    from grader.bulk.dask_cluster import CONNECT_TIMEOUT, DaskExecutor
+
+    with pytest.raises(ConnectionError, match="is not a Dask scheduler address: write it as tcp://HOST:PORT"):
+        DaskExecutor(scheduler="127.0.0.1:8786x").connect()
+    server = http.server.HTTPServer(("127.0.0.1", 0), http.server.BaseHTTPRequestHandler)
+    threads.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        started = time.monotonic()
+        with pytest.raises(ConnectionError, match="nothing answered as a Dask scheduler") as raised:
+            DaskExecutor(scheduler=f"tcp://127.0.0.1:{server.server_address[1]}").connect()
+        assert time.monotonic() - started < CONNECT_TIMEOUT + 10
+        assert "\n" not in str(raised.value)
+    finally:
+        server.shutdown()

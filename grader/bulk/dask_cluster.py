@@ -20,7 +20,9 @@ from __future__ import annotations
 import functools
 import json
 import logging
+import re
 import sys
+import threading
 import uuid
 from dataclasses import asdict
 from pathlib import Path
@@ -30,7 +32,8 @@ from grader.bulk.executor import Job, Task, default_jobs
 from grader.bulk import shipping
 
 MISSING = 'the Dask executor needs Dask: pip install "minimax-grader[dask]"'
-CONNECT_TIMEOUT = "30s"
+CONNECT_TIMEOUT = 10  # seconds: a scheduler that does not answer a handshake by then is not one
+ADDRESS = re.compile(r"^(?:(?:tcp|tls|inproc|ucx)://)?(\[[0-9a-fA-F:]+\]|[A-Za-z0-9_.-]+):(\d{1,5})$")
 # A LocalCluster's scheduler: a worker holds only the task it runs (so a worker killed by a
 # submission charges that submission alone a failure, as the local pool does), and a
 # submission gets three workers killed under it before it is given up as KilledWorker.
@@ -50,6 +53,59 @@ def require() -> None:
         import distributed  # noqa: F401
     except ImportError:
         raise DaskUnavailable(MISSING) from None
+
+
+def _client_within(address: str, seconds: float):
+    """A client of the scheduler at ``address``, or ConnectionError with one line that says what to do. The address
+    is read first (a typo is said at once, not after a minute and a traceback), and the connection is given
+    ``seconds`` on a thread of its own: Dask's own timeout did not cover a server that accepts the connection and
+    never speaks Dask's protocol (the dashboard's port, 8787: ten minutes of silence), and an unroutable address
+    ended in a traceback (the 133rd helper)."""
+    from distributed import Client
+
+    found = ADDRESS.match(address.strip())
+    if found is None or not 0 < int(found.group(2)) < 65536:
+        raise ConnectionError(f"{address!r} is not a Dask scheduler address: write it as tcp://HOST:PORT "
+                              "(a scheduler listens on 8786 unless told otherwise)")
+    hint = " (8787 is usually the dashboard's port; the scheduler's is 8786)" if found.group(2) == "8787" else ""
+    problem = _handshake_problem(address.strip(), seconds)
+    if problem is not None:  # no Client was made: nothing left to close at exit (a failed one took 20 s and a traceback)
+        raise ConnectionError(f"cannot reach the Dask scheduler at {address}: {problem}{hint}")
+    try:
+        return Client(address.strip(), timeout=f"{seconds}s", set_as_default=False)
+    except Exception as exc:  # noqa: BLE001 - it answered a moment ago: whatever Dask raises now is one line too
+        said = " ".join(str(exc).split())[:200] or type(exc).__name__
+        raise ConnectionError(f"cannot reach the Dask scheduler at {address}: {said}{hint}") from None
+
+
+def _handshake_problem(address: str, seconds: float) -> str | None:
+    """Why a Dask comm to ``address`` cannot be opened and greeted within ``seconds`` (None: it can), tried on a
+    thread of its own with its own event loop, so that nothing of a failed attempt outlives it."""
+    import asyncio
+
+    from distributed.comm import connect
+
+    said: list = []
+
+    async def greet():
+        comm = await asyncio.wait_for(connect(address, timeout=seconds), seconds + 1)
+        await comm.close()
+
+    def attempt():
+        try:
+            asyncio.run(greet())
+            said.append(None)
+        except (asyncio.TimeoutError, TimeoutError):
+            said.append(f"nothing answered as a Dask scheduler within {seconds:g} s")
+        except BaseException as exc:  # noqa: BLE001 - whatever the network or Dask raised, one line
+            text = " ".join(str(exc).split())[:200]
+            said.append(text if text and not isinstance(exc, MemoryError) else
+                        f"the connection failed ({type(exc).__name__}); is the address right and the scheduler up?")
+
+    thread = threading.Thread(target=attempt, name="dask-handshake", daemon=True)
+    thread.start()
+    thread.join(seconds + 3)
+    return said[0] if said else f"nothing answered as a Dask scheduler within {seconds:g} s"
 
 
 class DaskExecutor:
@@ -73,10 +129,7 @@ class DaskExecutor:
         from distributed import Client
 
         if self.address:
-            try:
-                self.client = Client(self.address, timeout=CONNECT_TIMEOUT, set_as_default=False)
-            except (OSError, TimeoutError) as exc:
-                raise ConnectionError(f"cannot reach the Dask scheduler at {self.address}: {exc}") from None
+            self.client = _client_within(self.address, CONNECT_TIMEOUT)
         else:
             import dask
             from distributed import LocalCluster

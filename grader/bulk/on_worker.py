@@ -88,6 +88,12 @@ class Context:
         if __version__ != plugin.version:
             raise WorkerMismatch(f"this worker runs minimax-grader {__version__}, the driving machine {plugin.version}; "
                                  "install the same version on every worker")
+        from grader.version import changed_since_loaded
+
+        changed = changed_since_loaded()
+        if changed is not None:
+            raise WorkerMismatch(f"the grader's code on this worker changed on disk after the worker loaded it ({changed}): "
+                                 "restart the worker, so that it grades with the code the driving machine has")
         job = dict(plugin.job, exercises_dirs=plugin.dirs)
         if job.get("kind") == "tournament":  # a game per task: the exercise and a launcher, no bank
             from grader.bulk.tournament import Arena
