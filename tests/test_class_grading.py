@@ -365,3 +365,21 @@ def test_section_exports_named_together_are_classes_with_sections_only(tmp_path)
                       "--examples", 5)
     assert whole.returncode == 0, whole.stderr[-1500:]
     assert set(results(tmp_path / "folder")) == {"kim", "lee", "max", "ann", "ben", "zoe"}
+
+
+def test_a_folder_of_another_exercises_results_is_refused_before_anything_changes(tmp_path):
+    """Grading ctp-26 into an --out that held another exercise's results replaced its grades.csv, results.json and
+    summary and removed all its reports, without a word (the 133rd helper)."""
+    klass = tmp_path / "class"
+    klass.mkdir()
+    (klass / "alice.py").write_text("def minimax(node, max_depth, player_a_moves):\n    return 7\n", encoding="utf-8")
+    out = tmp_path / "out"
+    batch.grade([klass], "ctp-26", out, seed=1, jobs=1, examples=2)
+    before = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file() and p.name != "gradebook.sqlite"}
+    with pytest.raises(batch.UsageProblem, match="holds the results of exercise ctp-26 .*give --out a folder"):
+        batch.grade([klass], "alphabeta", out, seed=1, jobs=1, examples=2)
+    after = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file() and p.name != "gradebook.sqlite"}
+    assert after == before
+    done = subprocess.run([sys.executable, "-m", "grader", "grade", str(klass), "--exercise", "alphabeta", "--out",
+                           str(out)], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2 and "holds the results of exercise ctp-26" in done.stderr, done.stderr

@@ -186,6 +186,11 @@ def grade(paths: list[Path], exercise_id: str, out: Path, *, jobs: int | None = 
     missing = [str(p) for p in paths if not p.exists()]
     if missing:
         raise UsageProblem(f"no such file or folder: {', '.join(missing)}")
+    other = _results_of_another_exercise(out, exercise.id)
+    if other is not None:
+        raise UsageProblem(f"{out} holds the results of exercise {other} (its results.json): grading {exercise.id} "
+                           "there would replace its grades and summary and remove its reports; give --out a folder "
+                           "of its own")
     progress = progress or Progress(open(os.devnull, "w"))
     # A folder that cannot be removed (whatever a submission's files made of it) never costs the class its outputs
     with tempfile.TemporaryDirectory(prefix="minimax-grader-unpacked-", ignore_cleanup_errors=True) as staging:
@@ -394,6 +399,17 @@ def write_outputs(out: Path, entries: list[dict], *, exercise: str, seed: int, d
     if near_duplicates is not None:
         page["near_duplicates"] = similar_view.context(*near_duplicates, {e["student"]: e["report"] for e in entries})
     _write(out / "summary.html", summary.render(page))
+
+
+def _results_of_another_exercise(out: Path, exercise_id: str) -> str | None:
+    """The exercise whose results ``out`` already holds, where it is not ``exercise_id`` (None otherwise, or where
+    there is nothing readable to say so). A class of another exercise graded into the same folder replaced its
+    grades.csv, results.json and summary and removed all its reports, without a word (the 133rd helper)."""
+    try:
+        held = json.loads((out / "results.json").read_text(encoding="utf-8")).get("exercise")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return str(held) if held and str(held) != exercise_id else None
 
 
 WRITTEN = ".written"  # in the reports folder: the reports the last run wrote, one name a line
