@@ -469,3 +469,79 @@ def test_a_wrong_scheduler_address_is_one_line_soon(tmp_path):
         assert "\n" not in str(raised.value)
     finally:
         server.shutdown()
+
+
+def test_two_runs_of_the_same_class_on_one_cluster_keep_their_own_jobs(tmp_path, cluster, on_dask):
+    """Both named the job after its content: the first to end took it back from under the other, whose student in
+    mid-grade was stored as "crashed: signal 9 (killed)" and whose later tasks all failed (the 133rd helper). Run
+    B starts and ends while run A is in the middle: A's remaining submissions are graded all the same."""
+    from grader.bulk.dask_cluster import DaskExecutor
+    from grader.bulk.executor import Job, Task
+
+    build_class(tmp_path / "class", samples("correct")[:4], unique=True)
+    tasks = [Task(key=p.name, path=str(p), display=p.name) for p in sorted((tmp_path / "class").glob("*.py"))]
+    job = Job(exercise="ctp-26", seed=SEED + 7, examples=5)
+    first, second = DaskExecutor(scheduler=cluster.address), DaskExecutor(scheduler=cluster.address)
+    try:
+        running = first.run(job, tasks)
+        results = [next(running)]
+        other = list(second.run(job, tasks))
+        results += list(running)
+    finally:
+        first.close()
+        second.close()
+    assert all(result is not None and result.get("status") == "passed" for _, result in other), other
+    assert len(results) == len(tasks)
+    assert all(result is not None and result.get("status") == "passed" for _, result in results), results
+
+
+def test_a_dead_drivers_job_is_taken_back_by_the_next_driver(tmp_path, cluster, on_dask):
+    from distributed import Client
+
+    from grader.bulk.dask_cluster import DaskExecutor, JOB_PREFIX, job_plugin
+    from grader.bulk.executor import Job, Task
+
+    job = Job(exercise="ctp-26", seed=SEED + 8, examples=5)
+    with Client(cluster.address, set_as_default=False) as gone:  # a driver that registers its job, then dies
+        leftover = job_plugin(job)
+        leftover.name = f"{leftover.name}-{gone.id}"
+        gone.register_plugin(leftover)
+    build_class(tmp_path / "class", samples("correct")[:1], unique=True)
+    tasks = [Task(key=p.name, path=str(p), display=p.name) for p in sorted((tmp_path / "class").glob("*.py"))]
+    executor = DaskExecutor(scheduler=cluster.address)
+    try:
+        assert [r["status"] for _, r in executor.run(job, tasks)] == ["passed"]
+    finally:
+        executor.close()
+    with Client(cluster.address, set_as_default=False) as client:
+        held = client.run(lambda dask_worker: sorted(n for n in dask_worker.plugins if n.startswith("minimax-grader-job-")))
+    assert all(names == [] for names in held.values()), (held, JOB_PREFIX)
+
+
+def test_a_submission_graded_while_its_job_was_taken_back_has_no_result(monkeypatch):
+    """Its sandboxes were killed under it by the teardown: its "crashed: signal 9" was stored as its grade (the
+    133rd helper). grade_parcel sees the job no longer holds the context it graded with and gives no result."""
+    from grader.bulk import on_worker
+    from grader.bulk.executor import Job
+    from grader.bulk.dask_cluster import job_plugin
+
+    plugin = job_plugin(Job(exercise="ctp-26", seed=SEED, examples=5, warm=False))
+    plugin.setup(worker=None)
+
+    class Worker:
+        plugins = {plugin.name: plugin}
+
+    class TornDownWhileGrading:
+        def grade(self, parcel, display):
+            plugin.teardown(worker=None)  # what unregistering the job does, meanwhile
+            return {"status": "error", "error": "crashed: signal 9 (killed)"}
+
+        def close(self):
+            pass
+
+    context = TornDownWhileGrading()
+    monkeypatch.setattr(plugin, "borrow", lambda: plugin.contexts.append(context) or context)
+    monkeypatch.setitem(sys.modules, "distributed", type(sys)("distributed"))
+    sys.modules["distributed"].get_worker = lambda: Worker()
+    with pytest.raises(on_worker.WorkerMismatch, match="taken back from this worker while it graded alice.py"):
+        on_worker.grade_parcel(plugin.name, "alice.py", None)

@@ -154,6 +154,12 @@ class DaskExecutor:
         if self.address and not client.scheduler_info().get("workers"):
             self._say(f"{self.address}: no worker is connected yet; the tasks wait for one (start `dask worker {self.address}`)")
         plugin = job_plugin(job)
+        # Named after its content and this driver's client: two runs of the same class on one cluster each keep their
+        # own (one name for both, the first to end took the job from under the other: its student in mid-grade was
+        # stored as "crashed: signal 9 (killed)", and the other run failed everyone: the 133rd helper). A driver that
+        # died leaves its job behind: the next one takes back every job of a client the scheduler no longer knows.
+        plugin.name = f"{plugin.name}-{client.id}"
+        _take_back_leftovers(client)
         client.register_plugin(plugin)
         self._registered.add(plugin.name)
         try:
@@ -243,6 +249,27 @@ class DaskExecutor:
             self.cluster = None
 
 
+JOB_PREFIX = "minimax-grader-job-"
+DIGEST_LENGTH = 16  # shipping.digest's hex characters: what follows them (after a "-") is the owning client's id
+
+
+def _take_back_leftovers(client) -> None:
+    """Unregister every job some worker still holds for a client the scheduler no longer has (its driver was killed
+    before it could take the job back). A job of a driver still connected is left alone, whatever it grades."""
+    try:
+        held = client.run(lambda dask_worker: [n for n in dask_worker.plugins if n.startswith("minimax-grader-job-")])
+        connected = set(client.run_on_scheduler(lambda dask_scheduler: list(dask_scheduler.clients)))
+    except Exception:  # noqa: BLE001 - a cluster that cannot say keeps its leftovers; grading goes on
+        return
+    for name in sorted({n for names in held.values() for n in names}):
+        owner = name[len(JOB_PREFIX) + DIGEST_LENGTH + 1:]
+        if owner and owner not in connected:
+            try:
+                client.unregister_worker_plugin(name)
+            except Exception:  # noqa: BLE001 - gone meanwhile
+                pass
+
+
 def job_plugin(job: Job):
     """The job as a worker plugin, named after its content (a restarted driver replaces its own leftover)."""
     from grader.version import __version__
@@ -254,7 +281,7 @@ def job_plugin(job: Job):
     description = asdict(job)
     description["exercises_dirs"] = []  # driver paths mean nothing to a worker
     limits = asdict(exercise.limits)
-    name = "minimax-grader-job-" + shipping.digest(
+    name = JOB_PREFIX + shipping.digest(
         [json.dumps([description, limits, exercise.fingerprint, __version__], sort_keys=True).encode(), *zips])
     return GradingJob(name=name, job=description, version=__version__, fingerprint=exercise.fingerprint,
                       limits=limits, exercise_zips=zips)

@@ -69,6 +69,11 @@ class GradingJob(WorkerPlugin):
             self.contexts.append(context)
         return context
 
+    def holds(self, context: "Context") -> bool:
+        """Whether ``context`` is still one of this job's (not closed by a teardown since it was lent)."""
+        with self.lock:
+            return context in self.contexts
+
     def give_back(self, context: "Context") -> None:
         with self.lock:
             if context in self.contexts:
@@ -164,9 +169,14 @@ def grade_parcel(plugin_name: str, display: str, parcel: shipping.Parcel) -> dic
         raise WorkerMismatch(f"this worker has not received the grading job {plugin_name}")
     context = plugin.borrow()
     try:
-        return context.grade(parcel, display)
+        result = context.grade(parcel, display)
     finally:
         plugin.give_back(context)
+    if not plugin.holds(context):
+        # the job was taken back from this worker while it graded: its sandboxes were killed under the submission,
+        # whose "crashed: signal 9" was stored as its grade (the 133rd helper). No result: the next run grades it.
+        raise WorkerMismatch(f"the grading job {plugin_name} was taken back from this worker while it graded {display}")
+    return result
 
 
 def play_game(plugin_name: str, spec: dict) -> dict | None:
