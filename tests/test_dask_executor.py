@@ -446,7 +446,7 @@ def test_a_result_lost_with_its_worker_is_waited_for_while_the_scheduler_compute
     assert result is None and why.startswith("its worker process died every time it was graded")
 
 
-def test_a_wrong_scheduler_address_is_one_line_soon(tmp_path):
+def test_a_wrong_scheduler_address_is_one_line_soon(tmp_path, monkeypatch):
     """A typo in the address took a minute and a traceback; a server that accepts the connection and never speaks
     Dask's protocol (the dashboard's port, 8787, an easy mistake) kept grade silent for ten minutes (the 133rd
     helper). Each is one line, the typo at once, the silent server within the connection's limit."""
@@ -455,8 +455,11 @@ def test_a_wrong_scheduler_address_is_one_line_soon(tmp_path):
 
     import time
 
-    from grader.bulk.dask_cluster import CONNECT_TIMEOUT, DaskExecutor
+    from grader.bulk import dask_cluster
+    from grader.bulk.dask_cluster import DaskExecutor
 
+    monkeypatch.setattr(dask_cluster, "CONNECT_TIMEOUT", 2)  # the limit itself, 10 s, is the module's
+    CONNECT_TIMEOUT = 2
     with pytest.raises(ConnectionError, match="is not a Dask scheduler address: write it as tcp://HOST:PORT"):
         DaskExecutor(scheduler="127.0.0.1:8786x").connect()
     server = http.server.HTTPServer(("127.0.0.1", 0), http.server.BaseHTTPRequestHandler)
