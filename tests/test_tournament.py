@@ -381,3 +381,11 @@ def test_two_agents_with_the_same_code_meet_the_same_random_games(tmp_path):
     rows = {line.split(",")[1]: line.split(",") for line in standings[1:]}
     assert rows["ann"][2:] == rows["zed"][2:], standings
     assert rows["ann"][0] == rows["zed"][0], standings  # and the same rank: equal agents are not placed apart by name
+    # without --round-robin the students never meet: the won|lost table's rows are the opponents they played (their
+    # own rows were a grid of dots above the baselines')
+    import re
+
+    board = (tmp_path / "out" / "leaderboard.html").read_text(encoding="utf-8")
+    table = board[board.index('<table id="crosstable">'):]
+    table = table[table.index("<tbody>"):table.index("</table>")]
+    assert re.findall(r"<tr><th[^>]*>([^<]+)</th>", table) == ["random", "greedy"], table[:2000]

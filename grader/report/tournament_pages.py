@@ -118,8 +118,11 @@ def render_all(board: dict, records: list[dict], *, exercise: str, title: str, s
     env = _environment()
     players = board["students"] + board["baselines"]
     common = {"exercise": exercise, "title": title, "seed": seed, "declared": declared}
+    # the won|lost table's rows: only opponents some agent played (without --round-robin the students never meet,
+    # and their rows were a grid of dots above the baselines': the 133rd helper)
+    opponents = [o for o in players if any((a, o) in board["table"] for a in board["students"])]
     pages = {"leaderboard.html": env.get_template("tournament_leaderboard.html.j2").render(
-        b=board, players=players, ratings_svg=ratings_svg(board["rows"]), **common)}
+        b=board, players=players, opponents=opponents, ratings_svg=ratings_svg(board["rows"]), **common)}
     by_agent: dict[str, list[dict]] = {p: [] for p in players}
     for record in records:
         for me in record["pairing"]:
