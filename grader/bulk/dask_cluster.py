@@ -32,6 +32,7 @@ from grader.bulk.executor import Job, Task, default_jobs
 from grader.bulk import shipping
 
 MISSING = 'the Dask executor needs Dask: pip install "minimax-grader[dask]"'
+JOB_PREFIX = "minimax-grader-job-"  # then the job's content digest, "-", and the driving client's id (DaskExecutor.run)
 CONNECT_TIMEOUT = 10  # seconds: a scheduler that does not answer a handshake by then is not one
 ADDRESS = re.compile(r"^(?:(?:tcp|tls|inproc|ucx)://)?(\[[0-9a-fA-F:]+\]|[A-Za-z0-9_.-]+):(\d{1,5})$")
 # A LocalCluster's scheduler: a worker holds only the task it runs (so a worker killed by a
@@ -63,16 +64,17 @@ def _client_within(address: str, seconds: float):
     ended in a traceback (the 133rd helper)."""
     from distributed import Client
 
-    found = ADDRESS.match(address.strip())
+    address = address.strip()
+    found = ADDRESS.match(address)
     if found is None or not 0 < int(found.group(2)) < 65536:
         raise ConnectionError(f"{address!r} is not a Dask scheduler address: write it as tcp://HOST:PORT "
                               "(a scheduler listens on 8786 unless told otherwise)")
     hint = " (8787 is usually the dashboard's port; the scheduler's is 8786)" if found.group(2) == "8787" else ""
-    problem = _handshake_problem(address.strip(), seconds)
+    problem = _handshake_problem(address, seconds)
     if problem is not None:  # no Client was made: nothing left to close at exit (a failed one took 20 s and a traceback)
         raise ConnectionError(f"cannot reach the Dask scheduler at {address}: {problem}{hint}")
     try:
-        return Client(address.strip(), timeout=f"{seconds}s", set_as_default=False)
+        return Client(address, timeout=f"{seconds}s", set_as_default=False)
     except Exception as exc:  # noqa: BLE001 - it answered a moment ago: whatever Dask raises now is one line too
         said = " ".join(str(exc).split())[:200] or type(exc).__name__
         raise ConnectionError(f"cannot reach the Dask scheduler at {address}: {said}{hint}") from None
@@ -249,20 +251,16 @@ class DaskExecutor:
             self.cluster = None
 
 
-JOB_PREFIX = "minimax-grader-job-"
-DIGEST_LENGTH = 16  # shipping.digest's hex characters: what follows them (after a "-") is the owning client's id
-
-
 def _take_back_leftovers(client) -> None:
     """Unregister every job some worker still holds for a client the scheduler no longer has (its driver was killed
     before it could take the job back). A job of a driver still connected is left alone, whatever it grades."""
     try:
-        held = client.run(lambda dask_worker: [n for n in dask_worker.plugins if n.startswith("minimax-grader-job-")])
+        held = client.run(lambda dask_worker, prefix=JOB_PREFIX: [n for n in dask_worker.plugins if n.startswith(prefix)])
         connected = set(client.run_on_scheduler(lambda dask_scheduler: list(dask_scheduler.clients)))
     except Exception:  # noqa: BLE001 - a cluster that cannot say keeps its leftovers; grading goes on
         return
     for name in sorted({n for names in held.values() for n in names}):
-        owner = name[len(JOB_PREFIX) + DIGEST_LENGTH + 1:]
+        owner = name[len(JOB_PREFIX) + shipping.DIGEST_LENGTH + 1:]
         if owner and owner not in connected:
             try:
                 client.unregister_worker_plugin(name)

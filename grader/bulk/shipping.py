@@ -135,12 +135,15 @@ def unzip_folder(data: bytes, into: Path) -> Path:
     return into
 
 
+DIGEST_LENGTH = 16  # hex characters of a ``digest``
+
+
 def digest(chunks: list[bytes]) -> str:
     """A short name for what was shipped: equal content, equal name, on every machine."""
     h = hashlib.sha256()
     for chunk in chunks:
         h.update(str(len(chunk)).encode() + b"\0" + chunk)
-    return h.hexdigest()[:16]
+    return h.hexdigest()[:DIGEST_LENGTH]
 
 
 def private_folder(parent: str | os.PathLike | None, prefix: str) -> Path:

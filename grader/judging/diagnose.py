@@ -36,7 +36,7 @@ from typing import Any, Callable
 
 from grader.judging import asked_again
 from grader.judging.bank import Case
-from grader.judging.checks import Outcome, not_asked, right_number, tagged_number
+from grader.judging.checks import Outcome, fails_one, not_asked, predicate_for, right_number, tagged_number
 from grader.judging.predictions import model_keys
 from grader.judging.predictions import predict as _predict
 from grader.judging.result import Mistake
@@ -715,8 +715,6 @@ def wrong_before_localising(facts: Facts) -> bool:
 def _failed_only_where_cut(exercise, facts: Facts, checks) -> list:
     """The failed checks, if each of them fails on no call that ended: only on calls cut off at their limit and the
     cases not run after them. Empty where any failed check fails a call that ended (a mistake of another kind)."""
-    from grader.judging.checks import fails_one, predicate_for
-
     failed = [c for c in checks if c.status == "failed"]
     specs = {spec.name: spec for spec in exercise.checks}
     ended = [o for o in facts.bank() if isinstance(o.raw, dict) and not not_asked(o.raw)]

@@ -108,9 +108,9 @@ def _grade_in_session(session: Session, exercise, bank: Bank, result: Submission
                 return
             result.max_score = parts.graded_max_score(exercise, result.parts)
         first_raw = session.run([c.to_request() for c in bank.cases])
-        if not _verdicts_settled(exercise, bank, first_raw):
-            _run_the_rest(session, bank, first_raw, exercise.hook("size", None), _read_by_a_check(exercise),
-                          worth=lambda raw: _worth_running(exercise, bank, raw))
+        worth = _worth_of_replies(exercise, bank)
+        if not _verdicts_settled(exercise, bank, first_raw, worth):
+            _run_the_rest(session, bank, first_raw, exercise.hook("size", None), _read_by_a_check(exercise), worth)
     except SandboxFailure as failure:
         result.error = failure.reason
         return
@@ -122,21 +122,35 @@ def _grade_in_session(session: Session, exercise, bank: Bank, result: Submission
         _unjudgeable(result, exc)
 
 
-def _verdicts_settled(exercise, bank: Bank, first_raw: list) -> bool:
+def _verdicts_settled(exercise, bank: Bank, first_raw: list, worth=None) -> bool:
     """Whether no case left unrun could change a verdict: every check that reads one has failed already, on a case
     that ended or on a call cut short (a failure stays whatever the rest answers), or depends on one that has, so it
-    is skipped. Then the
-    requests for the rest are not made: a search without a depth limit, wrong on the cases it ended and slow on
-    the others, cost a self-check 30.9 s of requests whose answers could change no score (the 127th helper's).
-    Where any check could still change, or the exercise is made of parts, or a check cannot be read yet (the
-    consistency check, an unknown kind), the rest is asked as before. A check's failures found here are found
-    again when it is judged: the same replies, the same reference, and the passes after this one only add changes."""
+    is skipped. Then the requests for the rest are not made: a search without a depth limit, wrong on the cases it
+    ended and slow on the others, cost a self-check 30.9 s of requests whose answers could change no score (the
+    127th helper's). Where any check could still change, or the exercise is made of parts, or a check cannot be
+    read yet (the consistency check, an unknown kind), the rest is asked as before. A check's failures found here
+    are found again when it is judged: the same replies, the same reference, and the passes after this one only add
+    changes. ``worth``: ``_worth_of_replies``'s, where the caller keeps it for the requests after."""
     unrun = [at for at, raw in enumerate(first_raw) if raw.get("skipped") == TIMED_OUT_BEFORE]
     if not unrun or exercise.parts:
         return False
-    worth = _worth_running(exercise, bank, first_raw)
+    keep = (worth or _worth_of_replies(exercise, bank))(first_raw)
     left = {bank.cases[at].group: bank.cases[at] for at in unrun}.values()  # one case of each group left
-    return not any(worth(case) for case in left)
+    return not any(keep(case) for case in left)
+
+
+def _worth_of_replies(exercise, bank: Bank):
+    """replies -> ``_worth_running``'s answer for them, worked out again only where a reply has been replaced since
+    (the replies are one list, changed in place by each request): ``_verdicts_settled`` and the first request for
+    the rest read the same replies, and each worked out the reference of every case that ended."""
+    seen: list = [None, None]  # the replies last read (held, so no id is reused), and what they gave
+
+    def worth(first_raw: list):
+        if seen[0] is None or len(seen[0]) != len(first_raw) or any(a is not b for a, b in zip(seen[0], first_raw)):
+            seen[0], seen[1] = list(first_raw), _worth_running(exercise, bank, first_raw)
+        return seen[1]
+
+    return worth
 
 
 def _worth_running(exercise, bank: Bank, first_raw: list):

@@ -74,7 +74,7 @@ def _check_scores(tasks: list[dict], rules, rules_name: str) -> None:
     """Every score a task names (``score``, "improved" where none is named) is one of the rules' ``SCORES``: a
     missing one raised KeyError in the grading process while it answered a question, and every student, a correct
     one too, was told they had tampered with the result channel (the 130th helper)."""
-    known = sorted(getattr(rules, "SCORES", {}) or {})
+    known = sorted(rules.SCORES)  # (read() has refused rules without SCORES before the tasks are read)
     for task in tasks:
         name = task.get("opponent_score") or task.get("score")
         if name is None or name in known:

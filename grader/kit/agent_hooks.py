@@ -73,7 +73,6 @@ def unused_forecasts(events, leaf) -> set:
             if path and path[:-1] in scored and path not in scored and path not in gone_into}
 
 
-
 class AgentHooks:
     # The checks that rest on what the child notes rather than on what the grading process answered: a board's
     # ``forecast_move`` runs in the child (the game must be playable there) and tells each expansion as it
@@ -436,6 +435,13 @@ class AgentHooks:
         state = self.state_of(case_input)
         return [list(m) for m in self.rules.moves_for(state, self.rules.to_move(state))]
 
+    def illegal_kind(self, case_input, move: list) -> str | None:
+        """None where ``move`` is legal at the case's root; "no-move" where it is the declared no-move answer though
+        the player has moves; "illegal" for any other move the position does not allow."""
+        if move in self.legal_moves(case_input):
+            return None
+        return "no-move" if move == list(self.decl["no_move"]) else "illegal"
+
     def _move_problem(self, case_input, expected, answer: Answer):
         task = case_input["task"]
         if self._timeout_answer(answer):
@@ -443,12 +449,12 @@ class AgentHooks:
         move, problem = self._move_of(answer, task)
         if problem:
             return problem
-        legal = self.legal_moves(case_input)
-        if move not in legal and move == list(self.decl["no_move"]):
+        illegal = self.illegal_kind(case_input, move)  # was "not an optimal move": the 130th helper's gina
+        if illegal is not None:
+            legal = self.legal_moves(case_input)
             shown = ", ".join(f"({m[0]}, {m[1]})" for m in legal[:8]) + (", ..." if len(legal) > 8 else "")
-            return f"returned the no-move answer {tuple(move)}, but the player to move has legal moves here: {shown}"
-        if move not in legal:  # was "not an optimal move": the 130th helper's gina returned the column's top cell
-            shown = ", ".join(f"({m[0]}, {m[1]})" for m in legal[:8]) + (", ..." if len(legal) > 8 else "")
+            if illegal == "no-move":
+                return f"returned the no-move answer {tuple(move)}, but the player to move has legal moves here: {shown}"
             return (f"returned the move ({move[0]}, {move[1]}), which is not a legal move in this position (the legal "
                     f"moves: {shown})")
         if move not in expected["moves"]:
@@ -904,13 +910,7 @@ class AgentHooks:
         for name in functions:
             lines += [f"def {name}(game, player):", "    return 0.0", "", ""]
         keywords = list(decl.get("constructor", {}))
-        classes: dict[str, list] = {}
-        for task in decl["tasks"]:
-            if task["kind"] != "heuristic":
-                classes.setdefault(task["class"], [])
-                if (task["method"], task["arguments"]) not in classes[task["class"]]:
-                    classes[task["class"]].append((task["method"], task["arguments"]))
-        for name, methods in classes.items():
+        for name, methods in self._declared_classes().items():
             lines += [f"class {name}:", f"    def __init__(self, {', '.join(keywords)}):"]
             lines += [f"        self.{keyword} = {keyword}" for keyword in keywords] or ["        pass"]
             for method, arguments in methods:
@@ -920,6 +920,16 @@ class AgentHooks:
                 lines += ["        return None"]
             lines += ["", ""]
         return "\n".join(lines) + "\n"
+
+    def _declared_classes(self) -> dict[str, list[tuple[str, list]]]:
+        """Each class the tasks construct, with the (method, arguments) they call on it, in the declaration's order."""
+        classes: dict[str, list] = {}
+        for task in self.decl["tasks"]:
+            if task["kind"] != "heuristic":
+                methods = classes.setdefault(task["class"], [])
+                if (task["method"], task["arguments"]) not in methods:
+                    methods.append((task["method"], task["arguments"]))
+        return classes
 
     def vocabulary(self) -> set[str]:
         """The names the declaration fixes, which a copier cannot rename: classes, methods, constructor keywords,
@@ -938,22 +948,14 @@ class AgentHooks:
         constants too), then the methods the tasks call, and each score function (an error about an import ended "the
         grader calls AlphaBetaAgent()", the entry point with no arguments: the 130th helper; one form per method ran
         past the error's 600 characters on aind-isolation: the 134th helper)."""
-        classes: dict[str, dict] = {}
-        functions: list[str] = []
-        for task in self.decl["tasks"]:
-            if task["kind"] == "heuristic":
-                if task["function"] not in functions:
-                    functions.append(task["function"])
-                continue
-            entry = classes.setdefault(task["class"], {"keywords": [], "methods": []})
-            for keyword in list(task.get("constructor") or {}) + list(task.get("constants") or {}):
-                if keyword not in entry["keywords"]:
-                    entry["keywords"].append(keyword)
-            method = f".{task['method']}({', '.join(task['arguments'])})"
-            if method not in entry["methods"]:
-                entry["methods"].append(method)
-        forms = [f"{name}({', '.join(entry['keywords'])}) with {' and '.join(entry['methods'])}"
-                 for name, entry in classes.items()]
+        tasks = self.decl["tasks"]
+        forms = []
+        for name, methods in self._declared_classes().items():
+            keywords = dict.fromkeys(keyword for task in tasks if task.get("class") == name and task["kind"] != "heuristic"
+                                     for keyword in [*(task.get("constructor") or {}), *(task.get("constants") or {})])
+            calls = " and ".join(f".{method}({', '.join(arguments)})" for method, arguments in methods)
+            forms.append(f"{name}({', '.join(keywords)}) with {calls}")
+        functions = dict.fromkeys(task["function"] for task in tasks if task["kind"] == "heuristic")
         return forms + [f"{name}(game, player)" for name in functions]
 
     def call_text(self, case_input) -> str:

@@ -160,14 +160,12 @@ class AgentMistakes:
             item.kind in ("list", "tuple") and [i.value for i in item.items] == no_move for item in answer.items)
 
     def _illegal(self, outcome) -> str | None:
-        """"no-move" where the answer is the no-move answer though the position has moves, "illegal" where it is
-        another move of the course's shape that the position does not allow; None otherwise."""
+        """The answer's move as ``AgentHooks.illegal_kind`` reads it (None where it is not a move of the course's
+        shape: the timeout raised, or another shape)."""
         move, problem = self.hooks._move_of(outcome.answer, outcome.case.input["task"])
         if problem is not None or self.hooks._timeout_answer(outcome.answer):
             return None
-        if move in self.hooks.legal_moves(outcome.case.input):
-            return None
-        return "no-move" if move == list(self.hooks.decl["no_move"]) else "illegal"
+        return self.hooks.illegal_kind(outcome.case.input, move)
 
     def _swapped(self, outcome) -> bool:
         move, problem = self.hooks._move_of(outcome.answer, outcome.case.input["task"])
